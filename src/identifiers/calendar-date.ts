@@ -1,0 +1,40 @@
+// Calendar dates as YYYY-MM-DD strings, and "today" as the Australian (Sydney) calendar sees it.
+
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+const SYDNEY_DATE_FORMAT = new Intl.DateTimeFormat('en-CA', {
+  timeZone: 'Australia/Sydney',
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+});
+
+function isLeapYear(year: number): boolean {
+  return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+}
+
+function countDaysInMonth(year: number, month: number): number {
+  if (month === 2) return isLeapYear(year) ? 29 : 28;
+  return [4, 6, 9, 11].includes(month) ? 30 : 31;
+}
+
+export function isCalendarDate(value: string): boolean {
+  const match = ISO_DATE.exec(value);
+  if (match === null) return false;
+  const [year, month, day] = match.slice(1).map(Number) as [number, number, number];
+  return (
+    year >= 1 && month >= 1 && month <= 12 && day >= 1 && day <= countDaysInMonth(year, month)
+  );
+}
+
+export function todayInAustralia(now: Date): string {
+  const parts = SYDNEY_DATE_FORMAT.formatToParts(now);
+  const part = (type: Intl.DateTimeFormatPartTypes): string =>
+    parts.find((candidate) => candidate.type === type)?.value ?? '';
+  return `${part('year')}-${part('month')}-${part('day')}`;
+}
+
+// A string that is not a calendar date is never "in the future".
+export function isFutureDate(value: string, now: Date): boolean {
+  return isCalendarDate(value) && value > todayInAustralia(now);
+}

@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import * as identifiers from './index.ts';
+
+describe('identifiers index', () => {
+  it.each([
+    'passesLuhn',
+    'isValidIhi',
+    'isValidHpii',
+    'isValidHpio',
+    'isValidMedicareCardNumber',
+    'isValidMedicareIrn',
+    'isValidDvaFileNumber',
+    'normaliseAustralianMobile',
+    'isValidAustralianMobile',
+    'isValidEmail',
+    'normaliseEmail',
+    'isCalendarDate',
+    'todayInAustralia',
+    'isFutureDate',
+  ])('re-exports %s as a function', (name) => {
+    expect(typeof (identifiers as Record<string, unknown>)[name]).toBe('function');
+  });
+});
