@@ -1,0 +1,66 @@
+// Issues and verifies the RS256 bearer tokens of /v1/token.
+import { randomUUID } from 'node:crypto';
+import { createLocalJWKSet, jwtVerify, SignJWT, type JWTVerifyGetKey } from 'jose';
+import { AUTH_DETAIL, unauthorized } from '../platform/api-error.ts';
+import type { Clock } from '../platform/clock.ts';
+import { isScope, type Scope } from './scopes.ts';
+import type { SigningKeys } from './signing-keys.ts';
+
+export interface AccessTokenClaims {
+  partnerId: string;
+  organizationId: string;
+  userId: string;
+  scopes: Scope[];
+}
+
+export const TOKEN_ISSUER = 'erx';
+
+export async function signAccessToken(
+  claims: AccessTokenClaims,
+  keys: SigningKeys,
+  clock: Clock,
+  ttlSeconds: number,
+): Promise<string> {
+  const issuedAt = Math.floor(clock.now().getTime() / 1000);
+  return new SignJWT({
+    organization_id: claims.organizationId,
+    partner_id: claims.partnerId,
+    user_id: claims.userId,
+    scope: claims.scopes,
+  })
+    .setProtectedHeader({ alg: 'RS256', kid: keys.kid, typ: 'JWT' })
+    .setIssuer(TOKEN_ISSUER)
+    .setSubject(claims.userId)
+    .setJti(randomUUID())
+    .setIssuedAt(issuedAt)
+    .setExpirationTime(issuedAt + ttlSeconds)
+    .sign(keys.privateKey);
+}
+
+export type AccessTokenVerifier = (token: string) => Promise<AccessTokenClaims>;
+
+function readClaims(payload: Record<string, unknown>): AccessTokenClaims | undefined {
+  const { organization_id, partner_id, user_id, scope } = payload;
+  if (typeof organization_id !== 'string' || typeof partner_id !== 'string' || typeof user_id !== 'string') return undefined;
+  if (!Array.isArray(scope) || !scope.every((s) => typeof s === 'string')) return undefined;
+  return { organizationId: organization_id, partnerId: partner_id, userId: user_id, scopes: scope.filter(isScope) };
+}
+
+export function createAccessTokenVerifier(keys: SigningKeys, clock: Clock): AccessTokenVerifier {
+  const keySet: JWTVerifyGetKey = createLocalJWKSet(keys.jwks);
+  return async (token) => {
+    try {
+      const { payload } = await jwtVerify(token, keySet, {
+        algorithms: ['RS256'],
+        issuer: TOKEN_ISSUER,
+        currentDate: clock.now(),
+        requiredClaims: ['exp', 'iat'],
+      });
+      const claims = readClaims(payload);
+      if (claims) return claims;
+    } catch {
+      // Any signature, expiry or format failure is the same answer to the caller.
+    }
+    throw unauthorized(AUTH_DETAIL.token);
+  };
+}

@@ -1,0 +1,60 @@
+// POST /v1/token, GET /v1/organizations/{organization_id}/validate, and the public keys.
+import type { RouteModule } from '../app-deps.ts';
+import { errorResponses } from '../platform/envelope.ts';
+import { enforceRateLimit, principalOf } from '../platform/route-auth.ts';
+import { JwksResponse, OrganizationParams, TokenHeadersSchema, TokenRequest, TokenResponse, ValidateResponse } from './auth-schemas.ts';
+import { issueAccessToken, readTokenHeaders, validateIntegration } from './auth-service.ts';
+
+export const authRoutes: RouteModule = (app, deps) => {
+  const tokenContext = {
+    db: deps.database.db,
+    keys: deps.keys,
+    clock: deps.clock,
+    tokenTtlSeconds: deps.config.tokenTtlSeconds,
+  };
+
+  app.route({
+    method: 'POST',
+    url: '/v1/token',
+    config: { auth: { public: true } },
+    schema: {
+      summary: 'Issue an access token',
+      tags: ['auth'],
+      headers: TokenHeadersSchema,
+      body: TokenRequest,
+      response: { 200: TokenResponse, ...errorResponses(422) },
+    },
+    // Missing credential headers are reported (400) before the body is validated (422).
+    preValidation: async (request) => {
+      const headers = readTokenHeaders(request.headers);
+      await enforceRateLimit(deps.rateLimiter, headers['x-partner-id'], headers['x-organization-id'].toLowerCase());
+    },
+    handler: async (request, reply) => {
+      const token = await issueAccessToken(tokenContext, readTokenHeaders(request.headers), request.body.scope);
+      return reply.success(200, 'Token generated successfully', token);
+    },
+  });
+
+  app.route({
+    method: 'GET',
+    url: '/v1/organizations/:organization_id/validate',
+    config: { auth: { scopes: ['create:patient'] } },
+    schema: {
+      summary: 'Validate the integration of this partner with an organization',
+      tags: ['auth'],
+      params: OrganizationParams,
+      response: { 200: ValidateResponse, ...errorResponses() },
+    },
+    handler: async (request, reply) => {
+      const data = await validateIntegration(deps.database.db, deps.clock, principalOf(request));
+      return reply.success(200, 'Successfully validated token', data);
+    },
+  });
+
+  app.route({
+    method: 'GET',
+    url: '/.well-known/jwks.json',
+    schema: { summary: 'Public keys that verify access tokens', tags: ['auth'], response: { 200: JwksResponse } },
+    handler: async () => deps.keys.jwks,
+  });
+};

@@ -1,0 +1,80 @@
+// Queries behind token issuance and per-request authentication.
+import type { Kysely } from 'kysely';
+import type { Database } from '../platform/database-schema.ts';
+
+export interface TokenCredentialsRow {
+  partner_secret_hash: string | null;
+  organization_secret_hash: string | null;
+  allowed_scopes: string | null;
+  partner_enabled: number;
+  user_enabled: number | null;
+}
+
+/** Everything /v1/token checks, in one round trip. Absent rows come back as nulls. */
+export async function findTokenCredentials(
+  db: Kysely<Database>,
+  ids: { partnerId: string; organizationId: string; userId: string },
+): Promise<TokenCredentialsRow> {
+  const [partner, organization, enablement, user] = await Promise.all([
+    db.selectFrom('partners').select('secret_hash').where('id', '=', ids.partnerId).executeTakeFirst(),
+    db.selectFrom('organizations').select(['secret_hash', 'allowed_scopes']).where('id', '=', ids.organizationId).executeTakeFirst(),
+    db
+      .selectFrom('organization_partners')
+      .select('partner_id')
+      .where('organization_id', '=', ids.organizationId)
+      .where('partner_id', '=', ids.partnerId)
+      .executeTakeFirst(),
+    db
+      .selectFrom('users')
+      .select('enabled')
+      .where('id', '=', ids.userId)
+      .where('organization_id', '=', ids.organizationId)
+      .executeTakeFirst(),
+  ]);
+  return {
+    partner_secret_hash: partner?.secret_hash ?? null,
+    organization_secret_hash: organization?.secret_hash ?? null,
+    allowed_scopes: organization?.allowed_scopes ?? null,
+    partner_enabled: enablement ? 1 : 0,
+    user_enabled: user?.enabled ?? null,
+  };
+}
+
+export interface RequestPrincipalRow {
+  organization_secret_hash: string;
+  user_enabled: number;
+  user_roles: string;
+}
+
+/**
+ * The state one authenticated request depends on: the organization's secret, and the token's
+ * user, still in the organization, and the partner still enabled there. Read on every request,
+ * so revoking any of them takes effect at once.
+ */
+export async function findRequestPrincipal(
+  db: Kysely<Database>,
+  ids: { partnerId: string; organizationId: string; userId: string },
+): Promise<RequestPrincipalRow | undefined> {
+  return db
+    .selectFrom('organizations as o')
+    .innerJoin('organization_partners as op', (join) =>
+      join.onRef('op.organization_id', '=', 'o.id').on('op.partner_id', '=', ids.partnerId),
+    )
+    .innerJoin('users as u', (join) => join.onRef('u.organization_id', '=', 'o.id').on('u.id', '=', ids.userId))
+    .select(['o.secret_hash as organization_secret_hash', 'u.enabled as user_enabled', 'u.roles as user_roles'])
+    .where('o.id', '=', ids.organizationId)
+    .executeTakeFirst();
+}
+
+export async function markIntegrationValidated(
+  db: Kysely<Database>,
+  ids: { partnerId: string; organizationId: string },
+  at: string,
+): Promise<void> {
+  await db
+    .updateTable('organization_partners')
+    .set({ validated_at: at })
+    .where('organization_id', '=', ids.organizationId)
+    .where('partner_id', '=', ids.partnerId)
+    .execute();
+}

@@ -1,0 +1,32 @@
+// The scopes a token can carry (the vendor's full list) and the aliases partners send.
+export const SCOPES = [
+  'create:patient',
+  'read:patient',
+  'update:patient',
+  'read:patient_prescription',
+  'create:user',
+  'read:user',
+  'read:users',
+  'update:user',
+  'delete:user',
+  'read:custom_drug',
+  'create:custom_drug',
+  'update:custom_drug',
+  'delete:custom_drug',
+] as const;
+
+export type Scope = (typeof SCOPES)[number];
+
+/** Names accepted in a token request for a canonical scope. */
+export const SCOPE_ALIASES: Record<string, Scope> = { READ_USER: 'read:users' };
+
+export const GRANT_TYPES = ['client_credentials'] as const;
+
+export function canonicalScope(requested: string): Scope | undefined {
+  if ((SCOPES as readonly string[]).includes(requested)) return requested as Scope;
+  return SCOPE_ALIASES[requested];
+}
+
+export function isScope(value: string): value is Scope {
+  return (SCOPES as readonly string[]).includes(value);
+}

@@ -1,0 +1,38 @@
+// RS256 keys for access tokens. In production the private key comes from configuration; in
+// the sandbox it is generated once into the data directory (mode 0600) and reused.
+import fs from 'node:fs';
+import path from 'node:path';
+import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
+import { calculateJwkThumbprint, exportJWK, type JWK } from 'jose';
+
+export interface SigningKeys {
+  kid: string;
+  privateKey: KeyObject;
+  /** Every key a token may be verified with (the current one first). */
+  jwks: { keys: JWK[] };
+}
+
+export async function signingKeysFromPem(pem: string): Promise<SigningKeys> {
+  const privateKey = createPrivateKey(pem);
+  if (privateKey.asymmetricKeyType !== 'rsa') throw new Error('the JWT signing key must be an RSA key');
+  const publicJwk = await exportJWK(createPublicKey(privateKey));
+  const kid = await calculateJwkThumbprint(publicJwk);
+  return { kid, privateKey, jwks: { keys: [{ ...publicJwk, kid, alg: 'RS256', use: 'sig' }] } };
+}
+
+export function generateSigningKeyPem(): string {
+  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  return privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+}
+
+/** Reads `<dir>/<name>`, creating it with `create()` (mode 0600) when absent. */
+export function readOrCreateKeyFile(dir: string, name: string, create: () => string): string {
+  const file = path.join(dir, name);
+  fs.mkdirSync(dir, { recursive: true });
+  try {
+    fs.writeFileSync(file, create(), { mode: 0o600, flag: 'wx' });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
+  return fs.readFileSync(file, 'utf8');
+}

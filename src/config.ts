@@ -1,0 +1,122 @@
+// Every setting the service reads, in one table, parsed once at start. The README's
+// configuration table is checked against SETTINGS by a test, so the two cannot drift.
+import path from 'node:path';
+
+export type Mode = 'sandbox' | 'production';
+
+interface Setting {
+  env: string;
+  default: string;
+  meaning: string;
+}
+
+export const SETTINGS = {
+  port: { env: 'PORT', default: '3000', meaning: 'TCP port the API listens on.' },
+  host: { env: 'HOST', default: '127.0.0.1', meaning: 'Interface to bind (`0.0.0.0` to listen on every interface).' },
+  mode: { env: 'ERX_MODE', default: 'sandbox', meaning: '`sandbox` (HI simulator, keys generated into the data directory) or `production` (explicit keys required).' },
+  databaseUrl: { env: 'DATABASE_URL', default: '', meaning: 'PostgreSQL connection string. Empty: embedded SQLite in the data directory.' },
+  databaseSchema: { env: 'ERX_DATABASE_SCHEMA', default: '', meaning: 'PostgreSQL schema to use (created if missing). Empty: the server default (`public`).' },
+  dataDir: { env: 'ERX_DATA_DIR', default: './data', meaning: 'Directory of the SQLite file and of generated keys.' },
+  basePath: { env: 'ERX_BASE_PATH', default: '', meaning: 'Path prefix the whole API is mounted under, e.g. `/external`.' },
+  publicUrl: { env: 'ERX_PUBLIC_URL', default: '', meaning: 'External base URL of this service (used in printed examples). Empty: `http://HOST:PORT`.' },
+  errorsBase: { env: 'ERX_ERRORS_BASE', default: 'https://api.erx.example/errors', meaning: 'Base URI of `error.type` problem types.' },
+  tokenTtlSeconds: { env: 'ERX_TOKEN_TTL_SECONDS', default: '3600', meaning: 'Lifetime of access tokens, in seconds.' },
+  jwtPrivateKey: { env: 'ERX_JWT_PRIVATE_KEY', default: '', meaning: 'RS256 signing key (PKCS#8 PEM). Required in production; generated into the data directory in sandbox.' },
+  secretKey: { env: 'ERX_SECRET_KEY', default: '', meaning: 'Key (32 bytes, base64) that encrypts webhook secrets at rest. Required in production; generated in sandbox.' },
+  rateLimitMax: { env: 'ERX_RATE_LIMIT_MAX', default: '600', meaning: 'Requests allowed per partner and organization in one window; 0 turns rate limiting off.' },
+  rateLimitWindowSeconds: { env: 'ERX_RATE_LIMIT_WINDOW_SECONDS', default: '60', meaning: 'Length of the rate-limit window, in seconds.' },
+  redisUrl: { env: 'REDIS_URL', default: '', meaning: 'Redis URL; when set, rate-limit counters are shared by every instance.' },
+  bodyLimitBytes: { env: 'ERX_BODY_LIMIT_BYTES', default: '262144', meaning: 'Largest request body accepted, in bytes (413 above it).' },
+  logLevel: { env: 'LOG_LEVEL', default: 'info', meaning: 'pino log level (`silent` to turn logs off).' },
+  hiFixtures: { env: 'ERX_HI_FIXTURES', default: '', meaning: 'Path of an HI Service sandbox fixture file (JSON), merged with the built-in demo set.' },
+} as const satisfies Record<string, Setting>;
+
+export interface Config {
+  port: number;
+  host: string;
+  mode: Mode;
+  databaseUrl: string | undefined;
+  databaseSchema: string | undefined;
+  dataDir: string;
+  basePath: string;
+  publicUrl: string;
+  errorsBase: string;
+  tokenTtlSeconds: number;
+  jwtPrivateKey: string | undefined;
+  secretKey: string | undefined;
+  rateLimitMax: number;
+  rateLimitWindowSeconds: number;
+  redisUrl: string | undefined;
+  bodyLimitBytes: number;
+  logLevel: string;
+  hiFixtures: string | undefined;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+type Env = Record<string, string | undefined>;
+
+function readText(env: Env, key: keyof typeof SETTINGS): string {
+  const setting = SETTINGS[key];
+  const value = env[setting.env]?.trim();
+  return value === undefined || value === '' ? setting.default : value;
+}
+
+function readOptional(env: Env, key: keyof typeof SETTINGS): string | undefined {
+  return readText(env, key) || undefined;
+}
+
+function readInteger(env: Env, key: keyof typeof SETTINGS, min: number, max: number): number {
+  const text = readText(env, key);
+  const value = Number(text);
+  if (!/^\d+$/.test(text) || value < min || value > max) {
+    throw new ConfigError(`${SETTINGS[key].env} must be a whole number from ${min} to ${max}, got "${text}"`);
+  }
+  return value;
+}
+
+function readBasePath(env: Env): string {
+  const text = readText(env, 'basePath').replace(/\/+$/, '');
+  if (text !== '' && !/^(\/[A-Za-z0-9._~-]+)+$/.test(text)) {
+    throw new ConfigError(`ERX_BASE_PATH must look like /segment[/segment], got "${text}"`);
+  }
+  return text;
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const mode = readText(env, 'mode');
+  if (mode !== 'sandbox' && mode !== 'production') {
+    throw new ConfigError(`ERX_MODE must be sandbox or production, got "${mode}"`);
+  }
+  const port = readInteger(env, 'port', 0, 65535);
+  const host = readText(env, 'host');
+  const config: Config = {
+    port,
+    host,
+    mode,
+    databaseUrl: readOptional(env, 'databaseUrl'),
+    databaseSchema: readOptional(env, 'databaseSchema'),
+    dataDir: path.resolve(readText(env, 'dataDir')),
+    basePath: readBasePath(env),
+    publicUrl: readText(env, 'publicUrl').replace(/\/+$/, '') || `http://${host}:${port}`,
+    errorsBase: readText(env, 'errorsBase').replace(/\/+$/, ''),
+    tokenTtlSeconds: readInteger(env, 'tokenTtlSeconds', 60, 86_400),
+    jwtPrivateKey: readOptional(env, 'jwtPrivateKey'),
+    secretKey: readOptional(env, 'secretKey'),
+    rateLimitMax: readInteger(env, 'rateLimitMax', 0, 1_000_000_000),
+    rateLimitWindowSeconds: readInteger(env, 'rateLimitWindowSeconds', 1, 86_400),
+    redisUrl: readOptional(env, 'redisUrl'),
+    bodyLimitBytes: readInteger(env, 'bodyLimitBytes', 1024, 64 * 1024 * 1024),
+    logLevel: readText(env, 'logLevel'),
+    hiFixtures: readOptional(env, 'hiFixtures'),
+  };
+  if (config.databaseSchema && !/^[a-z_][a-z0-9_]{0,62}$/.test(config.databaseSchema)) {
+    throw new ConfigError(`ERX_DATABASE_SCHEMA must be a lower-case SQL identifier, got "${config.databaseSchema}"`);
+  }
+  if (mode === 'production' && (!config.jwtPrivateKey || !config.secretKey)) {
+    throw new ConfigError('production mode needs ERX_JWT_PRIVATE_KEY and ERX_SECRET_KEY');
+  }
+  return config;
+}

@@ -1,0 +1,21 @@
+// The `erx` operator CLI: one file per command group under cli/.
+import { Command, CommanderError } from 'commander';
+import { fail } from './cli/cli-output.ts';
+import { registerOnboardingCommands } from './cli/onboarding-commands.ts';
+import { registerServerCommands } from './cli/server-commands.ts';
+
+const program = new Command('erx')
+  .description('Operator CLI of the erx partner API')
+  .showHelpAfterError(false)
+  .exitOverride()
+  .configureOutput({ writeErr: (text) => process.stderr.write(text.startsWith('error:') ? `erx: ${text}` : text) });
+
+registerServerCommands(program);
+registerOnboardingCommands(program);
+
+try {
+  await program.parseAsync(process.argv);
+} catch (error) {
+  if (error instanceof CommanderError) process.exit(error.exitCode === 0 ? 0 : 2);
+  fail(error);
+}

@@ -1,0 +1,118 @@
+// Operator actions that bring a partner and an organization together: register a partner,
+// create an organization, enable the partner for the organization. Secrets are returned
+// once and stored only as hashes (webhook secrets encrypted, since they must sign).
+import type { Kysely } from 'kysely';
+import { isValidHpio } from '../identifiers/index.ts';
+import { isScope, SCOPES, type Scope } from '../auth/scopes.ts';
+import type { Clock } from '../platform/clock.ts';
+import type { Database } from '../platform/database-schema.ts';
+import { newId } from '../platform/ids.ts';
+import { encryptSecret, generateSecret, hashSecret } from '../platform/secrets.ts';
+import { findOrganization, findPartner, insertOrganization, insertPartner, insertPartnerEnablement } from './onboarding-store.ts';
+
+/** A mistake in what the operator asked for; the CLI prints it as one line. */
+export class OnboardingError extends Error {
+  override name = 'OnboardingError';
+}
+
+export interface OnboardingContext {
+  db: Kysely<Database>;
+  clock: Clock;
+  secretKey: Buffer;
+}
+
+export const PARTNER_ID_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;
+
+export interface PartnerCreated {
+  partner_id: string;
+  partner_secret: string;
+  webhook_url: string | null;
+  webhook_secret: string | null;
+}
+
+function checkWebhookUrl(url: string): void {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new OnboardingError(`webhook URL is not a valid URL: ${url}`);
+  }
+  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') {
+    throw new OnboardingError(`webhook URL must be http(s): ${url}`);
+  }
+}
+
+export async function createPartner(
+  ctx: OnboardingContext,
+  input: { partnerId: string; name?: string | undefined; webhookUrl?: string | undefined },
+): Promise<PartnerCreated> {
+  if (!PARTNER_ID_PATTERN.test(input.partnerId)) {
+    throw new OnboardingError(`partner_id must be a lowercase slug (a-z, 0-9, hyphens), got "${input.partnerId}"`);
+  }
+  if (input.webhookUrl) checkWebhookUrl(input.webhookUrl);
+  if (await findPartner(ctx.db, input.partnerId)) throw new OnboardingError(`partner ${input.partnerId} already exists`);
+  const partnerSecret = generateSecret();
+  const webhookSecret = input.webhookUrl ? generateSecret('whsec_') : null;
+  await insertPartner(ctx.db, {
+    id: input.partnerId,
+    name: input.name ?? input.partnerId,
+    secret_hash: hashSecret(partnerSecret),
+    webhook_url: input.webhookUrl ?? null,
+    webhook_secret_encrypted: webhookSecret ? encryptSecret(webhookSecret, ctx.secretKey) : null,
+    created_at: ctx.clock.now().toISOString(),
+  });
+  return { partner_id: input.partnerId, partner_secret: partnerSecret, webhook_url: input.webhookUrl ?? null, webhook_secret: webhookSecret };
+}
+
+export interface OrganizationCreated {
+  organization_id: string;
+  organization_secret: string;
+  name: string;
+  hpio: string | null;
+  allowed_scopes: Scope[];
+}
+
+function parseScopes(scopes: string[] | undefined): Scope[] {
+  if (!scopes || scopes.length === 0) return [...SCOPES];
+  const unknown = scopes.filter((s) => !isScope(s));
+  if (unknown.length > 0) throw new OnboardingError(`unknown scope ${unknown.join(', ')}; allowed: ${SCOPES.join(', ')}`);
+  return [...new Set(scopes)] as Scope[];
+}
+
+export async function createOrganization(
+  ctx: OnboardingContext,
+  input: { name: string; hpio?: string | undefined; scopes?: string[] | undefined },
+): Promise<OrganizationCreated> {
+  const name = input.name.trim();
+  if (name === '' || name.length > 200) throw new OnboardingError('organization name must be 1 to 200 characters');
+  if (input.hpio !== undefined && !isValidHpio(input.hpio)) {
+    throw new OnboardingError(`HPI-O must be 16 digits starting 800362 with a valid check digit, got "${input.hpio}"`);
+  }
+  const allowedScopes = parseScopes(input.scopes);
+  const organizationId = newId();
+  const organizationSecret = generateSecret();
+  await insertOrganization(ctx.db, {
+    id: organizationId,
+    name,
+    hpio: input.hpio ?? null,
+    allowed_scopes: JSON.stringify(allowedScopes),
+    secret_hash: hashSecret(organizationSecret),
+    created_at: ctx.clock.now().toISOString(),
+  });
+  return { organization_id: organizationId, organization_secret: organizationSecret, name, hpio: input.hpio ?? null, allowed_scopes: allowedScopes };
+}
+
+export async function enablePartnerForOrganization(
+  ctx: OnboardingContext,
+  input: { organizationId: string; partnerId: string },
+): Promise<{ organization_id: string; partner_id: string; already_enabled: boolean }> {
+  const organizationId = input.organizationId.toLowerCase();
+  if (!(await findOrganization(ctx.db, organizationId))) throw new OnboardingError(`organization ${input.organizationId} not found`);
+  if (!(await findPartner(ctx.db, input.partnerId))) throw new OnboardingError(`partner ${input.partnerId} not found`);
+  const inserted = await insertPartnerEnablement(ctx.db, {
+    organization_id: organizationId,
+    partner_id: input.partnerId,
+    enabled_at: ctx.clock.now().toISOString(),
+  });
+  return { organization_id: organizationId, partner_id: input.partnerId, already_enabled: !inserted };
+}

@@ -1,0 +1,88 @@
+// `erx sandbox seed`: a demo partner, an organization with an HPI-O and two users (an owner
+// and a prescriber), with every credential needed to call the API straight away.
+import { SCOPES } from '../auth/scopes.ts';
+import { createUser } from '../users/users-service.ts';
+import { countPartners, findPartner } from './onboarding-store.ts';
+import { createOrganization, createPartner, enablePartnerForOrganization, type OnboardingContext } from './onboarding-service.ts';
+
+/** A valid HPI-O from the public HI Service test data. */
+export const DEMO_HPIO = '8003624166667003';
+
+export interface SandboxSeed {
+  partner_id: string;
+  partner_secret: string;
+  organization_id: string;
+  organization_secret: string;
+  hpio: string;
+  owner: { user_id: string; email: string };
+  prescriber: { user_id: string; email: string };
+  token_curl: string;
+}
+
+async function freePartnerId(ctx: OnboardingContext): Promise<string> {
+  for (let n = 1; ; n += 1) {
+    const id = n === 1 ? 'demo-partner' : `demo-partner-${n}`;
+    if (!(await findPartner(ctx.db, id))) return id;
+  }
+}
+
+export function buildTokenCurl(baseUrl: string, seed: Omit<SandboxSeed, 'token_curl'>): string {
+  const body = JSON.stringify({ grantType: 'client_credentials', scope: [...SCOPES] });
+  return [
+    `curl -s -X POST ${baseUrl}/v1/token`,
+    `  -H 'content-type: application/json'`,
+    `  -H 'x-partner-id: ${seed.partner_id}'`,
+    `  -H 'x-partner-secret: ${seed.partner_secret}'`,
+    `  -H 'x-organization-id: ${seed.organization_id}'`,
+    `  -H 'x-organization-secret: ${seed.organization_secret}'`,
+    `  -H 'x-user-id: ${seed.prescriber.user_id}'`,
+    `  -d '${body}'`,
+  ].join(' \\\n');
+}
+
+export async function seedSandbox(ctx: OnboardingContext, baseUrl: string): Promise<SandboxSeed> {
+  const partner = await createPartner(ctx, { partnerId: await freePartnerId(ctx), name: 'Demo clinical software' });
+  const organization = await createOrganization(ctx, { name: 'Demo Medical Clinic', hpio: DEMO_HPIO });
+  await enablePartnerForOrganization(ctx, { organizationId: organization.organization_id, partnerId: partner.partner_id });
+  const tag = organization.organization_id.slice(0, 8);
+  const newUser = (given: string, family: string, roles: string[]) =>
+    createUser(ctx.db, ctx.clock, {
+      organizationId: organization.organization_id,
+      email: `${given.toLowerCase()}.${family.toLowerCase()}+${tag}@demo-clinic.example`,
+      givenName: given,
+      familyName: family,
+      roles,
+    });
+  const owner = await newUser('Olivia', 'Owner', ['owner', 'admin']);
+  const prescriber = await newUser('Anna', 'Smith', ['provider']);
+  const seed = {
+    partner_id: partner.partner_id,
+    partner_secret: partner.partner_secret,
+    organization_id: organization.organization_id,
+    organization_secret: organization.organization_secret,
+    hpio: DEMO_HPIO,
+    owner: { user_id: owner.user_id, email: owner.email },
+    prescriber: { user_id: prescriber.user_id, email: prescriber.email },
+  };
+  return { ...seed, token_curl: buildTokenCurl(baseUrl, seed) };
+}
+
+export async function isDatabaseEmpty(ctx: OnboardingContext): Promise<boolean> {
+  return (await countPartners(ctx.db)) === 0;
+}
+
+export function describeSandboxSeed(seed: SandboxSeed): string[] {
+  return [
+    'Sandbox credentials (secrets are shown once; keep them):',
+    `  partner_id:           ${seed.partner_id}`,
+    `  partner_secret:       ${seed.partner_secret}`,
+    `  organization_id:      ${seed.organization_id}`,
+    `  organization_secret:  ${seed.organization_secret}`,
+    `  organization HPI-O:   ${seed.hpio}`,
+    `  owner user_id:        ${seed.owner.user_id}  (${seed.owner.email})`,
+    `  prescriber user_id:   ${seed.prescriber.user_id}  (${seed.prescriber.email})`,
+    '',
+    'Get an access token:',
+    seed.token_curl,
+  ];
+}

@@ -1,0 +1,130 @@
+// Authentication and authorization for every /v1 route, declared in the route's options
+// (`config.auth`) and enforced by one hook. A /v1 route that declares nothing stops start-up.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { AccessTokenVerifier } from '../auth/access-tokens.ts';
+import { findRequestPrincipal } from '../auth/auth-store.ts';
+import type { Scope } from '../auth/scopes.ts';
+import { parseStoredRoles, type Role } from '../users/user-roles.ts';
+import { ApiError, AUTH_DETAIL, unauthorized } from './api-error.ts';
+import type { Database } from './database-schema.ts';
+import type { RateLimiter } from './rate-limiter.ts';
+import { secretMatchesHash } from './secrets.ts';
+
+export type RouteAuth =
+  | { public: true }
+  | {
+      /** Any one of these scopes is enough. */
+      scopes: Scope[];
+      /** When set, the token's user must hold one of these roles. */
+      roles?: Role[];
+      /** Status when the role check fails: 401 (default) or 403. */
+      roleFailure?: 401 | 403;
+    };
+
+export interface Principal {
+  partnerId: string;
+  organizationId: string;
+  userId: string;
+  scopes: Scope[];
+  roles: Role[];
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    auth?: RouteAuth;
+  }
+  interface FastifyRequest {
+    principal: Principal | null;
+  }
+}
+
+export interface RouteCatalogEntry {
+  method: string;
+  url: string;
+  auth: RouteAuth;
+}
+
+export interface RouteAuthOptions {
+  db: Kysely<Database>;
+  verifyToken: AccessTokenVerifier;
+  rateLimiter: RateLimiter;
+  /** Routes under this prefix must declare auth. */
+  apiPrefix: string;
+  /** Every /v1 route with its auth, filled as routes register (the security matrix walks it). */
+  catalog: RouteCatalogEntry[];
+}
+
+function readBearer(request: FastifyRequest): string {
+  const header = request.headers.authorization;
+  const match = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
+  if (!match?.[1]) throw unauthorized(AUTH_DETAIL.token);
+  return match[1];
+}
+
+function rateLimited(retryAfterSeconds: number): ApiError {
+  return new ApiError('RATE_LIMIT_EXCEEDED', `Too many requests; retry after ${retryAfterSeconds} seconds`, undefined, {
+    'retry-after': String(retryAfterSeconds),
+  });
+}
+
+/** Per (partner, organization) budget; /v1/token counts against the pair it names. */
+export async function enforceRateLimit(limiter: RateLimiter, partnerId: string, organizationId: string): Promise<void> {
+  const decision = await limiter.hit(`${partnerId}:${organizationId}`);
+  if (!decision.allowed) throw rateLimited(decision.retryAfterSeconds);
+}
+
+async function authenticate(request: FastifyRequest, auth: Exclude<RouteAuth, { public: true }>, options: RouteAuthOptions) {
+  const claims = await options.verifyToken(readBearer(request));
+  const row = await findRequestPrincipal(options.db, claims);
+  if (!row || row.user_enabled !== 1) throw unauthorized(AUTH_DETAIL.token);
+  const secret = request.headers['x-organization-secret'];
+  if (typeof secret !== 'string' || !secretMatchesHash(secret, row.organization_secret_hash)) {
+    throw unauthorized(AUTH_DETAIL.credentials);
+  }
+  const params = request.params as Record<string, string | undefined>;
+  if (params.organization_id !== undefined && params.organization_id.toLowerCase() !== claims.organizationId) {
+    throw unauthorized(AUTH_DETAIL.credentials);
+  }
+  if (!auth.scopes.some((scope) => claims.scopes.includes(scope))) throw unauthorized(AUTH_DETAIL.scope);
+  const roles = parseStoredRoles(row.user_roles);
+  if (auth.roles && !auth.roles.some((role) => roles.includes(role))) {
+    throw auth.roleFailure === 403
+      ? new ApiError('FORBIDDEN', 'Insufficient permissions')
+      : unauthorized('Insufficient permissions');
+  }
+  request.principal = { ...claims, roles };
+  await enforceRateLimit(options.rateLimiter, claims.partnerId, claims.organizationId);
+}
+
+/** Shows the credentials and scopes a route needs in the OpenAPI document. */
+function documentAuth(schema: Record<string, unknown> | undefined, auth: { scopes: Scope[]; roles?: Role[] }): void {
+  if (!schema) return;
+  schema.security = [{ bearerAuth: [], organizationSecret: [] }];
+  const roles = auth.roles ? `; the token's user must be ${auth.roles.join(' or ')}` : '';
+  schema.description = [schema.description, `Scope: ${auth.scopes.join(' or ')}${roles}.`].filter(Boolean).join('\n\n');
+}
+
+export function installRouteAuth(app: FastifyInstance, options: RouteAuthOptions): void {
+  app.decorateRequest('principal', null);
+  app.addHook('onRoute', (route) => {
+    if (!route.url.startsWith(options.apiPrefix)) return;
+    const auth = route.config?.auth;
+    if (!auth) throw new Error(`route ${String(route.method)} ${route.url} declares no auth (config.auth)`);
+    if (!('public' in auth)) documentAuth(route.schema as Record<string, unknown> | undefined, auth);
+    for (const method of [route.method].flat()) {
+      if (method !== 'HEAD') options.catalog.push({ method, url: route.url, auth });
+    }
+  });
+  app.addHook('onRequest', async (request) => {
+    const auth = request.routeOptions.config.auth;
+    if (!auth || 'public' in auth) return;
+    await authenticate(request, auth, options);
+  });
+}
+
+/** The authenticated principal of a route that declared scopes. */
+export function principalOf(request: FastifyRequest): Principal {
+  if (!request.principal) throw new Error('principalOf called on a route without authentication');
+  return request.principal;
+}

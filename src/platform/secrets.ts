@@ -1,0 +1,43 @@
+// Credentials: random secrets shown once and stored as hashes; webhook secrets, which must
+// be recoverable to sign deliveries, stored encrypted (AES-256-GCM) under the secret key.
+import { createCipheriv, createDecipheriv, createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+
+/** 32 random bytes, base64url: far beyond guessing, so a fast hash is enough to store it. */
+export function generateSecret(prefix = ''): string {
+  return prefix + randomBytes(32).toString('base64url');
+}
+
+export function hashSecret(secret: string): string {
+  return createHash('sha256').update(secret, 'utf8').digest('hex');
+}
+
+/** Constant-time comparison of a presented secret with a stored hash. */
+export function secretMatchesHash(secret: string, storedHash: string): boolean {
+  const presented = Buffer.from(hashSecret(secret), 'hex');
+  const stored = Buffer.from(storedHash, 'hex');
+  return presented.length === stored.length && timingSafeEqual(presented, stored);
+}
+
+const GCM_IV_BYTES = 12;
+
+export function parseSecretKey(base64: string): Buffer {
+  const key = Buffer.from(base64, 'base64');
+  if (key.length !== 32) throw new Error('the secret key must be 32 bytes, base64-encoded');
+  return key;
+}
+
+/** `v1.<iv>.<tag>.<ciphertext>`, each part base64url. */
+export function encryptSecret(plain: string, key: Buffer): string {
+  const iv = randomBytes(GCM_IV_BYTES);
+  const cipher = createCipheriv('aes-256-gcm', key, iv);
+  const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
+  return ['v1', iv, cipher.getAuthTag(), body].map((p) => (typeof p === 'string' ? p : p.toString('base64url'))).join('.');
+}
+
+export function decryptSecret(sealed: string, key: Buffer): string {
+  const [version, iv, tag, body] = sealed.split('.');
+  if (version !== 'v1' || !iv || !tag || body === undefined) throw new Error('unrecognised encrypted secret');
+  const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
+  decipher.setAuthTag(Buffer.from(tag, 'base64url'));
+  return Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]).toString('utf8');
+}

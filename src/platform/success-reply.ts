@@ -1,0 +1,18 @@
+// `reply.success(status, message, data)`: the one way a handler answers, so every success
+// body is the spec's envelope with this request's id and the injected clock's time.
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { Clock } from './clock.ts';
+import { buildSuccessEnvelope } from './envelope.ts';
+
+declare module 'fastify' {
+  interface FastifyReply {
+    success<T>(statusCode: number, message: string, data: T, code?: string): FastifyReply;
+  }
+}
+
+export function installSuccessReply(app: FastifyInstance, clock: Clock): void {
+  app.decorateReply('success', function success<T>(this: FastifyReply, statusCode: number, message: string, data: T, code?: string) {
+    const body = buildSuccessEnvelope({ statusCode, message, data, requestId: this.request.id, now: clock.now(), ...(code ? { code } : {}) });
+    return this.status(statusCode).send(body);
+  });
+}
