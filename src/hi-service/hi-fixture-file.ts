@@ -1,0 +1,266 @@
+// The HI sandbox fixture file: a public, documented JSON format (DESIGN.md, "HI sandbox
+// fixture file") holding the test identities the sandbox simulator answers from.
+// Loading checks the shape with TypeBox, then the identifier formats the precheck itself
+// enforces, so a record that no valid request could ever reach is reported at start-up.
+
+import { readFileSync } from 'node:fs';
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { Value, ValueErrorType, type ValueError } from '@sinclair/typebox/value';
+import {
+  isCalendarDate,
+  isValidAustralianMobile,
+  isValidDvaFileNumber,
+  isValidEmail,
+  isValidHpii,
+  isValidIhi,
+  isValidMedicareCardNumber,
+  isValidMedicareIrn,
+} from '../identifiers/index.ts';
+import { HI_SEX_CODES, IHI_RECORD_STATUSES, IHI_STATUSES } from './hi-service-port.ts';
+import { HI_DEMO_FIXTURES } from './hi-demo-fixtures.ts';
+
+const AUSTRALIAN_STATES = ['NSW', 'VIC', 'QLD', 'WA', 'SA', 'TAS', 'ACT', 'NT'] as const;
+
+function unionOfLiterals<Value extends string>(values: readonly Value[]) {
+  return Type.Union(values.map((value) => Type.Literal(value)));
+}
+
+const Text = Type.String({ minLength: 1 });
+const IsoDate = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$' });
+const Sex = unionOfLiterals(HI_SEX_CODES);
+const strict = { additionalProperties: false } as const;
+
+export const HiFixtureStreetAddress = Type.Object(
+  {
+    street_number: Text,
+    street_name: Text,
+    suburb: Text,
+    state: unionOfLiterals(AUSTRALIAN_STATES),
+    postcode: Type.String({ pattern: '^\\d{4}$' }),
+  },
+  strict,
+);
+
+export const HiFixtureInternationalAddress = Type.Object(
+  {
+    address_line: Text,
+    country: Text,
+    postcode: Type.Optional(Text),
+    state_province: Type.Optional(Text),
+  },
+  strict,
+);
+
+export const HiPatientFixture = Type.Object(
+  {
+    ihi_number: Text,
+    ihi_status: Type.Optional(unionOfLiterals(IHI_STATUSES)),
+    ihi_record_status: Type.Optional(unionOfLiterals(IHI_RECORD_STATUSES)),
+    family_name: Text,
+    given_name: Text,
+    date_of_birth: IsoDate,
+    sex: Sex,
+    medicare_card_number: Type.Optional(Text),
+    medicare_irn: Type.Optional(Text),
+    dva_file_number: Type.Optional(Text),
+    phone: Type.Optional(Text),
+    email: Type.Optional(Text),
+    australian_street_address: Type.Optional(HiFixtureStreetAddress),
+    international_address: Type.Optional(HiFixtureInternationalAddress),
+    fault: Type.Optional(Type.Literal('unreachable')),
+  },
+  strict,
+);
+export type HiPatientFixture = Static<typeof HiPatientFixture>;
+
+export const HiProviderFixture = Type.Object(
+  {
+    hpii_number: Text,
+    family_name: Text,
+    given_name: Text,
+    date_of_birth: IsoDate,
+    sex: Sex,
+    fault: Type.Optional(unionOfLiterals(['unreachable', 'no_status'])),
+  },
+  strict,
+);
+export type HiProviderFixture = Static<typeof HiProviderFixture>;
+
+export const HiFixtureFile = Type.Object(
+  {
+    patients: Type.Optional(Type.Array(HiPatientFixture)),
+    providers: Type.Optional(Type.Array(HiProviderFixture)),
+  },
+  strict,
+);
+
+/** Fixtures in memory: both lists present, searched in order (earlier records win). */
+export type HiFixtures = { patients: HiPatientFixture[]; providers: HiProviderFixture[] };
+
+type FieldCheck<Fixture> = {
+  field: keyof Fixture & string;
+  isValid: (value: string) => boolean;
+  problem: string;
+};
+
+function keepDigits(value: string): string {
+  return value.replace(/\D/g, '');
+}
+
+const PATIENT_FIELD_CHECKS: FieldCheck<HiPatientFixture>[] = [
+  {
+    field: 'ihi_number',
+    isValid: (v) => isValidIhi(keepDigits(v)),
+    problem: 'is not a valid IHI (16 digits, prefix 800360, Luhn check digit)',
+  },
+  {
+    field: 'date_of_birth',
+    isValid: isCalendarDate,
+    problem: 'is not a calendar date',
+  },
+  {
+    field: 'medicare_card_number',
+    isValid: (v) => isValidMedicareCardNumber(keepDigits(v)),
+    problem: 'is not a valid Medicare card number (10 digits, check digit)',
+  },
+  {
+    field: 'medicare_irn',
+    isValid: isValidMedicareIrn,
+    problem: 'must be one digit from 1 to 9',
+  },
+  {
+    field: 'dva_file_number',
+    isValid: isValidDvaFileNumber,
+    problem: 'is not a valid DVA file number',
+  },
+  {
+    field: 'phone',
+    isValid: isValidAustralianMobile,
+    problem: 'is not an Australian mobile number (04xxxxxxxx, 05xxxxxxxx, +61 or 61 prefix)',
+  },
+  {
+    field: 'email',
+    isValid: isValidEmail,
+    problem: 'is not a valid e-mail address',
+  },
+];
+
+const PROVIDER_FIELD_CHECKS: FieldCheck<HiProviderFixture>[] = [
+  {
+    field: 'hpii_number',
+    isValid: (v) => isValidHpii(keepDigits(v)),
+    problem: 'is not a valid HPI-I (16 digits, prefix 800361, Luhn check digit)',
+  },
+  {
+    field: 'date_of_birth',
+    isValid: isCalendarDate,
+    problem: 'is not a calendar date',
+  },
+];
+
+/** `/patients/2/date_of_birth` -> `patients[2].date_of_birth`. */
+function formatFieldPath(pointer: string): string {
+  const segments = pointer.split('/').slice(1);
+  const path = segments
+    .map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .map((segment) => (/^\d+$/.test(segment) ? `[${segment}]` : `.${segment}`))
+    .join('');
+  return path.startsWith('.') ? path.slice(1) : path || '(top level)';
+}
+
+function listLiterals(schema: TSchema): string[] | undefined {
+  const options: unknown = schema['anyOf'];
+  if (!Array.isArray(options)) return undefined;
+  const literals = options.map((option: TSchema) => option['const']);
+  return literals.every((literal) => typeof literal === 'string') ? literals : undefined;
+}
+
+function describeSchemaError(error: ValueError): string {
+  if (error.type === ValueErrorType.ObjectRequiredProperty) return 'is required';
+  if (error.type === ValueErrorType.ObjectAdditionalProperties) {
+    return 'is not a field of this format';
+  }
+  const literals = listLiterals(error.schema);
+  if (literals !== undefined) return `must be one of ${literals.join(', ')}`;
+  return `is invalid: ${error.message}`;
+}
+
+function findFieldProblem<Fixture extends object>(
+  records: Fixture[],
+  checks: FieldCheck<Fixture>[],
+  listName: string,
+): string | undefined {
+  for (const [index, record] of records.entries()) {
+    for (const check of checks) {
+      const value: unknown = record[check.field];
+      if (typeof value === 'string' && !check.isValid(value)) {
+        return `${listName}[${index}].${check.field} ${check.problem}`;
+      }
+    }
+  }
+  return undefined;
+}
+
+function findMedicareWithoutIrn(patients: HiPatientFixture[]): string | undefined {
+  const index = patients.findIndex(
+    (patient) => patient.medicare_card_number !== undefined && patient.medicare_irn === undefined,
+  );
+  if (index === -1) return undefined;
+  return `patients[${index}].medicare_irn is required with medicare_card_number`;
+}
+
+function findFixtureProblem(value: unknown): string | undefined {
+  const schemaError = Value.Errors(HiFixtureFile, value).First();
+  if (schemaError !== undefined) {
+    return `${formatFieldPath(schemaError.path)} ${describeSchemaError(schemaError)}`;
+  }
+  const fixtures = toHiFixtures(value as Static<typeof HiFixtureFile>);
+  return (
+    findFieldProblem(fixtures.patients, PATIENT_FIELD_CHECKS, 'patients') ??
+    findMedicareWithoutIrn(fixtures.patients) ??
+    findFieldProblem(fixtures.providers, PROVIDER_FIELD_CHECKS, 'providers')
+  );
+}
+
+function toHiFixtures(file: Static<typeof HiFixtureFile>): HiFixtures {
+  return { patients: file.patients ?? [], providers: file.providers ?? [] };
+}
+
+/** Checks parsed JSON against the format; `source` names it in the error message. */
+export function parseHiFixtures(value: unknown, source: string): HiFixtures {
+  const problem = findFixtureProblem(value);
+  if (problem !== undefined) throw new Error(`HI fixture file ${source}: ${problem}`);
+  return toHiFixtures(value as Static<typeof HiFixtureFile>);
+}
+
+function readJsonFile(path: string): unknown {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new Error(`HI fixture file ${path}: cannot be read (${(error as Error).message})`);
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new Error(`HI fixture file ${path}: is not valid JSON (${(error as Error).message})`);
+  }
+}
+
+export function loadHiFixtureFile(path: string): HiFixtures {
+  return parseHiFixtures(readJsonFile(path), path);
+}
+
+/** Concatenates fixture sets; a search meets the records of earlier sets first. */
+export function mergeHiFixtures(...sets: HiFixtures[]): HiFixtures {
+  return {
+    patients: sets.flatMap((set) => set.patients),
+    providers: sets.flatMap((set) => set.providers),
+  };
+}
+
+/** The simulator's fixtures: the file's records (when a path is given) ahead of the demo set. */
+export function loadHiSandboxFixtures(path?: string): HiFixtures {
+  if (path === undefined || path === '') return HI_DEMO_FIXTURES;
+  return mergeHiFixtures(loadHiFixtureFile(path), HI_DEMO_FIXTURES);
+}

@@ -1,0 +1,102 @@
+// The one interface every HI Service adapter implements (the sandbox simulator now, real
+// adapters later). An adapter runs exactly one search path per call; trying the paths in
+// priority order and falling back is the precheck's job, not the adapter's.
+
+export const IHI_SEARCH_PATHS = [
+  'ihi_number',
+  'medicare',
+  'dva',
+  'mobile',
+  'email',
+  'australian-street-address',
+  'international-address',
+] as const;
+export type IhiSearchPath = (typeof IHI_SEARCH_PATHS)[number];
+
+export const IHI_STATUSES = [
+  'ACTIVE',
+  'DECEASED',
+  'RETIRED',
+  'EXPIRED',
+  'RESOLVED',
+  'UNKNOWN',
+] as const;
+export type IhiStatus = (typeof IHI_STATUSES)[number];
+
+export const IHI_RECORD_STATUSES = ['VERIFIED', 'UNVERIFIED', 'PROVISIONAL', 'UNKNOWN'] as const;
+export type IhiRecordStatus = (typeof IHI_RECORD_STATUSES)[number];
+
+export const HI_SEX_CODES = ['M', 'F', 'N', 'I'] as const;
+export type HiSex = (typeof HI_SEX_CODES)[number];
+
+export type HiDemographics = {
+  family_name: string;
+  given_name: string;
+  date_of_birth: string;
+  sex: HiSex;
+};
+
+export type AustralianStreetAddress = {
+  street_number: string;
+  street_name: string;
+  suburb: string;
+  state: string;
+  postcode: string;
+};
+
+export type InternationalAddress = {
+  address_line: string;
+  country: string;
+  postcode?: string;
+  state_province?: string;
+};
+
+/** The identifiers a search can carry; only the one named by `path` is searched on. */
+export type IhiSearchIdentifiers = {
+  ihi_number?: string;
+  medicare_card_number?: string;
+  medicare_irn?: string;
+  dva_file_number?: string;
+  phone?: string;
+  email?: string;
+  australian_street_address?: AustralianStreetAddress;
+  international_address?: InternationalAddress;
+};
+
+export type IhiSearchRequest = IhiSearchIdentifiers & {
+  path: IhiSearchPath;
+  demographics: HiDemographics;
+};
+
+/** Status fields are present only when the HI Service returned them. */
+export type IhiFound = {
+  kind: 'found';
+  ihi_number: string;
+  ihi_status?: IhiStatus;
+  ihi_record_status?: IhiRecordStatus;
+};
+
+export type IhiSearchResult = IhiFound | { kind: 'no_match' };
+
+export type ProviderVerificationRequest = HiDemographics & { hpii_number: string };
+
+export type ProviderVerification =
+  | { kind: 'verified' }
+  | { kind: 'no_match' }
+  | { kind: 'no_status' };
+
+export interface HiServicePort {
+  /** Throws HiServiceUnreachableError when the service cannot be reached. */
+  searchIhi(request: IhiSearchRequest): Promise<IhiSearchResult>;
+  /** Throws HiServiceUnreachableError when the service cannot be reached. */
+  verifyProvider(request: ProviderVerificationRequest): Promise<ProviderVerification>;
+}
+
+/** The HI Service could not be reached; callers answer `hi_service_error` (precheck) or 500. */
+export class HiServiceUnreachableError extends Error {
+  override readonly name = 'HiServiceUnreachableError';
+
+  constructor(message = 'HI Service unreachable', options?: { cause?: unknown }) {
+    super(message, options);
+  }
+}

@@ -1,0 +1,39 @@
+// Public surface of the HI Service module. The Vitest contract suite
+// (hi-service-contract.ts) is deliberately not re-exported: it imports Vitest.
+
+export {
+  HI_SEX_CODES,
+  HiServiceUnreachableError,
+  IHI_RECORD_STATUSES,
+  IHI_SEARCH_PATHS,
+  IHI_STATUSES,
+  type AustralianStreetAddress,
+  type HiDemographics,
+  type HiServicePort,
+  type HiSex,
+  type IhiFound,
+  type IhiRecordStatus,
+  type IhiSearchIdentifiers,
+  type IhiSearchPath,
+  type IhiSearchRequest,
+  type IhiSearchResult,
+  type IhiStatus,
+  type InternationalAddress,
+  type ProviderVerification,
+  type ProviderVerificationRequest,
+} from './hi-service-port.ts';
+export {
+  HiFixtureFile,
+  HiPatientFixture,
+  HiProviderFixture,
+  loadHiFixtureFile,
+  loadHiSandboxFixtures,
+  mergeHiFixtures,
+  parseHiFixtures,
+  type HiFixtures,
+} from './hi-fixture-file.ts';
+export { HI_DEMO_FIXTURES, HI_DEMO_PATIENTS, HI_DEMO_PROVIDERS } from './hi-demo-fixtures.ts';
+export {
+  createHiSandboxSimulator,
+  type HiSandboxSimulatorOptions,
+} from './hi-sandbox-simulator.ts';
