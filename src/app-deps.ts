@@ -5,6 +5,7 @@ import type { FastifyInstance, FastifyBaseLogger, RawServerDefault, RawRequestDe
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { SigningKeys } from './auth/signing-keys.ts';
 import type { Config } from './config.ts';
+import type { HiServicePort } from './hi-service/index.ts';
 import type { Clock } from './platform/clock.ts';
 import type { DatabaseHandle } from './platform/database.ts';
 import type { RateLimiter } from './platform/rate-limiter.ts';
@@ -18,6 +19,8 @@ export interface AppDeps {
   clock: Clock;
   rateLimiter: RateLimiter;
   logger: Logger;
+  /** The national HI Service (the sandbox simulator outside production). */
+  hiService: HiServicePort;
 }
 
 export type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider>;

@@ -29,6 +29,7 @@ export const SETTINGS = {
   bodyLimitBytes: { env: 'ERX_BODY_LIMIT_BYTES', default: '262144', meaning: 'Largest request body accepted, in bytes (413 above it).' },
   logLevel: { env: 'LOG_LEVEL', default: 'info', meaning: 'pino log level (`silent` to turn logs off).' },
   hiFixtures: { env: 'ERX_HI_FIXTURES', default: '', meaning: 'Path of an HI Service sandbox fixture file (JSON), merged with the built-in demo set.' },
+  hiLatencyMs: { env: 'ERX_HI_LATENCY_MS', default: '0', meaning: 'Simulated HI Service latency per call in sandbox, in milliseconds.' },
 } as const satisfies Record<string, Setting>;
 
 export interface Config {
@@ -50,6 +51,7 @@ export interface Config {
   bodyLimitBytes: number;
   logLevel: string;
   hiFixtures: string | undefined;
+  hiLatencyMs: number;
 }
 
 export class ConfigError extends Error {
@@ -111,6 +113,7 @@ export function loadConfig(env: Env = process.env): Config {
     bodyLimitBytes: readInteger(env, 'bodyLimitBytes', 1024, 64 * 1024 * 1024),
     logLevel: readText(env, 'logLevel'),
     hiFixtures: readOptional(env, 'hiFixtures'),
+    hiLatencyMs: readInteger(env, 'hiLatencyMs', 0, 60_000),
   };
   if (config.databaseSchema && !/^[a-z_][a-z0-9_]{0,62}$/.test(config.databaseSchema)) {
     throw new ConfigError(`ERX_DATABASE_SCHEMA must be a lower-case SQL identifier, got "${config.databaseSchema}"`);

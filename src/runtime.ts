@@ -4,7 +4,8 @@ import { randomBytes } from 'node:crypto';
 import type { DestinationStream } from 'pino';
 import type { AppDeps } from './app-deps.ts';
 import { generateSigningKeyPem, readOrCreateKeyFile, signingKeysFromPem, type SigningKeys } from './auth/signing-keys.ts';
-import type { Config } from './config.ts';
+import { ConfigError, type Config } from './config.ts';
+import { createHiSandboxSimulator, loadHiSandboxFixtures, type HiServicePort } from './hi-service/index.ts';
 import { systemClock, type Clock } from './platform/clock.ts';
 import { openDatabase, sqliteFileIn, type DatabaseHandle } from './platform/database.ts';
 import { createLogger } from './platform/logger.ts';
@@ -43,8 +44,16 @@ export function createRateLimiter(config: Config, clock: Clock, onError: (error:
   return config.redisUrl ? createRedisRateLimiter({ ...settings, url: config.redisUrl, onError }) : createMemoryRateLimiter(settings, clock);
 }
 
+export function createHiService(config: Config): HiServicePort {
+  if (config.mode === 'production') {
+    throw new ConfigError('production mode needs a real HI Service adapter, which this build does not include yet');
+  }
+  return createHiSandboxSimulator({ fixtures: loadHiSandboxFixtures(config.hiFixtures), latencyMs: config.hiLatencyMs });
+}
+
 export async function assembleDeps(config: Config, options: { logDestination?: DestinationStream } = {}): Promise<AppDeps> {
   const logger = createLogger(config.logLevel, options.logDestination);
+  const hiService = createHiService(config);
   const database = await openConfiguredDatabase(config);
   let warned = false;
   const rateLimiter = createRateLimiter(config, systemClock, (error) => {
@@ -59,5 +68,6 @@ export async function assembleDeps(config: Config, options: { logDestination?: D
     clock: systemClock,
     rateLimiter,
     logger,
+    hiService,
   };
 }

@@ -1,0 +1,103 @@
+// Builds the app on a fresh database for one test file: in-memory SQLite by default, or a
+// private schema of the PostgreSQL at DATABASE_URL (dropped on close). Time is a ManualClock.
+import { randomBytes } from 'node:crypto';
+import { Writable } from 'node:stream';
+import pg from 'pg';
+import { buildApp } from '../src/app.ts';
+import type { App, AppDeps } from '../src/app-deps.ts';
+import { generateSigningKeyPem, signingKeysFromPem, type SigningKeys } from '../src/auth/signing-keys.ts';
+import { loadConfig, type Config } from '../src/config.ts';
+import { createHiSandboxSimulator, loadHiSandboxFixtures, type HiServicePort } from '../src/hi-service/index.ts';
+import { ManualClock } from '../src/platform/clock.ts';
+import { openDatabase, type DatabaseHandle } from '../src/platform/database.ts';
+import { createLogger } from '../src/platform/logger.ts';
+import { migrateToLatest } from '../src/platform/migrator.ts';
+import { unlimitedRateLimiter, type RateLimiter } from '../src/platform/rate-limiter.ts';
+
+let sharedKeys: Promise<SigningKeys> | undefined;
+
+/** One RSA key per test process: generating one per app would dominate the suite's time. */
+export function testSigningKeys(): Promise<SigningKeys> {
+  return (sharedKeys ??= signingKeysFromPem(generateSigningKeyPem()));
+}
+
+export const TEST_DATABASE_URL = process.env.DATABASE_URL || undefined;
+
+export interface TestDatabase {
+  handle: DatabaseHandle;
+  schema: string | undefined;
+  drop(): Promise<void>;
+}
+
+/** A migrated, empty database of the dialect this test run is for. */
+export async function createTestDatabase(): Promise<TestDatabase> {
+  const schema = TEST_DATABASE_URL ? `t_${randomBytes(6).toString('hex')}` : undefined;
+  const handle = await openDatabase({ databaseUrl: TEST_DATABASE_URL, databaseSchema: schema, poolSize: 4 });
+  await migrateToLatest(handle.db);
+  return {
+    handle,
+    schema,
+    async drop() {
+      await handle.close();
+      if (!schema || !TEST_DATABASE_URL) return;
+      const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
+      await client.connect();
+      await client.query(`drop schema if exists "${schema}" cascade`);
+      await client.end();
+    },
+  };
+}
+
+export interface TestApp {
+  app: App;
+  deps: AppDeps;
+  clock: ManualClock;
+  /** Every log line the app wrote, as raw JSON text. */
+  logs: string[];
+  close(): Promise<void>;
+}
+
+export interface TestAppOptions {
+  env?: Record<string, string>;
+  rateLimiter?: RateLimiter;
+  /** Defaults to the sandbox simulator over the demo fixtures (plus ERX_HI_FIXTURES from env). */
+  hiService?: HiServicePort;
+  /** Runs after buildApp and before ready (add test-only routes here). */
+  extend?: (app: App) => void;
+}
+
+export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const database = await createTestDatabase();
+  const clock = new ManualClock();
+  const logs: string[] = [];
+  const sink = new Writable({
+    write(chunk, _encoding, done) {
+      logs.push(...String(chunk).split('\n').filter(Boolean));
+      done();
+    },
+  });
+  const config: Config = loadConfig({ LOG_LEVEL: 'info', ERX_RATE_LIMIT_MAX: '0', ...options.env });
+  const deps: AppDeps = {
+    config,
+    database: database.handle,
+    keys: await testSigningKeys(),
+    secretKey: randomBytes(32),
+    clock,
+    rateLimiter: options.rateLimiter ?? unlimitedRateLimiter,
+    logger: createLogger('info', sink),
+    hiService: options.hiService ?? createHiSandboxSimulator({ fixtures: loadHiSandboxFixtures(config.hiFixtures) }),
+  };
+  const app = await buildApp(deps);
+  options.extend?.(app);
+  await app.ready();
+  return {
+    app,
+    deps,
+    clock,
+    logs,
+    async close() {
+      await app.close();
+      await database.drop();
+    },
+  };
+}
