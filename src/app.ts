@@ -40,6 +40,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     routerOptions: { ignoreTrailingSlash: true },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  // JSON only: any other body type is a 415, not a string that fails validation later.
+  app.removeContentTypeParser('text/plain');
   const catalog: RouteCatalogEntry[] = [];
   app.decorate('routeCatalog', catalog);
   installRequestLog(app);

@@ -15,11 +15,17 @@ export async function startServer(deps: AppDeps, build: (deps: AppDeps) => Promi
     await deps.rateLimiter.close();
     await deps.database.close();
   });
-  const address = await app.listen({ port: deps.config.port, host: deps.config.host });
+  // Once stopping, every response asks the client to close its keep-alive connection, so
+  // the connections of requests that were in flight end with them and close() can finish.
   let stopping: Promise<void> | undefined;
-  return {
-    app,
-    url: address,
-    stop: () => (stopping ??= app.close()),
-  };
+  app.addHook('onSend', async (_request, reply) => {
+    if (stopping) reply.header('connection', 'close');
+  });
+  try {
+    const address = await app.listen({ port: deps.config.port, host: deps.config.host });
+    return { app, url: address, stop: () => (stopping ??= app.close()) };
+  } catch (error) {
+    await app.close();
+    throw error;
+  }
 }

@@ -42,11 +42,9 @@ export async function givenUser(t: TestApp, organizationId: string, roles: strin
 /** A partner enabled for a fresh organization (with an HPI-O), a prescriber and an owner. */
 export async function givenIntegration(
   t: TestApp,
-  options: { partnerId?: string; scopes?: string[]; hpio?: string | null } = {},
+  options: { partner?: { partner_id: string; partner_secret: string }; scopes?: string[]; hpio?: string | null } = {},
 ): Promise<GivenIntegration> {
-  const partner = options.partnerId
-    ? { partner_id: options.partnerId, partner_secret: '' }
-    : await givenPartner(t);
+  const partner = options.partner ?? (await givenPartner(t));
   const organization = await createOrganization(ctx(t), {
     name: `Clinic ${unique()}`,
     hpio: options.hpio === null ? undefined : (options.hpio ?? DEMO_HPIO),

@@ -87,9 +87,18 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     logger: createLogger('info', sink),
     hiService: options.hiService ?? createHiSandboxSimulator({ fixtures: loadHiSandboxFixtures(config.hiFixtures) }),
   };
-  const app = await buildApp(deps);
-  options.extend?.(app);
-  await app.ready();
+  const app = await buildApp(deps).catch(async (error: unknown) => {
+    await database.drop();
+    throw error;
+  });
+  try {
+    options.extend?.(app);
+    await app.ready();
+  } catch (error) {
+    await app.close().catch(() => {});
+    await database.drop();
+    throw error;
+  }
   return {
     app,
     deps,

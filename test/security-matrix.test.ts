@@ -1,0 +1,133 @@
+// Walks every registered authenticated /v1 route (so routes added later are covered without
+// editing this file) and proves each credential failure gives the right 401 and changes nothing.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signAccessToken } from '../src/auth/access-tokens.ts';
+import { SCOPES, type Scope } from '../src/auth/scopes.ts';
+import { generateSigningKeyPem, signingKeysFromPem } from '../src/auth/signing-keys.ts';
+import { ManualClock } from '../src/platform/clock.ts';
+import type { RouteCatalogEntry } from '../src/platform/route-auth.ts';
+import { snapshotDatabase } from './database-snapshot.ts';
+import { bearer, givenIntegration, requestToken, type GivenIntegration } from './given.ts';
+import { createTestApp, type TestApp } from './test-app.ts';
+
+let t: TestApp;
+let g: GivenIntegration;
+let other: GivenIntegration;
+let fullToken: string;
+let foreignKeyToken: string;
+let expiredToken: string;
+let otherOrgToken: string;
+
+const RANDOM_ID = '3f1c2a9e-5b7d-4c1e-9a2b-6d8e0f1a2b3c';
+
+beforeAll(async () => {
+  t = await createTestApp();
+  g = await givenIntegration(t);
+  other = await givenIntegration(t);
+  fullToken = await requestToken(t, g);
+  otherOrgToken = await requestToken(t, other);
+  const claims = { partnerId: g.partnerId, organizationId: g.organizationId, userId: g.ownerId, scopes: [...SCOPES] };
+  // Same kid as the real key, so only the signature can tell them apart.
+  const foreignKeys = { ...(await signingKeysFromPem(generateSigningKeyPem())), kid: t.deps.keys.kid };
+  foreignKeyToken = await signAccessToken(claims, foreignKeys, t.clock, 3600);
+  const past = new ManualClock(new Date(t.clock.now().getTime() - 2 * 3600 * 1000));
+  expiredToken = await signAccessToken(claims, t.deps.keys, past, 3600);
+});
+afterAll(() => t.close());
+
+function authenticatedRoutes(): Array<RouteCatalogEntry & { scopes: Scope[] }> {
+  return t.app.routeCatalog.flatMap((entry) => ('public' in entry.auth ? [] : [{ ...entry, scopes: entry.auth.scopes }]));
+}
+
+function concreteUrl(url: string, organizationId: string): string {
+  return url
+    .replace(':organization_id', organizationId)
+    .replace(':user_id', g.ownerId)
+    .replace(/:[a-z_]+/g, RANDOM_ID);
+}
+
+async function expectUnchanged401(route: RouteCatalogEntry, headers: Record<string, string>, detail: string, organizationId = g.organizationId) {
+  const before = await snapshotDatabase(t.deps.database.db);
+  const response = await t.app.inject({
+    method: route.method as 'GET',
+    url: concreteUrl(route.url, organizationId),
+    headers: { ...headers, 'content-type': 'application/json' },
+    ...(route.method === 'GET' || route.method === 'DELETE' ? {} : { payload: '{}' }),
+  });
+  expect(response.statusCode, `${route.method} ${route.url}`).toBe(401);
+  expect(response.json()).toMatchObject({ success: false, statusCode: 401, error: { detail } });
+  expect(response.json().error.type).toMatch(/\/authentication-required$/);
+  expect(await snapshotDatabase(t.deps.database.db)).toEqual(before);
+}
+
+describe('security matrix over every authenticated /v1 route', () => {
+  it('covers the routes registered so far', () => {
+    const urls = authenticatedRoutes().map((r) => `${r.method} ${r.url}`);
+    expect(urls).toContain('GET /v1/organizations/:organization_id/validate');
+  });
+
+  it('rejects a request without a token', async () => {
+    for (const route of authenticatedRoutes()) {
+      await expectUnchanged401(route, { 'x-organization-secret': g.organizationSecret }, 'Valid authentication token is required');
+    }
+  });
+
+  it('rejects an expired token', async () => {
+    for (const route of authenticatedRoutes()) {
+      await expectUnchanged401(route, bearer(expiredToken, g), 'Valid authentication token is required');
+    }
+  });
+
+  it('rejects a token signed by another key', async () => {
+    for (const route of authenticatedRoutes()) {
+      await expectUnchanged401(route, bearer(foreignKeyToken, g), 'Valid authentication token is required');
+    }
+  });
+
+  it('rejects a malformed bearer value', async () => {
+    for (const route of authenticatedRoutes()) {
+      await expectUnchanged401(route, { ...bearer(fullToken, g), authorization: 'Bearer not.a.jwt' }, 'Valid authentication token is required');
+    }
+  });
+
+  it('rejects a wrong or missing organization secret', async () => {
+    for (const route of authenticatedRoutes()) {
+      await expectUnchanged401(route, { ...bearer(fullToken, g), 'x-organization-secret': other.organizationSecret }, 'Invalid client credentials');
+      await expectUnchanged401(route, { authorization: `Bearer ${fullToken}` }, 'Invalid client credentials');
+    }
+  });
+
+  it("rejects another organization's token (with that organization's own secret)", async () => {
+    for (const route of authenticatedRoutes()) {
+      await expectUnchanged401(route, bearer(otherOrgToken, other), 'Invalid client credentials', g.organizationId);
+    }
+  });
+
+  it('rejects a token that lacks the scope the route needs', async () => {
+    for (const route of authenticatedRoutes()) {
+      const scopes = SCOPES.filter((scope) => !route.scopes.includes(scope));
+      const token = await requestToken(t, g, scopes, g.ownerId);
+      await expectUnchanged401(route, bearer(token, g), 'Insufficient scope');
+    }
+  });
+
+  it('rejects the token of a user disabled after it was issued', async () => {
+    const token = await requestToken(t, g, [...SCOPES], g.userId);
+    await t.deps.database.db.updateTable('users').set({ enabled: 0 }).where('id', '=', g.userId).execute();
+    try {
+      for (const route of authenticatedRoutes()) {
+        await expectUnchanged401(route, bearer(token, g), 'Valid authentication token is required');
+      }
+    } finally {
+      await t.deps.database.db.updateTable('users').set({ enabled: 1 }).where('id', '=', g.userId).execute();
+    }
+  });
+});
+
+describe('route declarations', () => {
+  it('refuses to start when a /v1 route declares no auth', async () => {
+    await expect(
+      createTestApp({ extend: (app) => app.get('/v1/organizations/:organization_id/undeclared', async () => ({})) }),
+    ).rejects.toThrow(/declares no auth/);
+  });
+});
