@@ -1,0 +1,63 @@
+// The environment the API under test runs in: a fresh temporary data directory (SQLite file
+// and generated keys), or, when the caller set DATABASE_URL, a fresh PostgreSQL schema.
+// Both are removed when the bench ends.
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { deferCleanup } from './bench-cleanup.ts';
+
+export interface BenchDatabase {
+  dialect: 'sqlite' | 'postgres';
+  /** The PostgreSQL schema the run used (dropped afterwards). */
+  schema?: string;
+}
+
+export interface ApiEnvironment {
+  env: NodeJS.ProcessEnv;
+  database: BenchDatabase;
+  remove(): Promise<void>;
+}
+
+async function dropSchema(databaseUrl: string, schema: string): Promise<void> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await client.query(`drop schema if exists "${schema}" cascade`);
+  } finally {
+    await client.end();
+  }
+}
+
+export async function prepareApiEnvironment(port: number): Promise<ApiEnvironment> {
+  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'erx-bench-'));
+  const databaseUrl = process.env.DATABASE_URL?.trim() || undefined;
+  const schema = databaseUrl ? `bench_${randomBytes(6).toString('hex')}` : undefined;
+  const removeAll = async () => {
+    if (databaseUrl && schema) await dropSchema(databaseUrl, schema);
+    await fs.rm(dataDir, { recursive: true, force: true });
+  };
+  const forget = deferCleanup('the bench data directory and database', removeAll);
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    ERX_MODE: 'sandbox',
+    ERX_DATA_DIR: dataDir,
+    DATABASE_URL: databaseUrl ?? '',
+    ERX_DATABASE_SCHEMA: schema ?? '',
+    // Measure the API itself: no rate limiting, no log output, and paths at the root.
+    ERX_RATE_LIMIT_MAX: '0',
+    LOG_LEVEL: 'silent',
+    ERX_BASE_PATH: '',
+  };
+  return {
+    env,
+    database: databaseUrl ? { dialect: 'postgres', schema } : { dialect: 'sqlite' },
+    remove: async () => {
+      forget();
+      await removeAll();
+    },
+  };
+}

@@ -1,0 +1,82 @@
+// The two phases of a run, one after the other so they never share the CPU: the bare
+// Fastify baseline, then the real API (`erx serve`) with sandbox credentials.
+import {
+  API_ENDPOINTS,
+  BASELINE_ENDPOINTS,
+  resolveRequest,
+  type BaselineKind,
+  type BenchEndpoint,
+  type BenchVariables,
+} from './bench-endpoints.ts';
+import { requestAccessToken, seedSandboxCredentials } from './bench-credentials.ts';
+import { prepareApiEnvironment, type BenchDatabase } from './bench-environment.ts';
+import type { BenchOptions } from './bench-options.ts';
+import { findFreePort, startChildServer, type ChildServer } from './bench-processes.ts';
+import { measureEndpoint, type Measurement } from './measure-endpoint.ts';
+
+export interface EndpointMeasurement {
+  endpoint: BenchEndpoint;
+  measurement: Measurement;
+}
+
+function log(line: string): void {
+  process.stdout.write(`${line}\n`);
+}
+
+async function measureAll(
+  server: ChildServer,
+  endpoints: BenchEndpoint[],
+  variables: BenchVariables,
+  options: BenchOptions,
+): Promise<EndpointMeasurement[]> {
+  const results: EndpointMeasurement[] = [];
+  for (const endpoint of endpoints) {
+    log(`  ${endpoint.name}: ${endpoint.method} ${endpoint.path} (${options.warmupSeconds} s warm-up, ${options.durationSeconds} s measured)`);
+    const measured = await measureEndpoint(server.baseUrl, resolveRequest(endpoint, variables), options);
+    const measurement = { ...measured, path: endpoint.path };
+    log(`    ${Math.round(measurement.requestsPerSecond)} req/s, p99 ${measurement.latencyP99Ms} ms, ${measurement.requests} requests all 2xx`);
+    results.push({ endpoint, measurement });
+  }
+  return results;
+}
+
+export async function measureBaselines(options: BenchOptions): Promise<Record<BaselineKind, Measurement>> {
+  log('baseline: bare Fastify 5 (bench/baseline-server.ts)');
+  const port = await findFreePort();
+  const server = await startChildServer({
+    name: 'baseline server',
+    args: ['bin/run-ts.js', 'bench/baseline-server.ts'],
+    env: { ...process.env, HOST: '127.0.0.1', PORT: String(port) },
+    port,
+    readyPath: BASELINE_ENDPOINTS.GET.path,
+  });
+  try {
+    const [get, post] = await measureAll(server, [BASELINE_ENDPOINTS.GET, BASELINE_ENDPOINTS.POST], {}, options);
+    return { GET: get!.measurement, POST: post!.measurement };
+  } finally {
+    await server.stop();
+  }
+}
+
+export interface ApiRun {
+  database: BenchDatabase;
+  results: EndpointMeasurement[];
+}
+
+export async function measureApi(options: BenchOptions): Promise<ApiRun> {
+  const port = await findFreePort();
+  const environment = await prepareApiEnvironment(port);
+  log(`api: erx serve (${environment.database.dialect}${environment.database.schema ? `, schema ${environment.database.schema}` : ''})`);
+  try {
+    const server = await startChildServer({ name: 'erx server', args: ['bin/erx.js', 'serve'], env: environment.env, port, readyPath: '/ready' });
+    try {
+      const credentials = await seedSandboxCredentials(environment.env);
+      const variables = { ...credentials, access_token: await requestAccessToken(server.baseUrl, credentials) };
+      return { database: environment.database, results: await measureAll(server, API_ENDPOINTS, variables, options) };
+    } finally {
+      await server.stop();
+    }
+  } finally {
+    await environment.remove();
+  }
+}

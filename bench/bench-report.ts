@@ -1,0 +1,131 @@
+// What a run reports: each endpoint against its baseline (GET routes against the GET
+// baseline, POST against POST), the targets checked, a table on stdout and a JSON record
+// in .bench/last-run.json.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { BaselineKind } from './bench-endpoints.ts';
+import type { BenchDatabase } from './bench-environment.ts';
+import type { BenchOptions } from './bench-options.ts';
+import type { EndpointMeasurement } from './bench-phases.ts';
+import { REPO_ROOT } from './bench-processes.ts';
+import type { Measurement } from './measure-endpoint.ts';
+
+export const LAST_RUN_FILE = path.join(REPO_ROOT, '.bench', 'last-run.json');
+
+export interface TargetCheck {
+  minBaselineRatio: number;
+  pass: boolean;
+}
+
+export interface EndpointResult extends Measurement {
+  baseline: BaselineKind;
+  /** req/s of the endpoint divided by req/s of its baseline. */
+  baselineRatio: number;
+  target?: TargetCheck;
+}
+
+export interface RunReport {
+  baselines: Record<BaselineKind, Measurement>;
+  endpoints: EndpointResult[];
+}
+
+export function compareToBaselines(baselines: Record<BaselineKind, Measurement>, measured: EndpointMeasurement[]): RunReport {
+  const endpoints = measured.map(({ endpoint, measurement }): EndpointResult => {
+    const baselineRatio = measurement.requestsPerSecond / baselines[endpoint.baseline].requestsPerSecond;
+    const result: EndpointResult = { ...measurement, baseline: endpoint.baseline, baselineRatio: Math.round(baselineRatio * 1000) / 1000 };
+    if (endpoint.minBaselineRatio !== undefined) {
+      result.target = { minBaselineRatio: endpoint.minBaselineRatio, pass: baselineRatio >= endpoint.minBaselineRatio };
+    }
+    return result;
+  });
+  return { baselines, endpoints };
+}
+
+export function missedTargets(report: RunReport): EndpointResult[] {
+  return report.endpoints.filter((endpoint) => endpoint.target && !endpoint.target.pass);
+}
+
+function percent(ratio: number): string {
+  return `${(ratio * 100).toFixed(1)}%`;
+}
+
+/** autocannon's latency histogram counts whole milliseconds: 0 means under 1 ms. */
+function formatLatency(ms: number): string {
+  return ms < 1 ? '<1' : ms.toString();
+}
+
+function describeTarget(result: EndpointResult): string {
+  if (!result.target) return '';
+  return `>= ${percent(result.target.minBaselineRatio)} ${result.target.pass ? 'PASS' : 'FAIL'}`;
+}
+
+export function formatReportTable(report: RunReport): string {
+  const header = ['endpoint', 'method', 'path', 'req/s', 'p99 ms', 'vs baseline', 'target'];
+  const baselineRows = Object.values(report.baselines).map((m) => [m.name, m.method, m.path, Math.round(m.requestsPerSecond).toString(), formatLatency(m.latencyP99Ms), '', '']);
+  const endpointRows = report.endpoints.map((r) => [
+    r.name,
+    r.method,
+    r.path,
+    Math.round(r.requestsPerSecond).toString(),
+    formatLatency(r.latencyP99Ms),
+    `${percent(r.baselineRatio)} of ${r.baseline}`,
+    describeTarget(r),
+  ]);
+  const rows = [header, ...baselineRows, ...endpointRows];
+  const widths = header.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
+  const numeric = new Set([3, 4]);
+  const format = (row: string[]) =>
+    row
+      .map((cell, column) => (numeric.has(column) ? cell.padStart(widths[column]!) : cell.padEnd(widths[column]!)))
+      .join('  ')
+      .trimEnd();
+  return [format(header), widths.map((width) => '-'.repeat(width)).join('  '), ...rows.slice(1).map(format)].join('\n');
+}
+
+function readGit(args: string[]): string | undefined {
+  try {
+    return execFileSync('git', args, { cwd: REPO_ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  } catch {
+    return undefined;
+  }
+}
+
+export interface RunRecordContext {
+  options: BenchOptions;
+  database: BenchDatabase;
+  startedAt: Date;
+  /** os.loadavg() when the run started: 1, 5 and 15 minute averages. */
+  loadAverageAtStart: number[];
+}
+
+export function buildRunRecord(report: RunReport, context: RunRecordContext): Record<string, unknown> {
+  const status = readGit(['status', '--porcelain']);
+  return {
+    date: context.startedAt.toISOString(),
+    commit: readGit(['rev-parse', '--short', 'HEAD']) ?? 'unknown',
+    // With uncommitted changes the figures describe the working tree, not only the commit.
+    uncommittedChanges: status === undefined ? null : status !== '',
+    node: process.version,
+    machine: {
+      cpus: os.cpus().length,
+      cpuModel: os.cpus()[0]?.model ?? 'unknown',
+      platform: `${os.platform()} ${os.release()}`,
+      // Other work on the machine skews both sides; a high figure here explains a noisy run.
+      loadAverageAtStart: context.loadAverageAtStart,
+    },
+    latencyResolutionMs: 1,
+    database: context.database,
+    settings: context.options,
+    baselines: report.baselines,
+    endpoints: report.endpoints,
+    targetsMet: missedTargets(report).length === 0,
+  };
+}
+
+export async function writeRunRecord(record: Record<string, unknown>): Promise<string> {
+  await fs.mkdir(path.dirname(LAST_RUN_FILE), { recursive: true });
+  await fs.writeFile(LAST_RUN_FILE, `${JSON.stringify(record, null, 2)}\n`);
+  return path.relative(process.cwd(), LAST_RUN_FILE) || LAST_RUN_FILE;
+}

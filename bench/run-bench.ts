@@ -1,0 +1,75 @@
+// `npm run bench`: measures the API's endpoints against a bare Fastify baseline measured in
+// the same run, prints the table, writes .bench/last-run.json, and fails (exit 1) when a
+// response was not 2xx or a target was missed. The machine has 2 cores, so the baseline
+// and the API run one after the other, each alone with autocannon.
+import os from 'node:os';
+import { runPendingCleanups } from './bench-cleanup.ts';
+import { BENCH_USAGE, BenchUsageError, parseBenchOptions, type BenchOptions } from './bench-options.ts';
+import { measureApi, measureBaselines } from './bench-phases.ts';
+import { killLiveChildrenNow } from './bench-processes.ts';
+import { buildRunRecord, compareToBaselines, formatReportTable, missedTargets, writeRunRecord } from './bench-report.ts';
+
+let finishing = false;
+
+/** Ends the run once: one line, every cleanup, the exit code. Later calls are ignored. */
+async function finish(code: number, line: string): Promise<void> {
+  if (finishing) return;
+  finishing = true;
+  (code === 0 ? process.stdout : process.stderr).write(`${line}\n`);
+  await runPendingCleanups();
+  process.exit(code);
+}
+
+function installExitGuards(): void {
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.on(signal, () => {
+      if (finishing) {
+        // A second Ctrl-C while cleaning up: stop waiting.
+        killLiveChildrenNow();
+        process.exit(130);
+      }
+      void finish(130, `bench: interrupted by ${signal}; servers stopped, nothing recorded`);
+    });
+  }
+  // Nothing async runs on 'exit': whatever is still alive is killed outright.
+  process.on('exit', killLiveChildrenNow);
+}
+
+async function runBench(options: BenchOptions): Promise<void> {
+  const startedAt = new Date();
+  const loadAverageAtStart = os.loadavg().map((load) => Math.round(load * 100) / 100);
+  process.stdout.write(`bench: ${options.connections} connections, ${options.warmupSeconds} s warm-up + ${options.durationSeconds} s per endpoint\n`);
+  const baselines = await measureBaselines(options);
+  const api = await measureApi(options);
+  const report = compareToBaselines(baselines, api.results);
+  process.stdout.write(`\n${formatReportTable(report)}\n\n`);
+  const file = await writeRunRecord(buildRunRecord(report, { options, database: api.database, startedAt, loadAverageAtStart }));
+  const missed = missedTargets(report);
+  if (missed.length > 0) {
+    const names = missed.map((r) => `${r.name} at ${(r.baselineRatio * 100).toFixed(1)}% of ${r.baseline} baseline (target ${(r.target!.minBaselineRatio * 100).toFixed(0)}%)`);
+    await finish(1, `bench: FAIL, target missed: ${names.join('; ')} (recorded in ${file})`);
+    return;
+  }
+  await finish(0, `bench: PASS, every response 2xx and every target met (recorded in ${file})`);
+}
+
+let options: BenchOptions | undefined;
+try {
+  options = parseBenchOptions(process.argv.slice(2));
+} catch (error) {
+  if (!(error instanceof BenchUsageError)) throw error;
+  process.stderr.write(`bench: ${error.message}\n${BENCH_USAGE}\n`);
+  process.exit(2);
+}
+if (!options) {
+  process.stdout.write(`${BENCH_USAGE}\n`);
+  process.exit(0);
+}
+
+installExitGuards();
+try {
+  await runBench(options);
+} catch (error) {
+  const message = error instanceof Error ? error.message : String(error);
+  await finish(1, `bench: FAILED: ${message}`);
+}
