@@ -2,9 +2,11 @@
 // dialects). Listed explicitly so a bundled or type-stripped build needs no directory scan.
 import { Migrator, type Kysely, type Migration } from 'kysely';
 import * as foundation from '../../migrations/0001-foundation.ts';
+import * as customDrugs from '../../migrations/0003-custom-drugs.ts';
 
 const MIGRATIONS: Record<string, Migration> = {
   '0001-foundation': foundation,
+  '0003-custom-drugs': customDrugs,
 };
 
 export interface MigrationReport {
