@@ -9,6 +9,7 @@ import type { App, AppDeps, RouteModule } from './app-deps.ts';
 import { authRoutes } from './auth/auth-routes.ts';
 import { customDrugRoutes } from './custom-drugs/custom-drugs-routes.ts';
 import { createAccessTokenVerifier } from './auth/access-tokens.ts';
+import { patientsRoutes } from './patients/patients-routes.ts';
 import { systemRoutes } from './system/system-routes.ts';
 import { installErrorHandling } from './platform/error-handler.ts';
 import { newRequestId } from './platform/ids.ts';
@@ -20,6 +21,7 @@ import { describeOpenApi } from './platform/openapi.ts';
 const ROUTE_MODULES: RouteModule[] = [
   systemRoutes,
   authRoutes,
+  patientsRoutes,
   customDrugRoutes,
 ];
 

@@ -66,10 +66,50 @@ export interface CustomDrugsTable {
   deleted_by: string | null;
 }
 
+/**
+ * A patient of an organization. National identifiers are AES-256-GCM ciphertext
+ * (`encryptSecret`); addresses are JSON text; `source` is 'api' or 'import'.
+ */
+export interface PatientsTable {
+  id: string;
+  organization_id: string;
+  partner_id: string;
+  partner_patient_id: string;
+  source: string;
+  created_by_user_id: string | null;
+  given_name: string;
+  family_name: string;
+  date_of_birth: string;
+  sex: string;
+  title: string | null;
+  ihi_number_encrypted: string | null;
+  ihi_status: string | null;
+  ihi_record_status: string | null;
+  ihi_verified_at: string | null;
+  medicare_card_number_encrypted: string | null;
+  medicare_irn: string | null;
+  medicare_valid_to: string | null;
+  dva_file_number_encrypted: string | null;
+  dva_card_color: string | null;
+  concession_pension_number: string | null;
+  entitlement_number: string | null;
+  racf_id: string | null;
+  ctg_eligible: number | null;
+  indigenous_type: string | null;
+  is_inpatient: number | null;
+  email: string | null;
+  phone: string | null;
+  australian_street_address: string | null;
+  international_address: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface Database {
   partners: PartnersTable;
   organizations: OrganizationsTable;
   organization_partners: OrganizationPartnersTable;
   users: UsersTable;
+  patients: PatientsTable;
   custom_drugs: CustomDrugsTable;
 }

@@ -21,6 +21,11 @@ const SENSITIVE_KEYS = [
   'date_of_birth',
   'phone',
   'email',
+  'concession_pension_number',
+  'entitlement_number',
+  'australian_street_address',
+  'australian_address',
+  'international_address',
 ];
 
 export const REDACT_PATHS = SENSITIVE_KEYS.flatMap((key) => {

@@ -1,0 +1,66 @@
+// The check both the precheck and create patient run on a validated body, applying the
+// spec's precedence: several patients share the partner_patient_id (409) > already_exists >
+// organization_not_ready > insufficient_data > the outcome of the HI Service search.
+import type { Kysely } from 'kysely';
+import type { HiServicePort } from '../hi-service/index.ts';
+import { ApiError, notFound, validationFailed, type ValidationIssue } from '../platform/api-error.ts';
+import type { Clock } from '../platform/clock.ts';
+import type { Database } from '../platform/database-schema.ts';
+import type { PatientCheck } from './ihi-precheck.ts';
+import { planIhiSearch, runIhiSearch } from './ihi-search.ts';
+import { demographicsOf, identifiersOf, type PatientInput } from './patient-records.ts';
+import { findOrganizationHpio, findOrganizationUser, findPatientsByPartnerPatientId } from './patients-store.ts';
+
+export interface PatientsContext {
+  db: Kysely<Database>;
+  clock: Clock;
+  hiService: HiServicePort;
+  /** Seals IHI, Medicare and DVA numbers at rest. */
+  secretKey: Buffer;
+  /** `${publicUrl}${basePath}`: portal links are built on it. */
+  publicBaseUrl: string;
+}
+
+/** The acting user in the path must belong to the token's organization. */
+export async function requireOrganizationUser(db: Kysely<Database>, organizationId: string, userId: string): Promise<void> {
+  if (!(await findOrganizationUser(db, organizationId, userId.toLowerCase()))) throw notFound('User not found');
+}
+
+export function throwIfIssues(issues: ValidationIssue[]): void {
+  if (issues.length > 0) throw validationFailed(issues);
+}
+
+export function severalPatientsConflict(): ApiError {
+  return new ApiError(
+    'CONFLICT',
+    'Several patients share this partner_patient_id in the organization; ask the operator to resolve the duplicates',
+  );
+}
+
+export async function checkPatient(
+  ctx: PatientsContext,
+  organizationId: string,
+  input: PatientInput,
+  options: { liveCheckOfExisting: boolean },
+): Promise<PatientCheck> {
+  const [matches, hpio] = await Promise.all([
+    findPatientsByPartnerPatientId(ctx.db, organizationId, input.partner_patient_id),
+    findOrganizationHpio(ctx.db, organizationId),
+  ]);
+  if (matches.length > 1) throw severalPatientsConflict();
+  const identifiers = identifiersOf(input);
+  const plan = planIhiSearch(identifiers);
+  const canSearch = hpio !== null && plan.runnable.length > 0;
+  const search = () => runIhiSearch(ctx.hiService, identifiers, demographicsOf(input), plan.runnable);
+  const [existing] = matches;
+  if (existing) {
+    const live = options.liveCheckOfExisting && canSearch ? await search() : undefined;
+    return { outcome: 'already_exists', existing, live };
+  }
+  if (hpio === null) return { outcome: 'organization_not_ready' };
+  if (!canSearch) return { outcome: 'insufficient_data', plan };
+  const run = await search();
+  if (run.kind === 'found') return { outcome: 'ihi_found', search: run };
+  if (run.kind === 'no_match') return { outcome: 'no_match', search: run };
+  return { outcome: 'hi_service_error', search: run };
+}

@@ -1,0 +1,101 @@
+// IHI precheck, create patient and update patient, under the acting user of an organization.
+// Bodies are validated with attachValidation so the schema failures and the identifier
+// checks leave together as one 422.
+import type { RouteModule } from '../app-deps.ts';
+import { errorResponses } from '../platform/envelope.ts';
+import { principalOf } from '../platform/route-auth.ts';
+import { checkPatientInputBody, checkPatientUpdateBody } from './patient-input-checks.ts';
+import type { PatientsContext } from './patient-check.ts';
+import { updatePatient } from './patient-update.ts';
+import {
+  PatientCreatedResponse,
+  PatientExistingResponse,
+  PatientIdParams,
+  PatientInput,
+  PatientParams,
+  PatientUpdateInput,
+  PatientUpdatedResponse,
+  PrecheckResponse,
+  type PatientInputBody,
+  type PatientUpdateBody,
+} from './patients-schemas.ts';
+import { createPatient, runIhiPrecheck } from './patients-service.ts';
+
+/** A full patient body is under 4 KB; anything near this limit is not a patient. */
+const PATIENT_BODY_LIMIT_BYTES = 32 * 1024;
+
+const PATIENTS_URL = '/v1/organizations/:organization_id/users/:user_id/patients';
+
+export const patientsRoutes: RouteModule = (app, deps) => {
+  const ctx: PatientsContext = {
+    db: deps.database.db,
+    clock: deps.clock,
+    hiService: deps.hiService,
+    secretKey: deps.secretKey,
+    publicBaseUrl: `${deps.config.publicUrl}${deps.config.basePath}`,
+  };
+
+  app.route({
+    method: 'POST',
+    url: `${PATIENTS_URL}/ihi-precheck`,
+    config: { auth: { scopes: ['create:patient'] } },
+    attachValidation: true,
+    bodyLimit: PATIENT_BODY_LIMIT_BYTES,
+    schema: {
+      summary: 'Check whether patient details resolve an IHI, without creating anything',
+      description: 'Runs the HI Service search create patient would run. Branch on data.outcome; the IHI is never returned.',
+      tags: ['patients'],
+      params: PatientParams,
+      body: PatientInput,
+      response: { 200: PrecheckResponse, ...errorResponses(404, 409, 415, 422) },
+    },
+    handler: async (request, reply) => {
+      const principal = principalOf(request);
+      const body = checkPatientInputBody<PatientInputBody>(request, principal.partnerId, deps.clock.now());
+      const { message, data } = await runIhiPrecheck(ctx, principal, request.params.user_id, body);
+      return reply.success(200, message, data);
+    },
+  });
+
+  app.route({
+    method: 'POST',
+    url: PATIENTS_URL,
+    config: { auth: { scopes: ['create:patient'] } },
+    attachValidation: true,
+    bodyLimit: PATIENT_BODY_LIMIT_BYTES,
+    schema: {
+      summary: 'Create a patient (or return the one with this partner_patient_id)',
+      tags: ['patients'],
+      params: PatientParams,
+      body: PatientInput,
+      response: { 201: PatientCreatedResponse, 200: PatientExistingResponse, ...errorResponses(404, 409, 415, 422, 503) },
+    },
+    handler: async (request, reply) => {
+      const principal = principalOf(request);
+      const body = checkPatientInputBody<PatientInputBody>(request, principal.partnerId, deps.clock.now());
+      const { created, data } = await createPatient(ctx, principal, request.params.user_id, body);
+      return created ? reply.success(201, 'Patient created successfully', data) : reply.success(200, 'Patient already exists', data);
+    },
+  });
+
+  app.route({
+    method: 'PUT',
+    url: `${PATIENTS_URL}/:patient_id`,
+    config: { auth: { scopes: ['update:patient'] } },
+    attachValidation: true,
+    bodyLimit: PATIENT_BODY_LIMIT_BYTES,
+    schema: {
+      summary: 'Update a patient (partial); changed demographics re-run the IHI verification',
+      tags: ['patients'],
+      params: PatientIdParams,
+      body: PatientUpdateInput,
+      response: { 200: PatientUpdatedResponse, ...errorResponses(404, 415, 422, 503) },
+    },
+    handler: async (request, reply) => {
+      const body = checkPatientUpdateBody<PatientUpdateBody>(request, deps.clock.now());
+      const { user_id: userId, patient_id: patientId } = request.params;
+      const data = await updatePatient(ctx, principalOf(request), { userId, patientId }, body);
+      return reply.success(200, 'Patient updated successfully', data);
+    },
+  });
+};

@@ -1,0 +1,134 @@
+// The IHI precheck and create patient: one check (patient-check.ts), read two ways. The
+// precheck reports it; create acts on it, refusing exactly when the precheck's outcome rules
+// say create_would_succeed is false.
+import type { IhiFound } from '../hi-service/index.ts';
+import { ApiError, validationFailed } from '../platform/api-error.ts';
+import { newId } from '../platform/ids.ts';
+import type { Principal } from '../platform/route-auth.ts';
+import { buildPrecheckData, createWouldSucceed, describePrecheck, type PatientCheck } from './ihi-precheck.ts';
+import { fieldOfPath, labelOfPath } from './ihi-search.ts';
+import type { CheckedBody } from './patient-input-checks.ts';
+import { checkPatient, requireOrganizationUser, throwIfIssues, type PatientsContext } from './patient-check.ts';
+import { columnsOf, normalisePatientInput, recordFromInput, type PatientInput } from './patient-records.ts';
+import type { PatientCreatedData, PatientInputBody, PrecheckData, PrecheckOutcome } from './patients-schemas.ts';
+import { findPatientsByPartnerPatientId, insertPatient, isUniqueViolation, type PatientRow } from './patients-store.ts';
+
+export async function runIhiPrecheck(
+  ctx: PatientsContext,
+  principal: Principal,
+  userId: string,
+  body: CheckedBody<PatientInputBody>,
+): Promise<{ message: string; data: PrecheckData }> {
+  await requireOrganizationUser(ctx.db, principal.organizationId, userId);
+  throwIfIssues(body.issues);
+  const check = await checkPatient(ctx, principal.organizationId, normalisePatientInput(body.value), { liveCheckOfExisting: true });
+  return { message: describePrecheck(check), data: buildPrecheckData(check) };
+}
+
+type CheckOf<O extends PrecheckOutcome> = Extract<PatientCheck, { outcome: O }>;
+
+function insufficientDataRefusal(check: CheckOf<'insufficient_data'>): ApiError {
+  const issues = check.plan.searchPaths.flatMap(({ path, missing }) =>
+    missing.map((field) => ({
+      field,
+      message: `needed to search the HI Service using the ${labelOfPath(path)}; supply at least one identifier`,
+      code: 'REQUIRED_FIELD' as const,
+    })),
+  );
+  return validationFailed(issues, 'No identifier to search the HI Service on; supply at least one (see error.validation)');
+}
+
+/** What create answers for each outcome whose create_would_succeed can be false. */
+const CREATE_REFUSALS: { [O in PrecheckOutcome]?: (check: CheckOf<O>) => ApiError } = {
+  organization_not_ready: () =>
+    new ApiError('INVALID_REQUEST', 'The organization has no HPI-O configured; the operator must link one before patients can be created'),
+  insufficient_data: insufficientDataRefusal,
+  ihi_found: (check) => {
+    const status = check.search.found.ihi_record_status ?? 'not returned';
+    const message = `the IHI found using the ${labelOfPath(check.search.searchedPath)} has record status ${status}; a patient can be created once the record is verified`;
+    const issue = { field: fieldOfPath(check.search.searchedPath), message, code: 'HI_SERVICE_NOT_VERIFIED' as const };
+    return validationFailed([issue], 'The IHI record is not verified');
+  },
+  hi_service_error: () => new ApiError('SERVICE_UNAVAILABLE', 'The HI Service is unreachable; retry later'),
+};
+
+function refusalOf(check: PatientCheck): ApiError {
+  const refuse = CREATE_REFUSALS[check.outcome] as ((check: PatientCheck) => ApiError) | undefined;
+  if (!refuse) throw new Error(`no refusal defined for outcome ${check.outcome}`);
+  return refuse(check);
+}
+
+export function viewOfCreated(ctx: PatientsContext, row: Pick<PatientRow, 'id' | 'partner_patient_id' | 'ihi_number_encrypted' | 'ihi_status' | 'ihi_record_status'>): PatientCreatedData {
+  return {
+    platform_patient_id: row.id,
+    partner_patient_id: row.partner_patient_id,
+    has_ihi: row.ihi_number_encrypted !== null,
+    ...(row.ihi_status ? { ihi_status: row.ihi_status as PatientCreatedData['ihi_status'] } : {}),
+    ...(row.ihi_record_status ? { ihi_record_status: row.ihi_record_status as PatientCreatedData['ihi_record_status'] } : {}),
+    url: `${ctx.publicBaseUrl}/portal/patients/${row.id}`,
+  };
+}
+
+export interface CreatePatientResult {
+  created: boolean;
+  data: PatientCreatedData;
+}
+
+export async function createPatient(
+  ctx: PatientsContext,
+  principal: Principal,
+  userId: string,
+  body: CheckedBody<PatientInputBody>,
+): Promise<CreatePatientResult> {
+  await requireOrganizationUser(ctx.db, principal.organizationId, userId);
+  throwIfIssues(body.issues);
+  const input = normalisePatientInput(body.value);
+  // An existing patient is returned as it is: no HI search runs for it.
+  const check = await checkPatient(ctx, principal.organizationId, input, { liveCheckOfExisting: false });
+  if (check.outcome === 'already_exists') return { created: false, data: viewOfCreated(ctx, check.existing) };
+  if (!createWouldSucceed(check)) throw refusalOf(check);
+  const found = check.outcome === 'ihi_found' ? check.search.found : undefined;
+  return insertNewPatient(ctx, principal, userId.toLowerCase(), input, found);
+}
+
+/**
+ * Inserts inside a transaction that first looks again for the partner_patient_id, so two
+ * creates never both insert: on SQLite the transaction holds the write lock from its start;
+ * on PostgreSQL the partial unique index on API-created patients (migration 0002) rejects
+ * the loser, which then returns the winner's patient as "already exists".
+ */
+async function insertNewPatient(
+  ctx: PatientsContext,
+  principal: Principal,
+  userId: string,
+  input: PatientInput,
+  found: IhiFound | undefined,
+): Promise<CreatePatientResult> {
+  const now = ctx.clock.now().toISOString();
+  const row: PatientRow = {
+    id: newId(),
+    organization_id: principal.organizationId,
+    partner_id: principal.partnerId,
+    partner_patient_id: input.partner_patient_id,
+    source: 'api',
+    created_by_user_id: userId,
+    ...columnsOf(recordFromInput(input, found), ctx.secretKey),
+    ihi_verified_at: found ? now : null,
+    created_at: now,
+    updated_at: now,
+  };
+  const findExisting = (db: PatientsContext['db']) =>
+    findPatientsByPartnerPatientId(db, principal.organizationId, input.partner_patient_id, 1).then(([first]) => first);
+  try {
+    const existing = await ctx.db.transaction().execute(async (trx) => {
+      const winner = await findExisting(trx);
+      if (!winner) await insertPatient(trx, row);
+      return winner;
+    });
+    return existing ? { created: false, data: viewOfCreated(ctx, existing) } : { created: true, data: viewOfCreated(ctx, row) };
+  } catch (error) {
+    const winner = isUniqueViolation(error) ? await findExisting(ctx.db) : undefined;
+    if (!winner) throw error;
+    return { created: false, data: viewOfCreated(ctx, winner) };
+  }
+}

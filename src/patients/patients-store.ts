@@ -1,0 +1,71 @@
+// Queries for patients. Every one is scoped to an organization: a patient id from another
+// organization finds nothing.
+import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
+import type { Database, PatientsTable } from '../platform/database-schema.ts';
+
+export type PatientRow = Selectable<PatientsTable>;
+
+export async function findOrganizationUser(db: Kysely<Database>, organizationId: string, userId: string) {
+  return db
+    .selectFrom('users')
+    .select('id')
+    .where('organization_id', '=', organizationId)
+    .where('id', '=', userId)
+    .executeTakeFirst();
+}
+
+export async function findOrganizationHpio(db: Kysely<Database>, organizationId: string): Promise<string | null> {
+  const row = await db.selectFrom('organizations').select('hpio').where('id', '=', organizationId).executeTakeFirst();
+  return row?.hpio ?? null;
+}
+
+/** At most `limit` patients holding this partner_patient_id; two are enough to know "several". */
+export async function findPatientsByPartnerPatientId(
+  db: Kysely<Database>,
+  organizationId: string,
+  partnerPatientId: string,
+  limit = 2,
+): Promise<PatientRow[]> {
+  return db
+    .selectFrom('patients')
+    .selectAll()
+    .where('organization_id', '=', organizationId)
+    .where('partner_patient_id', '=', partnerPatientId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+}
+
+export async function findPatientById(db: Kysely<Database>, organizationId: string, patientId: string) {
+  return db
+    .selectFrom('patients')
+    .selectAll()
+    .where('organization_id', '=', organizationId)
+    .where('id', '=', patientId)
+    .executeTakeFirst();
+}
+
+export async function insertPatient(db: Kysely<Database>, row: Insertable<PatientsTable>): Promise<void> {
+  await db.insertInto('patients').values(row).execute();
+}
+
+export async function updatePatientRow(
+  db: Kysely<Database>,
+  organizationId: string,
+  patientId: string,
+  changes: Updateable<PatientsTable>,
+): Promise<void> {
+  await db
+    .updateTable('patients')
+    .set(changes)
+    .where('organization_id', '=', organizationId)
+    .where('id', '=', patientId)
+    .execute();
+}
+
+/** SQLite and PostgreSQL report a unique-index violation differently. */
+export function isUniqueViolation(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE';
+}
