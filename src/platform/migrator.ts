@@ -1,6 +1,7 @@
 // Applies the numbered, forward-only migrations in migrations/ (the same set on both
 // dialects). Listed explicitly so a bundled or type-stripped build needs no directory scan.
-import { Migrator, type Kysely, type Migration } from 'kysely';
+import { Migrator, sql, type Kysely, type Migration } from 'kysely';
+import type { DatabaseHandle } from './database.ts';
 import * as foundation from '../../migrations/0001-foundation.ts';
 
 const MIGRATIONS: Record<string, Migration> = {
@@ -11,8 +12,24 @@ export interface MigrationReport {
   applied: string[];
 }
 
-export async function migrateToLatest(db: Kysely<any>): Promise<MigrationReport> {
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => MIGRATIONS } });
+/**
+ * The PostgreSQL schema this connection works in. Kysely looks for its bookkeeping tables in
+ * every schema unless told which, so another schema's tables would fool it.
+ */
+export async function currentSchemaOf(database: DatabaseHandle): Promise<string | undefined> {
+  if (database.dialect !== 'postgres') return undefined;
+  const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(database.db);
+  return rows[0]?.schema;
+}
+
+export async function migrateToLatest(database: DatabaseHandle): Promise<MigrationReport> {
+  const db: Kysely<any> = database.db;
+  const schema = await currentSchemaOf(database);
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: async () => MIGRATIONS },
+    ...(schema ? { migrationTableSchema: schema } : {}),
+  });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
