@@ -23,9 +23,11 @@ const SENSITIVE_KEYS = [
   'email',
 ];
 
+// Top level and one level down: deeper wildcards make pino's per-request child loggers
+// markedly slower, and nothing here logs objects nested deeper than that.
 export const REDACT_PATHS = SENSITIVE_KEYS.flatMap((key) => {
   const access = /^[A-Za-z_][A-Za-z0-9_]*$/.test(key) ? `.${key}` : `["${key}"]`;
-  return [access.slice(access.startsWith('.') ? 1 : 0), `*${access}`, `*.*${access}`];
+  return [access.slice(access.startsWith('.') ? 1 : 0), `*${access}`];
 });
 
 export function createLogger(level: string, destination?: DestinationStream): Logger {
