@@ -39,13 +39,17 @@ function headerValue(value: string | string[] | undefined): string | undefined {
 }
 
 /** One line per request, and the request id echoed as a response header. */
-export function installRequestLog(app: FastifyInstance): void {
-  app.addHook('onRequest', async (request, reply) => {
+export function installRequestLog(app: FastifyInstance, logger: Logger): void {
+  // Callback-style hooks: these run on every request, and skip the promise an async hook costs.
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    done();
   });
-  app.addHook('onResponse', async (request, reply) => {
-    request.log.info(
+  app.addHook('onResponse', (request, reply, done) => {
+    if (!logger.isLevelEnabled('info')) return done();
+    logger.info(
       {
+        requestId: request.id,
         method: request.method,
         route: request.routeOptions.url ?? null,
         status: reply.statusCode,
@@ -56,5 +60,6 @@ export function installRequestLog(app: FastifyInstance): void {
       },
       'request completed',
     );
+    done();
   });
 }
