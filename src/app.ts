@@ -7,6 +7,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { App, AppDeps, RouteModule } from './app-deps.ts';
 import { authRoutes } from './auth/auth-routes.ts';
+import { customDrugRoutes } from './custom-drugs/custom-drugs-routes.ts';
 import { createAccessTokenVerifier } from './auth/access-tokens.ts';
 import { systemRoutes } from './system/system-routes.ts';
 import { installErrorHandling } from './platform/error-handler.ts';
@@ -20,6 +21,7 @@ import { describeOpenApi } from './platform/openapi.ts';
 const ROUTE_MODULES: RouteModule[] = [
   systemRoutes,
   authRoutes,
+  customDrugRoutes,
 ];
 
 declare module 'fastify' {

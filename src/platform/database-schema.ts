@@ -40,9 +40,36 @@ export interface UsersTable {
   updated_at: string;
 }
 
+/** Both levels of custom drug: `user_id` null is the organization catalog. */
+export interface CustomDrugsTable {
+  id: string;
+  organization_id: string;
+  user_id: string | null;
+  item_generic_name: string;
+  item_trade_name: string | null;
+  brand_name: string | null;
+  item_strength: string;
+  item_form: string;
+  route_of_administration: string;
+  quantity: string;
+  max_repeats: string;
+  poison_class: string;
+  custom_product_id: string | null;
+  description: string | null;
+  patient_instructions: string | null;
+  doctor_instructions: string | null;
+  created_at: string;
+  created_by: string;
+  updated_at: string;
+  updated_by: string;
+  deleted_at: string | null;
+  deleted_by: string | null;
+}
+
 export interface Database {
   partners: PartnersTable;
   organizations: OrganizationsTable;
   organization_partners: OrganizationPartnersTable;
   users: UsersTable;
+  custom_drugs: CustomDrugsTable;
 }

@@ -3,9 +3,11 @@
 import { Migrator, sql, type Kysely, type Migration } from 'kysely';
 import type { DatabaseHandle } from './database.ts';
 import * as foundation from '../../migrations/0001-foundation.ts';
+import * as customDrugs from '../../migrations/0003-custom-drugs.ts';
 
 const MIGRATIONS: Record<string, Migration> = {
   '0001-foundation': foundation,
+  '0003-custom-drugs': customDrugs,
 };
 
 export interface MigrationReport {

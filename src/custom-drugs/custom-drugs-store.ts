@@ -1,0 +1,75 @@
+// Queries of the custom drug catalog. One table holds both levels: `user_id` null is the
+// organization catalog, otherwise the drug belongs to that user. Deleted drugs keep their row
+// (deleted_at/deleted_by record who and when) and are invisible to every read.
+import type { ExpressionBuilder, Insertable, Kysely, Selectable, Updateable } from 'kysely';
+import type { CustomDrugsTable, Database } from '../platform/database-schema.ts';
+
+export type CustomDrugRow = Selectable<CustomDrugsTable>;
+
+/** Whose drugs: an organization's catalog (userId null) or one user's own drugs. */
+export interface DrugOwner {
+  organizationId: string;
+  userId: string | null;
+}
+
+/** Rows per INSERT: 500 rows x 23 columns stays far below both dialects' parameter limits. */
+const INSERT_CHUNK_ROWS = 500;
+
+function liveDrugOf(owner: DrugOwner) {
+  return (eb: ExpressionBuilder<Database, 'custom_drugs'>) =>
+    eb.and([
+      eb('organization_id', '=', owner.organizationId),
+      owner.userId === null ? eb('user_id', 'is', null) : eb('user_id', '=', owner.userId),
+      eb('deleted_at', 'is', null),
+    ]);
+}
+
+export async function insertCustomDrugs(db: Kysely<Database>, rows: Insertable<CustomDrugsTable>[]): Promise<void> {
+  for (let start = 0; start < rows.length; start += INSERT_CHUNK_ROWS) {
+    await db.insertInto('custom_drugs').values(rows.slice(start, start + INSERT_CHUNK_ROWS)).execute();
+  }
+}
+
+export async function findCustomDrugs(db: Kysely<Database>, owner: DrugOwner, customProductId?: string): Promise<CustomDrugRow[]> {
+  let query = db.selectFrom('custom_drugs').selectAll().where(liveDrugOf(owner));
+  if (customProductId !== undefined) query = query.where('custom_product_id', '=', customProductId);
+  return query.orderBy('created_at').orderBy('id').execute();
+}
+
+/** The organization catalog and the user's own drugs, in one list. */
+export async function findCustomDrugsVisibleToUser(db: Kysely<Database>, organizationId: string, userId: string): Promise<CustomDrugRow[]> {
+  return db
+    .selectFrom('custom_drugs')
+    .selectAll()
+    .where((eb) => eb.or([liveDrugOf({ organizationId, userId: null })(eb), liveDrugOf({ organizationId, userId })(eb)]))
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+}
+
+export async function updateLiveCustomDrug(
+  db: Kysely<Database>,
+  owner: DrugOwner,
+  id: string,
+  changes: Updateable<CustomDrugsTable>,
+): Promise<CustomDrugRow | undefined> {
+  return db.updateTable('custom_drugs').set(changes).where('id', '=', id).where(liveDrugOf(owner)).returningAll().executeTakeFirst();
+}
+
+/** Marks the owner's live drugs deleted (one when `id` is given); returns how many. */
+export async function markCustomDrugsDeleted(
+  db: Kysely<Database>,
+  owner: DrugOwner,
+  stamp: { deleted_at: string; deleted_by: string },
+  id?: string,
+): Promise<number> {
+  let query = db.updateTable('custom_drugs').set(stamp).where(liveDrugOf(owner));
+  if (id !== undefined) query = query.where('id', '=', id);
+  const result = await query.executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+export async function isUserOfOrganization(db: Kysely<Database>, organizationId: string, userId: string): Promise<boolean> {
+  const row = await db.selectFrom('users').select('id').where('id', '=', userId).where('organization_id', '=', organizationId).executeTakeFirst();
+  return row !== undefined;
+}
