@@ -14,6 +14,7 @@ import { systemRoutes } from './system/system-routes.ts';
 import { installErrorHandling } from './platform/error-handler.ts';
 import { newRequestId } from './platform/ids.ts';
 import { installRequestLog } from './platform/logger.ts';
+import { createLazyChildLogger } from './platform/lazy-request-logger.ts';
 import { installRouteAuth, type RouteCatalogEntry } from './platform/route-auth.ts';
 import { installSuccessReply } from './platform/success-reply.ts';
 import { describeOpenApi } from './platform/openapi.ts';
@@ -38,6 +39,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     loggerInstance: deps.logger as FastifyBaseLogger,
     // installRequestLog writes the one line per request; Fastify's own two lines are off.
     logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'requestId' }),
+    childLoggerFactory: createLazyChildLogger,
     genReqId: newRequestId,
     bodyLimit: config.bodyLimitBytes,
     ajv: { customOptions: { allErrors: true, coerceTypes: false, removeAdditional: false } },
@@ -48,7 +50,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   app.removeContentTypeParser('text/plain');
   const catalog: RouteCatalogEntry[] = [];
   app.decorate('routeCatalog', catalog);
-  installRequestLog(app);
+  installRequestLog(app, deps.logger);
   installErrorHandling(app, { clock: deps.clock, errorsBase: config.errorsBase });
   installSuccessReply(app, deps.clock);
   installRouteAuth(app, {

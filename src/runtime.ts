@@ -20,7 +20,7 @@ export async function openConfiguredDatabase(config: Config): Promise<DatabaseHa
     sqliteFile: sqliteFileIn(config.dataDir),
   });
   try {
-    await migrateToLatest(database.db);
+    await migrateToLatest(database);
   } catch (error) {
     await database.close();
     throw error;

@@ -18,8 +18,9 @@ export async function startServer(deps: AppDeps, build: (deps: AppDeps) => Promi
   // Once stopping, every response asks the client to close its keep-alive connection, so
   // the connections of requests that were in flight end with them and close() can finish.
   let stopping: Promise<void> | undefined;
-  app.addHook('onSend', async (_request, reply) => {
+  app.addHook('onSend', (_request, reply, payload, done) => {
     if (stopping) reply.header('connection', 'close');
+    done(null, payload);
   });
   try {
     const address = await app.listen({ port: deps.config.port, host: deps.config.host });

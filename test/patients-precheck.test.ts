@@ -220,13 +220,13 @@ describe('what the precheck never does', () => {
   });
 
   it('creates and changes nothing', async () => {
-    const before = await snapshotDatabase(t.deps.database.db);
+    const before = await snapshotDatabase(t.deps.database);
     for (const person of [wood, DEMO.activeProvisional, DEMO.unreachable]) {
       await precheckData(patientBody(api.g, person, medicareOf(person)));
     }
     await precheckData(patientBody(api.g, wood));
     await precheckData(patientBody(notReady.g, wood, medicareOf(wood)), notReady);
-    expect(await snapshotDatabase(t.deps.database.db)).toEqual(before);
+    expect(await snapshotDatabase(t.deps.database)).toEqual(before);
   });
 });
 

@@ -152,21 +152,21 @@ describe('IHI re-verification', () => {
   it('refuses with 422 HI_SERVICE_NOT_VERIFIED and saves nothing when the record found is not verified', async () => {
     const id = await givenWood();
     const percy = DEMO.activeProvisional;
-    const before = await snapshotDatabase(t.deps.database.db);
+    const before = await snapshotDatabase(t.deps.database);
     const response = await api.update(id, { given_name: percy.given_name, family_name: percy.family_name, date_of_birth: percy.date_of_birth, sex: percy.sex, ...medicareOf(percy) });
     expect(response.statusCode).toBe(422);
     expect(response.json().error.validation).toEqual([{ field: 'medicare_card_number', message: expect.stringContaining('PROVISIONAL'), code: 'HI_SERVICE_NOT_VERIFIED' }]);
-    expect(await snapshotDatabase(t.deps.database.db)).toEqual(before);
+    expect(await snapshotDatabase(t.deps.database)).toEqual(before);
   });
 
   it('answers 503 and saves nothing when the HI Service is unreachable', async () => {
     const id = await givenWood();
     const otto = DEMO.unreachable;
-    const before = await snapshotDatabase(t.deps.database.db);
+    const before = await snapshotDatabase(t.deps.database);
     const response = await api.update(id, { given_name: otto.given_name, family_name: otto.family_name, date_of_birth: otto.date_of_birth, sex: otto.sex, ...medicareOf(otto) });
     expect(response.statusCode).toBe(503);
     expect(response.json().code).toBe('SERVICE_UNAVAILABLE');
-    expect(await snapshotDatabase(t.deps.database.db)).toEqual(before);
+    expect(await snapshotDatabase(t.deps.database)).toEqual(before);
   });
 
   it('answers 400 for a demographic change in an organization without HPI-O', async () => {

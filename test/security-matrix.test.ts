@@ -47,7 +47,7 @@ function concreteUrl(url: string, organizationId: string): string {
 }
 
 async function expectUnchanged401(route: RouteCatalogEntry, headers: Record<string, string>, detail: string, organizationId = g.organizationId) {
-  const before = await snapshotDatabase(t.deps.database.db);
+  const before = await snapshotDatabase(t.deps.database);
   const response = await t.app.inject({
     method: route.method as 'GET',
     url: concreteUrl(route.url, organizationId),
@@ -57,7 +57,7 @@ async function expectUnchanged401(route: RouteCatalogEntry, headers: Record<stri
   expect(response.statusCode, `${route.method} ${route.url}`).toBe(401);
   expect(response.json()).toMatchObject({ success: false, statusCode: 401, error: { detail } });
   expect(response.json().error.type).toMatch(/\/authentication-required$/);
-  expect(await snapshotDatabase(t.deps.database.db)).toEqual(before);
+  expect(await snapshotDatabase(t.deps.database)).toEqual(before);
 }
 
 describe('security matrix over every authenticated /v1 route', () => {

@@ -33,7 +33,7 @@ export interface TestDatabase {
 export async function createTestDatabase(): Promise<TestDatabase> {
   const schema = TEST_DATABASE_URL ? `t_${randomBytes(6).toString('hex')}` : undefined;
   const handle = await openDatabase({ databaseUrl: TEST_DATABASE_URL, databaseSchema: schema, poolSize: 4 });
-  await migrateToLatest(handle.db);
+  await migrateToLatest(handle);
   return {
     handle,
     schema,

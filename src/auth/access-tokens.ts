@@ -46,9 +46,15 @@ function readClaims(payload: Record<string, unknown>): AccessTokenClaims | undef
   return { organizationId: organization_id, partnerId: partner_id, userId: user_id, scopes: scope.filter(isScope) };
 }
 
+/** Partners reuse a token for its whole life; verified tokens are remembered until they expire. */
+const VERIFIED_CACHE_LIMIT = 10_000;
+
 export function createAccessTokenVerifier(keys: SigningKeys, clock: Clock): AccessTokenVerifier {
   const keySet: JWTVerifyGetKey = createLocalJWKSet(keys.jwks);
+  const verified = new Map<string, { claims: AccessTokenClaims; expiresAtMs: number }>();
   return async (token) => {
+    const known = verified.get(token);
+    if (known && known.expiresAtMs > clock.now().getTime()) return known.claims;
     try {
       const { payload } = await jwtVerify(token, keySet, {
         algorithms: ['RS256'],
@@ -57,7 +63,11 @@ export function createAccessTokenVerifier(keys: SigningKeys, clock: Clock): Acce
         requiredClaims: ['exp', 'iat'],
       });
       const claims = readClaims(payload);
-      if (claims) return claims;
+      if (claims) {
+        if (verified.size >= VERIFIED_CACHE_LIMIT) verified.delete(verified.keys().next().value!);
+        verified.set(token, { claims, expiresAtMs: payload.exp! * 1000 });
+        return claims;
+      }
     } catch {
       // Any signature, expiry or format failure is the same answer to the caller.
     }

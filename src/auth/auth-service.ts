@@ -63,8 +63,9 @@ export async function issueAccessToken(ctx: TokenContext, headers: TokenHeaders,
 export async function validateIntegration(
   db: Kysely<Database>,
   clock: Clock,
-  principal: { partnerId: string; organizationId: string },
+  principal: { partnerId: string; organizationId: string; validatedAt: string | null },
 ): Promise<{ validated: true }> {
-  await markIntegrationValidated(db, principal, clock.now().toISOString());
+  // The first validation is what webhooks wait for; later calls confirm it without a write.
+  if (principal.validatedAt === null) await markIntegrationValidated(db, principal, clock.now().toISOString());
   return { validated: true };
 }

@@ -1,6 +1,7 @@
 // Queries behind token issuance and per-request authentication.
 import type { Kysely } from 'kysely';
 import type { Database } from '../platform/database-schema.ts';
+import { precompileQuery } from '../platform/precompiled-query.ts';
 
 export interface TokenCredentialsRow {
   partner_secret_hash: string | null;
@@ -44,26 +45,27 @@ export interface RequestPrincipalRow {
   organization_secret_hash: string;
   user_enabled: number;
   user_roles: string;
+  validated_at: string | null;
 }
 
 /**
  * The state one authenticated request depends on: the organization's secret, and the token's
  * user, still in the organization, and the partner still enabled there. Read on every request,
- * so revoking any of them takes effect at once.
+ * so revoking any of them takes effect at once; hence compiled once per database.
  */
-export async function findRequestPrincipal(
-  db: Kysely<Database>,
-  ids: { partnerId: string; organizationId: string; userId: string },
-): Promise<RequestPrincipalRow | undefined> {
-  return db
-    .selectFrom('organizations as o')
-    .innerJoin('organization_partners as op', (join) =>
-      join.onRef('op.organization_id', '=', 'o.id').on('op.partner_id', '=', ids.partnerId),
-    )
-    .innerJoin('users as u', (join) => join.onRef('u.organization_id', '=', 'o.id').on('u.id', '=', ids.userId))
-    .select(['o.secret_hash as organization_secret_hash', 'u.enabled as user_enabled', 'u.roles as user_roles'])
-    .where('o.id', '=', ids.organizationId)
-    .executeTakeFirst();
+export function createRequestPrincipalFinder(db: Kysely<Database>) {
+  const run = precompileQuery<{ partnerId: string; organizationId: string; userId: string }, RequestPrincipalRow>(db, (param) =>
+    db
+      .selectFrom('organizations as o')
+      .innerJoin('organization_partners as op', (join) =>
+        join.onRef('op.organization_id', '=', 'o.id').on('op.partner_id', '=', param('partnerId')),
+      )
+      .innerJoin('users as u', (join) => join.onRef('u.organization_id', '=', 'o.id').on('u.id', '=', param('userId')))
+      .select(['o.secret_hash as organization_secret_hash', 'u.enabled as user_enabled', 'u.roles as user_roles', 'op.validated_at'])
+      .where('o.id', '=', param('organizationId')),
+  );
+  return async (ids: { partnerId: string; organizationId: string; userId: string }): Promise<RequestPrincipalRow | undefined> =>
+    (await run(ids))[0];
 }
 
 export async function markIntegrationValidated(
@@ -76,5 +78,6 @@ export async function markIntegrationValidated(
     .set({ validated_at: at })
     .where('organization_id', '=', ids.organizationId)
     .where('partner_id', '=', ids.partnerId)
+    .where('validated_at', 'is', null)
     .execute();
 }

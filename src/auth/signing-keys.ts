@@ -28,8 +28,10 @@ export function generateSigningKeyPem(): string {
 /** Reads `<dir>/<name>`, creating it with `create()` (mode 0600) when absent. */
 export function readOrCreateKeyFile(dir: string, name: string, create: () => string): string {
   const file = path.join(dir, name);
+  if (fs.existsSync(file)) return fs.readFileSync(file, 'utf8');
   fs.mkdirSync(dir, { recursive: true });
   try {
+    // 'wx': if another process created it meanwhile, keep theirs.
     fs.writeFileSync(file, create(), { mode: 0o600, flag: 'wx' });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;

@@ -47,7 +47,7 @@ export function registerServerCommands(program: Command): void {
     .description('apply pending database migrations')
     .action(async (options: CommandOptions) => {
       // Opening the database already migrates it; report what ran by migrating explicitly first.
-      const result = await withDatabase(async ({ db, describe }) => ({ database: describe, ...(await migrateToLatest(db)) }));
+      const result = await withDatabase(async (database) => ({ database: database.describe, ...(await migrateToLatest(database)) }));
       printResult(options, result, [`database ${result.database} is up to date`]);
     });
 

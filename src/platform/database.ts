@@ -52,6 +52,24 @@ class ImmediateSqliteDialect extends SqliteDialect {
   }
 }
 
+/** Most queries repeat with new parameters; preparing each SQL text once saves the parse. */
+const STATEMENT_CACHE_LIMIT = 1000;
+
+function withStatementCache(sqlite: SqliteDatabase.Database) {
+  const statements = new Map<string, SqliteDatabase.Statement>();
+  return {
+    close: () => sqlite.close(),
+    prepare(text: string): SqliteDatabase.Statement {
+      let statement = statements.get(text);
+      if (!statement) {
+        statement = sqlite.prepare(text);
+        if (statements.size < STATEMENT_CACHE_LIMIT) statements.set(text, statement);
+      }
+      return statement;
+    },
+  };
+}
+
 function openSqlite(file: string): DatabaseHandle {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
   const sqlite = new SqliteDatabase(file);
@@ -59,7 +77,7 @@ function openSqlite(file: string): DatabaseHandle {
   sqlite.pragma('synchronous = FULL');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = ON');
-  const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: sqlite }) });
+  const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }) });
   return { db, dialect: 'sqlite', describe: `sqlite:${file}`, close: () => db.destroy() };
 }
 

@@ -10,8 +10,14 @@ export function isUuid(value: string): boolean {
   return UUID_PATTERN.test(value);
 }
 
+// Request ids are made on every request: a random tag per process plus a counter is unique
+// across instances without paying for random bytes each time.
+const PROCESS_TAG = randomBytes(4).readUInt32BE(0).toString(36).padStart(7, '0').slice(-3);
+const COUNTER_SPACE = 36 ** 5;
+let requestCounter = randomBytes(4).readUInt32BE(0) % COUNTER_SPACE;
+
 /** `req_<epoch ms>_<8 base36 chars>`: sortable by time, unique enough to trace one request. */
 export function newRequestId(): string {
-  const suffix = randomBytes(6).readUIntBE(0, 6).toString(36).padStart(8, '0').slice(-8);
-  return `req_${Date.now()}_${suffix}`;
+  requestCounter = (requestCounter + 1) % COUNTER_SPACE;
+  return `req_${Date.now()}_${PROCESS_TAG}${requestCounter.toString(36).padStart(5, '0')}`;
 }

@@ -1,6 +1,7 @@
 // Applies the numbered, forward-only migrations in migrations/ (the same set on both
 // dialects). Listed explicitly so a bundled or type-stripped build needs no directory scan.
-import { Migrator, PostgresAdapter, sql, type Kysely, type Migration } from 'kysely';
+import { Migrator, sql, type Kysely, type Migration } from 'kysely';
+import type { DatabaseHandle } from './database.ts';
 import * as foundation from '../../migrations/0001-foundation.ts';
 import * as patients from '../../migrations/0002-patients.ts';
 import * as customDrugs from '../../migrations/0003-custom-drugs.ts';
@@ -15,21 +16,23 @@ export interface MigrationReport {
   applied: string[];
 }
 
-// Kysely looks for its bookkeeping tables in every schema it can see unless told which one;
-// on a PostgreSQL shared by several schemas (one per test file, or per deployment) it would
-// find another schema's tables and skip creating its own. Pin them to the current schema.
-async function migrationTableSchemaOf(db: Kysely<any>): Promise<string | undefined> {
-  if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return undefined;
-  const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
+/**
+ * The PostgreSQL schema this connection works in. Kysely looks for its bookkeeping tables in
+ * every schema unless told which, so another schema's tables would fool it.
+ */
+export async function currentSchemaOf(database: DatabaseHandle): Promise<string | undefined> {
+  if (database.dialect !== 'postgres') return undefined;
+  const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(database.db);
   return rows[0]?.schema;
 }
 
-export async function migrateToLatest(db: Kysely<any>): Promise<MigrationReport> {
-  const migrationTableSchema = await migrationTableSchemaOf(db);
+export async function migrateToLatest(database: DatabaseHandle): Promise<MigrationReport> {
+  const db: Kysely<any> = database.db;
+  const schema = await currentSchemaOf(database);
   const migrator = new Migrator({
     db,
     provider: { getMigrations: async () => MIGRATIONS },
-    ...(migrationTableSchema ? { migrationTableSchema } : {}),
+    ...(schema ? { migrationTableSchema: schema } : {}),
   });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {

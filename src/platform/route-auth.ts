@@ -3,7 +3,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { AccessTokenVerifier } from '../auth/access-tokens.ts';
-import { findRequestPrincipal } from '../auth/auth-store.ts';
+import { createRequestPrincipalFinder } from '../auth/auth-store.ts';
 import type { Scope } from '../auth/scopes.ts';
 import { parseStoredRoles, type Role } from '../users/user-roles.ts';
 import { ApiError, AUTH_DETAIL, unauthorized } from './api-error.ts';
@@ -28,6 +28,8 @@ export interface Principal {
   userId: string;
   scopes: Scope[];
   roles: Role[];
+  /** When this partner first validated this organization (null: not yet). */
+  validatedAt: string | null;
 }
 
 declare module 'fastify' {
@@ -74,9 +76,16 @@ export async function enforceRateLimit(limiter: RateLimiter, partnerId: string, 
   if (!decision.allowed) throw rateLimited(decision.retryAfterSeconds);
 }
 
-async function authenticate(request: FastifyRequest, auth: Exclude<RouteAuth, { public: true }>, options: RouteAuthOptions) {
+type PrincipalFinder = ReturnType<typeof createRequestPrincipalFinder>;
+
+async function authenticate(
+  request: FastifyRequest,
+  auth: Exclude<RouteAuth, { public: true }>,
+  options: RouteAuthOptions,
+  findPrincipal: PrincipalFinder,
+) {
   const claims = await options.verifyToken(readBearer(request));
-  const row = await findRequestPrincipal(options.db, claims);
+  const row = await findPrincipal(claims);
   if (!row || row.user_enabled !== 1) throw unauthorized(AUTH_DETAIL.token);
   const secret = request.headers['x-organization-secret'];
   if (typeof secret !== 'string' || !secretMatchesHash(secret, row.organization_secret_hash)) {
@@ -93,7 +102,7 @@ async function authenticate(request: FastifyRequest, auth: Exclude<RouteAuth, { 
       ? new ApiError('FORBIDDEN', 'Insufficient permissions')
       : unauthorized('Insufficient permissions');
   }
-  request.principal = { ...claims, roles };
+  request.principal = { ...claims, roles, validatedAt: row.validated_at };
   await enforceRateLimit(options.rateLimiter, claims.partnerId, claims.organizationId);
 }
 
@@ -116,10 +125,11 @@ export function installRouteAuth(app: FastifyInstance, options: RouteAuthOptions
       if (method !== 'HEAD') options.catalog.push({ method, url: route.url, auth });
     }
   });
+  const findPrincipal = createRequestPrincipalFinder(options.db);
   app.addHook('onRequest', async (request) => {
     const auth = request.routeOptions.config.auth;
     if (!auth || 'public' in auth) return;
-    await authenticate(request, auth, options);
+    await authenticate(request, auth, options, findPrincipal);
   });
 }
 

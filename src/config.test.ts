@@ -1,0 +1,37 @@
+import fs from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig, SETTINGS } from './config.ts';
+
+describe('loadConfig', () => {
+  it('gives the sandbox defaults with an empty environment', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({ port: 3000, host: '127.0.0.1', mode: 'sandbox', databaseUrl: undefined, basePath: '', tokenTtlSeconds: 3600 });
+    expect(config.publicUrl).toBe('http://127.0.0.1:3000');
+  });
+
+  it('normalises the mount prefix and the errors base', () => {
+    const config = loadConfig({ ERX_BASE_PATH: '/external/', ERX_ERRORS_BASE: 'https://x.example/errors/' });
+    expect(config.basePath).toBe('/external');
+    expect(config.errorsBase).toBe('https://x.example/errors');
+  });
+
+  it.each([
+    [{ PORT: 'eighty' }, /PORT must be a whole number/],
+    [{ PORT: '70000' }, /PORT must be a whole number from 0 to 65535/],
+    [{ ERX_MODE: 'staging' }, /ERX_MODE must be sandbox or production/],
+    [{ ERX_BASE_PATH: 'external' }, /ERX_BASE_PATH must look like/],
+    [{ ERX_TOKEN_TTL_SECONDS: '5' }, /ERX_TOKEN_TTL_SECONDS/],
+    [{ ERX_DATABASE_SCHEMA: 'Robert"); drop' }, /ERX_DATABASE_SCHEMA/],
+    [{ ERX_MODE: 'production' }, /production mode needs ERX_JWT_PRIVATE_KEY and ERX_SECRET_KEY/],
+  ])('rejects %o with a clear message', (env, message) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(message);
+  });
+
+  it('is documented in full in the README configuration table', () => {
+    const readme = fs.readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+    for (const setting of Object.values(SETTINGS)) {
+      expect(readme, setting.env).toContain(`| \`${setting.env}\` |`);
+    }
+  });
+});

@@ -1,0 +1,62 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { openDatabase } from '../src/platform/database.ts';
+import { migrateToLatest } from '../src/platform/migrator.ts';
+import { precompileQuery } from '../src/platform/precompiled-query.ts';
+import { createTestDatabase, TEST_DATABASE_URL, type TestDatabase } from './test-app.ts';
+
+let database: TestDatabase;
+beforeAll(async () => {
+  database = await createTestDatabase();
+});
+afterAll(() => database.drop());
+
+describe('the database this suite runs on', () => {
+  it('is PostgreSQL exactly when DATABASE_URL is set', async () => {
+    if (TEST_DATABASE_URL) {
+      expect(database.handle.dialect).toBe('postgres');
+      const { rows } = await sql<{ version: string }>`select version() as version`.execute(database.handle.db);
+      expect(rows[0]!.version).toMatch(/^PostgreSQL/);
+    } else {
+      expect(database.handle.dialect).toBe('sqlite');
+    }
+  });
+
+  it('applies migrations once: a second run has nothing to do', async () => {
+    expect(await migrateToLatest(database.handle)).toEqual({ applied: [] });
+  });
+
+  it('runs a precompiled query with fresh values each time', async () => {
+    const db = database.handle.db;
+    const now = new Date().toISOString();
+    await db.insertInto('partners').values([
+      { id: 'p-one', name: 'One', secret_hash: 'h1', webhook_url: null, webhook_secret_encrypted: null, created_at: now },
+      { id: 'p-two', name: 'Two', secret_hash: 'h2', webhook_url: null, webhook_secret_encrypted: null, created_at: now },
+    ]).execute();
+    const findName = precompileQuery<{ id: string }, { name: string }>(db, (param) =>
+      db.selectFrom('partners').select('name').where('id', '=', param('id')).where('created_at', '=', now),
+    );
+    expect(await findName({ id: 'p-one' })).toEqual([{ name: 'One' }]);
+    expect(await findName({ id: 'p-two' })).toEqual([{ name: 'Two' }]);
+    expect(await findName({ id: 'p-three' })).toEqual([]);
+  });
+});
+
+describe('embedded SQLite', () => {
+  it('opens its file in WAL mode with synchronous=FULL', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'erx-sqlite-'));
+    const handle = await openDatabase({ sqliteFile: path.join(dir, 'nested', 'erx.sqlite') });
+    try {
+      const journal = await sql<{ journal_mode: string }>`pragma journal_mode`.execute(handle.db);
+      const synchronous = await sql<{ synchronous: number }>`pragma synchronous`.execute(handle.db);
+      expect(journal.rows[0]!.journal_mode).toBe('wal');
+      expect(synchronous.rows[0]!.synchronous).toBe(2);
+    } finally {
+      await handle.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
