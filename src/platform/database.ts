@@ -1,8 +1,9 @@
 // Opens the one database the service uses: embedded SQLite by default, PostgreSQL when a
 // URL is configured. Both speak the same schema (see migrations/).
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
-import SqliteDatabase from 'better-sqlite3';
+import type SqliteDatabaseModule from 'better-sqlite3';
 import pg from 'pg';
 import {
   CompiledQuery,
@@ -14,6 +15,14 @@ import {
   type Driver,
 } from 'kysely';
 import type { Database } from './database-schema.ts';
+
+// better-sqlite3 12 wraps its objects with node::ObjectWrap, and Node 24 aborts when such a
+// statement is collected during teardown; 13 (Node-API) fixes that but needs Node 22 or later
+// and crashes on 20. So 12 serves Node 20 and 13 (installed under an alias) everything newer.
+const NODE_MAJOR = Number(process.versions.node.split('.')[0]);
+const SqliteDatabase: typeof SqliteDatabaseModule = createRequire(import.meta.url)(
+  NODE_MAJOR >= 22 ? 'better-sqlite3-napi' : 'better-sqlite3',
+);
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -55,11 +64,11 @@ class ImmediateSqliteDialect extends SqliteDialect {
 /** Most queries repeat with new parameters; preparing each SQL text once saves the parse. */
 const STATEMENT_CACHE_LIMIT = 1000;
 
-function withStatementCache(sqlite: SqliteDatabase.Database) {
-  const statements = new Map<string, SqliteDatabase.Statement>();
+function withStatementCache(sqlite: SqliteDatabaseModule.Database) {
+  const statements = new Map<string, SqliteDatabaseModule.Statement>();
   return {
     close: () => sqlite.close(),
-    prepare(text: string): SqliteDatabase.Statement {
+    prepare(text: string): SqliteDatabaseModule.Statement {
       let statement = statements.get(text);
       if (!statement) {
         statement = sqlite.prepare(text);
