@@ -1,6 +1,7 @@
 // The credentials the measured requests carry: a sandbox partner, organization and users
 // seeded through the real CLI, and an access token from the real POST /v1/token.
-import { resolveRequest, sendOnce, TOKEN_ENDPOINT, type BenchVariables } from './bench-endpoints.ts';
+import { TOKEN_ENDPOINT, type BenchEndpoint, type BenchVariables } from './bench-endpoints.ts';
+import { resolveRequest, sendForData } from './bench-requests.ts';
 import { runNodeCommand } from './bench-processes.ts';
 
 interface SeedOutput {
@@ -39,17 +40,12 @@ export async function seedSandboxCredentials(env: NodeJS.ProcessEnv): Promise<Be
   };
 }
 
-/** Sends the measured token request once and returns `data.accessToken`. */
-export async function requestAccessToken(baseUrl: string, credentials: BenchVariables): Promise<string> {
-  const { status, text } = await sendOnce(baseUrl, resolveRequest(TOKEN_ENDPOINT, credentials));
-  let token: unknown;
-  try {
-    token = (JSON.parse(text) as { data?: { accessToken?: unknown } }).data?.accessToken;
-  } catch {
-    token = undefined;
-  }
-  if (status !== 200 || typeof token !== 'string' || token === '') {
-    throw new Error(`POST /v1/token did not issue a token: ${status} ${text.slice(0, 300)}`);
+/** Sends a token request once (by default the measured one, as the prescriber) and returns `data.accessToken`. */
+export async function requestAccessToken(baseUrl: string, variables: BenchVariables, tokenRequest: BenchEndpoint = TOKEN_ENDPOINT): Promise<string> {
+  const data = await sendForData(baseUrl, resolveRequest(tokenRequest, variables), 200);
+  const token = (data as { accessToken?: unknown } | null)?.accessToken;
+  if (typeof token !== 'string' || token === '') {
+    throw new Error(`${tokenRequest.name} (POST /v1/token) did not issue a token: ${JSON.stringify(data).slice(0, 300)}`);
   }
   return token;
 }

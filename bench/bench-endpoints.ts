@@ -1,6 +1,7 @@
 // What the bench drives, as data. One row per API endpoint: later features add a row each.
 // Paths, header values and body strings may hold {placeholders}, filled from the bench
-// variables (the sandbox credentials and the access token) just before the run.
+// variables (the sandbox credentials, the access tokens and what the setup steps in
+// bench-setup.ts create) just before the run; bench-requests.ts does the filling.
 import { SCOPES } from '../src/auth/scopes.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -15,6 +16,22 @@ export interface BenchEndpoint {
   headers: Record<string, string>;
   /** Sent as JSON. */
   body?: unknown;
+  /**
+   * The body changes on every request: each `{n}` in its strings becomes a counter, 1, 2, 3...
+   * shared by the row's connections, warm-up and measurement, so no two requests send the same
+   * body (a create with a fresh id every time, an update that really changes something).
+   */
+  bodyVaries?: boolean;
+  /** Every response must have exactly this status (without it, any 2xx passes). */
+  expectStatus?: number;
+  /**
+   * Checked once on a sample request before the warm-up: the response's `data` must contain
+   * these values (placeholders filled). Proves the row measures what its name says, e.g. that
+   * a bulk create really creates every item and not just the first.
+   */
+  expectData?: Record<string, unknown>;
+  /** Items each request carries (bulk routes): the report adds items/s = req/s × this. */
+  itemsPerRequest?: number;
   baseline: BaselineKind;
   /** Target: the lowest acceptable req/s, as a fraction of the baseline's req/s. */
   minBaselineRatio?: number;
@@ -33,8 +50,15 @@ const TOKEN_CREDENTIALS = {
   'x-user-id': '{prescriber_user_id}',
 };
 
+/** As the prescriber (every scope, role provider). */
 const BEARER = {
   authorization: 'Bearer {access_token}',
+  'x-organization-secret': '{organization_secret}',
+};
+
+/** As the organization owner (every scope, roles owner and admin): the organization catalog needs it. */
+const OWNER_BEARER = {
+  authorization: 'Bearer {owner_access_token}',
   'x-organization-secret': '{organization_secret}',
 };
 
@@ -48,6 +72,44 @@ export const TOKEN_ENDPOINT: BenchEndpoint = {
   baseline: 'POST',
 };
 
+/** The same token request as the organization owner. */
+export const OWNER_TOKEN_REQUEST: BenchEndpoint = {
+  ...TOKEN_ENDPOINT,
+  name: 'owner token',
+  headers: { ...TOKEN_ENDPOINT.headers, 'x-user-id': '{owner_user_id}' },
+};
+
+const PATIENTS_PATH = '/v1/organizations/{organization_id}/users/{prescriber_user_id}/patients';
+const CATALOG_PATH = '/v1/organizations/{organization_id}/custom-drugs';
+
+/** The sandbox's demo identity Jessica Wood (ACTIVE, VERIFIED), found by her Medicare number. */
+const JESSICA_WOOD = {
+  partner_id: '{partner_id}',
+  given_name: 'Jessica',
+  family_name: 'Wood',
+  date_of_birth: '1985-02-14',
+  sex: 'F',
+  medicare_card_number: '2950141861',
+  medicare_irn: '1',
+  phone: '0412345678',
+};
+
+/** A valid drug with every required field; `position` keeps the product ids apart. */
+export function benchDrug(position: number): Record<string, unknown> {
+  return {
+    custom_product_id: `BENCH-${position}`,
+    item_generic_name: 'Amoxicillin',
+    item_strength: '500mg',
+    item_form: 'Capsule',
+    route_of_administration: 'Oral',
+    quantity: 20,
+    max_repeats: 2,
+    poison_class: 'S4',
+  };
+}
+
+const BULK_SIZE = 100;
+
 export const API_ENDPOINTS: BenchEndpoint[] = [
   TOKEN_ENDPOINT,
   {
@@ -57,6 +119,53 @@ export const API_ENDPOINTS: BenchEndpoint[] = [
     headers: BEARER,
     baseline: 'GET',
     minBaselineRatio: 0.5,
+  },
+  {
+    // A partner_patient_id no row creates, so every call runs the HI search (no already_exists).
+    name: 'precheck',
+    method: 'POST',
+    path: `${PATIENTS_PATH}/ihi-precheck`,
+    headers: { ...BEARER, ...JSON_CONTENT },
+    body: { partner_patient_id: 'bench-precheck', ...JESSICA_WOOD },
+    expectStatus: 200,
+    expectData: { outcome: 'ihi_found', searched_path: 'medicare', create_would_succeed: true, ihi_check_passed: true },
+    baseline: 'POST',
+    minBaselineRatio: 0.4,
+  },
+  {
+    name: 'create patient',
+    method: 'POST',
+    path: PATIENTS_PATH,
+    headers: { ...BEARER, ...JSON_CONTENT },
+    body: { partner_patient_id: 'bench-{n}', ...JESSICA_WOOD },
+    bodyVaries: true,
+    expectStatus: 201,
+    expectData: { has_ihi: true, ihi_status: 'ACTIVE', ihi_record_status: 'VERIFIED' },
+    baseline: 'POST',
+  },
+  {
+    // {custom_drug_id}: the drug bench-setup.ts creates before the run.
+    name: 'drug update (org)',
+    method: 'PUT',
+    path: `${CATALOG_PATH}/{custom_drug_id}`,
+    headers: { ...OWNER_BEARER, ...JSON_CONTENT },
+    body: { quantity: '30', description: 'bench {n}' },
+    bodyVaries: true,
+    expectStatus: 200,
+    expectData: { custom_drug_id: '{custom_drug_id}', quantity: '30' },
+    baseline: 'POST',
+    minBaselineRatio: 0.4,
+  },
+  {
+    name: `drug bulk create (${BULK_SIZE})`,
+    method: 'POST',
+    path: CATALOG_PATH,
+    headers: { ...OWNER_BEARER, ...JSON_CONTENT },
+    body: Array.from({ length: BULK_SIZE }, (_, i) => benchDrug(i + 1)),
+    expectStatus: 200,
+    expectData: { total: BULK_SIZE, successCount: BULK_SIZE, failureCount: 0 },
+    itemsPerRequest: BULK_SIZE,
+    baseline: 'POST',
   },
 ];
 
@@ -72,59 +181,3 @@ export const BASELINE_ENDPOINTS: Record<BaselineKind, BenchEndpoint> = {
     baseline: 'POST',
   },
 };
-
-/** A request ready to send: placeholders filled, body serialised. */
-export interface ResolvedRequest {
-  name: string;
-  method: HttpMethod;
-  path: string;
-  headers: Record<string, string>;
-  body: string | undefined;
-}
-
-function fillPlaceholders(text: string, variables: BenchVariables, where: string, encode = (value: string) => value): string {
-  return text.replace(/\{([a-z_]+)\}/g, (_match, key: string) => {
-    const value = variables[key];
-    if (value === undefined) throw new Error(`${where}: no value for placeholder {${key}}`);
-    return encode(value);
-  });
-}
-
-function fillJson(value: unknown, variables: BenchVariables, where: string): unknown {
-  if (typeof value === 'string') return fillPlaceholders(value, variables, where);
-  if (Array.isArray(value)) return value.map((item) => fillJson(item, variables, where));
-  if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, fillJson(item, variables, where)]));
-  }
-  return value;
-}
-
-export function resolveRequest(endpoint: BenchEndpoint, variables: BenchVariables): ResolvedRequest {
-  const where = `endpoint "${endpoint.name}"`;
-  const headers = Object.fromEntries(
-    Object.entries(endpoint.headers).map(([name, value]) => [name, fillPlaceholders(value, variables, `${where} header ${name}`)]),
-  );
-  return {
-    name: endpoint.name,
-    method: endpoint.method,
-    path: fillPlaceholders(endpoint.path, variables, `${where} path`, encodeURIComponent),
-    headers,
-    body: endpoint.body === undefined ? undefined : JSON.stringify(fillJson(endpoint.body, variables, `${where} body`)),
-  };
-}
-
-export interface SingleResponse {
-  status: number;
-  text: string;
-}
-
-/** Sends a resolved request once (outside autocannon): to get a token, or to explain a failure. */
-export async function sendOnce(baseUrl: string, request: ResolvedRequest): Promise<SingleResponse> {
-  const response = await fetch(`${baseUrl}${request.path}`, {
-    method: request.method,
-    headers: request.headers,
-    body: request.body,
-    signal: AbortSignal.timeout(10_000),
-  });
-  return { status: response.status, text: await response.text() };
-}

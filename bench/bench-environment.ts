@@ -51,6 +51,10 @@ export async function prepareApiEnvironment(port: number): Promise<ApiEnvironmen
     ERX_RATE_LIMIT_MAX: '0',
     LOG_LEVEL: 'silent',
     ERX_BASE_PATH: '',
+    // The HI Service simulator with only its built-in demo identities and no added latency,
+    // whatever the caller's shell has set.
+    ERX_HI_FIXTURES: '',
+    ERX_HI_LATENCY_MS: '0',
   };
   return {
     env,

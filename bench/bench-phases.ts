@@ -1,14 +1,9 @@
 // The two phases of a run, one after the other so they never share the CPU: the bare
 // Fastify baseline, then the real API (`erx serve`) with sandbox credentials.
-import {
-  API_ENDPOINTS,
-  BASELINE_ENDPOINTS,
-  resolveRequest,
-  type BaselineKind,
-  type BenchEndpoint,
-  type BenchVariables,
-} from './bench-endpoints.ts';
+import { API_ENDPOINTS, BASELINE_ENDPOINTS, type BaselineKind, type BenchEndpoint, type BenchVariables } from './bench-endpoints.ts';
 import { requestAccessToken, seedSandboxCredentials } from './bench-credentials.ts';
+import { resolveRequest } from './bench-requests.ts';
+import { runSetupSteps } from './bench-setup.ts';
 import { prepareApiEnvironment, type BenchDatabase } from './bench-environment.ts';
 import type { BenchOptions } from './bench-options.ts';
 import { findFreePort, startChildServer, type ChildServer } from './bench-processes.ts';
@@ -34,7 +29,8 @@ async function measureAll(
     log(`  ${endpoint.name}: ${endpoint.method} ${endpoint.path} (${options.warmupSeconds} s warm-up, ${options.durationSeconds} s measured)`);
     const measured = await measureEndpoint(server.baseUrl, resolveRequest(endpoint, variables), options);
     const measurement = { ...measured, path: endpoint.path };
-    log(`    ${Math.round(measurement.requestsPerSecond)} req/s, p99 ${measurement.latencyP99Ms} ms, ${measurement.requests} requests all 2xx`);
+    const statuses = Object.entries(measurement.statusCounts).map(([status, count]) => `${count} × ${status}`).join(', ');
+    log(`    ${Math.round(measurement.requestsPerSecond)} req/s, p99 ${measurement.latencyP99Ms} ms, ${measurement.requests} requests: ${statuses}`);
     results.push({ endpoint, measurement });
   }
   return results;
@@ -71,7 +67,8 @@ export async function measureApi(options: BenchOptions): Promise<ApiRun> {
     const server = await startChildServer({ name: 'erx server', args: ['bin/erx.js', 'serve'], env: environment.env, port, readyPath: '/ready' });
     try {
       const credentials = await seedSandboxCredentials(environment.env);
-      const variables = { ...credentials, access_token: await requestAccessToken(server.baseUrl, credentials) };
+      const withToken = { ...credentials, access_token: await requestAccessToken(server.baseUrl, credentials) };
+      const variables = await runSetupSteps(server.baseUrl, withToken);
       return { database: environment.database, results: await measureAll(server, API_ENDPOINTS, variables, options) };
     } finally {
       await server.stop();

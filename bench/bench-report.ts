@@ -23,6 +23,8 @@ export interface EndpointResult extends Measurement {
   baseline: BaselineKind;
   /** req/s of the endpoint divided by req/s of its baseline. */
   baselineRatio: number;
+  /** Bulk rows: items per second (req/s × items per request). */
+  itemsPerSecond?: number;
   target?: TargetCheck;
 }
 
@@ -35,6 +37,7 @@ export function compareToBaselines(baselines: Record<BaselineKind, Measurement>,
   const endpoints = measured.map(({ endpoint, measurement }): EndpointResult => {
     const baselineRatio = measurement.requestsPerSecond / baselines[endpoint.baseline].requestsPerSecond;
     const result: EndpointResult = { ...measurement, baseline: endpoint.baseline, baselineRatio: Math.round(baselineRatio * 1000) / 1000 };
+    if (endpoint.itemsPerRequest !== undefined) result.itemsPerSecond = Math.round(measurement.requestsPerSecond * endpoint.itemsPerRequest);
     if (endpoint.minBaselineRatio !== undefined) {
       result.target = { minBaselineRatio: endpoint.minBaselineRatio, pass: baselineRatio >= endpoint.minBaselineRatio };
     }
@@ -62,8 +65,8 @@ function describeTarget(result: EndpointResult): string {
 }
 
 export function formatReportTable(report: RunReport): string {
-  const header = ['endpoint', 'method', 'path', 'req/s', 'p99 ms', 'vs baseline', 'target'];
-  const baselineRows = Object.values(report.baselines).map((m) => [m.name, m.method, m.path, Math.round(m.requestsPerSecond).toString(), formatLatency(m.latencyP99Ms), '', '']);
+  const header = ['endpoint', 'method', 'path', 'req/s', 'p99 ms', 'vs baseline', 'target', 'items/s'];
+  const baselineRows = Object.values(report.baselines).map((m) => [m.name, m.method, m.path, Math.round(m.requestsPerSecond).toString(), formatLatency(m.latencyP99Ms), '', '', '']);
   const endpointRows = report.endpoints.map((r) => [
     r.name,
     r.method,
@@ -72,10 +75,11 @@ export function formatReportTable(report: RunReport): string {
     formatLatency(r.latencyP99Ms),
     `${percent(r.baselineRatio)} of ${r.baseline}`,
     describeTarget(r),
+    r.itemsPerSecond === undefined ? '' : r.itemsPerSecond.toString(),
   ]);
   const rows = [header, ...baselineRows, ...endpointRows];
   const widths = header.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
-  const numeric = new Set([3, 4]);
+  const numeric = new Set([3, 4, 7]);
   const format = (row: string[]) =>
     row
       .map((cell, column) => (numeric.has(column) ? cell.padStart(widths[column]!) : cell.padEnd(widths[column]!)))

@@ -1,8 +1,10 @@
-// One measurement: autocannon drives one request for a warm-up, then for the measured
-// duration, and every response of both must be 2xx, or the bench fails.
+// One measurement: a sample request checked against the row's expectations, then autocannon
+// drives the request for a warm-up and for the measured duration. Every response of both
+// must be 2xx (or exactly the row's expected status), or the bench fails.
+import { isDeepStrictEqual } from 'node:util';
 import autocannon from 'autocannon';
 import type { BenchOptions } from './bench-options.ts';
-import { sendOnce, type ResolvedRequest } from './bench-endpoints.ts';
+import { sendOnce, type ResolvedRequest } from './bench-requests.ts';
 
 /**
  * Cap on requests per run, so a run is bounded by count as well as time. The 2-core bench
@@ -22,7 +24,10 @@ export interface Measurement {
   latencyMeanMs: number;
   latencyP50Ms: number;
   latencyP99Ms: number;
+  /** Responses that passed: 2xx, or exactly the expected status when the row sets one. */
   requests: number;
+  /** Responses per HTTP status, e.g. { "201": 15000 }. */
+  statusCounts: Record<string, number>;
   non2xx: number;
   errors: number;
   timeouts: number;
@@ -33,6 +38,21 @@ export class BenchFailure extends Error {
   override name = 'BenchFailure';
 }
 
+/** A fixed request is built once; a varying one rebuilds its body for every request sent. */
+function requestOptions(request: ResolvedRequest): Pick<autocannon.Options, 'body' | 'requests'> {
+  if (!request.varies) return { body: request.nextBody() };
+  return {
+    requests: [
+      {
+        setupRequest: (built) => {
+          built.body = request.nextBody();
+          return built;
+        },
+      },
+    ],
+  };
+}
+
 function runAutocannon(baseUrl: string, request: ResolvedRequest, seconds: number, connections: number): Promise<autocannon.Result> {
   return new Promise((resolve, reject) => {
     autocannon(
@@ -40,7 +60,7 @@ function runAutocannon(baseUrl: string, request: ResolvedRequest, seconds: numbe
         url: `${baseUrl}${request.path}`,
         method: request.method,
         headers: request.headers,
-        body: request.body,
+        ...requestOptions(request),
         connections,
         duration: seconds,
         maxOverallRequests: MAX_REQUESTS_PER_SECOND * seconds,
@@ -51,16 +71,33 @@ function runAutocannon(baseUrl: string, request: ResolvedRequest, seconds: numbe
   });
 }
 
+function countStatuses(result: autocannon.Result): Record<string, number> {
+  return Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([status, { count }]) => [status, count ?? 0]));
+}
+
 function describeStatuses(result: autocannon.Result): string {
-  const stats = result.statusCodeStats ?? {};
-  return Object.entries(stats)
-    .map(([status, { count }]) => `${status}×${count ?? 0}`)
+  return Object.entries(countStatuses(result))
+    .map(([status, count]) => `${status}×${count}`)
     .join(', ');
 }
 
+/** Responses that passed: all 2xx, or only those with the row's exact status. */
+function passedResponses(request: ResolvedRequest, result: autocannon.Result): number {
+  return request.expectStatus === undefined ? result['2xx'] : (countStatuses(result)[String(request.expectStatus)] ?? 0);
+}
+
+function allPassed(request: ResolvedRequest, result: autocannon.Result): boolean {
+  if (result.non2xx !== 0 || result.errors !== 0) return false;
+  const passed = passedResponses(request, result);
+  if (request.expectStatus === undefined) return passed > 0;
+  const answered = Object.values(countStatuses(result)).reduce((sum, count) => sum + count, 0);
+  return passed > 0 && passed === answered;
+}
+
 /** Throws a BenchFailure naming the statuses seen and what one request answers now. */
-async function assertAll2xx(baseUrl: string, request: ResolvedRequest, result: autocannon.Result, phase: string): Promise<void> {
-  if (result.non2xx === 0 && result.errors === 0 && result['2xx'] > 0) return;
+async function assertAllPassed(baseUrl: string, request: ResolvedRequest, result: autocannon.Result, phase: string): Promise<void> {
+  if (allPassed(request, result)) return;
+  const expected = request.expectStatus === undefined ? '2xx' : `exactly ${request.expectStatus}`;
   let sample: string;
   try {
     const { status, text } = await sendOnce(baseUrl, request);
@@ -69,7 +106,7 @@ async function assertAll2xx(baseUrl: string, request: ResolvedRequest, result: a
     sample = `one request now fails: ${error instanceof Error ? error.message : String(error)}`;
   }
   throw new BenchFailure(
-    `${request.name} (${request.method} ${request.path}) ${phase}: ${result['2xx']} 2xx, ${result.non2xx} non-2xx ` +
+    `${request.name} (${request.method} ${request.path}) ${phase}, expected ${expected}: ${result['2xx']} 2xx, ${result.non2xx} non-2xx ` +
       `[${describeStatuses(result)}], ${result.errors} errors (${result.timeouts} timeouts); ${sample}`,
   );
 }
@@ -79,11 +116,39 @@ function round(value: number, digits: number): number {
   return Math.round(value * factor) / factor;
 }
 
+/** Fields of `data` that differ from the row's expectData, as "field: got x, expected y". */
+function unmetExpectations(expected: Record<string, unknown>, data: unknown): string[] {
+  const actual = (typeof data === 'object' && data !== null ? data : {}) as Record<string, unknown>;
+  return Object.entries(expected)
+    .filter(([field, value]) => !isDeepStrictEqual(actual[field], value))
+    .map(([field, value]) => `${field}: got ${JSON.stringify(actual[field])}, expected ${JSON.stringify(value)}`);
+}
+
+/** One request before the warm-up: its status and `data` must be what the row says it measures. */
+async function checkSampleResponse(baseUrl: string, request: ResolvedRequest): Promise<void> {
+  if (request.expectData === undefined) return;
+  const { status, text } = await sendOnce(baseUrl, request);
+  let data: unknown;
+  try {
+    data = (JSON.parse(text) as { data?: unknown }).data;
+  } catch {
+    data = undefined;
+  }
+  const statusOk = request.expectStatus === undefined ? status >= 200 && status < 300 : status === request.expectStatus;
+  const unmet = unmetExpectations(request.expectData, data);
+  if (statusOk && unmet.length === 0) return;
+  throw new BenchFailure(
+    `${request.name} (${request.method} ${request.path}) sample request: ${status}${statusOk ? '' : ' (wrong status)'}` +
+      `${unmet.length > 0 ? `; ${unmet.join('; ')}` : ''}; answered ${text.slice(0, 300)}`,
+  );
+}
+
 export async function measureEndpoint(baseUrl: string, request: ResolvedRequest, options: BenchOptions): Promise<Measurement> {
+  await checkSampleResponse(baseUrl, request);
   const warmup = await runAutocannon(baseUrl, request, options.warmupSeconds, options.connections);
-  await assertAll2xx(baseUrl, request, warmup, 'during warm-up');
+  await assertAllPassed(baseUrl, request, warmup, 'during warm-up');
   const result = await runAutocannon(baseUrl, request, options.durationSeconds, options.connections);
-  await assertAll2xx(baseUrl, request, result, 'during measurement');
+  await assertAllPassed(baseUrl, request, result, 'during measurement');
   return {
     name: request.name,
     method: request.method,
@@ -92,7 +157,8 @@ export async function measureEndpoint(baseUrl: string, request: ResolvedRequest,
     latencyMeanMs: round(result.latency.mean, 2),
     latencyP50Ms: round(result.latency.p50, 2),
     latencyP99Ms: round(result.latency.p99, 2),
-    requests: result['2xx'],
+    requests: passedResponses(request, result),
+    statusCounts: countStatuses(result),
     non2xx: result.non2xx,
     errors: result.errors,
     timeouts: result.timeouts,
