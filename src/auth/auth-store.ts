@@ -46,6 +46,7 @@ export interface RequestPrincipalRow {
   user_enabled: number;
   user_roles: string;
   validated_at: string | null;
+  organization_hpio: string | null;
 }
 
 /**
@@ -61,7 +62,7 @@ export function createRequestPrincipalFinder(db: Kysely<Database>) {
         join.onRef('op.organization_id', '=', 'o.id').on('op.partner_id', '=', param('partnerId')),
       )
       .innerJoin('users as u', (join) => join.onRef('u.organization_id', '=', 'o.id').on('u.id', '=', param('userId')))
-      .select(['o.secret_hash as organization_secret_hash', 'u.enabled as user_enabled', 'u.roles as user_roles', 'op.validated_at'])
+      .select(['o.secret_hash as organization_secret_hash', 'u.enabled as user_enabled', 'u.roles as user_roles', 'op.validated_at', 'o.hpio as organization_hpio'])
       .where('o.id', '=', param('organizationId')),
   );
   return async (ids: { partnerId: string; organizationId: string; userId: string }): Promise<RequestPrincipalRow | undefined> =>

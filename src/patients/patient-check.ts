@@ -9,7 +9,7 @@ import type { Database } from '../platform/database-schema.ts';
 import type { PatientCheck } from './ihi-precheck.ts';
 import { planIhiSearch, runIhiSearch } from './ihi-search.ts';
 import { demographicsOf, identifiersOf, type PatientInput } from './patient-records.ts';
-import { findOrganizationHpio, findOrganizationUser, findPatientsByPartnerPatientId } from './patients-store.ts';
+import { findOrganizationUser, type PatientsByPartnerPatientIdFinder } from './patients-store.ts';
 
 export interface PatientsContext {
   db: Kysely<Database>;
@@ -19,11 +19,22 @@ export interface PatientsContext {
   secretKey: Buffer;
   /** `${publicUrl}${basePath}`: portal links are built on it. */
   publicBaseUrl: string;
+  /** Precompiled: every precheck and create runs it. */
+  findPatientsByPartnerPatientId: PatientsByPartnerPatientIdFinder;
 }
 
-/** The acting user in the path must belong to the token's organization. */
-export async function requireOrganizationUser(db: Kysely<Database>, organizationId: string, userId: string): Promise<void> {
-  if (!(await findOrganizationUser(db, organizationId, userId.toLowerCase()))) throw notFound('User not found');
+/**
+ * The acting user in the path must belong to the token's organization. The token's own user
+ * was just checked by authentication, so only another user costs a query.
+ */
+export async function requireOrganizationUser(
+  db: Kysely<Database>,
+  principal: { organizationId: string; userId: string },
+  pathUserId: string,
+): Promise<void> {
+  const userId = pathUserId.toLowerCase();
+  if (userId === principal.userId) return;
+  if (!(await findOrganizationUser(db, principal.organizationId, userId))) throw notFound('User not found');
 }
 
 export function throwIfIssues(issues: ValidationIssue[]): void {
@@ -39,14 +50,12 @@ export function severalPatientsConflict(): ApiError {
 
 export async function checkPatient(
   ctx: PatientsContext,
-  organizationId: string,
+  organization: { organizationId: string; organizationHpio: string | null },
   input: PatientInput,
   options: { liveCheckOfExisting: boolean },
 ): Promise<PatientCheck> {
-  const [matches, hpio] = await Promise.all([
-    findPatientsByPartnerPatientId(ctx.db, organizationId, input.partner_patient_id),
-    findOrganizationHpio(ctx.db, organizationId),
-  ]);
+  const matches = await ctx.findPatientsByPartnerPatientId(organization.organizationId, input.partner_patient_id);
+  const hpio = organization.organizationHpio;
   if (matches.length > 1) throw severalPatientsConflict();
   const identifiers = identifiersOf(input);
   const plan = planIhiSearch(identifiers);

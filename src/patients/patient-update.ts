@@ -10,7 +10,7 @@ import type { CheckedBody } from './patient-input-checks.ts';
 import { requireOrganizationUser, throwIfIssues, type PatientsContext } from './patient-check.ts';
 import { columnsOf, demographicsOf, identifiersOf, ihiFieldsOf, recordOfRow, type PatientRecord } from './patient-records.ts';
 import { DVA_CARD_COLOR_CODES, INDIGENOUS_TYPE_LABELS, type PatientUpdateBody, type PatientUpdatedData } from './patients-schemas.ts';
-import { findOrganizationHpio, findPatientById, updatePatientRow, type PatientRow } from './patients-store.ts';
+import { findPatientById, updatePatientRow, type PatientRow } from './patients-store.ts';
 
 const DEMOGRAPHIC_FIELDS = ['family_name', 'given_name', 'date_of_birth', 'sex'] as const;
 
@@ -62,8 +62,8 @@ function needsReverification(stored: PatientRecord, changes: Changes): boolean {
  * - found but not VERIFIED: 422 HI_SERVICE_NOT_VERIFIED, nothing saved (as create refuses);
  * - HI Service unreachable: 503, nothing saved; organization without HPI-O: 400.
  */
-async function reverifyIhi(ctx: PatientsContext, organizationId: string, record: PatientRecord): Promise<IhiFound | undefined> {
-  if ((await findOrganizationHpio(ctx.db, organizationId)) === null) {
+async function reverifyIhi(ctx: PatientsContext, organizationHpio: string | null, record: PatientRecord): Promise<IhiFound | undefined> {
+  if (organizationHpio === null) {
     throw invalidRequest('The organization has no HPI-O configured; the IHI cannot be verified until the operator links one');
   }
   const identifiers = identifiersOf(record);
@@ -105,7 +105,7 @@ export async function updatePatient(
   body: CheckedBody<PatientUpdateBody>,
 ): Promise<PatientUpdatedData> {
   const organizationId = principal.organizationId;
-  await requireOrganizationUser(ctx.db, organizationId, ids.userId);
+  await requireOrganizationUser(ctx.db, principal, ids.userId);
   const row = isUuid(ids.patientId) ? await findPatientById(ctx.db, organizationId, ids.patientId.toLowerCase()) : undefined;
   if (!row) throw notFound('Patient not found');
   const stored = recordOfRow(row, ctx.secretKey);
@@ -115,7 +115,7 @@ export async function updatePatient(
   if (Object.keys(changes).length === 0) throw invalidRequest('The body has no updatable fields');
   const merged: PatientRecord = { ...stored, ...changes };
   const reverified = needsReverification(stored, changes);
-  const record = reverified ? { ...merged, ...ihiFieldsOf(await reverifyIhi(ctx, organizationId, merged)) } : merged;
+  const record = reverified ? { ...merged, ...ihiFieldsOf(await reverifyIhi(ctx, principal.organizationHpio, merged)) } : merged;
   const now = ctx.clock.now().toISOString();
   await ctx.db.transaction().execute((trx) =>
     updatePatientRow(trx, organizationId, row.id, {

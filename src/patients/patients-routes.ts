@@ -20,6 +20,7 @@ import {
   type PatientUpdateBody,
 } from './patients-schemas.ts';
 import { createPatient, runIhiPrecheck } from './patients-service.ts';
+import { createPatientsByPartnerPatientIdFinder } from './patients-store.ts';
 
 /** A full patient body is under 4 KB; anything near this limit is not a patient. */
 const PATIENT_BODY_LIMIT_BYTES = 32 * 1024;
@@ -33,6 +34,7 @@ export const patientsRoutes: RouteModule = (app, deps) => {
     hiService: deps.hiService,
     secretKey: deps.secretKey,
     publicBaseUrl: `${deps.config.publicUrl}${deps.config.basePath}`,
+    findPatientsByPartnerPatientId: createPatientsByPartnerPatientIdFinder(deps.database.db),
   };
 
   app.route({

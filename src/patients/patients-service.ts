@@ -19,9 +19,9 @@ export async function runIhiPrecheck(
   userId: string,
   body: CheckedBody<PatientInputBody>,
 ): Promise<{ message: string; data: PrecheckData }> {
-  await requireOrganizationUser(ctx.db, principal.organizationId, userId);
+  await requireOrganizationUser(ctx.db, principal, userId);
   throwIfIssues(body.issues);
-  const check = await checkPatient(ctx, principal.organizationId, normalisePatientInput(body.value), { liveCheckOfExisting: true });
+  const check = await checkPatient(ctx, principal, normalisePatientInput(body.value), { liveCheckOfExisting: true });
   return { message: describePrecheck(check), data: buildPrecheckData(check) };
 }
 
@@ -80,11 +80,11 @@ export async function createPatient(
   userId: string,
   body: CheckedBody<PatientInputBody>,
 ): Promise<CreatePatientResult> {
-  await requireOrganizationUser(ctx.db, principal.organizationId, userId);
+  await requireOrganizationUser(ctx.db, principal, userId);
   throwIfIssues(body.issues);
   const input = normalisePatientInput(body.value);
   // An existing patient is returned as it is: no HI search runs for it.
-  const check = await checkPatient(ctx, principal.organizationId, input, { liveCheckOfExisting: false });
+  const check = await checkPatient(ctx, principal, input, { liveCheckOfExisting: false });
   if (check.outcome === 'already_exists') return { created: false, data: viewOfCreated(ctx, check.existing) };
   if (!createWouldSucceed(check)) throw refusalOf(check);
   const found = check.outcome === 'ihi_found' ? check.search.found : undefined;
@@ -118,7 +118,7 @@ async function insertNewPatient(
     updated_at: now,
   };
   const findExisting = (db: PatientsContext['db']) =>
-    findPatientsByPartnerPatientId(db, principal.organizationId, input.partner_patient_id, 1).then(([first]) => first);
+    findPatientsByPartnerPatientId(db, principal.organizationId, input.partner_patient_id).then(([first]) => first);
   try {
     const existing = await ctx.db.transaction().execute(async (trx) => {
       const winner = await findExisting(trx);

@@ -2,6 +2,7 @@
 // organization finds nothing.
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import type { Database, PatientsTable } from '../platform/database-schema.ts';
+import { precompileQuery } from '../platform/precompiled-query.ts';
 
 export type PatientRow = Selectable<PatientsTable>;
 
@@ -14,18 +15,7 @@ export async function findOrganizationUser(db: Kysely<Database>, organizationId:
     .executeTakeFirst();
 }
 
-export async function findOrganizationHpio(db: Kysely<Database>, organizationId: string): Promise<string | null> {
-  const row = await db.selectFrom('organizations').select('hpio').where('id', '=', organizationId).executeTakeFirst();
-  return row?.hpio ?? null;
-}
-
-/** At most `limit` patients holding this partner_patient_id; two are enough to know "several". */
-export async function findPatientsByPartnerPatientId(
-  db: Kysely<Database>,
-  organizationId: string,
-  partnerPatientId: string,
-  limit = 2,
-): Promise<PatientRow[]> {
+function selectPatientsByPartnerPatientId(db: Kysely<Database>, organizationId: string, partnerPatientId: string) {
   return db
     .selectFrom('patients')
     .selectAll()
@@ -33,8 +23,26 @@ export async function findPatientsByPartnerPatientId(
     .where('partner_patient_id', '=', partnerPatientId)
     .orderBy('created_at')
     .orderBy('id')
-    .limit(limit)
-    .execute();
+    .limit(2);
+}
+
+/** At most two patients holding this partner_patient_id: two are enough to know "several". */
+export async function findPatientsByPartnerPatientId(
+  db: Kysely<Database>,
+  organizationId: string,
+  partnerPatientId: string,
+): Promise<PatientRow[]> {
+  return selectPatientsByPartnerPatientId(db, organizationId, partnerPatientId).execute();
+}
+
+export type PatientsByPartnerPatientIdFinder = (organizationId: string, partnerPatientId: string) => Promise<PatientRow[]>;
+
+/** The same lookup compiled once, for the precheck and create hot path. */
+export function createPatientsByPartnerPatientIdFinder(db: Kysely<Database>): PatientsByPartnerPatientIdFinder {
+  const run = precompileQuery<{ organizationId: string; partnerPatientId: string }, PatientRow>(db, (param) =>
+    selectPatientsByPartnerPatientId(db, param('organizationId'), param('partnerPatientId')),
+  );
+  return (organizationId, partnerPatientId) => run({ organizationId, partnerPatientId });
 }
 
 export async function findPatientById(db: Kysely<Database>, organizationId: string, patientId: string) {

@@ -30,6 +30,8 @@ export interface Principal {
   roles: Role[];
   /** When this partner first validated this organization (null: not yet). */
   validatedAt: string | null;
+  /** The organization's HPI-O as of this request (null: not configured). */
+  organizationHpio: string | null;
 }
 
 declare module 'fastify' {
@@ -102,7 +104,7 @@ async function authenticate(
       ? new ApiError('FORBIDDEN', 'Insufficient permissions')
       : unauthorized('Insufficient permissions');
   }
-  request.principal = { ...claims, roles, validatedAt: row.validated_at };
+  request.principal = { ...claims, roles, validatedAt: row.validated_at, organizationHpio: row.organization_hpio };
   await enforceRateLimit(options.rateLimiter, claims.partnerId, claims.organizationId);
 }
 
