@@ -64,3 +64,12 @@ describe('isFutureDate', () => {
     expect(isFutureDate(value, now)).toBe(expected);
   });
 });
+
+describe('todayInAustralia across Sydney midnight in consecutive calls', () => {
+  it('changes date on the first minute after midnight, even when asked a second before', () => {
+    // 2026-11-22T12:59:59Z is 23:59:59 on the 22nd in Sydney (AEDT, UTC+11).
+    expect(todayInAustralia(new Date('2026-11-22T12:59:59Z'))).toBe('2026-11-22');
+    expect(todayInAustralia(new Date('2026-11-22T13:00:00Z'))).toBe('2026-11-23');
+    expect(todayInAustralia(new Date('2026-11-22T12:59:30Z'))).toBe('2026-11-22');
+  });
+});

@@ -27,11 +27,21 @@ export function isCalendarDate(value: string): boolean {
   );
 }
 
+// Formatting in a time zone is slow next to everything else a request does, and the Sydney
+// date can only change on a whole UTC minute (its offsets are whole hours or half hours):
+// remember the answer for the minute it was computed in.
+let cachedMinute = Number.NaN;
+let cachedToday = '';
+
 export function todayInAustralia(now: Date): string {
+  const minute = Math.floor(now.getTime() / 60_000);
+  if (minute === cachedMinute) return cachedToday;
   const parts = SYDNEY_DATE_FORMAT.formatToParts(now);
   const part = (type: Intl.DateTimeFormatPartTypes): string =>
     parts.find((candidate) => candidate.type === type)?.value ?? '';
-  return `${part('year')}-${part('month')}-${part('day')}`;
+  cachedToday = `${part('year')}-${part('month')}-${part('day')}`;
+  cachedMinute = minute;
+  return cachedToday;
 }
 
 // A string that is not a calendar date is never "in the future".
