@@ -1,6 +1,6 @@
 // Queries for patients. Every one is scoped to an organization: a patient id from another
 // organization finds nothing.
-import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
+import { sql, type Insertable, type Kysely, type Selectable, type Updateable } from 'kysely';
 import type { Database, PatientsTable } from '../platform/database-schema.ts';
 import { precompileQuery } from '../platform/precompiled-query.ts';
 
@@ -23,7 +23,9 @@ function selectPatientsByPartnerPatientId(db: Kysely<Database>, organizationId: 
     .where('partner_patient_id', '=', partnerPatientId)
     .orderBy('created_at')
     .orderBy('id')
-    .limit(2);
+    // A literal, not a parameter: SQLite plans a parameterised LIMIT with ORDER BY as a
+    // sort (about 18 µs a call here) instead of reading the index in order.
+    .limit(sql.lit(2));
 }
 
 /** At most two patients holding this partner_patient_id: two are enough to know "several". */
