@@ -10,6 +10,7 @@ import { authRoutes } from './auth/auth-routes.ts';
 import { customDrugRoutes } from './custom-drugs/custom-drugs-routes.ts';
 import { createAccessTokenVerifier } from './auth/access-tokens.ts';
 import { systemRoutes } from './system/system-routes.ts';
+import { userRoutes } from './users/users-routes.ts';
 import { installErrorHandling } from './platform/error-handler.ts';
 import { newRequestId } from './platform/ids.ts';
 import { installRequestLog } from './platform/logger.ts';
@@ -22,6 +23,7 @@ const ROUTE_MODULES: RouteModule[] = [
   systemRoutes,
   authRoutes,
   customDrugRoutes,
+  userRoutes,
 ];
 
 declare module 'fastify' {

@@ -4,10 +4,12 @@ import { Migrator, sql, type Kysely, type Migration } from 'kysely';
 import type { DatabaseHandle } from './database.ts';
 import * as foundation from '../../migrations/0001-foundation.ts';
 import * as customDrugs from '../../migrations/0003-custom-drugs.ts';
+import * as usersProviders from '../../migrations/0004-users-providers.ts';
 
 const MIGRATIONS: Record<string, Migration> = {
   '0001-foundation': foundation,
   '0003-custom-drugs': customDrugs,
+  '0004-users-providers': usersProviders,
 };
 
 export interface MigrationReport {
