@@ -11,6 +11,7 @@ import { customDrugRoutes } from './custom-drugs/custom-drugs-routes.ts';
 import { createAccessTokenVerifier } from './auth/access-tokens.ts';
 import { patientsRoutes } from './patients/patients-routes.ts';
 import { systemRoutes } from './system/system-routes.ts';
+import { userRoutes } from './users/users-routes.ts';
 import { installErrorHandling } from './platform/error-handler.ts';
 import { newRequestId } from './platform/ids.ts';
 import { installRequestLog } from './platform/logger.ts';
@@ -24,6 +25,7 @@ const ROUTE_MODULES: RouteModule[] = [
   authRoutes,
   patientsRoutes,
   customDrugRoutes,
+  userRoutes,
 ];
 
 declare module 'fastify' {

@@ -1,12 +1,10 @@
 // Runs the real `erx` CLI in a child process against a private data directory (and, when the
-// suite runs on PostgreSQL, a private schema).
+// suite runs on PostgreSQL, a private schema, dropped after the run).
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
-import { TEST_DATABASE_URL } from './test-app.ts';
+import { newTestSchemaName, TEST_DATABASE_URL } from './test-app.ts';
 
 export const ERX_BIN = path.resolve('bin/erx.js');
 
@@ -17,7 +15,7 @@ export interface CliEnvironment {
 
 export function createCliEnvironment(extra: Record<string, string> = {}): CliEnvironment {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'erx-cli-'));
-  const schema = TEST_DATABASE_URL ? `cli_${randomBytes(5).toString('hex')}` : undefined;
+  const schema = TEST_DATABASE_URL ? newTestSchemaName('cli') : undefined;
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? '',
     HOME: process.env.HOME ?? '',
@@ -30,11 +28,6 @@ export function createCliEnvironment(extra: Record<string, string> = {}): CliEnv
     env,
     async cleanup() {
       fs.rmSync(dataDir, { recursive: true, force: true });
-      if (!schema || !TEST_DATABASE_URL) return;
-      const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
-      await client.connect();
-      await client.query(`drop schema if exists "${schema}" cascade`);
-      await client.end();
     },
   };
 }

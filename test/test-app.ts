@@ -1,8 +1,9 @@
 // Builds the app on a fresh database for one test file: in-memory SQLite by default, or a
-// private schema of the PostgreSQL at DATABASE_URL (dropped on close). Time is a ManualClock.
+// private schema of the PostgreSQL at DATABASE_URL (dropped after the run, see global-setup.ts).
+// Time is a ManualClock.
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
-import pg from 'pg';
+import { inject } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import type { App, AppDeps } from '../src/app-deps.ts';
 import { generateSigningKeyPem, signingKeysFromPem, type SigningKeys } from '../src/auth/signing-keys.ts';
@@ -23,6 +24,11 @@ export function testSigningKeys(): Promise<SigningKeys> {
 
 export const TEST_DATABASE_URL = process.env.DATABASE_URL || undefined;
 
+/** A schema name this run's teardown will drop: `<kind>_<run id>_<random>`. */
+export function newTestSchemaName(kind: string): string {
+  return `${kind}_${inject('testRunId')}_${randomBytes(5).toString('hex')}`;
+}
+
 export interface TestDatabase {
   handle: DatabaseHandle;
   schema: string | undefined;
@@ -31,7 +37,7 @@ export interface TestDatabase {
 
 /** A migrated, empty database of the dialect this test run is for. */
 export async function createTestDatabase(): Promise<TestDatabase> {
-  const schema = TEST_DATABASE_URL ? `t_${randomBytes(6).toString('hex')}` : undefined;
+  const schema = TEST_DATABASE_URL ? newTestSchemaName('t') : undefined;
   const handle = await openDatabase({ databaseUrl: TEST_DATABASE_URL, databaseSchema: schema, poolSize: 4 });
   await migrateToLatest(handle);
   return {
@@ -39,11 +45,6 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     schema,
     async drop() {
       await handle.close();
-      if (!schema || !TEST_DATABASE_URL) return;
-      const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
-      await client.connect();
-      await client.query(`drop schema if exists "${schema}" cascade`);
-      await client.end();
     },
   };
 }

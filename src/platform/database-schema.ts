@@ -105,6 +105,31 @@ export interface PatientsTable {
   updated_at: string;
 }
 
+/** A user's prescriber details, written after an HI Service verification (one per user). */
+export interface ProviderRecordsTable {
+  user_id: string;
+  organization_id: string;
+  /** `active` (verified) or `inactive` (its HPI-I was taken over; verify again to reactivate). */
+  status: string;
+  hpii_number: string;
+  given_name: string;
+  family_name: string;
+  date_of_birth: string;
+  sex: string;
+  phone: string | null;
+  title: string | null;
+  prescriber_number: string | null;
+  provider_number: string | null;
+  prescriber_type: string | null;
+  ahpra_number: string | null;
+  qualifications: string | null;
+  hospital_provider_number: string | null;
+  erx_entity_id: string | null;
+  verified_at: string;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface Database {
   partners: PartnersTable;
   organizations: OrganizationsTable;
@@ -112,4 +137,5 @@ export interface Database {
   users: UsersTable;
   patients: PatientsTable;
   custom_drugs: CustomDrugsTable;
+  provider_records: ProviderRecordsTable;
 }

@@ -5,11 +5,13 @@ import type { DatabaseHandle } from './database.ts';
 import * as foundation from '../../migrations/0001-foundation.ts';
 import * as patients from '../../migrations/0002-patients.ts';
 import * as customDrugs from '../../migrations/0003-custom-drugs.ts';
+import * as usersProviders from '../../migrations/0004-users-providers.ts';
 
 const MIGRATIONS: Record<string, Migration> = {
   '0001-foundation': foundation,
   '0002-patients': patients,
   '0003-custom-drugs': customDrugs,
+  '0004-users-providers': usersProviders,
 };
 
 export interface MigrationReport {

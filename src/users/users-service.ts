@@ -1,13 +1,60 @@
-// Creating users. (The partner-facing user routes build on this.)
-import type { Kysely } from 'kysely';
+// Users: created by the operator CLI (any role) and through the API (assignable roles, with
+// the provider verified by the HI Service), read one at a time, and listed per organization.
+import type { Insertable, Kysely } from 'kysely';
+import type { HiServicePort } from '../hi-service/index.ts';
 import { isValidEmail, normaliseEmail } from '../identifiers/index.ts';
 import { findOrganization } from '../onboarding/onboarding-store.ts';
 import { OnboardingError } from '../onboarding/onboarding-service.ts';
+import { notFound } from '../platform/api-error.ts';
 import type { Clock } from '../platform/clock.ts';
-import type { Database } from '../platform/database-schema.ts';
+import type { Database, UsersTable } from '../platform/database-schema.ts';
 import { newId } from '../platform/ids.ts';
-import { isRole, ROLES, type Role } from './user-roles.ts';
-import { findUserByEmail, insertUser } from './users-store.ts';
+import { canPrescribe } from './escript-readiness.ts';
+import type { IdentityProvider } from './identity-provider.ts';
+import { toProviderDetails, type ProviderDetails } from './provider-details.ts';
+import { holdsAny, isRole, parseStoredRoles, PROVIDER_RECORD_ROLES, ROLES, type Role } from './user-roles.ts';
+import {
+  findOrganizationHpio,
+  findProviderRecord,
+  findUserByEmail,
+  findUserOfOrganization,
+  insertUser,
+  listUserEmailsOfOrganization,
+  type UserRow,
+} from './users-store.ts';
+
+export interface UsersContext {
+  db: Kysely<Database>;
+  clock: Clock;
+  hiService: HiServicePort;
+  identityProvider: IdentityProvider;
+}
+
+export const USER_NOT_FOUND = 'User not found';
+
+/** The path user, within the caller's organization; 404 otherwise (another organization's too). */
+export async function requireUser(db: Kysely<Database>, organizationId: string, pathUserId: string): Promise<UserRow> {
+  const user = await findUserOfOrganization(db, organizationId, pathUserId.toLowerCase());
+  if (!user) throw notFound(USER_NOT_FOUND);
+  return user;
+}
+
+export function newUserRow(
+  at: string,
+  fields: { organizationId: string; email: string; givenName: string; familyName: string; roles: Role[] },
+): Insertable<UsersTable> {
+  return {
+    id: newId(),
+    organization_id: fields.organizationId,
+    email: fields.email,
+    given_name: fields.givenName,
+    family_name: fields.familyName,
+    full_name: `${fields.givenName} ${fields.familyName}`,
+    roles: JSON.stringify(fields.roles),
+    created_at: at,
+    updated_at: at,
+  };
+}
 
 export interface NewUser {
   organizationId: string;
@@ -25,6 +72,7 @@ function checkName(label: string, value: string): string {
   return trimmed;
 }
 
+/** The operator's create (CLI and sandbox seed): any role, no provider record. */
 export async function createUser(db: Kysely<Database>, clock: Clock, input: NewUser): Promise<{ user_id: string; email: string; roles: Role[] }> {
   const organizationId = input.organizationId.toLowerCase();
   const email = normaliseEmail(input.email);
@@ -37,19 +85,46 @@ export async function createUser(db: Kysely<Database>, clock: Clock, input: NewU
   }
   if (!(await findOrganization(db, organizationId))) throw new OnboardingError(`organization ${input.organizationId} not found`);
   if (await findUserByEmail(db, email)) throw new OnboardingError(`a user with e-mail ${email} already exists`);
-  const userId = newId();
-  const now = clock.now().toISOString();
   const roles = [...new Set(input.roles)] as Role[];
-  await insertUser(db, {
-    id: userId,
-    organization_id: organizationId,
-    email,
-    given_name: givenName,
-    family_name: familyName,
-    full_name: `${givenName} ${familyName}`,
-    roles: JSON.stringify(roles),
-    created_at: now,
-    updated_at: now,
-  });
-  return { user_id: userId, email, roles };
+  const row = newUserRow(clock.now().toISOString(), { organizationId, email, givenName, familyName, roles });
+  await insertUser(db, row);
+  return { user_id: row.id, email, roles };
+}
+
+export interface UserView {
+  user_id: string;
+  email: string;
+  full_name: string;
+  access_roles: Role[];
+  details: { given_name: string; family_name: string; title: string | null; date_of_birth: string | null; sex: string | null };
+  provider_details?: ProviderDetails | null;
+  is_escript_ready: { can_prescribe: boolean };
+}
+
+/** The single-user read: details from the provider record when there is one. */
+export async function readUser(ctx: UsersContext, organizationId: string, pathUserId: string): Promise<UserView> {
+  const user = await requireUser(ctx.db, organizationId, pathUserId);
+  const [record, organizationHpio] = await Promise.all([
+    findProviderRecord(ctx.db, organizationId, user.id),
+    findOrganizationHpio(ctx.db, organizationId),
+  ]);
+  const roles = parseStoredRoles(user.roles);
+  const details = record
+    ? { given_name: record.given_name, family_name: record.family_name, title: record.title, date_of_birth: record.date_of_birth, sex: record.sex }
+    : { given_name: user.given_name, family_name: user.family_name, title: null, date_of_birth: null, sex: null };
+  return {
+    user_id: user.id,
+    email: user.email,
+    full_name: user.full_name,
+    access_roles: roles,
+    details,
+    ...(holdsAny(roles, PROVIDER_RECORD_ROLES) ? { provider_details: record ? toProviderDetails(record) : null } : {}),
+    is_escript_ready: { can_prescribe: canPrescribe({ enabled: user.enabled === 1, roles, record, organizationHpio }) },
+  };
+}
+
+/** Every user of the organization (enabled or not), none of another; no pagination. */
+export async function listUsers(ctx: UsersContext, organizationId: string): Promise<Array<{ user_id: string; email: string }>> {
+  const rows = await listUserEmailsOfOrganization(ctx.db, organizationId);
+  return rows.map((row) => ({ user_id: row.id, email: row.email }));
 }

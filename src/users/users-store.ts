@@ -1,6 +1,11 @@
-// Queries for users. E-mail is unique across the platform and stored lower-cased.
-import type { Insertable, Kysely } from 'kysely';
-import type { Database, UsersTable } from '../platform/database-schema.ts';
+// Queries for users and their provider records. E-mail is unique across the platform and
+// stored lower-cased. Every query that takes a path user id also takes the organization, so
+// another organization's user is never found.
+import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
+import type { Database, ProviderRecordsTable, UsersTable } from '../platform/database-schema.ts';
+import { RECORD_ACTIVE } from './provider-details.ts';
+
+export type UserRow = Selectable<UsersTable>;
 
 export async function insertUser(db: Kysely<Database>, row: Insertable<UsersTable>): Promise<void> {
   await db.insertInto('users').values(row).execute();
@@ -8,4 +13,78 @@ export async function insertUser(db: Kysely<Database>, row: Insertable<UsersTabl
 
 export async function findUserByEmail(db: Kysely<Database>, email: string) {
   return db.selectFrom('users').select(['id', 'organization_id']).where('email', '=', email).executeTakeFirst();
+}
+
+export async function findUserOfOrganization(db: Kysely<Database>, organizationId: string, userId: string): Promise<UserRow | undefined> {
+  return db.selectFrom('users').selectAll().where('id', '=', userId).where('organization_id', '=', organizationId).executeTakeFirst();
+}
+
+/** Every user of the organization, in e-mail order (the organization and e-mail index). */
+export async function listUserEmailsOfOrganization(db: Kysely<Database>, organizationId: string): Promise<Array<{ id: string; email: string }>> {
+  return db.selectFrom('users').select(['id', 'email']).where('organization_id', '=', organizationId).orderBy('email').execute();
+}
+
+export async function updateUserOfOrganization(
+  db: Kysely<Database>,
+  organizationId: string,
+  userId: string,
+  changes: Updateable<UsersTable>,
+): Promise<void> {
+  await db.updateTable('users').set(changes).where('id', '=', userId).where('organization_id', '=', organizationId).execute();
+}
+
+export async function findOrganizationHpio(db: Kysely<Database>, organizationId: string): Promise<string | null> {
+  const row = await db.selectFrom('organizations').select('hpio').where('id', '=', organizationId).executeTakeFirst();
+  return row?.hpio ?? null;
+}
+
+export async function findProviderRecord(db: Kysely<Database>, organizationId: string, userId: string) {
+  return db
+    .selectFrom('provider_records')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .where('organization_id', '=', organizationId)
+    .executeTakeFirst();
+}
+
+export async function insertProviderRecord(db: Kysely<Database>, row: Insertable<ProviderRecordsTable>): Promise<void> {
+  await db.insertInto('provider_records').values(row).execute();
+}
+
+export async function updateProviderRecord(
+  db: Kysely<Database>,
+  organizationId: string,
+  userId: string,
+  changes: Updateable<ProviderRecordsTable>,
+): Promise<void> {
+  await db.updateTable('provider_records').set(changes).where('user_id', '=', userId).where('organization_id', '=', organizationId).execute();
+}
+
+/** Other users of the organization whose active record holds this HPI-I, with whether they are enabled. */
+export async function findActiveHpiiHolders(db: Kysely<Database>, organizationId: string, hpiiNumber: string, exceptUserId?: string) {
+  let query = db
+    .selectFrom('provider_records as p')
+    .innerJoin('users as u', 'u.id', 'p.user_id')
+    .select(['p.user_id', 'u.enabled'])
+    .where('p.organization_id', '=', organizationId)
+    .where('p.hpii_number', '=', hpiiNumber)
+    .where('p.status', '=', RECORD_ACTIVE);
+  if (exceptUserId !== undefined) query = query.where('p.user_id', '!=', exceptUserId);
+  return query.execute();
+}
+
+export async function setProviderRecordStatus(db: Kysely<Database>, organizationId: string, userIds: string[], status: string, at: string): Promise<void> {
+  if (userIds.length === 0) return;
+  await db
+    .updateTable('provider_records')
+    .set({ status, updated_at: at })
+    .where('organization_id', '=', organizationId)
+    .where('user_id', 'in', userIds)
+    .execute();
+}
+
+/** A unique index refused the write (SQLite and PostgreSQL report it differently). */
+export function isUniqueViolation(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
 }

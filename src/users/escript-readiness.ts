@@ -1,0 +1,27 @@
+// is_escript_ready.can_prescribe: true exactly when every condition below holds. The README
+// states the same list; a test walks it condition by condition.
+import { isValidHpio } from '../identifiers/index.ts';
+import { missingTypeFields, RECORD_ACTIVE, type ProviderRecordRow } from './provider-details.ts';
+import { PRESCRIBING_ROLE, type Role } from './user-roles.ts';
+
+export interface ReadinessFacts {
+  enabled: boolean;
+  roles: readonly Role[];
+  record: ProviderRecordRow | undefined;
+  organizationHpio: string | null;
+}
+
+export const CAN_PRESCRIBE_CONDITIONS: ReadonlyArray<{ condition: string; holds: (facts: ReadinessFacts) => boolean }> = [
+  { condition: 'the user is enabled', holds: (f) => f.enabled },
+  { condition: 'the user holds the provider role', holds: (f) => f.roles.includes(PRESCRIBING_ROLE) },
+  { condition: 'the user has a provider record verified by the HI Service and still active', holds: (f) => f.record?.status === RECORD_ACTIVE },
+  {
+    condition: 'the record has the prescriber fields its type needs (prescriber_number unless type T; qualifications when a type is given)',
+    holds: (f) => f.record !== undefined && missingTypeFields(f.record).length === 0,
+  },
+  { condition: 'the organization has a valid HPI-O', holds: (f) => f.organizationHpio !== null && isValidHpio(f.organizationHpio) },
+];
+
+export function canPrescribe(facts: ReadinessFacts): boolean {
+  return CAN_PRESCRIBE_CONDITIONS.every(({ holds }) => holds(facts));
+}

@@ -1,0 +1,76 @@
+// Update user (PUT .../users/{user_id}): full_name and provider_details, only the fields sent.
+// Every check that can fail runs before anything is written (the HI lookup last of them), and
+// the write (provider record and full_name) is one transaction, so a failure saves nothing.
+import { validationFailed } from '../platform/api-error.ts';
+import {
+  detailColumnsOf,
+  fullNameOf,
+  requiredIdentityIssues,
+  resolveIdentity,
+  type ProviderDetailsPatch,
+  type ProviderIdentity,
+  type ProviderRecordRow,
+} from './provider-details.ts';
+import { claimHpii, isHpiiHeldByAnother, writeRecordDetails, writeVerifiedRecord, type RecordOwner } from './provider-records.ts';
+import { askHiService, checkHpiiNumber, checkOrganizationHpio, hpiiConflict, needsHiLookup, rejectUnverified } from './provider-verification.ts';
+import { requireUser, type UsersContext } from './users-service.ts';
+import { findOrganizationHpio, findProviderRecord, isUniqueViolation, updateUserOfOrganization } from './users-store.ts';
+
+export interface UserUpdate {
+  full_name?: string;
+  provider_details?: ProviderDetailsPatch;
+}
+
+interface ProviderWrite {
+  patch: ProviderDetailsPatch;
+  stored: ProviderRecordRow | undefined;
+  identity: ProviderIdentity;
+  /** The HI Service verified the identity set for this write. */
+  verified: boolean;
+}
+
+/** The checks of the spec, in order: HPI-I format (400), identity set (422), then, when a lookup is due, HPI-O (400), holder (409), HI Service. */
+async function prepareProviderWrite(ctx: UsersContext, owner: RecordOwner, patch: ProviderDetailsPatch): Promise<ProviderWrite> {
+  checkHpiiNumber(patch.hpii_number, 'provider_details.hpii_number');
+  const stored = await findProviderRecord(ctx.db, owner.organizationId, owner.userId);
+  const resolved = resolveIdentity(patch, stored);
+  if (!resolved.identity) throw validationFailed(requiredIdentityIssues(resolved.missing), 'The identity set is incomplete; nothing was saved');
+  const identity = resolved.identity;
+  if (!needsHiLookup(stored, patch)) return { patch, stored, identity, verified: false };
+  checkOrganizationHpio(await findOrganizationHpio(ctx.db, owner.organizationId));
+  if (await isHpiiHeldByAnother(ctx.db, owner.organizationId, identity.hpii_number, owner.userId)) throw hpiiConflict();
+  rejectUnverified(await askHiService(ctx.hiService, identity));
+  return { patch, stored, identity, verified: true };
+}
+
+/** full_name follows the provider names when the record is created or its names change, unless sent. */
+function followedFullName(write: ProviderWrite): string | undefined {
+  const { stored, identity } = write;
+  const namesChanged = !stored || stored.given_name !== identity.given_name || stored.family_name !== identity.family_name;
+  return write.verified && namesChanged ? fullNameOf(identity) : undefined;
+}
+
+export async function updateUser(ctx: UsersContext, organizationId: string, pathUserId: string, update: UserUpdate): Promise<{ user_id: string }> {
+  const user = await requireUser(ctx.db, organizationId, pathUserId);
+  const owner: RecordOwner = { organizationId, userId: user.id };
+  const write = update.provider_details ? await prepareProviderWrite(ctx, owner, update.provider_details) : undefined;
+  const fullName = update.full_name ?? (write && followedFullName(write));
+  const at = ctx.clock.now().toISOString();
+  try {
+    await ctx.db.transaction().execute(async (trx) => {
+      if (write?.verified) {
+        // Checked again inside the transaction: another request may have taken the HPI-I meanwhile.
+        if (!(await claimHpii(trx, owner, write.identity.hpii_number, at))) throw hpiiConflict();
+        await writeVerifiedRecord(trx, owner, write.stored, write.identity, detailColumnsOf(write.patch), at);
+      } else if (write) {
+        await writeRecordDetails(trx, owner, detailColumnsOf(write.patch), at);
+      }
+      if (fullName !== undefined) await updateUserOfOrganization(trx, organizationId, user.id, { full_name: fullName, updated_at: at });
+    });
+  } catch (error) {
+    // The active-HPI-I index refused a write racing another one for the same HPI-I.
+    if (isUniqueViolation(error)) throw hpiiConflict();
+    throw error;
+  }
+  return { user_id: user.id };
+}

@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { HI_DEMO_FIXTURES, HI_DEMO_PROVIDERS, createHiSandboxSimulator } from '../hi-service/index.ts';
+import { ApiError } from '../platform/api-error.ts';
+import type { ProviderRecordRow } from './provider-details.ts';
+import { askHiService, checkHpiiNumber, checkOrganizationHpio, needsHiLookup } from './provider-verification.ts';
+
+const active = {
+  status: 'active',
+  hpii_number: '8003619166667284',
+  given_name: 'Anna',
+  family_name: 'Smith',
+  date_of_birth: '1970-01-01',
+  sex: 'F',
+  prescriber_number: '1',
+} as ProviderRecordRow;
+
+describe('when the HI lookup runs (provider_details sent)', () => {
+  it.each([
+    ['no record', undefined, {}, true],
+    ['an inactive record, nothing changed', { ...active, status: 'inactive' }, {}, true],
+    ['an active record, HPI-I changed', active, { hpii_number: '8003610000010401' }, true],
+    ['an active record, given_name changed', active, { given_name: 'Annie' }, true],
+    ['an active record, family_name changed', active, { family_name: 'Smyth' }, true],
+    ['an active record, date_of_birth changed', active, { date_of_birth: '1970-01-02' }, true],
+    ['an active record, sex changed', active, { sex: 'N' }, true],
+    ['an active record, details only', active, { prescriber_number: '2', title: 'Dr' }, false],
+    ['an active record, identity sent unchanged', active, { hpii_number: active.hpii_number, sex: 'F' }, false],
+    ['an active record, nothing sent', active, {}, false],
+  ] as const)('%s: %s', (_case, stored, patch, expected) => {
+    expect(needsHiLookup(stored, patch)).toBe(expected);
+  });
+});
+
+describe('checks before a lookup', () => {
+  it('refuses a malformed HPI-I with INVALID_USER_PARAMETERS and accepts an absent one', () => {
+    expect(() => checkHpiiNumber('8003619166667285', 'hpii_number')).toThrow(expect.objectContaining({ code: 'INVALID_USER_PARAMETERS', status: 400 }));
+    expect(() => checkHpiiNumber(undefined, 'hpii_number')).not.toThrow();
+  });
+
+  it.each([[null], [''], ['8003624166667004'], ['8003619166667284']])('refuses the organization HPI-O %j', (hpio) => {
+    expect(() => checkOrganizationHpio(hpio)).toThrow(ApiError);
+  });
+
+  it('accepts a valid HPI-O', () => {
+    expect(() => checkOrganizationHpio('8003624166667003')).not.toThrow();
+  });
+});
+
+describe('asking the HI Service', () => {
+  const simulator = createHiSandboxSimulator({ fixtures: HI_DEMO_FIXTURES });
+  const identity = ({ fault: _fault, ...person }: { fault?: string } & Record<string, string>) => person as never;
+
+  it('passes verified, no_match and no_status through', async () => {
+    expect(await askHiService(simulator, identity(HI_DEMO_PROVIDERS.verified))).toBe('verified');
+    expect(await askHiService(simulator, identity({ ...HI_DEMO_PROVIDERS.verified, sex: 'M' }))).toBe('no_match');
+    expect(await askHiService(simulator, identity(HI_DEMO_PROVIDERS.withoutStatus))).toBe('no_status');
+  });
+
+  it('turns an unreachable service into a 500 INTERNAL_ERROR', async () => {
+    await expect(askHiService(simulator, identity(HI_DEMO_PROVIDERS.unreachable))).rejects.toMatchObject({ code: 'INTERNAL_ERROR', status: 500 });
+  });
+});

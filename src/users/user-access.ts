@@ -1,0 +1,65 @@
+// Who a user is allowed to be: replacing roles, and the user state table (disable, enable).
+// Sign-in itself is the identity provider's (identity-provider.ts); the roles are ours.
+import { ApiError } from '../platform/api-error.ts';
+import { BASELINE_ROLES, isAssignableRole, parseStoredRoles, PLATFORM_KEPT_ROLES, type Role } from './user-roles.ts';
+import { requireUser, type UsersContext } from './users-service.ts';
+import { updateUserOfOrganization } from './users-store.ts';
+
+export const ROLES_NOT_AN_ARRAY = 'access_roles must be a non-empty array of valid roles';
+export const NO_VALID_ROLE = 'access_roles must contain at least one valid role after filtering';
+
+/** The spec's messages of the user state table, and of enable (its mirror). */
+export const STATE_MESSAGES = {
+  disabled: 'User disabled successfully',
+  alreadyDisabled: 'User is already disabled',
+  enabled: 'User enabled successfully',
+  alreadyEnabled: 'User is already enabled',
+} as const;
+
+/**
+ * Replaces the assignable roles. Entries that are not assignable roles are dropped first; none
+ * left is a 400. Roles the platform gave (owner, support) are kept: the API can neither give
+ * nor take them.
+ */
+export async function replaceRoles(
+  ctx: UsersContext,
+  organizationId: string,
+  pathUserId: string,
+  requested: unknown,
+): Promise<{ user_id: string; access_roles: Role[] }> {
+  if (!Array.isArray(requested) || requested.length === 0) throw new ApiError('INVALID_USER_PARAMETERS', ROLES_NOT_AN_ARRAY);
+  const assigned = [...new Set(requested.filter(isAssignableRole))];
+  if (assigned.length === 0) throw new ApiError('INVALID_USER_PARAMETERS', NO_VALID_ROLE);
+  const user = await requireUser(ctx.db, organizationId, pathUserId);
+  const kept = parseStoredRoles(user.roles).filter((role) => (PLATFORM_KEPT_ROLES as readonly Role[]).includes(role));
+  const roles: Role[] = [...kept, ...assigned];
+  await updateUserOfOrganization(ctx.db, organizationId, user.id, { roles: JSON.stringify(roles), updated_at: ctx.clock.now().toISOString() });
+  return { user_id: user.id, access_roles: roles };
+}
+
+type StateChange = 'disable' | 'enable';
+
+/**
+ * Disable: roles down to member and sign-in disabled. Enable: sign-in restored with role
+ * member. Either is idempotent: a user already in the target state is left unchanged.
+ */
+export async function changeUserState(
+  ctx: UsersContext,
+  organizationId: string,
+  pathUserId: string,
+  change: StateChange,
+): Promise<{ user_id: string; message: string }> {
+  const user = await requireUser(ctx.db, organizationId, pathUserId);
+  const target = change === 'disable' ? 0 : 1;
+  if (user.enabled === target) {
+    return { user_id: user.id, message: change === 'disable' ? STATE_MESSAGES.alreadyDisabled : STATE_MESSAGES.alreadyEnabled };
+  }
+  await ctx.db.transaction().execute(async (trx) => {
+    const at = ctx.clock.now().toISOString();
+    await updateUserOfOrganization(trx, organizationId, user.id, { roles: JSON.stringify(BASELINE_ROLES), updated_at: at });
+    const account = { db: trx, organizationId, userId: user.id, email: user.email };
+    // Last, so an identity provider that fails rolls the role change back.
+    await (change === 'disable' ? ctx.identityProvider.disableUser(account) : ctx.identityProvider.enableUser(account));
+  });
+  return { user_id: user.id, message: change === 'disable' ? STATE_MESSAGES.disabled : STATE_MESSAGES.enabled };
+}

@@ -1,0 +1,85 @@
+// Create user through the API. The user is always created (unless the e-mail is taken or the
+// HI Service is unreachable); a provider whose HPI-I the HI Service does not verify, or whose
+// HPI-I another active provider of the organization holds, is created without a provider
+// record, and the response's code and warning say so.
+import { normaliseEmail } from '../identifiers/index.ts';
+import { ApiError } from '../platform/api-error.ts';
+import { detailColumnsOf, type ProviderDetailsPatch, type ProviderIdentity } from './provider-details.ts';
+import { claimHpii, isHpiiHeldByAnother, writeVerifiedRecord, type RecordOwner } from './provider-records.ts';
+import { askHiService, checkHpiiNumber, checkOrganizationHpio, UNVERIFIED_ANSWERS, type HiAnswer } from './provider-verification.ts';
+import { BASELINE_ROLES, holdsAny, PROVIDER_RECORD_ROLES, type AssignableRole, type Role } from './user-roles.ts';
+import { newUserRow, type UsersContext } from './users-service.ts';
+import { findOrganizationHpio, findUserByEmail, insertUser, isUniqueViolation } from './users-store.ts';
+
+export type NewUserRequest = ProviderDetailsPatch & {
+  given_name: string;
+  family_name: string;
+  email: string;
+  access_roles?: AssignableRole[];
+};
+
+/** The codes of a 201: created, created without provider record (not verified, or HPI-I taken). */
+export const CREATED_CODES = ['USER_CREATED', 'USER_CREATED_PROVIDER_NOT_FOUND', 'USER_CREATED_PROVIDER_ALREADY_EXISTS'] as const;
+export type CreatedCode = (typeof CREATED_CODES)[number];
+
+const HPII_HELD_WARNING =
+  'The HPI-I is already held by another active provider in the organization: no provider record was created and the user cannot prescribe';
+
+export interface UserCreated {
+  code: CreatedCode;
+  data: { user_id: string; warning?: string };
+}
+
+type ProviderOutcome = { answer: HiAnswer | 'held'; identity: ProviderIdentity; details: ProviderDetailsPatch };
+
+const emailTaken = () => new ApiError('USER_ALREADY_EXISTS', 'User with this email already exists');
+
+function rolesOnCreate(requested: AssignableRole[] | undefined): Role[] {
+  return requested && requested.length > 0 ? [...new Set(requested)] : BASELINE_ROLES;
+}
+
+/** Checks the HPI-I and the organization, then asks the HI Service unless the HPI-I is taken. */
+async function verifyNewProvider(ctx: UsersContext, organizationId: string, input: NewUserRequest): Promise<ProviderOutcome> {
+  checkHpiiNumber(input.hpii_number, 'hpii_number');
+  checkOrganizationHpio(await findOrganizationHpio(ctx.db, organizationId));
+  // Presence of these was checked with the body (422 REQUIRED_FIELD).
+  const identity = {
+    hpii_number: input.hpii_number,
+    given_name: input.given_name,
+    family_name: input.family_name,
+    date_of_birth: input.date_of_birth,
+    sex: input.sex,
+  } as ProviderIdentity;
+  const held = await isHpiiHeldByAnother(ctx.db, organizationId, identity.hpii_number);
+  const answer = held ? 'held' : await askHiService(ctx.hiService, identity);
+  return { answer, identity, details: input };
+}
+
+function reportOf(userId: string, outcome: ProviderOutcome | undefined): UserCreated {
+  if (!outcome || outcome.answer === 'verified') return { code: 'USER_CREATED', data: { user_id: userId } };
+  if (outcome.answer === 'held') return { code: 'USER_CREATED_PROVIDER_ALREADY_EXISTS', data: { user_id: userId, warning: HPII_HELD_WARNING } };
+  return { code: 'USER_CREATED_PROVIDER_NOT_FOUND', data: { user_id: userId, warning: UNVERIFIED_ANSWERS[outcome.answer].warning } };
+}
+
+export async function createOrganizationUser(ctx: UsersContext, organizationId: string, input: NewUserRequest): Promise<UserCreated> {
+  const email = normaliseEmail(input.email);
+  if (await findUserByEmail(ctx.db, email)) throw emailTaken();
+  const roles = rolesOnCreate(input.access_roles);
+  const outcome = holdsAny(roles, PROVIDER_RECORD_ROLES) ? await verifyNewProvider(ctx, organizationId, input) : undefined;
+  const at = ctx.clock.now().toISOString();
+  const row = newUserRow(at, { organizationId, email, givenName: input.given_name, familyName: input.family_name, roles });
+  const owner: RecordOwner = { organizationId, userId: row.id };
+  try {
+    return await ctx.db.transaction().execute(async (trx) => {
+      await insertUser(trx, row);
+      if (outcome?.answer !== 'verified') return reportOf(row.id, outcome);
+      if (!(await claimHpii(trx, owner, outcome.identity.hpii_number, at))) return reportOf(row.id, { ...outcome, answer: 'held' });
+      await writeVerifiedRecord(trx, owner, undefined, outcome.identity, detailColumnsOf(outcome.details), at);
+      return reportOf(row.id, outcome);
+    });
+  } catch (error) {
+    // Another request took the e-mail between the check and the insert.
+    if (isUniqueViolation(error) && (await findUserByEmail(ctx.db, email))) throw emailTaken();
+    throw error;
+  }
+}

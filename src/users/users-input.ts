@@ -1,0 +1,77 @@
+// Reading the user routes' bodies: schema failures and the checks a schema cannot express
+// (the prescriber-type dependency, calendar dates, e-mail format, fields a role requires) go
+// out together as one 422; unknown fields are dropped.
+import type { FastifyRequest } from 'fastify';
+import { isValidEmail, normaliseEmail } from '../identifiers/index.ts';
+import { ApiError, type ValidationIssue } from '../platform/api-error.ts';
+import { schemaIssuesOf, throwIfInvalid } from '../platform/body-validation.ts';
+import { checkPrescriberTypeRule, checkProviderFormats, fieldsNeededByType, PROVIDER_FIELD_NAMES, type ProviderDetailsPatch } from './provider-details.ts';
+import type { UserUpdate } from './provider-update.ts';
+import type { NewUserRequest } from './user-creation.ts';
+import { ROLES_NOT_AN_ARRAY } from './user-access.ts';
+import type { Role } from './user-roles.ts';
+
+/** Create user: the fields a role needs beside the always-required names and e-mail. */
+export const FIELDS_REQUIRED_BY_ROLE: ReadonlyArray<{ role: Role; fields: readonly (keyof NewUserRequest)[] }> = [
+  { role: 'provider', fields: ['date_of_birth', 'sex', 'hpii_number', 'qualifications', 'prescriber_type'] },
+  { role: 'rx_queue_manager', fields: ['date_of_birth', 'sex', 'hpii_number', 'qualifications'] },
+];
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function pick<T>(body: Record<string, unknown>, names: readonly string[]): T {
+  return Object.fromEntries(names.filter((name) => body[name] !== undefined).map((name) => [name, body[name]])) as T;
+}
+
+function isMissing(value: unknown): boolean {
+  return value === undefined || value === '';
+}
+
+export function readUserUpdate(request: FastifyRequest): UserUpdate {
+  const body = isPlainObject(request.body) ? request.body : {};
+  const details = isPlainObject(body.provider_details) ? (body.provider_details as ProviderDetailsPatch) : undefined;
+  throwIfInvalid(request, details ? [...checkPrescriberTypeRule(details), ...checkProviderFormats(details)] : []);
+  const update: UserUpdate = {};
+  if (typeof body.full_name === 'string') update.full_name = body.full_name;
+  if (details) update.provider_details = pick<ProviderDetailsPatch>(details, PROVIDER_FIELD_NAMES);
+  return update;
+}
+
+/** REQUIRED_FIELD per field a role of the new user needs (prescriber_number by prescriber type). */
+function roleRequirementIssues(body: Record<string, unknown>): ValidationIssue[] {
+  const roles = Array.isArray(body.access_roles) ? (body.access_roles as Role[]) : [];
+  const neededBy = new Map<string, Role>();
+  for (const { role, fields } of FIELDS_REQUIRED_BY_ROLE.filter((entry) => roles.includes(entry.role))) {
+    for (const field of fields) if (!neededBy.has(field)) neededBy.set(field, role);
+  }
+  if (roles.includes('provider') && typeof body.prescriber_type === 'string') {
+    for (const field of fieldsNeededByType(body.prescriber_type)) neededBy.set(field, 'provider');
+  }
+  return [...neededBy]
+    .filter(([field]) => isMissing(body[field]))
+    .map(([field, role]) => ({ field, message: `${field} is required for role ${role}`, code: 'REQUIRED_FIELD' }));
+}
+
+function emailIssues(email: unknown): ValidationIssue[] {
+  if (typeof email !== 'string' || email === '' || isValidEmail(normaliseEmail(email))) return [];
+  return [{ field: 'email', message: 'must be a valid e-mail address', code: 'VALIDATION_ERROR' }];
+}
+
+const NEW_USER_FIELDS = ['given_name', 'family_name', 'email', 'access_roles', ...PROVIDER_FIELD_NAMES.filter((n) => n !== 'given_name' && n !== 'family_name')];
+
+export function readNewUser(request: FastifyRequest): NewUserRequest {
+  const body = isPlainObject(request.body) ? request.body : {};
+  throwIfInvalid(request, [...roleRequirementIssues(body), ...emailIssues(body.email), ...checkProviderFormats(body as ProviderDetailsPatch, '')]);
+  return pick<NewUserRequest>(body, NEW_USER_FIELDS);
+}
+
+/** The roles body: anything that is not an array of at most 32 entries is a 400, as the vendor answers. */
+export function readRequestedRoles(request: FastifyRequest): unknown[] {
+  const body = request.body;
+  if (schemaIssuesOf(request).length > 0 || !isPlainObject(body) || !Array.isArray(body.access_roles)) {
+    throw new ApiError('INVALID_USER_PARAMETERS', ROLES_NOT_AN_ARRAY);
+  }
+  return body.access_roles;
+}

@@ -1,0 +1,110 @@
+// Request and response schemas of the user routes. Provider fields come from the
+// PROVIDER_FIELDS table, so their limits live in one place.
+import { Type, type TSchema } from '@sinclair/typebox';
+import { OrganizationParams } from '../auth/auth-schemas.ts';
+import { SuccessEnvelopeSchema } from '../platform/envelope.ts';
+import { StringEnum } from '../platform/schema-types.ts';
+import { PROVIDER_FIELD_NAMES, PROVIDER_FIELDS, type ProviderField, type ProviderFieldRule } from './provider-details.ts';
+import { ASSIGNABLE_ROLES } from './user-roles.ts';
+
+export { OrganizationParams };
+export const UserParams = Type.Object({ ...OrganizationParams.properties, user_id: Type.String({ maxLength: 64 }) });
+
+/** Most entries an access_roles array may carry (there are five assignable roles). */
+export const MAX_ROLE_ENTRIES = 32;
+
+const NAME_MAX = 100;
+const Name = (description: string) => Type.String({ minLength: 1, maxLength: NAME_MAX, pattern: '\\S', description });
+
+function providerField(rule: ProviderFieldRule): TSchema {
+  if (rule.values) return StringEnum(rule.values, { description: rule.description });
+  return Type.String({
+    maxLength: rule.maxLength,
+    ...(rule.pattern ? { pattern: rule.pattern } : {}),
+    // Identity fields are never empty; an empty detail field unsets it.
+    ...(rule.identity ? { minLength: 1 } : {}),
+    description: rule.description,
+  });
+}
+
+function providerProperties(names: readonly ProviderField[]): Record<string, TSchema> {
+  return Object.fromEntries(names.map((name) => [name, Type.Optional(providerField(PROVIDER_FIELDS[name]))]));
+}
+
+export const ProviderDetailsPatchSchema = Type.Object(providerProperties(PROVIDER_FIELD_NAMES), {
+  description:
+    'Any subset of the provider fields; only those sent change. hpii_number, given_name, family_name, date_of_birth ' +
+    'and sex are verified together with the HI Service; values not sent are taken from the stored record.',
+});
+
+export const UpdateUserBody = Type.Object(
+  {
+    full_name: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Set explicitly; otherwise it follows the provider names.' })),
+    provider_details: Type.Optional(ProviderDetailsPatchSchema),
+  },
+  { description: 'Only the fields sent change. access_roles and email are ignored.' },
+);
+
+const CREATE_PROVIDER_FIELDS = PROVIDER_FIELD_NAMES.filter((name) => name !== 'given_name' && name !== 'family_name');
+
+export const CreateUserBody = Type.Object(
+  {
+    given_name: Name('Given name.'),
+    family_name: Name('Family name.'),
+    email: Type.String({ minLength: 1, maxLength: 254, description: 'E-mail, unique across the platform (compared lower-cased).' }),
+    access_roles: Type.Optional(
+      Type.Array(StringEnum(ASSIGNABLE_ROLES), { maxItems: MAX_ROLE_ENTRIES, description: 'Roles; none means the baseline role member.' }),
+    ),
+    ...providerProperties(CREATE_PROVIDER_FIELDS),
+    partner_user_id: Type.Optional(Type.String({ maxLength: 200, description: 'Accepted and not stored.' })),
+  },
+  {
+    description:
+      'A user. With role provider or rx_queue_manager, date_of_birth, sex, hpii_number and qualifications are required and ' +
+      'the HPI-I is verified with the HI Service; provider also needs prescriber_type, and prescriber_number unless the type is T.',
+  },
+);
+
+export const RolesBody = Type.Object({
+  access_roles: Type.Optional(
+    Type.Array(Type.Unknown(), {
+      maxItems: MAX_ROLE_ENTRIES,
+      description: `Replaces the roles. Assignable: ${ASSIGNABLE_ROLES.join(', ')}; other entries are dropped.`,
+    }),
+  ),
+});
+
+const Nullable = (schema: TSchema) => Type.Union([schema, Type.Null()]);
+
+const ProviderDetailsSchema = Type.Object(
+  Object.fromEntries(PROVIDER_FIELD_NAMES.map((name) => [name, PROVIDER_FIELDS[name].identity ? Type.String() : Nullable(Type.String())])),
+);
+
+export const UserSchema = Type.Object({
+  user_id: Type.String(),
+  email: Type.String(),
+  full_name: Type.String(),
+  access_roles: Type.Array(Type.String()),
+  details: Type.Object({
+    given_name: Type.String(),
+    family_name: Type.String(),
+    title: Nullable(Type.String()),
+    date_of_birth: Nullable(Type.String()),
+    sex: Nullable(Type.String()),
+  }),
+  provider_details: Type.Optional(
+    Type.Union([ProviderDetailsSchema, Type.Null()], {
+      description: 'Present when the roles include provider or rx_queue_manager; null when the user has no provider record.',
+    }),
+  ),
+  is_escript_ready: Type.Object({ can_prescribe: Type.Boolean() }),
+});
+
+export const UserIdResponse = SuccessEnvelopeSchema(Type.Object({ user_id: Type.String() }));
+export const CreatedUserResponse = SuccessEnvelopeSchema(
+  Type.Object({ user_id: Type.String(), warning: Type.Optional(Type.String()) }),
+  'code: USER_CREATED, USER_CREATED_PROVIDER_NOT_FOUND or USER_CREATED_PROVIDER_ALREADY_EXISTS',
+);
+export const UserResponse = SuccessEnvelopeSchema(UserSchema);
+export const UserListResponse = SuccessEnvelopeSchema(Type.Array(Type.Object({ user_id: Type.String(), email: Type.String() })));
+export const RolesResponse = SuccessEnvelopeSchema(Type.Object({ user_id: Type.String(), access_roles: Type.Array(Type.String()) }));

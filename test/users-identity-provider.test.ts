@@ -1,0 +1,59 @@
+// The identity provider step of disable and enable sits behind an interface: the service calls
+// it inside its transaction, so an external provider that fails leaves the user as it was.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { IdentityAccount, IdentityProvider } from '../src/users/identity-provider.ts';
+import { changeUserState } from '../src/users/user-access.ts';
+import type { UsersContext } from '../src/users/users-service.ts';
+import { createUsersTestApp, givenMember, givenUsersClient, storedUser, type UsersClient, type UsersTestApp } from './users-given.ts';
+import { snapshotDatabase } from './database-snapshot.ts';
+
+let t: UsersTestApp;
+let c: UsersClient;
+
+beforeAll(async () => {
+  t = await createUsersTestApp();
+  c = await givenUsersClient(t);
+});
+afterAll(() => t.close());
+
+function contextWith(identityProvider: IdentityProvider): UsersContext {
+  return { db: t.deps.database.db, clock: t.clock, hiService: t.hi, identityProvider };
+}
+
+describe('the identity provider of disable and enable', () => {
+  it('is told which account to disable and enable, inside the change', async () => {
+    const calls: Array<[string, Omit<IdentityAccount, 'db'>]> = [];
+    const recording: IdentityProvider = {
+      async disableUser({ db: _db, ...account }) {
+        calls.push(['disable', account]);
+      },
+      async enableUser({ db: _db, ...account }) {
+        calls.push(['enable', account]);
+      },
+    };
+    const userId = await givenMember(t, c);
+    const { email } = await storedUser(t, userId);
+    await changeUserState(contextWith(recording), c.g.organizationId, userId, 'disable');
+    const account = { organizationId: c.g.organizationId, userId, email };
+    expect(calls).toEqual([['disable', account]]);
+    // A recording provider does not touch sign-in, so the user is still enabled: enable is then a no-op.
+    await changeUserState(contextWith(recording), c.g.organizationId, userId, 'enable');
+    expect(calls).toEqual([['disable', account]]);
+  });
+
+  it('rolls the role downgrade back when the identity provider fails', async () => {
+    const failing: IdentityProvider = {
+      disableUser: async () => {
+        throw new Error('identity provider down');
+      },
+      enableUser: async () => {
+        throw new Error('identity provider down');
+      },
+    };
+    const userId = await givenMember(t, c, ['provider', 'admin']);
+    const before = await snapshotDatabase(t.deps.database);
+    await expect(changeUserState(contextWith(failing), c.g.organizationId, userId, 'disable')).rejects.toThrow('identity provider down');
+    expect(await snapshotDatabase(t.deps.database)).toEqual(before);
+    expect(JSON.parse((await storedUser(t, userId)).roles)).toEqual(['provider', 'admin']);
+  });
+});
