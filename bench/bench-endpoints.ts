@@ -3,6 +3,8 @@
 // variables (the sandbox credentials, the access tokens and what the setup steps in
 // bench-setup.ts create) just before the run; bench-requests.ts does the filling.
 import { SCOPES } from '../src/auth/scopes.ts';
+import { HI_DEMO_PROVIDERS } from '../src/hi-service/hi-demo-fixtures.ts';
+import { prescriberRecordNeverReverified, type StoredCheck } from './bench-stored-checks.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -30,6 +32,13 @@ export interface BenchEndpoint {
    * a bulk create really creates every item and not just the first.
    */
   expectData?: Record<string, unknown>;
+  /** Checked on the same sample: `data` must be an array of at least this many entries (list routes). */
+  minDataLength?: number;
+  /**
+   * Run once after the measurement, against the server's database (bench-stored-checks.ts):
+   * what no response shows, e.g. that no request of the row asked the HI Service.
+   */
+  storedCheck?: StoredCheck;
   /** Items each request carries (bulk routes): the report adds items/s = req/s × this. */
   itemsPerRequest?: number;
   baseline: BaselineKind;
@@ -40,7 +49,7 @@ export interface BenchEndpoint {
 /** The values placeholders are filled from, e.g. {organization_id} or {access_token}. */
 export type BenchVariables = Record<string, string>;
 
-const JSON_CONTENT = { 'content-type': 'application/json' };
+export const JSON_CONTENT = { 'content-type': 'application/json' };
 
 const TOKEN_CREDENTIALS = {
   'x-partner-id': '{partner_id}',
@@ -51,7 +60,7 @@ const TOKEN_CREDENTIALS = {
 };
 
 /** As the prescriber (every scope, role provider). */
-const BEARER = {
+export const BEARER = {
   authorization: 'Bearer {access_token}',
   'x-organization-secret': '{organization_secret}',
 };
@@ -79,7 +88,8 @@ export const OWNER_TOKEN_REQUEST: BenchEndpoint = {
   headers: { ...TOKEN_ENDPOINT.headers, 'x-user-id': '{owner_user_id}' },
 };
 
-const PATIENTS_PATH = '/v1/organizations/{organization_id}/users/{prescriber_user_id}/patients';
+export const USERS_PATH = '/v1/organizations/{organization_id}/users';
+const PATIENTS_PATH = `${USERS_PATH}/{prescriber_user_id}/patients`;
 const CATALOG_PATH = '/v1/organizations/{organization_id}/custom-drugs';
 
 /** The sandbox's demo identity Jessica Wood (ACTIVE, VERIFIED), found by her Medicare number. */
@@ -109,6 +119,21 @@ export function benchDrug(position: number): Record<string, unknown> {
 }
 
 const BULK_SIZE = 100;
+
+/**
+ * The seeded prescriber's provider details, which a setup step sends once so that she holds an
+ * active, HI-verified provider record: the identity of the simulator's demo provider Anna
+ * Smith, and the prescriber fields her type needs (README, "Users and prescriber details").
+ */
+export const PRESCRIBER_PROVIDER_DETAILS = {
+  ...HI_DEMO_PROVIDERS.verified,
+  prescriber_type: 'M',
+  prescriber_number: '1234567',
+  qualifications: 'MBBS',
+};
+
+/** Users a setup step creates in the organization for the list row (the seed's two come on top). */
+export const LISTED_USERS = 10_000;
 
 export const API_ENDPOINTS: BenchEndpoint[] = [
   TOKEN_ENDPOINT,
@@ -166,6 +191,31 @@ export const API_ENDPOINTS: BenchEndpoint[] = [
     expectData: { total: BULK_SIZE, successCount: BULK_SIZE, failureCount: 0 },
     itemsPerRequest: BULK_SIZE,
     baseline: 'POST',
+  },
+  {
+    // The prescriber (setup: an active provider record) edits her own title. The body holds no
+    // identity field (HPI-I, names, date of birth, sex), and the HI Service is asked only for an
+    // absent or inactive record or a changed identity, so each request is one detail write.
+    name: 'update user (no HI lookup)',
+    method: 'PUT',
+    path: `${USERS_PATH}/{prescriber_user_id}`,
+    headers: { ...BEARER, ...JSON_CONTENT },
+    body: { provider_details: { title: 'Dr {n}' } },
+    bodyVaries: true,
+    expectStatus: 200,
+    expectData: { user_id: '{prescriber_user_id}' },
+    storedCheck: prescriberRecordNeverReverified,
+    baseline: 'POST',
+  },
+  {
+    // Every user of the organization in one response: the route has no pagination.
+    name: `list users (${LISTED_USERS.toLocaleString('en-AU')})`,
+    method: 'GET',
+    path: USERS_PATH,
+    headers: BEARER,
+    expectStatus: 200,
+    minDataLength: LISTED_USERS,
+    baseline: 'GET',
   },
 ];
 

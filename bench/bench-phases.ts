@@ -2,12 +2,13 @@
 // Fastify baseline, then the real API (`erx serve`) with sandbox credentials.
 import { API_ENDPOINTS, BASELINE_ENDPOINTS, type BaselineKind, type BenchEndpoint, type BenchVariables } from './bench-endpoints.ts';
 import { requestAccessToken, seedSandboxCredentials } from './bench-credentials.ts';
+import { openServerDatabase } from './bench-database.ts';
 import { resolveRequest } from './bench-requests.ts';
 import { runSetupSteps } from './bench-setup.ts';
 import { prepareApiEnvironment, type BenchDatabase } from './bench-environment.ts';
 import type { BenchOptions } from './bench-options.ts';
 import { findFreePort, startChildServer, type ChildServer } from './bench-processes.ts';
-import { measureEndpoint, type Measurement } from './measure-endpoint.ts';
+import { BenchFailure, measureEndpoint, type Measurement } from './measure-endpoint.ts';
 
 export interface EndpointMeasurement {
   endpoint: BenchEndpoint;
@@ -18,11 +19,26 @@ function log(line: string): void {
   process.stdout.write(`${line}\n`);
 }
 
+/** The row's stored check, on a connection of the bench's own to the server's database. */
+async function runStoredCheck(endpoint: BenchEndpoint, variables: BenchVariables, serverEnv: NodeJS.ProcessEnv | undefined): Promise<void> {
+  if (!endpoint.storedCheck) return;
+  if (!serverEnv) throw new Error(`${endpoint.name}: a stored check needs the server's database`);
+  const database = await openServerDatabase(serverEnv);
+  try {
+    log(`    stored check: ${await endpoint.storedCheck(database.db, variables)}`);
+  } catch (error) {
+    throw new BenchFailure(`${endpoint.name} stored check: ${error instanceof Error ? error.message : String(error)}`);
+  } finally {
+    await database.close();
+  }
+}
+
 async function measureAll(
   server: ChildServer,
   endpoints: BenchEndpoint[],
   variables: BenchVariables,
   options: BenchOptions,
+  serverEnv?: NodeJS.ProcessEnv,
 ): Promise<EndpointMeasurement[]> {
   const results: EndpointMeasurement[] = [];
   for (const endpoint of endpoints) {
@@ -30,7 +46,10 @@ async function measureAll(
     const measured = await measureEndpoint(server.baseUrl, resolveRequest(endpoint, variables), options);
     const measurement = { ...measured, path: endpoint.path };
     const statuses = Object.entries(measurement.statusCounts).map(([status, count]) => `${count} × ${status}`).join(', ');
+    const { bodyBytes, dataLength } = measurement.sample;
+    log(`    sample: ${bodyBytes} bytes of body${dataLength === undefined ? '' : `, data holds ${dataLength} entries`}`);
     log(`    ${Math.round(measurement.requestsPerSecond)} req/s, p99 ${measurement.latencyP99Ms} ms, ${measurement.requests} requests: ${statuses}`);
+    await runStoredCheck(endpoint, variables, serverEnv);
     results.push({ endpoint, measurement });
   }
   return results;
@@ -69,7 +88,7 @@ export async function measureApi(options: BenchOptions): Promise<ApiRun> {
       const credentials = await seedSandboxCredentials(environment.env);
       const withToken = { ...credentials, access_token: await requestAccessToken(server.baseUrl, credentials) };
       const variables = await runSetupSteps(server.baseUrl, withToken);
-      return { database: environment.database, results: await measureAll(server, API_ENDPOINTS, variables, options) };
+      return { database: environment.database, results: await measureAll(server, API_ENDPOINTS, variables, options, environment.env) };
     } finally {
       await server.stop();
     }

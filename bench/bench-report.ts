@@ -59,27 +59,45 @@ function formatLatency(ms: number): string {
   return ms < 1 ? '<1' : ms.toString();
 }
 
+/** The sample response's body: bytes, or kB / MB (of 1,000) once it is large. */
+function formatBytes(bytes: number): string {
+  if (bytes < 10_000) return `${bytes} B`;
+  if (bytes < 10_000_000) return `${(bytes / 1000).toFixed(0)} kB`;
+  return `${(bytes / 1_000_000).toFixed(1)} MB`;
+}
+
 function describeTarget(result: EndpointResult): string {
   if (!result.target) return '';
   return `>= ${percent(result.target.minBaselineRatio)} ${result.target.pass ? 'PASS' : 'FAIL'}`;
 }
 
 export function formatReportTable(report: RunReport): string {
-  const header = ['endpoint', 'method', 'path', 'req/s', 'p99 ms', 'vs baseline', 'target', 'items/s'];
-  const baselineRows = Object.values(report.baselines).map((m) => [m.name, m.method, m.path, Math.round(m.requestsPerSecond).toString(), formatLatency(m.latencyP99Ms), '', '', '']);
+  const header = ['endpoint', 'method', 'path', 'req/s', 'p99 ms', 'body', 'vs baseline', 'target', 'items/s'];
+  const baselineRows = Object.values(report.baselines).map((m) => [
+    m.name,
+    m.method,
+    m.path,
+    Math.round(m.requestsPerSecond).toString(),
+    formatLatency(m.latencyP99Ms),
+    formatBytes(m.sample.bodyBytes),
+    '',
+    '',
+    '',
+  ]);
   const endpointRows = report.endpoints.map((r) => [
     r.name,
     r.method,
     r.path,
     Math.round(r.requestsPerSecond).toString(),
     formatLatency(r.latencyP99Ms),
+    formatBytes(r.sample.bodyBytes),
     `${percent(r.baselineRatio)} of ${r.baseline}`,
     describeTarget(r),
     r.itemsPerSecond === undefined ? '' : r.itemsPerSecond.toString(),
   ]);
   const rows = [header, ...baselineRows, ...endpointRows];
   const widths = header.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
-  const numeric = new Set([3, 4, 7]);
+  const numeric = new Set([3, 4, 5, 8]);
   const format = (row: string[]) =>
     row
       .map((cell, column) => (numeric.has(column) ? cell.padStart(widths[column]!) : cell.padEnd(widths[column]!)))

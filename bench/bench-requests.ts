@@ -16,6 +16,7 @@ export interface ResolvedRequest {
   varies: boolean;
   expectStatus?: number;
   expectData?: Record<string, unknown>;
+  minDataLength?: number;
 }
 
 function fillPlaceholders(text: string, variables: BenchVariables, where: string, encode = (value: string) => value): string {
@@ -71,6 +72,7 @@ export function resolveRequest(endpoint: BenchEndpoint, variables: BenchVariable
     nextBody: bodyFactory(endpoint, variables, `${where} body`),
     varies: endpoint.bodyVaries ?? false,
     ...(endpoint.expectStatus === undefined ? {} : { expectStatus: endpoint.expectStatus }),
+    ...(endpoint.minDataLength === undefined ? {} : { minDataLength: endpoint.minDataLength }),
     ...(endpoint.expectData === undefined
       ? {}
       : { expectData: fillJson(endpoint.expectData, variables, `${where} expectData`) as Record<string, unknown> }),

@@ -1,8 +1,18 @@
 // Setup steps that run once after the seed and the prescriber's token, before any endpoint is
 // measured. Each takes the variables so far and returns new ones for the rows' placeholders.
-import { benchDrug, OWNER_TOKEN_REQUEST, type BenchEndpoint, type BenchVariables } from './bench-endpoints.ts';
+import {
+  BEARER,
+  benchDrug,
+  JSON_CONTENT,
+  OWNER_TOKEN_REQUEST,
+  PRESCRIBER_PROVIDER_DETAILS,
+  USERS_PATH,
+  type BenchEndpoint,
+  type BenchVariables,
+} from './bench-endpoints.ts';
 import { requestAccessToken } from './bench-credentials.ts';
 import { resolveRequest, sendForData } from './bench-requests.ts';
+import { createUsersToList } from './bench-setup-users.ts';
 
 export type BenchSetupStep = (baseUrl: string, variables: BenchVariables) => Promise<BenchVariables>;
 
@@ -36,8 +46,37 @@ const createDrugToUpdate: BenchSetupStep = async (baseUrl, variables) => {
   return { custom_drug_id: id };
 };
 
+const PRESCRIBER_PATH = `${USERS_PATH}/{prescriber_user_id}`;
+
+/** The prescriber, with her own token, sends her provider details; the HI Service verifies them. */
+const GIVE_PRESCRIBER_PROVIDER_DETAILS: BenchEndpoint = {
+  name: 'setup: give the prescriber her provider details',
+  method: 'PUT',
+  path: PRESCRIBER_PATH,
+  headers: { ...BEARER, ...JSON_CONTENT },
+  body: { provider_details: PRESCRIBER_PROVIDER_DETAILS },
+  baseline: 'POST',
+};
+
+const READ_PRESCRIBER: BenchEndpoint = { name: 'setup: read the prescriber', method: 'GET', path: PRESCRIBER_PATH, headers: BEARER, baseline: 'GET' };
+
+/**
+ * The update-user row's precondition: the prescriber holds an active, verified provider record.
+ * can_prescribe is true only then (README, "Readiness to prescribe"), so it is the check.
+ */
+const activatePrescriberRecord: BenchSetupStep = async (baseUrl, variables) => {
+  await sendForData(baseUrl, resolveRequest(GIVE_PRESCRIBER_PROVIDER_DETAILS, variables), 200);
+  const user = (await sendForData(baseUrl, resolveRequest(READ_PRESCRIBER, variables), 200)) as {
+    is_escript_ready?: { can_prescribe?: unknown };
+    provider_details?: { hpii_number?: unknown } | null;
+  };
+  const ready = user.is_escript_ready?.can_prescribe === true && user.provider_details?.hpii_number === PRESCRIBER_PROVIDER_DETAILS.hpii_number;
+  if (!ready) throw new Error(`${GIVE_PRESCRIBER_PROVIDER_DETAILS.name}: the prescriber cannot prescribe afterwards: ${JSON.stringify(user).slice(0, 400)}`);
+  return {};
+};
+
 /** In order: a step may use what the ones before it returned. */
-export const BENCH_SETUP_STEPS: BenchSetupStep[] = [requestOwnerToken, createDrugToUpdate];
+export const BENCH_SETUP_STEPS: BenchSetupStep[] = [requestOwnerToken, createDrugToUpdate, activatePrescriberRecord, createUsersToList];
 
 export async function runSetupSteps(baseUrl: string, variables: BenchVariables): Promise<BenchVariables> {
   let all = variables;

@@ -32,6 +32,8 @@ export interface Measurement {
   errors: number;
   timeouts: number;
   durationSeconds: number;
+  /** The sample request sent before the warm-up. */
+  sample: SampleResponse;
 }
 
 export class BenchFailure extends Error {
@@ -124,9 +126,23 @@ function unmetExpectations(expected: Record<string, unknown>, data: unknown): st
     .map(([field, value]) => `${field}: got ${JSON.stringify(actual[field])}, expected ${JSON.stringify(value)}`);
 }
 
-/** One request before the warm-up: its status and `data` must be what the row says it measures. */
-async function checkSampleResponse(baseUrl: string, request: ResolvedRequest): Promise<void> {
-  if (request.expectData === undefined) return;
+function unmetLength(minLength: number, data: unknown): string[] {
+  if (Array.isArray(data) && data.length >= minLength) return [];
+  const got = Array.isArray(data) ? `${data.length} entries` : `not an array (${typeof data})`;
+  return [`data: got ${got}, expected at least ${minLength} entries`];
+}
+
+/** What the sample request answered: its body's size, and the length of `data` when it is a list. */
+export interface SampleResponse {
+  bodyBytes: number;
+  dataLength?: number;
+}
+
+/**
+ * One request before the warm-up: its status, and `data` when the row names expectations, must
+ * be what the row says it measures. Its body size is the payload size the report gives.
+ */
+async function checkSampleResponse(baseUrl: string, request: ResolvedRequest): Promise<SampleResponse> {
   const { status, text } = await sendOnce(baseUrl, request);
   let data: unknown;
   try {
@@ -135,8 +151,13 @@ async function checkSampleResponse(baseUrl: string, request: ResolvedRequest): P
     data = undefined;
   }
   const statusOk = request.expectStatus === undefined ? status >= 200 && status < 300 : status === request.expectStatus;
-  const unmet = unmetExpectations(request.expectData, data);
-  if (statusOk && unmet.length === 0) return;
+  const unmet = [
+    ...(request.expectData === undefined ? [] : unmetExpectations(request.expectData, data)),
+    ...(request.minDataLength === undefined ? [] : unmetLength(request.minDataLength, data)),
+  ];
+  if (statusOk && unmet.length === 0) {
+    return { bodyBytes: Buffer.byteLength(text), ...(Array.isArray(data) ? { dataLength: data.length } : {}) };
+  }
   throw new BenchFailure(
     `${request.name} (${request.method} ${request.path}) sample request: ${status}${statusOk ? '' : ' (wrong status)'}` +
       `${unmet.length > 0 ? `; ${unmet.join('; ')}` : ''}; answered ${text.slice(0, 300)}`,
@@ -144,7 +165,7 @@ async function checkSampleResponse(baseUrl: string, request: ResolvedRequest): P
 }
 
 export async function measureEndpoint(baseUrl: string, request: ResolvedRequest, options: BenchOptions): Promise<Measurement> {
-  await checkSampleResponse(baseUrl, request);
+  const sample = await checkSampleResponse(baseUrl, request);
   const warmup = await runAutocannon(baseUrl, request, options.warmupSeconds, options.connections);
   await assertAllPassed(baseUrl, request, warmup, 'during warm-up');
   const result = await runAutocannon(baseUrl, request, options.durationSeconds, options.connections);
@@ -163,5 +184,6 @@ export async function measureEndpoint(baseUrl: string, request: ResolvedRequest,
     errors: result.errors,
     timeouts: result.timeouts,
     durationSeconds: result.duration,
+    sample,
   };
 }
