@@ -5,16 +5,9 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import type SqliteDatabaseModule from 'better-sqlite3';
 import pg from 'pg';
-import {
-  CompiledQuery,
-  Kysely,
-  PostgresDialect,
-  SqliteDialect,
-  SqliteDriver,
-  type DatabaseConnection,
-  type Driver,
-} from 'kysely';
+import { Kysely, PostgresDialect } from 'kysely';
 import type { Database } from './database-schema.ts';
+import { SqliteGroupCommitDialect, type GroupCommitOptions } from './sqlite-group-commit.ts';
 
 // better-sqlite3 12 wraps its objects with node::ObjectWrap, and Node 24 aborts when such a
 // statement is collected during teardown; 13 (Node-API) fixes that but needs Node 22 or later
@@ -40,54 +33,28 @@ export interface DatabaseOptions {
   /** SQLite file; ':memory:' for a private in-memory database. */
   sqliteFile?: string;
   poolSize?: number;
+  /** Tuning and a statement hook for SQLite's group commit (see sqlite-group-commit.ts). */
+  sqliteGroupCommit?: GroupCommitOptions;
 }
 
-// Write transactions take the write lock up front (BEGIN IMMEDIATE), so two processes on the
-// same file queue on busy_timeout instead of failing when a reader tries to upgrade.
-class ImmediateSqliteDriver extends SqliteDriver {
-  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
-  }
-}
-
-class ImmediateSqliteDialect extends SqliteDialect {
-  readonly #config: ConstructorParameters<typeof SqliteDialect>[0];
-  constructor(config: ConstructorParameters<typeof SqliteDialect>[0]) {
-    super(config);
-    this.#config = config;
-  }
-  override createDriver(): Driver {
-    return new ImmediateSqliteDriver(this.#config);
-  }
-}
-
-/** Most queries repeat with new parameters; preparing each SQL text once saves the parse. */
-const STATEMENT_CACHE_LIMIT = 1000;
-
-function withStatementCache(sqlite: SqliteDatabaseModule.Database) {
-  const statements = new Map<string, SqliteDatabaseModule.Statement>();
-  return {
-    close: () => sqlite.close(),
-    prepare(text: string): SqliteDatabaseModule.Statement {
-      let statement = statements.get(text);
-      if (!statement) {
-        statement = sqlite.prepare(text);
-        if (statements.size < STATEMENT_CACHE_LIMIT) statements.set(text, statement);
-      }
-      return statement;
-    },
-  };
-}
-
-function openSqlite(file: string): DatabaseHandle {
+function openSqlite(file: string, groupCommit: GroupCommitOptions | undefined): DatabaseHandle {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
   const sqlite = new SqliteDatabase(file);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = FULL');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = ON');
-  const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }) });
+  const reader = file === ':memory:' ? undefined : openSqliteReader(file);
+  const db = new Kysely<Database>({ dialect: new SqliteGroupCommitDialect({ ...groupCommit, database: sqlite, reader }) });
   return { db, dialect: 'sqlite', describe: `sqlite:${file}`, close: () => db.destroy() };
+}
+
+/** Reads outside transactions use their own connection, which sees only committed data (WAL). */
+function openSqliteReader(file: string): SqliteDatabaseModule.Database {
+  const reader = new SqliteDatabase(file);
+  reader.pragma('query_only = ON');
+  reader.pragma('busy_timeout = 5000');
+  return reader;
 }
 
 function describePostgres(url: string, schema: string | undefined): string {
@@ -118,7 +85,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
   if (options.databaseUrl) {
     return openPostgres(options.databaseUrl, options.databaseSchema, options.poolSize ?? 10);
   }
-  return openSqlite(options.sqliteFile ?? ':memory:');
+  return openSqlite(options.sqliteFile ?? ':memory:', options.sqliteGroupCommit);
 }
 
 export function sqliteFileIn(dataDir: string): string {

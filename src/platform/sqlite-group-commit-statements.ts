@@ -1,0 +1,78 @@
+// Runs Kysely's queries on a better-sqlite3 connection for the group-commit driver
+// (sqlite-group-commit.ts): one statement cache per connection, and which reads may go to the
+// reader connection instead of the writer.
+import type BetterSqlite3 from 'better-sqlite3';
+import type { QueryResult } from 'kysely';
+
+/** Most queries repeat with new parameters; preparing each SQL text once saves the parse. */
+const STATEMENT_CACHE_LIMIT = 1000;
+
+/** Only plain queries go to the reader; pragmas and the like must reach the writer's session. */
+const READ_QUERY = /^\s*(select|with)\b/i;
+
+export class SqliteStatements {
+  readonly #db: BetterSqlite3.Database;
+  readonly #cache = new Map<string, BetterSqlite3.Statement>();
+  readonly #onStatement: ((sql: string) => void) | undefined;
+
+  constructor(db: BetterSqlite3.Database, onStatement: ((sql: string) => void) | undefined) {
+    this.#db = db;
+    this.#onStatement = onStatement;
+  }
+
+  /** True while the connection has a transaction open (SQLite may end one on its own after an error). */
+  get inTransaction(): boolean {
+    return this.#db.inTransaction;
+  }
+
+  prepare(sql: string): BetterSqlite3.Statement {
+    let statement = this.#cache.get(sql);
+    if (!statement) {
+      statement = this.#db.prepare(sql);
+      if (this.#cache.size < STATEMENT_CACHE_LIMIT) this.#cache.set(sql, statement);
+    }
+    return statement;
+  }
+
+  run<R>(statement: BetterSqlite3.Statement, parameters: readonly unknown[]): QueryResult<R> {
+    this.#onStatement?.(statement.source);
+    if (statement.reader) return { rows: statement.all(parameters as unknown[]) as R[] };
+    const { changes, lastInsertRowid } = statement.run(parameters as unknown[]);
+    return { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] };
+  }
+
+  *iterate<R>(statement: BetterSqlite3.Statement, parameters: readonly unknown[]): IterableIterator<QueryResult<R>> {
+    this.#onStatement?.(statement.source);
+    for (const row of statement.iterate(parameters as unknown[])) yield { rows: [row as R] };
+  }
+
+  exec(sql: string): void {
+    this.run(this.prepare(sql), []);
+  }
+
+  close(): void {
+    this.#db.close();
+  }
+}
+
+/** The reader connection: in WAL mode each of its reads sees the last COMMIT, never an open group. */
+export class SqliteReader extends SqliteStatements {
+  readonly #readOnly = new Map<string, boolean>();
+
+  /** The reader's statement for `sql` if it is a read-only query, else undefined (run it on the writer). */
+  statementFor(sql: string): BetterSqlite3.Statement | undefined {
+    let readOnly = this.#readOnly.get(sql);
+    if (readOnly === undefined) {
+      if (!READ_QUERY.test(sql)) readOnly = false;
+      else {
+        try {
+          readOnly = this.prepare(sql).readonly;
+        } catch {
+          return undefined; // e.g. a temporary table only the writer has: let the writer answer
+        }
+      }
+      if (this.#readOnly.size < STATEMENT_CACHE_LIMIT) this.#readOnly.set(sql, readOnly);
+    }
+    return readOnly ? this.prepare(sql) : undefined;
+  }
+}
