@@ -7,7 +7,8 @@ import type SqliteDatabaseModule from 'better-sqlite3';
 import pg from 'pg';
 import { Kysely, PostgresDialect } from 'kysely';
 import type { Database } from './database-schema.ts';
-import { SqliteGroupCommitDialect, type GroupCommitOptions } from './sqlite-group-commit.ts';
+import { SqliteGroupCommitDialect } from './sqlite-group-commit-dialect.ts';
+import type { GroupCommitOptions } from './sqlite-group-commit.ts';
 
 // better-sqlite3 12 wraps its objects with node::ObjectWrap, and Node 24 aborts when such a
 // statement is collected during teardown; 13 (Node-API) fixes that but needs Node 22 or later

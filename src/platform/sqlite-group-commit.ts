@@ -30,16 +30,9 @@ import {
   IdentifierNode,
   RawNode,
   SelectQueryNode,
-  SqliteAdapter,
-  SqliteIntrospector,
-  SqliteQueryCompiler,
   type CompiledQuery,
   type DatabaseConnection,
-  type DatabaseIntrospector,
-  type Dialect,
-  type DialectAdapter,
   type Driver,
-  type Kysely,
   type QueryCompiler,
   type QueryResult,
 } from 'kysely';
@@ -297,29 +290,5 @@ export class SqliteGroupCommitDriver implements Driver {
     } catch {
       // Nothing more can be done here; the next BEGIN IMMEDIATE fails and reports it.
     }
-  }
-}
-
-export class SqliteGroupCommitDialect implements Dialect {
-  readonly #config: SqliteGroupCommitConfig;
-
-  constructor(config: SqliteGroupCommitConfig) {
-    this.#config = config;
-  }
-
-  createDriver(): Driver {
-    return new SqliteGroupCommitDriver(this.#config);
-  }
-
-  createQueryCompiler(): QueryCompiler {
-    return new SqliteQueryCompiler();
-  }
-
-  createAdapter(): DialectAdapter {
-    return new SqliteAdapter();
-  }
-
-  createIntrospector(db: Kysely<any>): DatabaseIntrospector {
-    return new SqliteIntrospector(db);
   }
 }
