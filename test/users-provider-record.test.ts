@@ -2,7 +2,7 @@
 // (and when it does not), how full_name follows the provider names, who holds an HPI-I, and
 // the spec's repair sequence end to end.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { isUniqueViolation } from '../src/users/users-store.ts';
+import { isUniqueViolation } from '../src/platform/database.ts';
 import {
   ANNA,
   call,

@@ -11,7 +11,8 @@ import type { CheckedBody } from './patient-input-checks.ts';
 import { checkPatient, requireOrganizationUser, throwIfIssues, type PatientsContext } from './patient-check.ts';
 import { columnsOf, normalisePatientInput, recordFromInput, type PatientInput } from './patient-records.ts';
 import type { PatientCreatedData, PatientInputBody, PrecheckData, PrecheckOutcome } from './patients-schemas.ts';
-import { findPatientsByPartnerPatientId, insertPatient, isUniqueViolation, type PatientRow } from './patients-store.ts';
+import { isUniqueViolation } from '../platform/database.ts';
+import { findPatientsByPartnerPatientId, insertPatient, type PatientRow } from './patients-store.ts';
 
 export async function runIhiPrecheck(
   ctx: PatientsContext,

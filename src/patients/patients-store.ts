@@ -73,9 +73,3 @@ export async function updatePatientRow(
     .where('id', '=', patientId)
     .execute();
 }
-
-/** SQLite and PostgreSQL report a unique-index violation differently. */
-export function isUniqueViolation(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE';
-}

@@ -92,3 +92,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
 export function sqliteFileIn(dataDir: string): string {
   return path.join(dataDir, 'erx.sqlite');
 }
+
+/** Whether a write failed on a unique index or primary key, as SQLite and PostgreSQL report it. */
+export function isUniqueViolation(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+}

@@ -14,7 +14,8 @@ import {
 import { claimHpii, isHpiiHeldByAnother, writeRecordDetails, writeVerifiedRecord, type RecordOwner } from './provider-records.ts';
 import { askHiService, checkHpiiNumber, checkOrganizationHpio, hpiiConflict, needsHiLookup, rejectUnverified } from './provider-verification.ts';
 import { requireUser, type UsersContext } from './users-service.ts';
-import { findOrganizationHpio, findProviderRecord, isUniqueViolation, updateUserOfOrganization } from './users-store.ts';
+import { isUniqueViolation } from '../platform/database.ts';
+import { findOrganizationHpio, findProviderRecord, updateUserOfOrganization } from './users-store.ts';
 
 export interface UserUpdate {
   full_name?: string;

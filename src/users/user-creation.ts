@@ -9,7 +9,8 @@ import { claimHpii, isHpiiHeldByAnother, writeVerifiedRecord, type RecordOwner }
 import { askHiService, checkHpiiNumber, checkOrganizationHpio, UNVERIFIED_ANSWERS, type HiAnswer } from './provider-verification.ts';
 import { BASELINE_ROLES, holdsAny, PROVIDER_RECORD_ROLES, type AssignableRole, type Role } from './user-roles.ts';
 import { newUserRow, type UsersContext } from './users-service.ts';
-import { findOrganizationHpio, findUserByEmail, insertUser, isUniqueViolation } from './users-store.ts';
+import { isUniqueViolation } from '../platform/database.ts';
+import { findOrganizationHpio, findUserByEmail, insertUser } from './users-store.ts';
 
 export type NewUserRequest = ProviderDetailsPatch & {
   given_name: string;

@@ -82,9 +82,3 @@ export async function setProviderRecordStatus(db: Kysely<Database>, organization
     .where('user_id', 'in', userIds)
     .execute();
 }
-
-/** A unique index refused the write (SQLite and PostgreSQL report it differently). */
-export function isUniqueViolation(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
-}
