@@ -8,6 +8,7 @@ import type { CustomDrugsTable, Database } from '../platform/database-schema.ts'
 import { MAX_REPORTED_ISSUES } from '../platform/error-handler.ts';
 import { newId } from '../platform/ids.ts';
 import type { Principal } from '../platform/route-auth.ts';
+import { requireOrganizationUser } from '../users/users-service.ts';
 import {
   CUSTOM_DRUG_FIELD_NAMES,
   type CustomDrug,
@@ -22,7 +23,6 @@ import {
   findCustomDrugs,
   findCustomDrugsVisibleToUser,
   insertCustomDrugs,
-  isUserOfOrganization,
   markCustomDrugsDeleted,
   updateLiveCustomDrug,
   type DrugOwner,
@@ -46,8 +46,7 @@ export function organizationCatalogOf(principal: Principal): DrugOwner {
 
 /** The path user's own drugs; 404 when the user is not in the caller's organization. */
 export async function userDrugsOf(ctx: CustomDrugContext, principal: Principal, pathUserId: string): Promise<UserDrugOwner> {
-  const userId = pathUserId.toLowerCase();
-  if (!(await isUserOfOrganization(ctx.db, principal.organizationId, userId))) throw notFound('User not found');
+  const userId = await requireOrganizationUser(ctx.db, principal, pathUserId);
   return { organizationId: principal.organizationId, userId };
 }
 

@@ -68,8 +68,3 @@ export async function markCustomDrugsDeleted(
   const result = await query.executeTakeFirst();
   return Number(result.numUpdatedRows);
 }
-
-export async function isUserOfOrganization(db: Kysely<Database>, organizationId: string, userId: string): Promise<boolean> {
-  const row = await db.selectFrom('users').select('id').where('id', '=', userId).where('organization_id', '=', organizationId).executeTakeFirst();
-  return row !== undefined;
-}

@@ -3,13 +3,13 @@
 // organization_not_ready > insufficient_data > the outcome of the HI Service search.
 import type { Kysely } from 'kysely';
 import type { HiServicePort } from '../hi-service/index.ts';
-import { ApiError, notFound, validationFailed, type ValidationIssue } from '../platform/api-error.ts';
+import { ApiError, validationFailed, type ValidationIssue } from '../platform/api-error.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { Database } from '../platform/database-schema.ts';
 import type { PatientCheck } from './ihi-precheck.ts';
 import { planIhiSearch, runIhiSearch } from './ihi-search.ts';
 import { demographicsOf, identifiersOf, type PatientInput } from './patient-records.ts';
-import { findOrganizationUser, type PatientsByPartnerPatientIdFinder } from './patients-store.ts';
+import type { PatientsByPartnerPatientIdFinder } from './patients-store.ts';
 
 export interface PatientsContext {
   db: Kysely<Database>;
@@ -21,20 +21,6 @@ export interface PatientsContext {
   publicBaseUrl: string;
   /** Precompiled: every precheck and create runs it. */
   findPatientsByPartnerPatientId: PatientsByPartnerPatientIdFinder;
-}
-
-/**
- * The acting user in the path must belong to the token's organization. The token's own user
- * was just checked by authentication, so only another user costs a query.
- */
-export async function requireOrganizationUser(
-  db: Kysely<Database>,
-  principal: { organizationId: string; userId: string },
-  pathUserId: string,
-): Promise<void> {
-  const userId = pathUserId.toLowerCase();
-  if (userId === principal.userId) return;
-  if (!(await findOrganizationUser(db, principal.organizationId, userId))) throw notFound('User not found');
 }
 
 export function throwIfIssues(issues: ValidationIssue[]): void {

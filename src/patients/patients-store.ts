@@ -6,15 +6,6 @@ import { precompileQuery } from '../platform/precompiled-query.ts';
 
 export type PatientRow = Selectable<PatientsTable>;
 
-export async function findOrganizationUser(db: Kysely<Database>, organizationId: string, userId: string) {
-  return db
-    .selectFrom('users')
-    .select('id')
-    .where('organization_id', '=', organizationId)
-    .where('id', '=', userId)
-    .executeTakeFirst();
-}
-
 function selectPatientsByPartnerPatientId(db: Kysely<Database>, organizationId: string, partnerPatientId: string) {
   return db
     .selectFrom('patients')

@@ -18,6 +18,7 @@ import {
   findProviderRecord,
   findUserByEmail,
   findUserOfOrganization,
+  isUserOfOrganization,
   insertUser,
   listUserEmailsOfOrganization,
   type UserRow,
@@ -37,6 +38,23 @@ export async function requireUser(db: Kysely<Database>, organizationId: string, 
   const user = await findUserOfOrganization(db, organizationId, pathUserId.toLowerCase());
   if (!user) throw notFound(USER_NOT_FOUND);
   return user;
+}
+
+/**
+ * For routes acting under a path user (patients, prescriber drugs): that user must belong to the
+ * token's organization, else 404. The token's own user was just checked by authentication, so
+ * only another user costs a query.
+ */
+export async function requireOrganizationUser(
+  db: Kysely<Database>,
+  principal: { organizationId: string; userId: string },
+  pathUserId: string,
+): Promise<string> {
+  const userId = pathUserId.toLowerCase();
+  if (userId !== principal.userId && !(await isUserOfOrganization(db, principal.organizationId, userId))) {
+    throw notFound(USER_NOT_FOUND);
+  }
+  return userId;
 }
 
 export function newUserRow(

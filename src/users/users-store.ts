@@ -15,6 +15,11 @@ export async function findUserByEmail(db: Kysely<Database>, email: string) {
   return db.selectFrom('users').select(['id', 'organization_id']).where('email', '=', email).executeTakeFirst();
 }
 
+export async function isUserOfOrganization(db: Kysely<Database>, organizationId: string, userId: string): Promise<boolean> {
+  const row = await db.selectFrom('users').select('id').where('id', '=', userId).where('organization_id', '=', organizationId).executeTakeFirst();
+  return row !== undefined;
+}
+
 export async function findUserOfOrganization(db: Kysely<Database>, organizationId: string, userId: string): Promise<UserRow | undefined> {
   return db.selectFrom('users').selectAll().where('id', '=', userId).where('organization_id', '=', organizationId).executeTakeFirst();
 }
