@@ -13,9 +13,9 @@ import {
 } from './provider-details.ts';
 import { claimHpii, isHpiiHeldByAnother, writeRecordDetails, writeVerifiedRecord, type RecordOwner } from './provider-records.ts';
 import { askHiService, checkHpiiNumber, checkOrganizationHpio, hpiiConflict, needsHiLookup, rejectUnverified } from './provider-verification.ts';
-import { requireUser, type UsersContext } from './users-service.ts';
+import { requireUser, type CallerOrganization, type UsersContext } from './users-service.ts';
 import { isUniqueViolation } from '../platform/database.ts';
-import { findOrganizationHpio, findProviderRecord, updateUserOfOrganization } from './users-store.ts';
+import { findProviderRecord, updateUserOfOrganization } from './users-store.ts';
 
 export interface UserUpdate {
   full_name?: string;
@@ -31,14 +31,19 @@ interface ProviderWrite {
 }
 
 /** The checks of the spec, in order: HPI-I format (400), identity set (422), then, when a lookup is due, HPI-O (400), holder (409), HI Service. */
-async function prepareProviderWrite(ctx: UsersContext, owner: RecordOwner, patch: ProviderDetailsPatch): Promise<ProviderWrite> {
+async function prepareProviderWrite(
+  ctx: UsersContext,
+  owner: RecordOwner,
+  organizationHpio: string | null,
+  patch: ProviderDetailsPatch,
+): Promise<ProviderWrite> {
   checkHpiiNumber(patch.hpii_number, 'provider_details.hpii_number');
   const stored = await findProviderRecord(ctx.db, owner.organizationId, owner.userId);
   const resolved = resolveIdentity(patch, stored);
   if (!resolved.identity) throw validationFailed(requiredIdentityIssues(resolved.missing), 'The identity set is incomplete; nothing was saved');
   const identity = resolved.identity;
   if (!needsHiLookup(stored, patch)) return { patch, stored, identity, verified: false };
-  checkOrganizationHpio(await findOrganizationHpio(ctx.db, owner.organizationId));
+  checkOrganizationHpio(organizationHpio);
   if (await isHpiiHeldByAnother(ctx.db, owner.organizationId, identity.hpii_number, owner.userId)) throw hpiiConflict();
   rejectUnverified(await askHiService(ctx.hiService, identity));
   return { patch, stored, identity, verified: true };
@@ -51,10 +56,15 @@ function followedFullName(write: ProviderWrite): string | undefined {
   return write.verified && namesChanged ? fullNameOf(identity) : undefined;
 }
 
-export async function updateUser(ctx: UsersContext, organizationId: string, pathUserId: string, update: UserUpdate): Promise<{ user_id: string }> {
+export async function updateUser(
+  ctx: UsersContext,
+  { organizationId, organizationHpio }: CallerOrganization,
+  pathUserId: string,
+  update: UserUpdate,
+): Promise<{ user_id: string }> {
   const user = await requireUser(ctx.db, organizationId, pathUserId);
   const owner: RecordOwner = { organizationId, userId: user.id };
-  const write = update.provider_details ? await prepareProviderWrite(ctx, owner, update.provider_details) : undefined;
+  const write = update.provider_details ? await prepareProviderWrite(ctx, owner, organizationHpio, update.provider_details) : undefined;
   const fullName = update.full_name ?? (write && followedFullName(write));
   const at = ctx.clock.now().toISOString();
   try {

@@ -8,9 +8,9 @@ import { detailColumnsOf, type ProviderDetailsPatch, type ProviderIdentity } fro
 import { claimHpii, isHpiiHeldByAnother, writeVerifiedRecord, type RecordOwner } from './provider-records.ts';
 import { askHiService, checkHpiiNumber, checkOrganizationHpio, UNVERIFIED_ANSWERS, type HiAnswer } from './provider-verification.ts';
 import { BASELINE_ROLES, holdsAny, PROVIDER_RECORD_ROLES, type AssignableRole, type Role } from './user-roles.ts';
-import { newUserRow, type UsersContext } from './users-service.ts';
+import { newUserRow, type CallerOrganization, type UsersContext } from './users-service.ts';
 import { isUniqueViolation } from '../platform/database.ts';
-import { findOrganizationHpio, findUserByEmail, insertUser } from './users-store.ts';
+import { findUserByEmail, insertUser } from './users-store.ts';
 
 export type NewUserRequest = ProviderDetailsPatch & {
   given_name: string;
@@ -40,9 +40,9 @@ function rolesOnCreate(requested: AssignableRole[] | undefined): Role[] {
 }
 
 /** Checks the HPI-I and the organization, then asks the HI Service unless the HPI-I is taken. */
-async function verifyNewProvider(ctx: UsersContext, organizationId: string, input: NewUserRequest): Promise<ProviderOutcome> {
+async function verifyNewProvider(ctx: UsersContext, organization: CallerOrganization, input: NewUserRequest): Promise<ProviderOutcome> {
   checkHpiiNumber(input.hpii_number, 'hpii_number');
-  checkOrganizationHpio(await findOrganizationHpio(ctx.db, organizationId));
+  checkOrganizationHpio(organization.organizationHpio);
   // Presence of these was checked with the body (422 REQUIRED_FIELD).
   const identity = {
     hpii_number: input.hpii_number,
@@ -51,7 +51,7 @@ async function verifyNewProvider(ctx: UsersContext, organizationId: string, inpu
     date_of_birth: input.date_of_birth,
     sex: input.sex,
   } as ProviderIdentity;
-  const held = await isHpiiHeldByAnother(ctx.db, organizationId, identity.hpii_number);
+  const held = await isHpiiHeldByAnother(ctx.db, organization.organizationId, identity.hpii_number);
   const answer = held ? 'held' : await askHiService(ctx.hiService, identity);
   return { answer, identity, details: input };
 }
@@ -62,11 +62,12 @@ function reportOf(userId: string, outcome: ProviderOutcome | undefined): UserCre
   return { code: 'USER_CREATED_PROVIDER_NOT_FOUND', data: { user_id: userId, warning: UNVERIFIED_ANSWERS[outcome.answer].warning } };
 }
 
-export async function createOrganizationUser(ctx: UsersContext, organizationId: string, input: NewUserRequest): Promise<UserCreated> {
+export async function createOrganizationUser(ctx: UsersContext, organization: CallerOrganization, input: NewUserRequest): Promise<UserCreated> {
+  const { organizationId } = organization;
   const email = normaliseEmail(input.email);
   if (await findUserByEmail(ctx.db, email)) throw emailTaken();
   const roles = rolesOnCreate(input.access_roles);
-  const outcome = holdsAny(roles, PROVIDER_RECORD_ROLES) ? await verifyNewProvider(ctx, organizationId, input) : undefined;
+  const outcome = holdsAny(roles, PROVIDER_RECORD_ROLES) ? await verifyNewProvider(ctx, organization, input) : undefined;
   const at = ctx.clock.now().toISOString();
   const row = newUserRow(at, { organizationId, email, givenName: input.given_name, familyName: input.family_name, roles });
   const owner: RecordOwner = { organizationId, userId: row.id };

@@ -43,7 +43,7 @@ const createUserRoute: RouteRegistration = (app, ctx) => {
       response: { 201: CreatedUserResponse, ...errorResponses(409, 422) },
     },
     handler: async (request, reply) => {
-      const created = await createOrganizationUser(ctx, principalOf(request).organizationId, readNewUser(request));
+      const created = await createOrganizationUser(ctx, principalOf(request), readNewUser(request));
       return reply.success(201, 'User created successfully', created.data, created.code);
     },
   });
@@ -79,7 +79,7 @@ const readUserRoute: RouteRegistration = (app, ctx) => {
       response: { 200: UserResponse, ...errorResponses(404) },
     },
     handler: async (request, reply) => {
-      const user = await readUser(ctx, principalOf(request).organizationId, request.params.user_id);
+      const user = await readUser(ctx, principalOf(request), request.params.user_id);
       return reply.success(200, 'User details retrieved successfully', user);
     },
   });
@@ -99,7 +99,7 @@ const updateUserRoute: RouteRegistration = (app, ctx) => {
       response: { 200: UserIdResponse, ...errorResponses(404, 409, 422) },
     },
     handler: async (request, reply) => {
-      const updated = await updateUser(ctx, principalOf(request).organizationId, request.params.user_id, readUserUpdate(request));
+      const updated = await updateUser(ctx, principalOf(request), request.params.user_id, readUserUpdate(request));
       return reply.success(200, 'User updated successfully', updated);
     },
   });

@@ -14,7 +14,6 @@ import type { IdentityProvider } from './identity-provider.ts';
 import { toProviderDetails, type ProviderDetails } from './provider-details.ts';
 import { holdsAny, isRole, parseStoredRoles, PROVIDER_RECORD_ROLES, ROLES, type Role } from './user-roles.ts';
 import {
-  findOrganizationHpio,
   findProviderRecord,
   findUserByEmail,
   findUserOfOrganization,
@@ -32,6 +31,12 @@ export interface UsersContext {
 }
 
 export const USER_NOT_FOUND = 'User not found';
+
+/** The caller's organization as authentication read it for this request (the Principal has both). */
+export interface CallerOrganization {
+  organizationId: string;
+  organizationHpio: string | null;
+}
 
 /** The path user, within the caller's organization; 404 otherwise (another organization's too). */
 export async function requireUser(db: Kysely<Database>, organizationId: string, pathUserId: string): Promise<UserRow> {
@@ -120,12 +125,10 @@ export interface UserView {
 }
 
 /** The single-user read: details from the provider record when there is one. */
-export async function readUser(ctx: UsersContext, organizationId: string, pathUserId: string): Promise<UserView> {
+export async function readUser(ctx: UsersContext, organization: CallerOrganization, pathUserId: string): Promise<UserView> {
+  const { organizationId, organizationHpio } = organization;
   const user = await requireUser(ctx.db, organizationId, pathUserId);
-  const [record, organizationHpio] = await Promise.all([
-    findProviderRecord(ctx.db, organizationId, user.id),
-    findOrganizationHpio(ctx.db, organizationId),
-  ]);
+  const record = await findProviderRecord(ctx.db, organizationId, user.id);
   const roles = parseStoredRoles(user.roles);
   const details = record
     ? { given_name: record.given_name, family_name: record.family_name, title: record.title, date_of_birth: record.date_of_birth, sex: record.sex }

@@ -38,11 +38,6 @@ export async function updateUserOfOrganization(
   await db.updateTable('users').set(changes).where('id', '=', userId).where('organization_id', '=', organizationId).execute();
 }
 
-export async function findOrganizationHpio(db: Kysely<Database>, organizationId: string): Promise<string | null> {
-  const row = await db.selectFrom('organizations').select('hpio').where('id', '=', organizationId).executeTakeFirst();
-  return row?.hpio ?? null;
-}
-
 export async function findProviderRecord(db: Kysely<Database>, organizationId: string, userId: string) {
   return db
     .selectFrom('provider_records')
