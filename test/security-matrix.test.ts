@@ -111,8 +111,10 @@ describe('security matrix over every authenticated /v1 route', () => {
     }
   });
 
-  it('rejects the token of a user disabled after it was issued', async () => {
+  it('rejects the token of a user disabled after it was issued, from the next request on', async () => {
     const token = await requestToken(t, g, [...SCOPES], g.userId);
+    const validate = () => t.app.inject({ method: 'GET', url: `/v1/organizations/${g.organizationId}/validate`, headers: bearer(token, g) });
+    expect((await validate()).statusCode).toBe(200); // the request before: the user's state is now known (and cached)
     await t.deps.database.db.updateTable('users').set({ enabled: 0 }).where('id', '=', g.userId).execute();
     try {
       for (const route of authenticatedRoutes()) {
@@ -121,6 +123,28 @@ describe('security matrix over every authenticated /v1 route', () => {
     } finally {
       await t.deps.database.db.updateTable('users').set({ enabled: 1 }).where('id', '=', g.userId).execute();
     }
+    expect((await validate()).statusCode).toBe(200);
+  });
+
+  it("rejects a used token once the organization's secret changes or the partner is no longer enabled there", async () => {
+    const token = await requestToken(t, g, [...SCOPES], g.userId);
+    const validate = () => t.app.inject({ method: 'GET', url: `/v1/organizations/${g.organizationId}/validate`, headers: bearer(token, g) });
+    const organizations = () => t.deps.database.db.updateTable('organizations').where('id', '=', g.organizationId);
+    const { secret_hash } = await t.deps.database.db.selectFrom('organizations').select('secret_hash').where('id', '=', g.organizationId).executeTakeFirstOrThrow();
+    expect((await validate()).statusCode).toBe(200);
+    await organizations().set({ secret_hash: 'rotated' }).execute();
+    expect((await validate()).json().error.detail).toBe('Invalid client credentials');
+    await organizations().set({ secret_hash }).execute();
+    expect((await validate()).statusCode).toBe(200);
+
+    const enablement = await t.deps.database.db.selectFrom('organization_partners').selectAll().where('organization_id', '=', g.organizationId).where('partner_id', '=', g.partnerId).executeTakeFirstOrThrow();
+    await t.deps.database.db.deleteFrom('organization_partners').where('organization_id', '=', g.organizationId).where('partner_id', '=', g.partnerId).execute();
+    try {
+      expect((await validate()).json().error.detail).toBe('Valid authentication token is required');
+    } finally {
+      await t.deps.database.db.insertInto('organization_partners').values(enablement).execute();
+    }
+    expect((await validate()).statusCode).toBe(200);
   });
 });
 

@@ -1,7 +1,7 @@
 // Queries behind token issuance and per-request authentication.
 import type { Kysely } from 'kysely';
 import type { Database } from '../platform/database-schema.ts';
-import { precompileQuery } from '../platform/precompiled-query.ts';
+import { precompileCachedQuery } from '../platform/precompiled-query.ts';
 
 export interface TokenCredentialsRow {
   partner_secret_hash: string | null;
@@ -51,21 +51,25 @@ export interface RequestPrincipalRow {
 
 /**
  * The state one authenticated request depends on: the organization's secret, and the token's
- * user, still in the organization, and the partner still enabled there. Read on every request,
- * so revoking any of them takes effect at once; hence compiled once per database.
+ * user, still in the organization, and the partner still enabled there. Checked on every
+ * request, so revoking any of them takes effect at once: on SQLite the result is kept only
+ * until one of the three tables is written; elsewhere it is read each time.
  */
 export function createRequestPrincipalFinder(db: Kysely<Database>) {
-  const run = precompileQuery<{ partnerId: string; organizationId: string; userId: string }, RequestPrincipalRow>(db, (param) =>
-    db
-      .selectFrom('organizations as o')
-      .innerJoin('organization_partners as op', (join) =>
-        join.onRef('op.organization_id', '=', 'o.id').on('op.partner_id', '=', param('partnerId')),
-      )
-      .innerJoin('users as u', (join) => join.onRef('u.organization_id', '=', 'o.id').on('u.id', '=', param('userId')))
-      .select(['o.secret_hash as organization_secret_hash', 'u.enabled as user_enabled', 'u.roles as user_roles', 'op.validated_at', 'o.hpio as organization_hpio'])
-      .where('o.id', '=', param('organizationId')),
+  const run = precompileCachedQuery<{ partnerId: string; organizationId: string; userId: string }, RequestPrincipalRow>(
+    db,
+    ['organizations', 'organization_partners', 'users'],
+    (param) =>
+      db
+        .selectFrom('organizations as o')
+        .innerJoin('organization_partners as op', (join) =>
+          join.onRef('op.organization_id', '=', 'o.id').on('op.partner_id', '=', param('partnerId')),
+        )
+        .innerJoin('users as u', (join) => join.onRef('u.organization_id', '=', 'o.id').on('u.id', '=', param('userId')))
+        .select(['o.secret_hash as organization_secret_hash', 'u.enabled as user_enabled', 'u.roles as user_roles', 'op.validated_at', 'o.hpio as organization_hpio'])
+        .where('o.id', '=', param('organizationId')),
   );
-  return async (ids: { partnerId: string; organizationId: string; userId: string }): Promise<RequestPrincipalRow | undefined> =>
+  return async (ids: { partnerId: string; organizationId: string; userId: string }): Promise<Readonly<RequestPrincipalRow> | undefined> =>
     (await run(ids))[0];
 }
 

@@ -7,6 +7,7 @@ import type SqliteDatabaseModule from 'better-sqlite3';
 import pg from 'pg';
 import { Kysely, PostgresDialect } from 'kysely';
 import type { Database } from './database-schema.ts';
+import { registerSqliteShortcuts } from './precompiled-query.ts';
 import { SqliteGroupCommitDialect } from './sqlite-group-commit-dialect.ts';
 import type { GroupCommitOptions } from './sqlite-group-commit.ts';
 
@@ -46,7 +47,13 @@ function openSqlite(file: string, groupCommit: GroupCommitOptions | undefined): 
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = ON');
   const reader = file === ':memory:' ? undefined : openSqliteReader(file);
-  const db = new Kysely<Database>({ dialect: new SqliteGroupCommitDialect({ ...groupCommit, database: sqlite, reader }) });
+  const dialect = new SqliteGroupCommitDialect({ ...groupCommit, database: sqlite, reader });
+  const db = new Kysely<Database>({ dialect });
+  const { driver } = dialect;
+  registerSqliteShortcuts(db, {
+    readNow: (sql, parameters) => driver.readNow(sql, parameters),
+    changeStamp: (tables) => driver.changeStamp(tables),
+  });
   return { db, dialect: 'sqlite', describe: `sqlite:${file}`, close: () => db.destroy() };
 }
 

@@ -1,8 +1,62 @@
 // Hot-path queries compiled once. Building and compiling a Kysely query costs more than
 // running it on SQLite; a precompiled query only swaps in the parameter values.
-import { CompiledQuery, type Compilable, type Kysely } from 'kysely';
+//
+// On embedded SQLite two more shortcuts apply (openDatabase registers them):
+// - a precompiled read runs at once on the reader connection, which sees exactly what a plain
+//   read through Kysely would, without Kysely's connection machinery;
+// - a cached query keeps its results until the database says the tables it reads may have
+//   changed (the group-commit driver's change stamp), so repeating it costs a map lookup.
+// Elsewhere (PostgreSQL, transactions) both are plain precompiled queries.
+import { CompiledQuery, type Compilable, type Kysely, type QueryResult } from 'kysely';
 
 const MARK = '\u0000param:';
+
+export interface SqliteShortcuts {
+  /** Runs a read-only query synchronously, or answers undefined when it cannot (not a pure read). */
+  readNow(sql: string, parameters: readonly unknown[]): QueryResult<unknown> | undefined;
+  /** Differs whenever one of `tables` may have changed; undefined when that cannot be told now. */
+  changeStamp(tables: readonly string[]): string | undefined;
+}
+
+const shortcutsByDatabase = new WeakMap<Kysely<any>, SqliteShortcuts>();
+
+/**
+ * Lets precompiled queries on `db` itself use the shortcuts. Not its transactions: they are
+ * other objects, and must read through their own connection.
+ */
+export function registerSqliteShortcuts(db: Kysely<any>, shortcuts: SqliteShortcuts): void {
+  shortcutsByDatabase.set(db, shortcuts);
+}
+
+type Slot = { name: string } | { constant: unknown };
+
+interface Precompiled<Params, Row> {
+  run: (values: Params) => Promise<Row[]>;
+  /** The values of the named parameters, in order: what a cache keys on. */
+  namedValues: (values: Params) => unknown[];
+}
+
+function compileOnce<Params extends Record<string, unknown>, Row>(
+  db: Kysely<any>,
+  build: (param: (name: keyof Params & string) => any) => Compilable<Row>,
+): Precompiled<Params, Row> {
+  const compiled = build((name) => `${MARK}${name}`).compile();
+  const slots: Slot[] = compiled.parameters.map((value) =>
+    typeof value === 'string' && value.startsWith(MARK) ? { name: value.slice(MARK.length) } : { constant: value },
+  );
+  const names = slots.flatMap((slot) => ('name' in slot ? [slot.name] : []));
+  const readNow = shortcutsByDatabase.get(db)?.readNow;
+  return {
+    async run(values) {
+      const parameters = slots.map((slot) => ('name' in slot ? values[slot.name] : slot.constant));
+      const immediate = readNow?.(compiled.sql, parameters);
+      if (immediate) return immediate.rows as Row[];
+      const result = await db.executeQuery<Row>(CompiledQuery.raw(compiled.sql, parameters));
+      return result.rows;
+    },
+    namedValues: (values) => names.map((name) => values[name]),
+  };
+}
 
 /**
  * `build(param)` writes the query once with `param('name')` wherever a value goes; the result
@@ -12,13 +66,35 @@ export function precompileQuery<Params extends Record<string, unknown>, Row>(
   db: Kysely<any>,
   build: (param: (name: keyof Params & string) => any) => Compilable<Row>,
 ): (values: Params) => Promise<Row[]> {
-  const compiled = build((name) => `${MARK}${name}`).compile();
-  const slots = compiled.parameters.map((value) =>
-    typeof value === 'string' && value.startsWith(MARK) ? { name: value.slice(MARK.length) } : { constant: value },
-  );
+  return compileOnce(db, build).run;
+}
+
+/** Most results a cached query keeps; the oldest goes first. */
+const CACHE_LIMIT = 10_000;
+
+/**
+ * A precompiled read whose results are kept, per parameter values, until a write to one of
+ * `tables` (the tables it reads) may have changed them. The rows are frozen: they are shared.
+ */
+export function precompileCachedQuery<Params extends Record<string, unknown>, Row>(
+  db: Kysely<any>,
+  tables: readonly string[],
+  build: (param: (name: keyof Params & string) => any) => Compilable<Row>,
+  limit = CACHE_LIMIT,
+): (values: Params) => Promise<readonly Readonly<Row>[]> {
+  const query = compileOnce(db, build);
+  const shortcuts = shortcutsByDatabase.get(db);
+  if (!shortcuts) return query.run;
+  const cache = new Map<string, { stamp: string; rows: readonly Readonly<Row>[] }>();
   return async (values) => {
-    const parameters = slots.map((slot) => ('name' in slot ? values[slot.name!] : slot.constant));
-    const result = await db.executeQuery<Row>(CompiledQuery.raw(compiled.sql, parameters));
-    return result.rows;
+    const stamp = shortcuts.changeStamp(tables);
+    if (stamp === undefined) return query.run(values);
+    const key = JSON.stringify(query.namedValues(values));
+    const hit = cache.get(key);
+    if (hit?.stamp === stamp) return hit.rows;
+    const rows = Object.freeze((await query.run(values)).map((row) => Object.freeze(row)));
+    if (!hit && cache.size >= limit) cache.delete(cache.keys().next().value!);
+    cache.set(key, { stamp, rows });
+    return rows;
   };
 }

@@ -9,7 +9,7 @@ import { parseStoredRoles, type Role } from '../users/user-roles.ts';
 import { ApiError, AUTH_DETAIL, unauthorized } from './api-error.ts';
 import type { Database } from './database-schema.ts';
 import type { RateLimiter } from './rate-limiter.ts';
-import { secretMatchesHash } from './secrets.ts';
+import { createSecretChecker, type SecretChecker } from './secrets.ts';
 
 export type RouteAuth =
   | { public: true }
@@ -85,12 +85,13 @@ async function authenticate(
   auth: Exclude<RouteAuth, { public: true }>,
   options: RouteAuthOptions,
   findPrincipal: PrincipalFinder,
+  secretMatches: SecretChecker,
 ) {
   const claims = await options.verifyToken(readBearer(request));
   const row = await findPrincipal(claims);
   if (!row || row.user_enabled !== 1) throw unauthorized(AUTH_DETAIL.token);
   const secret = request.headers['x-organization-secret'];
-  if (typeof secret !== 'string' || !secretMatchesHash(secret, row.organization_secret_hash)) {
+  if (typeof secret !== 'string' || !secretMatches(secret, row.organization_secret_hash)) {
     throw unauthorized(AUTH_DETAIL.credentials);
   }
   const params = request.params as Record<string, string | undefined>;
@@ -128,10 +129,11 @@ export function installRouteAuth(app: FastifyInstance, options: RouteAuthOptions
     }
   });
   const findPrincipal = createRequestPrincipalFinder(options.db);
+  const secretMatches = createSecretChecker();
   app.addHook('onRequest', async (request) => {
     const auth = request.routeOptions.config.auth;
     if (!auth || 'public' in auth) return;
-    await authenticate(request, auth, options, findPrincipal);
+    await authenticate(request, auth, options, findPrincipal, secretMatches);
   });
 }
 

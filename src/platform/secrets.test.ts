@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { decryptSecret, encryptSecret, generateSecret, hashSecret, parseSecretKey, secretMatchesHash } from './secrets.ts';
+import { createSecretChecker, decryptSecret, encryptSecret, generateSecret, hashSecret, parseSecretKey, secretMatchesHash } from './secrets.ts';
 
 describe('secrets', () => {
   it('generates 32-byte secrets, with an optional prefix', () => {
@@ -15,6 +15,19 @@ describe('secrets', () => {
     expect(secretMatchesHash(`${secret}x`, hashSecret(secret))).toBe(false);
     expect(secretMatchesHash(secret, 'abcd')).toBe(false);
     expect(hashSecret(secret)).not.toContain(secret);
+  });
+
+  it('checks like secretMatchesHash when it remembers matches, and still refuses a remembered secret for another hash', () => {
+    const check = createSecretChecker(2);
+    const [a, b, c] = [generateSecret(), generateSecret(), generateSecret()];
+    for (let round = 0; round < 2; round++) {
+      expect(check(a, hashSecret(a))).toBe(true);
+      expect(check(a, hashSecret(b))).toBe(false); // the hash changed (a new secret was issued)
+      expect(check(`${a}x`, hashSecret(a))).toBe(false);
+      expect(check(b, hashSecret(b))).toBe(true);
+      expect(check(c, hashSecret(c))).toBe(true); // beyond the limit: the oldest is forgotten, none is wrong
+      expect(check(b, hashSecret(a))).toBe(false);
+    }
   });
 
   it('encrypts so that only the same key decrypts, and detects tampering', () => {

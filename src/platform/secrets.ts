@@ -18,6 +18,27 @@ export function secretMatchesHash(secret: string, storedHash: string): boolean {
   return presented.length === stored.length && timingSafeEqual(presented, stored);
 }
 
+export type SecretChecker = (secret: string, storedHash: string) => boolean;
+
+/**
+ * secretMatchesHash that remembers the hashes of secrets that matched. Every authenticated
+ * request presents its organization secret; hashing it each time is a measurable share of a
+ * request. Only secrets that matched are remembered (at most `limit`, oldest out first), so
+ * wrong guesses are always hashed and compared in constant time, and a remembered secret is
+ * checked by comparing its hash, never the secret itself.
+ */
+export function createSecretChecker(limit = 1_000): SecretChecker {
+  const hashes = new Map<string, string>();
+  return (secret, storedHash) => {
+    const known = hashes.get(secret);
+    if (known !== undefined) return known === storedHash;
+    if (!secretMatchesHash(secret, storedHash)) return false;
+    if (hashes.size >= limit) hashes.delete(hashes.keys().next().value!);
+    hashes.set(secret, storedHash);
+    return true;
+  };
+}
+
 const GCM_IV_BYTES = 12;
 
 export function parseSecretKey(base64: string): Buffer {

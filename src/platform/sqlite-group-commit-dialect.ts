@@ -14,14 +14,15 @@ import {
 import { SqliteGroupCommitDriver, type SqliteGroupCommitConfig } from './sqlite-group-commit.ts';
 
 export class SqliteGroupCommitDialect implements Dialect {
-  readonly #config: SqliteGroupCommitConfig;
+  /** One driver per dialect, so the database module can also reach its reader directly. */
+  readonly driver: SqliteGroupCommitDriver;
 
   constructor(config: SqliteGroupCommitConfig) {
-    this.#config = config;
+    this.driver = new SqliteGroupCommitDriver(config);
   }
 
   createDriver(): Driver {
-    return new SqliteGroupCommitDriver(this.#config);
+    return this.driver;
   }
 
   createQueryCompiler(): QueryCompiler {

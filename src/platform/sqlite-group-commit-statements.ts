@@ -46,6 +46,21 @@ export class SqliteStatements {
     for (const row of statement.iterate(parameters as unknown[])) yield { rows: [row as R] };
   }
 
+  /**
+   * Reads SQLite's data_version, which changes when another connection commits. Undefined while
+   * a query of this connection is still being stepped through (the connection is busy then).
+   */
+  dataVersionReader(): () => number | undefined {
+    const statement = this.#db.prepare('pragma data_version').pluck();
+    return () => {
+      try {
+        return statement.get() as number;
+      } catch {
+        return undefined;
+      }
+    };
+  }
+
   exec(sql: string): void {
     this.run(this.prepare(sql), []);
   }

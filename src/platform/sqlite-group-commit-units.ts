@@ -11,6 +11,8 @@ export class Group {
   units = 0;
   /** Set when the group failed, for checks that cannot wait for `outcome`. */
   failure: Outcome;
+  /** The tables its writes changed; null once a write changed tables it cannot name. */
+  written: Set<string> | null = new Set();
   /** Settles once COMMIT has run or the group was rolled back; never rejects. */
   readonly outcome: Promise<Outcome>;
   readonly #resolve: (outcome: Outcome) => void;

@@ -38,6 +38,7 @@ import {
 } from 'kysely';
 import { SqliteReader, SqliteStatements } from './sqlite-group-commit-statements.ts';
 import { Group, Lease, type Outcome, TurnQueue } from './sqlite-group-commit-units.ts';
+import { tableWrittenBy } from './sqlite-written-tables.ts';
 
 export interface GroupCommitOptions {
   /** Most units of work (transactions, autocommit statements) one COMMIT covers. */
@@ -62,6 +63,10 @@ export interface SqliteGroupCommitConfig extends GroupCommitOptions {
 const DEFAULT_MAX_UNITS = 64;
 const DEFAULT_MAX_OPEN_MS = 5;
 
+// Reading data_version takes SQLite's shared-memory locks, a few system calls: as much as the
+// cached reads it guards save. Once a millisecond is enough to notice another process's commit.
+const EXTERNAL_CHANGE_CHECK_MS = 1;
+
 /** The savepoint each unit runs in; a caller's own savepoints nest inside it. */
 const UNIT_SAVEPOINT = 'erx_group_unit';
 
@@ -72,6 +77,13 @@ export class SqliteGroupCommitDriver implements Driver {
   readonly #maxOpenMs: number;
   readonly #turns = new TurnQueue();
   #group: Group | undefined;
+  /** Bumped when a group that wrote the table ends (committed or not); see changeStamp. */
+  readonly #tableVersions = new Map<string, number>();
+  /** Bumped when a group ends that wrote tables it could not name. */
+  #everyTableVersion = 0;
+  readonly #dataVersion: () => number | undefined;
+  #externalSeen: number | undefined;
+  #externalCheckedAt: number | undefined;
   #idleCommit: NodeJS.Immediate | undefined;
   readonly #executeOn = <R>(lease: Lease, query: CompiledQuery) => this.#execute<R>(lease, query);
   readonly #streamOn = <R>(lease: Lease, query: CompiledQuery) => this.#stream<R>(lease, query);
@@ -81,11 +93,37 @@ export class SqliteGroupCommitDriver implements Driver {
     this.#reader = config.reader ? new SqliteReader(config.reader, config.onStatement) : undefined;
     this.#maxUnits = config.maxUnits ?? DEFAULT_MAX_UNITS;
     this.#maxOpenMs = config.maxOpenMs ?? DEFAULT_MAX_OPEN_MS;
+    this.#dataVersion = this.#writer.dataVersionReader();
   }
 
   async init(): Promise<void> {}
 
+  /**
+   * Runs a read-only query on the reader connection right away, without a lease or a turn:
+   * what a plain read through Kysely would do, minus the promises. Undefined when there is no
+   * reader or the query is not a pure read; the caller then goes through Kysely.
+   */
+  readNow<R>(sql: string, parameters: readonly unknown[]): QueryResult<R> | undefined {
+    const read = this.#reader?.statementFor(sql);
+    return read ? this.#reader!.run<R>(read, parameters) : undefined;
+  }
+
   /** The lease takes its turn on the writer only when it first needs it, so reads need not queue. */
+  /**
+   * A value that differs whenever `tables` may have changed since it was last taken: at once
+   * when a group of this driver that wrote one of them has ended, and within a millisecond when
+   * another connection (another process: the CLI) committed anything at all. Undefined when that
+   * cannot be told right now. Take it before reading what it is to vouch for, so a change in
+   * between shows at the next check.
+   */
+  changeStamp(tables: readonly string[]): string | undefined {
+    const external = this.#externalVersion();
+    if (external === undefined) return undefined;
+    let own = this.#everyTableVersion;
+    for (const table of tables) own += this.#tableVersions.get(table) ?? 0;
+    return `${external}:${own}`;
+  }
+
   async acquireConnection(): Promise<DatabaseConnection> {
     return new Lease(this.#executeOn, this.#streamOn);
   }
@@ -157,11 +195,15 @@ export class SqliteGroupCommitDriver implements Driver {
     if (read) return this.#reader!.run(read, query.parameters);
     if (!this.#turns.isOwner(lease)) await this.#turns.take(lease);
     const statement = this.#writer.prepare(query.sql);
-    if (lease.transaction) return this.#runInGroup(lease.transaction, statement, query.parameters);
+    if (lease.transaction) {
+      if (!statement.readonly) this.#noteWrite(lease.transaction, query);
+      return this.#runInGroup(lease.transaction, statement, query.parameters);
+    }
     if (statement.readonly && !this.#group) return this.#writer.run(statement, query.parameters);
     const group = this.#joinGroup();
     lease.join(group);
     if (statement.readonly) return this.#runInGroup(group, statement, query.parameters);
+    this.#noteWrite(group, query);
     this.#writer.exec(`savepoint ${UNIT_SAVEPOINT}`);
     let result: QueryResult<R>;
     try {
@@ -212,6 +254,29 @@ export class SqliteGroupCommitDriver implements Driver {
       if (!this.#writer.inTransaction) this.#abandonGroup(group, error);
       throw error;
     }
+  }
+
+  /** SQLite's data_version of the writer, which moves only with other connections' commits; read at most once a millisecond. */
+  #externalVersion(): number | undefined {
+    const now = performance.now();
+    if (this.#externalCheckedAt === undefined || now - this.#externalCheckedAt >= EXTERNAL_CHANGE_CHECK_MS) {
+      this.#externalSeen = this.#dataVersion();
+      this.#externalCheckedAt = this.#externalSeen === undefined ? undefined : now;
+    }
+    return this.#externalSeen;
+  }
+
+  #noteWrite(group: Group, query: CompiledQuery): void {
+    if (!group.written) return;
+    const table = tableWrittenBy(query.query);
+    if (table === undefined) group.written = null;
+    else group.written.add(table);
+  }
+
+  /** A group has ended: what it wrote may have changed, whether it committed or rolled back. */
+  #noteEnded(group: Group): void {
+    if (!group.written) this.#everyTableVersion += 1;
+    else for (const table of group.written) this.#tableVersions.set(table, (this.#tableVersions.get(table) ?? 0) + 1);
   }
 
   #assertOpen(group: Group): void {
@@ -269,9 +334,11 @@ export class SqliteGroupCommitDriver implements Driver {
       this.#writer.exec('commit');
     } catch (error) {
       this.#rollbackAll();
+      this.#noteEnded(group);
       group.settle({ error });
       return;
     }
+    this.#noteEnded(group);
     group.settle(undefined);
   }
 
@@ -280,6 +347,7 @@ export class SqliteGroupCommitDriver implements Driver {
     if (group !== this.#group) return;
     this.#group = undefined;
     this.#rollbackAll();
+    this.#noteEnded(group);
     group.settle({ error });
   }
 

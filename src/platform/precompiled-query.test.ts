@@ -1,0 +1,139 @@
+// Precompiled and cached queries on SQLite's group-commit driver: reads that skip Kysely's
+// connection machinery, and cached results that last exactly until a write may change them.
+import { setTimeout as sleep } from 'node:timers/promises';
+import { sql, type Kysely } from 'kysely';
+import { afterEach, describe, expect, it } from 'vitest';
+import { precompileCachedQuery, precompileQuery } from './precompiled-query.ts';
+import { closeGroupCommitDatabases, count, givenGroupCommitDatabase, insertItem } from './sqlite-group-commit-given.ts';
+import { tableWrittenBy } from './sqlite-written-tables.ts';
+
+afterEach(closeGroupCommitDatabases);
+
+const SELECT_NOTE = 'select "note" from "items" where "id" = ?';
+
+function noteQuery(db: Kysely<any>) {
+  return precompileCachedQuery<{ id: number }, { note: string }>(db, ['items'], (param) =>
+    db.selectFrom('items').select('note').where('id', '=', param('id')),
+  );
+}
+
+async function givenItemsAndOthers(options: { inMemory?: true } = {}) {
+  const given = await givenGroupCommitDatabase(options);
+  await sql`create table others (id integer primary key)`.execute(given.db);
+  await insertItem(given.db, 1);
+  given.log.length = 0;
+  return given;
+}
+
+describe('precompileQuery on SQLite', () => {
+  it('reads committed data on the reader connection at once, even while a group holds the writer', async () => {
+    const { db, log } = await givenItemsAndOthers();
+    const note = precompileQuery<{ id: number }, { note: string }>(db, (param) => db.selectFrom('items').select('note').where('id', '=', param('id')));
+    let midGroup: unknown;
+    await db.transaction().execute(async (trx) => {
+      await trx.updateTable('items').set({ note: 'changed' }).where('id', '=', 1).execute();
+      midGroup = await note({ id: 1 });
+    });
+    expect(midGroup).toEqual([{ note: 'item 1' }]);
+    expect(await note({ id: 1 })).toEqual([{ note: 'changed' }]);
+    expect(count(log, SELECT_NOTE)).toBe(2);
+  });
+
+  it('inside a transaction reads through the transaction, and sees its own writes', async () => {
+    const { db } = await givenItemsAndOthers();
+    const seen = await db.transaction().execute(async (trx) => {
+      await trx.updateTable('items').set({ note: 'mine' }).where('id', '=', 1).execute();
+      return precompileQuery<{ id: number }, { note: string }>(trx, (param) => trx.selectFrom('items').select('note').where('id', '=', param('id')))({ id: 1 });
+    });
+    expect(seen).toEqual([{ note: 'mine' }]);
+  });
+});
+
+describe('precompileCachedQuery on SQLite', () => {
+  for (const inMemory of [false, true]) {
+    const where = inMemory ? 'without a reader connection (:memory:)' : 'on a file';
+    it(`answers a repeat from the cache until a write to a table it reads ends, ${where}`, async () => {
+      const { db, log } = await givenItemsAndOthers(inMemory ? { inMemory } : {});
+      const note = noteQuery(db);
+      expect(await note({ id: 1 })).toEqual([{ note: 'item 1' }]);
+      expect(await note({ id: 1 })).toEqual([{ note: 'item 1' }]);
+      expect(count(log, SELECT_NOTE)).toBe(1);
+
+      await db.insertInto('others').values({ id: 1 }).execute();
+      expect(await note({ id: 1 })).toEqual([{ note: 'item 1' }]);
+      expect(count(log, SELECT_NOTE)).toBe(1); // another table: still cached
+
+      await db.updateTable('items').set({ note: 'updated' }).where('id', '=', 1).execute();
+      expect(await note({ id: 1 })).toEqual([{ note: 'updated' }]);
+      expect(count(log, SELECT_NOTE)).toBe(2);
+    });
+  }
+
+  it('keeps one result per parameter value, absent rows too, and freezes what it shares', async () => {
+    const { db, log } = await givenItemsAndOthers();
+    const note = noteQuery(db);
+    expect(await note({ id: 2 })).toEqual([]);
+    const first = await note({ id: 1 });
+    expect(await note({ id: 2 })).toEqual([]);
+    expect(await note({ id: 1 })).toBe(first);
+    expect(count(log, SELECT_NOTE)).toBe(2);
+    expect(Object.isFrozen(first) && Object.isFrozen(first[0])).toBe(true);
+
+    await insertItem(db, 2);
+    expect(await note({ id: 2 })).toEqual([{ note: 'item 2' }]);
+  });
+
+  it('forgets its results when a transaction that wrote the table rolls back, and after writes it cannot name', async () => {
+    const { db, log } = await givenItemsAndOthers();
+    const note = noteQuery(db);
+    await note({ id: 1 });
+    await expect(
+      db.transaction().execute(async (trx) => {
+        await trx.updateTable('items').set({ note: 'undone' }).where('id', '=', 1).execute();
+        throw new Error('give up');
+      }),
+    ).rejects.toThrow('give up');
+    expect(await note({ id: 1 })).toEqual([{ note: 'item 1' }]);
+    expect(count(log, SELECT_NOTE)).toBe(2);
+
+    await sql`update items set note = 'raw' where id = 1`.execute(db);
+    expect(await note({ id: 1 })).toEqual([{ note: 'raw' }]);
+    await db.deleteFrom('others').execute();
+    await note({ id: 1 });
+    expect(count(log, SELECT_NOTE)).toBe(4); // a raw write and a delete each count as writing every table
+  });
+
+  it("notices another connection's commit (another process, the CLI) within a millisecond", async () => {
+    const { db, log, openSecondConnection } = await givenItemsAndOthers();
+    const second = await openSecondConnection();
+    const note = noteQuery(db);
+    await note({ id: 1 });
+    await second.updateTable('items').set({ note: 'from elsewhere' }).where('id', '=', 1).execute();
+    await sleep(2);
+    expect(await note({ id: 1 })).toEqual([{ note: 'from elsewhere' }]);
+    expect(count(log, SELECT_NOTE)).toBe(2);
+  });
+
+  it('caches nothing for a transaction: it reads through its own connection each time', async () => {
+    const { db, log } = await givenItemsAndOthers();
+    await db.transaction().execute(async (trx) => {
+      const note = noteQuery(trx);
+      await note({ id: 1 });
+      await note({ id: 1 });
+    });
+    expect(count(log, SELECT_NOTE)).toBe(2);
+  });
+});
+
+describe('tableWrittenBy', () => {
+  it('names the table of an insert or update, aliased or not, and nothing for what it cannot vouch for', async () => {
+    const { db } = await givenItemsAndOthers();
+    const node = (query: { compile(): { query: any } } | { query: any }) => tableWrittenBy('compile' in query ? query.compile().query : query.query);
+    expect(node(db.insertInto('items').values({ id: 5 }))).toBe('items');
+    expect(node(db.updateTable('items').set({ note: 'x' }))).toBe('items');
+    expect(node(db.updateTable('items as i').set({ note: 'x' }))).toBe('items');
+    expect(node(db.withSchema('main').updateTable('items').set({ note: 'x' }))).toBeUndefined();
+    expect(node(db.deleteFrom('items'))).toBeUndefined();
+    expect(node(sql`update items set note = 'x'`.compile(db))).toBeUndefined();
+  });
+});
