@@ -56,7 +56,7 @@ export async function issueAccessToken(ctx: TokenContext, headers: TokenHeaders,
   }
   const allowed = new Set(JSON.parse(row.allowed_scopes ?? '[]') as string[]);
   const granted = [...new Set(requested.map(canonicalScope))].filter((s): s is Scope => s !== undefined && allowed.has(s));
-  const accessToken = await signAccessToken({ ...ids, scopes: granted }, ctx.keys, ctx.clock, ctx.tokenTtlSeconds);
+  const accessToken = await signAccessToken(Object.assign({}, ids, { scopes: granted }), ctx.keys, ctx.clock, ctx.tokenTtlSeconds);
   return { accessToken, expiresIn: ctx.tokenTtlSeconds, tokenType: 'Bearer', scope: granted };
 }
 

@@ -69,8 +69,7 @@ function storedFields<T extends CustomDrugPatch>(fields: T): { [K in keyof T]: K
 }
 
 function newDrugRow(owner: DrugOwner, actorId: string, at: string, input: CustomDrugInput): Insertable<CustomDrugsTable> {
-  return {
-    ...storedFields(input),
+  return Object.assign(storedFields(input), {
     id: newId(),
     organization_id: owner.organizationId,
     user_id: owner.userId,
@@ -78,7 +77,7 @@ function newDrugRow(owner: DrugOwner, actorId: string, at: string, input: Custom
     created_by: actorId,
     updated_at: at,
     updated_by: actorId,
-  };
+  });
 }
 
 export async function createCustomDrug(ctx: CustomDrugContext, actorId: string, owner: DrugOwner, input: CustomDrugInput): Promise<CustomDrug> {
@@ -136,7 +135,7 @@ export async function listCustomDrugs(ctx: CustomDrugContext, owner: DrugOwner, 
 /** A user's combined list: the organization catalog and the user's own drugs, each marked. */
 export async function listDrugsVisibleToUser(ctx: CustomDrugContext, owner: UserDrugOwner): Promise<Array<CustomDrug & { level: DrugLevel }>> {
   const rows = await findCustomDrugsVisibleToUser(ctx.db, owner.organizationId, owner.userId);
-  return rows.map((row) => ({ ...toCustomDrug(row), level: row.user_id === null ? 'organization' : 'user' }));
+  return rows.map((row) => Object.assign(toCustomDrug(row), { level: row.user_id === null ? ('organization' as const) : ('user' as const) }));
 }
 
 /** Changes only the supplied fields; 404 unless the drug is the owner's. */
@@ -147,7 +146,7 @@ export async function updateCustomDrug(
   drugId: string,
   patch: CustomDrugPatch,
 ): Promise<CustomDrug> {
-  const changes = { ...storedFields(patch), updated_at: ctx.clock.now().toISOString(), updated_by: actorId };
+  const changes = Object.assign(storedFields(patch), { updated_at: ctx.clock.now().toISOString(), updated_by: actorId });
   const row = await updateLiveCustomDrug(ctx.db, owner, drugId.toLowerCase(), changes);
   if (!row) throw notFound(DRUG_NOT_FOUND);
   return toCustomDrug(row);

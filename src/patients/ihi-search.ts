@@ -91,7 +91,7 @@ export async function runIhiSearch(
   const failedPaths: IhiSearchPath[] = [];
   for (const path of paths) {
     try {
-      const result = await hiService.searchIhi({ ...identifiers, path, demographics });
+      const result = await hiService.searchIhi(Object.assign({ path, demographics }, identifiers));
       if (result.kind === 'found') return { kind: 'found', found: result, searchedPath: path, failedPaths };
     } catch (error) {
       if (error instanceof HiServiceUnreachableError) return { kind: 'unreachable', searchedPath: path, failedPaths };

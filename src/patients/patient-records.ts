@@ -13,7 +13,7 @@ export type PatientInput = Omit<PatientInputBody, 'australian_address'>;
 export function normalisePatientInput(body: PatientInputBody): PatientInput {
   const { australian_address: alias, ...input } = body;
   const address = input.australian_street_address ?? alias;
-  return address ? { ...input, australian_street_address: address } : input;
+  return address ? Object.assign(input, { australian_street_address: address }) : input;
 }
 
 export interface PatientRecord {

@@ -114,9 +114,9 @@ export async function updatePatient(
   throwIfIssues([...body.issues, ...checkDvaPair(raw, stored)]);
   const changes = changesOf(body.value);
   if (Object.keys(changes).length === 0) throw invalidRequest('The body has no updatable fields');
-  const merged: PatientRecord = { ...stored, ...changes };
+  const merged: PatientRecord = Object.assign({}, stored, changes);
   const reverified = needsReverification(stored, changes);
-  const record = reverified ? { ...merged, ...ihiFieldsOf(await reverifyIhi(ctx, principal.organizationHpio, merged)) } : merged;
+  const record = reverified ? Object.assign({}, merged, ihiFieldsOf(await reverifyIhi(ctx, principal.organizationHpio, merged))) : merged;
   const now = ctx.clock.now().toISOString();
   await ctx.db.transaction().execute((trx) =>
     updatePatientRow(trx, organizationId, row.id, {

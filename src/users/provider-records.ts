@@ -43,13 +43,13 @@ export async function writeVerifiedRecord(
   details: Partial<Record<DetailField, string | null>>,
   at: string,
 ): Promise<void> {
-  const verified = { ...identity, ...details, status: RECORD_ACTIVE, verified_at: at, updated_at: at };
+  const verified = Object.assign({}, identity, details, { status: RECORD_ACTIVE, verified_at: at, updated_at: at });
   if (stored) {
     await updateProviderRecord(trx, owner.organizationId, owner.userId, verified);
     return;
   }
   const unset = Object.fromEntries(DETAIL_FIELDS.map((name) => [name, null])) as Record<DetailField, null>;
-  await insertProviderRecord(trx, { ...unset, ...verified, user_id: owner.userId, organization_id: owner.organizationId, created_at: at });
+  await insertProviderRecord(trx, Object.assign(unset, verified, { user_id: owner.userId, organization_id: owner.organizationId, created_at: at }));
 }
 
 /** Changes detail fields only (no identity change, so no verification was needed). */
@@ -59,5 +59,5 @@ export async function writeRecordDetails(
   details: Partial<Record<DetailField, string | null>>,
   at: string,
 ): Promise<void> {
-  await updateProviderRecord(trx, owner.organizationId, owner.userId, { ...details, updated_at: at });
+  await updateProviderRecord(trx, owner.organizationId, owner.userId, Object.assign({}, details, { updated_at: at }));
 }

@@ -48,7 +48,7 @@ export function checkOrganizationHpio(hpio: string | null | undefined): void {
 /** Asks the HI Service; an unreachable service is a 500 (the caller has saved nothing yet). */
 export async function askHiService(hiService: HiServicePort, identity: ProviderIdentity): Promise<HiAnswer> {
   try {
-    const answer = await hiService.verifyProvider({ ...identity, sex: identity.sex as HiSex });
+    const answer = await hiService.verifyProvider(Object.assign({}, identity, { sex: identity.sex as HiSex }));
     return answer.kind;
   } catch (error) {
     if (!(error instanceof HiServiceUnreachableError)) throw error;
