@@ -9,6 +9,8 @@ export type Outcome = { error: unknown } | undefined;
 export class Group {
   /** Units that joined: transactions, autocommit writes, reads that ran while it was open. */
   units = 0;
+  /** performance.now() when the last unit joined. */
+  lastJoinedAt = 0;
   /** Set when the group failed, for checks that cannot wait for `outcome`. */
   failure: Outcome;
   /** The tables its writes changed; null once a write changed tables it cannot name. */

@@ -23,6 +23,22 @@ describe('SQLite group commit', () => {
     expect(await itemIds(db)).toEqual(range(100));
   });
 
+  it('keeps an idle group open for stragglers: a write a few turns of the event loop later, within quietMs, shares its COMMIT', async () => {
+    const turns = async (n: number) => {
+      for (let i = 0; i < n; i++) await new Promise((resolve) => setImmediate(resolve));
+    };
+    const twoWritesApart = async (quietMs: number) => {
+      const { db, log } = await givenGroupCommitDatabase({ quietMs });
+      const first = insertItem(db, 1);
+      await turns(3);
+      await Promise.all([first, insertItem(db, 2)]);
+      expect(await itemIds(db)).toEqual([1, 2]);
+      return count(log, 'commit');
+    };
+    expect(await twoWritesApart(300)).toBe(1);
+    expect(await twoWritesApart(0)).toBe(2);
+  });
+
   it('runs the transactions of a group one after another: concurrent read-modify-write loses no update', async () => {
     const { db, log } = await givenGroupCommitDatabase();
     await insertItem(db, 1);
