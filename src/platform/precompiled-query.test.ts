@@ -5,7 +5,7 @@ import { sql, type Kysely } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { precompileCachedQuery, precompileQuery } from './precompiled-query.ts';
 import { closeGroupCommitDatabases, count, givenGroupCommitDatabase, insertItem } from './sqlite-group-commit-given.ts';
-import { tableWrittenBy } from './sqlite-written-tables.ts';
+import { tableWrittenBy } from './sqlite-change-stamps.ts';
 
 afterEach(closeGroupCommitDatabases);
 

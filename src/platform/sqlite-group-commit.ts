@@ -38,7 +38,7 @@ import {
 } from 'kysely';
 import { SqliteReader, SqliteStatements } from './sqlite-group-commit-statements.ts';
 import { Group, Lease, type Outcome, TurnQueue } from './sqlite-group-commit-units.ts';
-import { tableWrittenBy } from './sqlite-written-tables.ts';
+import { ChangeStamps } from './sqlite-change-stamps.ts';
 
 export interface GroupCommitOptions {
   /** Most units of work (transactions, autocommit statements) one COMMIT covers. */
@@ -69,10 +69,6 @@ const DEFAULT_MAX_OPEN_MS = 5;
 // 6.5 to 9.7 units per COMMIT (of 10 in flight) and ~8 % more requests per second.
 const DEFAULT_QUIET_MS = 0.05;
 
-// Reading data_version takes SQLite's shared-memory locks, a few system calls: as much as the
-// cached reads it guards save. Once a millisecond is enough to notice another process's commit.
-const EXTERNAL_CHANGE_CHECK_MS = 1;
-
 /** The savepoint each unit runs in; a caller's own savepoints nest inside it. */
 const UNIT_SAVEPOINT = 'erx_group_unit';
 
@@ -84,13 +80,7 @@ export class SqliteGroupCommitDriver implements Driver {
   readonly #quietMs: number;
   readonly #turns = new TurnQueue();
   #group: Group | undefined;
-  /** Bumped when a group that wrote the table ends (committed or not); see changeStamp. */
-  readonly #tableVersions = new Map<string, number>();
-  /** Bumped when a group ends that wrote tables it could not name. */
-  #everyTableVersion = 0;
-  readonly #dataVersion: () => number | undefined;
-  #externalSeen: number | undefined;
-  #externalCheckedAt: number | undefined;
+  readonly #changes: ChangeStamps;
   #idleCommit: NodeJS.Immediate | undefined;
   readonly #executeOn = <R>(lease: Lease, query: CompiledQuery) => this.#execute<R>(lease, query);
   readonly #streamOn = <R>(lease: Lease, query: CompiledQuery) => this.#stream<R>(lease, query);
@@ -101,7 +91,7 @@ export class SqliteGroupCommitDriver implements Driver {
     this.#maxUnits = config.maxUnits ?? DEFAULT_MAX_UNITS;
     this.#maxOpenMs = config.maxOpenMs ?? DEFAULT_MAX_OPEN_MS;
     this.#quietMs = config.quietMs ?? DEFAULT_QUIET_MS;
-    this.#dataVersion = this.#writer.dataVersionReader();
+    this.#changes = new ChangeStamps(this.#writer.dataVersionReader());
   }
 
   async init(): Promise<void> {}
@@ -125,11 +115,7 @@ export class SqliteGroupCommitDriver implements Driver {
    * between shows at the next check.
    */
   changeStamp(tables: readonly string[]): string | undefined {
-    const external = this.#externalVersion();
-    if (external === undefined) return undefined;
-    let own = this.#everyTableVersion;
-    for (const table of tables) own += this.#tableVersions.get(table) ?? 0;
-    return `${external}:${own}`;
+    return this.#changes.stamp(tables);
   }
 
   async acquireConnection(): Promise<DatabaseConnection> {
@@ -204,14 +190,14 @@ export class SqliteGroupCommitDriver implements Driver {
     if (!this.#turns.isOwner(lease)) await this.#turns.take(lease);
     const statement = this.#writer.prepare(query.sql);
     if (lease.transaction) {
-      if (!statement.readonly) this.#noteWrite(lease.transaction, query);
+      if (!statement.readonly) this.#changes.noteWrite(lease.transaction, query);
       return this.#runInGroup(lease.transaction, statement, query.parameters);
     }
     if (statement.readonly && !this.#group) return this.#writer.run(statement, query.parameters);
     const group = this.#joinGroup();
     lease.join(group);
     if (statement.readonly) return this.#runInGroup(group, statement, query.parameters);
-    this.#noteWrite(group, query);
+    this.#changes.noteWrite(group, query);
     this.#writer.exec(`savepoint ${UNIT_SAVEPOINT}`);
     let result: QueryResult<R>;
     try {
@@ -263,29 +249,6 @@ export class SqliteGroupCommitDriver implements Driver {
       if (!this.#writer.inTransaction) this.#abandonGroup(group, error);
       throw error;
     }
-  }
-
-  /** SQLite's data_version of the writer, which moves only with other connections' commits; read at most once a millisecond. */
-  #externalVersion(): number | undefined {
-    const now = performance.now();
-    if (this.#externalCheckedAt === undefined || now - this.#externalCheckedAt >= EXTERNAL_CHANGE_CHECK_MS) {
-      this.#externalSeen = this.#dataVersion();
-      this.#externalCheckedAt = this.#externalSeen === undefined ? undefined : now;
-    }
-    return this.#externalSeen;
-  }
-
-  #noteWrite(group: Group, query: CompiledQuery): void {
-    if (!group.written) return;
-    const table = tableWrittenBy(query.query);
-    if (table === undefined) group.written = null;
-    else group.written.add(table);
-  }
-
-  /** A group has ended: what it wrote may have changed, whether it committed or rolled back. */
-  #noteEnded(group: Group): void {
-    if (!group.written) this.#everyTableVersion += 1;
-    else for (const table of group.written) this.#tableVersions.set(table, (this.#tableVersions.get(table) ?? 0) + 1);
   }
 
   #assertOpen(group: Group): void {
@@ -353,11 +316,11 @@ export class SqliteGroupCommitDriver implements Driver {
       this.#writer.exec('commit');
     } catch (error) {
       this.#rollbackAll();
-      this.#noteEnded(group);
+      this.#changes.noteEnded(group);
       group.settle({ error });
       return;
     }
-    this.#noteEnded(group);
+    this.#changes.noteEnded(group);
     group.settle(undefined);
   }
 
@@ -366,7 +329,7 @@ export class SqliteGroupCommitDriver implements Driver {
     if (group !== this.#group) return;
     this.#group = undefined;
     this.#rollbackAll();
-    this.#noteEnded(group);
+    this.#changes.noteEnded(group);
     group.settle({ error });
   }
 
