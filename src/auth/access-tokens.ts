@@ -2,6 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { createLocalJWKSet, jwtVerify, SignJWT, type JWTVerifyGetKey } from 'jose';
 import { AUTH_DETAIL, unauthorized } from '../platform/api-error.ts';
+import type { Awaitable } from '../platform/awaitable.ts';
 import type { Clock } from '../platform/clock.ts';
 import { isScope, type Scope } from './scopes.ts';
 import type { SigningKeys } from './signing-keys.ts';
@@ -37,7 +38,8 @@ export async function signAccessToken(
     .sign(keys.privateKey);
 }
 
-export type AccessTokenVerifier = (token: string) => Promise<AccessTokenClaims>;
+/** The token's claims; at once (no promise) for a token verified before and not yet expired. */
+export type AccessTokenVerifier = (token: string) => Awaitable<AccessTokenClaims>;
 
 function readClaims(payload: Record<string, unknown>): AccessTokenClaims | undefined {
   const { organization_id, partner_id, user_id, scope } = payload;
@@ -52,9 +54,7 @@ const VERIFIED_CACHE_LIMIT = 10_000;
 export function createAccessTokenVerifier(keys: SigningKeys, clock: Clock): AccessTokenVerifier {
   const keySet: JWTVerifyGetKey = createLocalJWKSet(keys.jwks);
   const verified = new Map<string, { claims: AccessTokenClaims; expiresAtMs: number }>();
-  return async (token) => {
-    const known = verified.get(token);
-    if (known && known.expiresAtMs > clock.now().getTime()) return known.claims;
+  const verify = async (token: string): Promise<AccessTokenClaims> => {
     try {
       const { payload } = await jwtVerify(token, keySet, {
         algorithms: ['RS256'],
@@ -72,5 +72,9 @@ export function createAccessTokenVerifier(keys: SigningKeys, clock: Clock): Acce
       // Any signature, expiry or format failure is the same answer to the caller.
     }
     throw unauthorized(AUTH_DETAIL.token);
+  };
+  return (token) => {
+    const known = verified.get(token);
+    return known && known.expiresAtMs > clock.now().getTime() ? known.claims : verify(token);
   };
 }

@@ -1,6 +1,7 @@
 // Queries behind token issuance and per-request authentication.
 import type { Kysely } from 'kysely';
 import type { Database } from '../platform/database-schema.ts';
+import { whenReady, type Awaitable } from '../platform/awaitable.ts';
 import { precompileCachedQuery } from '../platform/precompiled-query.ts';
 
 export interface TokenCredentialsRow {
@@ -69,8 +70,8 @@ export function createRequestPrincipalFinder(db: Kysely<Database>) {
         .select(['o.secret_hash as organization_secret_hash', 'u.enabled as user_enabled', 'u.roles as user_roles', 'op.validated_at', 'o.hpio as organization_hpio'])
         .where('o.id', '=', param('organizationId')),
   );
-  return async (ids: { partnerId: string; organizationId: string; userId: string }): Promise<Readonly<RequestPrincipalRow> | undefined> =>
-    (await run(ids))[0];
+  return (ids: { partnerId: string; organizationId: string; userId: string }): Awaitable<Readonly<RequestPrincipalRow> | undefined> =>
+    whenReady(run(ids), (rows) => rows[0]);
 }
 
 export async function markIntegrationValidated(

@@ -2,6 +2,7 @@
 // organization finds nothing.
 import { sql, type Insertable, type Kysely, type Selectable, type Updateable } from 'kysely';
 import type { Database, PatientsTable } from '../platform/database-schema.ts';
+import type { Awaitable } from '../platform/awaitable.ts';
 import { precompileQuery } from '../platform/precompiled-query.ts';
 
 export type PatientRow = Selectable<PatientsTable>;
@@ -28,7 +29,7 @@ export async function findPatientsByPartnerPatientId(
   return selectPatientsByPartnerPatientId(db, organizationId, partnerPatientId).execute();
 }
 
-export type PatientsByPartnerPatientIdFinder = (organizationId: string, partnerPatientId: string) => Promise<PatientRow[]>;
+export type PatientsByPartnerPatientIdFinder = (organizationId: string, partnerPatientId: string) => Awaitable<PatientRow[]>;
 
 /** The same lookup compiled once, for the precheck and create hot path. */
 export function createPatientsByPartnerPatientIdFinder(db: Kysely<Database>): PatientsByPartnerPatientIdFinder {

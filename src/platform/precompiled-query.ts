@@ -8,6 +8,7 @@
 //   changed (the group-commit driver's change stamp), so repeating it costs a map lookup.
 // Elsewhere (PostgreSQL, transactions) both are plain precompiled queries.
 import { CompiledQuery, type Compilable, type Kysely, type QueryResult } from 'kysely';
+import { whenReady, type Awaitable } from './awaitable.ts';
 
 const MARK = '\u0000param:';
 
@@ -31,7 +32,8 @@ export function registerSqliteShortcuts(db: Kysely<any>, shortcuts: SqliteShortc
 type Slot = { name: string } | { constant: unknown };
 
 interface Precompiled<Params, Row> {
-  run: (values: Params) => Promise<Row[]>;
+  /** The rows at once when the SQLite reader could run the query right away. */
+  run: (values: Params) => Awaitable<Row[]>;
   /** The values of the named parameters, in order: what a cache keys on. */
   namedValues: (values: Params) => unknown[];
 }
@@ -47,12 +49,11 @@ function compileOnce<Params extends Record<string, unknown>, Row>(
   const names = slots.flatMap((slot) => ('name' in slot ? [slot.name] : []));
   const readNow = shortcutsByDatabase.get(db)?.readNow;
   return {
-    async run(values) {
+    run(values) {
       const parameters = slots.map((slot) => ('name' in slot ? values[slot.name] : slot.constant));
       const immediate = readNow?.(compiled.sql, parameters);
       if (immediate) return immediate.rows as Row[];
-      const result = await db.executeQuery<Row>(CompiledQuery.raw(compiled.sql, parameters));
-      return result.rows;
+      return db.executeQuery<Row>(CompiledQuery.raw(compiled.sql, parameters)).then((result) => result.rows);
     },
     namedValues: (values) => names.map((name) => values[name]),
   };
@@ -65,7 +66,7 @@ function compileOnce<Params extends Record<string, unknown>, Row>(
 export function precompileQuery<Params extends Record<string, unknown>, Row>(
   db: Kysely<any>,
   build: (param: (name: keyof Params & string) => any) => Compilable<Row>,
-): (values: Params) => Promise<Row[]> {
+): (values: Params) => Awaitable<Row[]> {
   return compileOnce(db, build).run;
 }
 
@@ -81,20 +82,22 @@ export function precompileCachedQuery<Params extends Record<string, unknown>, Ro
   tables: readonly string[],
   build: (param: (name: keyof Params & string) => any) => Compilable<Row>,
   limit = CACHE_LIMIT,
-): (values: Params) => Promise<readonly Readonly<Row>[]> {
+): (values: Params) => Awaitable<readonly Readonly<Row>[]> {
   const query = compileOnce(db, build);
   const shortcuts = shortcutsByDatabase.get(db);
   if (!shortcuts) return query.run;
   const cache = new Map<string, { stamp: string; rows: readonly Readonly<Row>[] }>();
-  return async (values) => {
+  return (values) => {
     const stamp = shortcuts.changeStamp(tables);
     if (stamp === undefined) return query.run(values);
     const key = JSON.stringify(query.namedValues(values));
     const hit = cache.get(key);
     if (hit?.stamp === stamp) return hit.rows;
-    const rows = Object.freeze((await query.run(values)).map((row) => Object.freeze(row)));
-    if (!hit && cache.size >= limit) cache.delete(cache.keys().next().value!);
-    cache.set(key, { stamp, rows });
-    return rows;
+    return whenReady(query.run(values), (fresh) => {
+      const rows = Object.freeze(fresh.map((row) => Object.freeze(row)));
+      if (!hit && cache.size >= limit) cache.delete(cache.keys().next().value!);
+      cache.set(key, { stamp, rows });
+      return rows;
+    });
   };
 }

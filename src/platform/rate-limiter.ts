@@ -1,6 +1,7 @@
 // Fixed-window request counters per (partner, organization). In memory for one instance;
 // in Redis when several instances must share one budget.
 import { Redis } from 'ioredis';
+import type { Awaitable } from './awaitable.ts';
 import type { Clock } from './clock.ts';
 
 export interface RateLimitDecision {
@@ -10,7 +11,8 @@ export interface RateLimitDecision {
 }
 
 export interface RateLimiter {
-  hit(key: string): Promise<RateLimitDecision>;
+  /** Counts one request; the in-memory limiter decides at once, Redis after a round trip. */
+  hit(key: string): Awaitable<RateLimitDecision>;
   close(): Promise<void>;
 }
 
@@ -21,13 +23,13 @@ export interface RateLimitSettings {
 
 const ALWAYS_ALLOWED: RateLimitDecision = { allowed: true, retryAfterSeconds: 0 };
 
-export const unlimitedRateLimiter: RateLimiter = { hit: async () => ALWAYS_ALLOWED, close: async () => {} };
+export const unlimitedRateLimiter: RateLimiter = { hit: () => ALWAYS_ALLOWED, close: async () => {} };
 
 export function createMemoryRateLimiter(settings: RateLimitSettings, clock: Clock): RateLimiter {
   const windows = new Map<string, { count: number; resetAt: number }>();
   const windowMs = settings.windowSeconds * 1000;
   return {
-    async hit(key) {
+    hit(key) {
       const now = clock.now().getTime();
       let window = windows.get(key);
       if (!window || window.resetAt <= now) {

@@ -2,11 +2,12 @@
 // (`config.auth`) and enforced by one hook. A /v1 route that declares nothing stops start-up.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
-import type { AccessTokenVerifier } from '../auth/access-tokens.ts';
-import { createRequestPrincipalFinder } from '../auth/auth-store.ts';
+import type { AccessTokenClaims, AccessTokenVerifier } from '../auth/access-tokens.ts';
+import { createRequestPrincipalFinder, type RequestPrincipalRow } from '../auth/auth-store.ts';
 import type { Scope } from '../auth/scopes.ts';
 import { parseStoredRoles, type Role } from '../users/user-roles.ts';
 import { ApiError, AUTH_DETAIL, unauthorized } from './api-error.ts';
+import { whenReady, type Awaitable } from './awaitable.ts';
 import type { Database } from './database-schema.ts';
 import type { RateLimiter } from './rate-limiter.ts';
 import { createSecretChecker, type SecretChecker } from './secrets.ts';
@@ -22,12 +23,14 @@ export type RouteAuth =
       roleFailure?: 401 | 403;
     };
 
+type ProtectedRouteAuth = Exclude<RouteAuth, { public: true }>;
+
 export interface Principal {
   partnerId: string;
   organizationId: string;
   userId: string;
   scopes: Scope[];
-  roles: Role[];
+  roles: readonly Role[];
   /** When this partner first validated this organization (null: not yet). */
   validatedAt: string | null;
   /** The organization's HPI-O as of this request (null: not configured). */
@@ -72,23 +75,45 @@ function rateLimited(retryAfterSeconds: number): ApiError {
   });
 }
 
-/** Per (partner, organization) budget; /v1/token counts against the pair it names. */
-export async function enforceRateLimit(limiter: RateLimiter, partnerId: string, organizationId: string): Promise<void> {
-  const decision = await limiter.hit(`${partnerId}:${organizationId}`);
-  if (!decision.allowed) throw rateLimited(decision.retryAfterSeconds);
+/** Per (partner, organization) budget, 429 once spent; /v1/token counts against the pair it names. */
+export function enforceRateLimit(limiter: RateLimiter, partnerId: string, organizationId: string): Awaitable<void> {
+  return whenReady(limiter.hit(`${partnerId}:${organizationId}`), (decision) => {
+    if (!decision.allowed) throw rateLimited(decision.retryAfterSeconds);
+  });
 }
 
 type PrincipalFinder = ReturnType<typeof createRequestPrincipalFinder>;
 
-async function authenticate(
+interface Authenticator {
+  options: RouteAuthOptions;
+  findPrincipal: PrincipalFinder;
+  secretMatches: SecretChecker;
+  /** Each stored roles column parsed once (the principal rows are cached and shared). */
+  rolesOf: WeakMap<object, readonly Role[]>;
+}
+
+/**
+ * Sets request.principal or throws the spec's error. With the token, the principal row and
+ * the rate limit all known already (the usual case), it finishes without a promise.
+ */
+function authenticate(request: FastifyRequest, auth: ProtectedRouteAuth, authenticator: Authenticator): Awaitable<void> {
+  const { options } = authenticator;
+  return whenReady(options.verifyToken(readBearer(request)), (claims) =>
+    whenReady(authenticator.findPrincipal(claims), (row) => {
+      request.principal = authorize(request, auth, authenticator, claims, row);
+      return enforceRateLimit(options.rateLimiter, claims.partnerId, claims.organizationId);
+    }),
+  );
+}
+
+function authorize(
   request: FastifyRequest,
-  auth: Exclude<RouteAuth, { public: true }>,
-  options: RouteAuthOptions,
-  findPrincipal: PrincipalFinder,
-  secretMatches: SecretChecker,
-) {
-  const claims = await options.verifyToken(readBearer(request));
-  const row = await findPrincipal(claims);
+  auth: ProtectedRouteAuth,
+  authenticator: Authenticator,
+  claims: AccessTokenClaims,
+  row: Readonly<RequestPrincipalRow> | undefined,
+): Principal {
+  const { secretMatches } = authenticator;
   if (!row || row.user_enabled !== 1) throw unauthorized(AUTH_DETAIL.token);
   const secret = request.headers['x-organization-secret'];
   if (typeof secret !== 'string' || !secretMatches(secret, row.organization_secret_hash)) {
@@ -99,7 +124,7 @@ async function authenticate(
     throw unauthorized(AUTH_DETAIL.credentials);
   }
   if (!auth.scopes.some((scope) => claims.scopes.includes(scope))) throw unauthorized(AUTH_DETAIL.scope);
-  const roles = parseStoredRoles(row.user_roles);
+  const roles = storedRolesOf(authenticator, row);
   if (auth.roles && !auth.roles.some((role) => roles.includes(role))) {
     throw auth.roleFailure === 403
       ? new ApiError('FORBIDDEN', 'Insufficient permissions')
@@ -107,7 +132,7 @@ async function authenticate(
   }
   // Field by field, not `{ ...claims, roles, ... }`: on Node 20 each property after a spread
   // costs about half a microsecond, and this runs on every request.
-  request.principal = {
+  return {
     partnerId: claims.partnerId,
     organizationId: claims.organizationId,
     userId: claims.userId,
@@ -116,7 +141,15 @@ async function authenticate(
     validatedAt: row.validated_at,
     organizationHpio: row.organization_hpio,
   };
-  await enforceRateLimit(options.rateLimiter, claims.partnerId, claims.organizationId);
+}
+
+function storedRolesOf(authenticator: Authenticator, row: Readonly<RequestPrincipalRow>): readonly Role[] {
+  let roles = authenticator.rolesOf.get(row);
+  if (!roles) {
+    roles = Object.freeze(parseStoredRoles(row.user_roles));
+    authenticator.rolesOf.set(row, roles);
+  }
+  return roles;
 }
 
 /** Shows the credentials and scopes a route needs in the OpenAPI document. */
@@ -138,12 +171,23 @@ export function installRouteAuth(app: FastifyInstance, options: RouteAuthOptions
       if (method !== 'HEAD') options.catalog.push({ method, url: route.url, auth });
     }
   });
-  const findPrincipal = createRequestPrincipalFinder(options.db);
-  const secretMatches = createSecretChecker();
-  app.addHook('onRequest', async (request) => {
+  const authenticator: Authenticator = {
+    options,
+    findPrincipal: createRequestPrincipalFinder(options.db),
+    secretMatches: createSecretChecker(),
+    rolesOf: new WeakMap(),
+  };
+  app.addHook('onRequest', (request, _reply, done) => {
     const auth = request.routeOptions.config.auth;
-    if (!auth || 'public' in auth) return;
-    await authenticate(request, auth, options, findPrincipal, secretMatches);
+    if (!auth || 'public' in auth) return done();
+    let pending: Awaitable<void>;
+    try {
+      pending = authenticate(request, auth, authenticator);
+    } catch (error) {
+      return done(error as Error);
+    }
+    if (pending instanceof Promise) pending.then(() => done(), done);
+    else done();
   });
 }
 

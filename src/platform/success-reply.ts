@@ -12,7 +12,8 @@ declare module 'fastify' {
 
 export function installSuccessReply(app: FastifyInstance, clock: Clock): void {
   app.decorateReply('success', function success<T>(this: FastifyReply, statusCode: number, message: string, data: T, code?: string) {
-    const body = buildSuccessEnvelope({ statusCode, message, data, requestId: this.request.id, now: clock.now(), ...(code ? { code } : {}) });
+    // A literal, not a spread: this runs for every successful response.
+    const body = buildSuccessEnvelope({ statusCode, message, data, requestId: this.request.id, now: clock.now(), code });
     return this.status(statusCode).send(body);
   });
 }
