@@ -35,6 +35,7 @@ import {
   userDrugsOf,
   type CustomDrugContext,
 } from './custom-drugs-service.ts';
+import { createLiveDrugUpdater } from './custom-drugs-store.ts';
 
 /** The spec: the organization catalog is managed by owner or admin users (else 401). */
 const CATALOG_MANAGERS: Role[] = ['owner', 'admin'];
@@ -229,7 +230,7 @@ const deleteUserDrug: RouteRegistration = (app, ctx) => {
 };
 
 export const customDrugRoutes: RouteModule = (app, deps) => {
-  const ctx: CustomDrugContext = { db: deps.database.db, clock: deps.clock };
+  const ctx: CustomDrugContext = { db: deps.database.db, clock: deps.clock, updateLiveDrug: createLiveDrugUpdater(deps.database.db) };
   const routes = [
     // The organization catalog
     createCatalogDrugs,

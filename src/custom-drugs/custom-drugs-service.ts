@@ -24,13 +24,15 @@ import {
   findCustomDrugsVisibleToUser,
   insertCustomDrugs,
   markCustomDrugsDeleted,
-  updateLiveCustomDrug,
+  type LiveDrugUpdater,
   type DrugOwner,
 } from './custom-drugs-store.ts';
 
 export interface CustomDrugContext {
   db: Kysely<Database>;
   clock: Clock;
+  /** Compiled per column set: every drug edit runs it. */
+  updateLiveDrug: LiveDrugUpdater;
 }
 
 /** The bulk response lists at most this many failures (failureCount still counts them all). */
@@ -147,7 +149,7 @@ export async function updateCustomDrug(
   patch: CustomDrugPatch,
 ): Promise<CustomDrug> {
   const changes = Object.assign(storedFields(patch), { updated_at: ctx.clock.now().toISOString(), updated_by: actorId });
-  const row = await updateLiveCustomDrug(ctx.db, owner, drugId.toLowerCase(), changes);
+  const row = await ctx.updateLiveDrug(owner, drugId.toLowerCase(), changes);
   if (!row) throw notFound(DRUG_NOT_FOUND);
   return toCustomDrug(row);
 }

@@ -2,7 +2,9 @@
 // organization catalog, otherwise the drug belongs to that user. Deleted drugs keep their row
 // (deleted_at/deleted_by record who and when) and are invisible to every read.
 import type { ExpressionBuilder, Insertable, Kysely, Selectable, Updateable } from 'kysely';
+import type { Awaitable } from '../platform/awaitable.ts';
 import type { CustomDrugsTable, Database } from '../platform/database-schema.ts';
+import { precompileQuery } from '../platform/precompiled-query.ts';
 
 export type CustomDrugRow = Selectable<CustomDrugsTable>;
 
@@ -47,13 +49,41 @@ export async function findCustomDrugsVisibleToUser(db: Kysely<Database>, organiz
     .execute();
 }
 
-export async function updateLiveCustomDrug(
-  db: Kysely<Database>,
-  owner: DrugOwner,
-  id: string,
-  changes: Updateable<CustomDrugsTable>,
-): Promise<CustomDrugRow | undefined> {
-  return db.updateTable('custom_drugs').set(changes).where('id', '=', id).where(liveDrugOf(owner)).returningAll().executeTakeFirst();
+export type LiveDrugUpdater = (owner: DrugOwner, id: string, changes: Updateable<CustomDrugsTable>) => Promise<CustomDrugRow | undefined>;
+
+/** Most column sets whose UPDATE stays compiled; a patch names a few of ~20 fields, so few occur. */
+const COMPILED_UPDATES_LIMIT = 256;
+
+/**
+ * Updates the owner's live drug and returns it, or undefined when it is not the owner's. Every
+ * drug edit runs this, so the UPDATE is compiled once per owner level and set of columns.
+ */
+export function createLiveDrugUpdater(db: Kysely<Database>): LiveDrugUpdater {
+  type Params = Record<string, unknown>;
+  const compiled = new Map<string, (values: Params) => Awaitable<CustomDrugRow[]>>();
+  const compile = (userLevel: boolean, columns: string[]) =>
+    precompileQuery<Params, CustomDrugRow>(db, (param) =>
+      db
+        .updateTable('custom_drugs')
+        .set(Object.fromEntries(columns.map((column) => [column, param(`set.${column}`)])))
+        .where('id', '=', param('id'))
+        .where((eb) =>
+          liveDrugOf({ organizationId: param('organizationId'), userId: userLevel ? param('userId') : null })(eb),
+        )
+        .returningAll(),
+    );
+  return async (owner, id, changes) => {
+    const columns = Object.keys(changes);
+    const key = `${owner.userId === null ? 'organization' : 'user'}:${columns.join(',')}`;
+    let update = compiled.get(key);
+    if (!update) {
+      update = compile(owner.userId !== null, columns);
+      if (compiled.size < COMPILED_UPDATES_LIMIT) compiled.set(key, update);
+    }
+    const values: Params = { id, organizationId: owner.organizationId, userId: owner.userId };
+    for (const column of columns) values[`set.${column}`] = changes[column as keyof typeof changes];
+    return (await update(values))[0];
+  };
 }
 
 /** Marks the owner's live drugs deleted (one when `id` is given); returns how many. */

@@ -47,6 +47,27 @@ describe('precompileQuery on SQLite', () => {
     });
     expect(seen).toEqual([{ note: 'mine' }]);
   });
+
+  it('runs a precompiled write with the values given, and its change stamps name the one table it wrote', async () => {
+    const { db, log } = await givenItemsAndOthers();
+    await db.insertInto('others').values({ id: 1 }).execute();
+    const note = noteQuery(db);
+    const renumber = precompileQuery<{ from: number; to: number }, { id: number }>(db, (param) =>
+      db.updateTable('others').set({ id: param('to') }).where('id', '=', param('from')).returning('id'),
+    );
+    await note({ id: 1 });
+    expect(await renumber({ from: 1, to: 5 })).toEqual([{ id: 5 }]);
+    expect(await db.selectFrom('others').select('id').execute()).toEqual([{ id: 5 }]);
+    await note({ id: 1 });
+    expect(count(log, SELECT_NOTE)).toBe(1); // a write to others only: items stays cached
+
+    const rename = precompileQuery<{ id: number; note: string }, never>(db, (param) =>
+      db.updateTable('items').set({ note: param('note') }).where('id', '=', param('id')),
+    );
+    await rename({ id: 1, note: 'renamed' });
+    expect(await note({ id: 1 })).toEqual([{ note: 'renamed' }]);
+    expect(count(log, SELECT_NOTE)).toBe(2);
+  });
 });
 
 describe('precompileCachedQuery on SQLite', () => {

@@ -7,7 +7,7 @@
 // - a cached query keeps its results until the database says the tables it reads may have
 //   changed (the group-commit driver's change stamp), so repeating it costs a map lookup.
 // Elsewhere (PostgreSQL, transactions) both are plain precompiled queries.
-import { CompiledQuery, type Compilable, type Kysely, type QueryResult } from 'kysely';
+import type { CompiledQuery, Compilable, Kysely, QueryResult } from 'kysely';
 import { whenReady, type Awaitable } from './awaitable.ts';
 
 const MARK = '\u0000param:';
@@ -53,7 +53,9 @@ function compileOnce<Params extends Record<string, unknown>, Row>(
       const parameters = slots.map((slot) => ('name' in slot ? values[slot.name] : slot.constant));
       const immediate = readNow?.(compiled.sql, parameters);
       if (immediate) return immediate.rows as Row[];
-      return db.executeQuery<Row>(CompiledQuery.raw(compiled.sql, parameters)).then((result) => result.rows);
+      // The compiled query's own tree goes along: the group-commit driver reads off it which table a write changes.
+      const query: CompiledQuery<Row> = { query: compiled.query, queryId: compiled.queryId, sql: compiled.sql, parameters };
+      return db.executeQuery<Row>(query).then((result) => result.rows);
     },
     namedValues: (values) => names.map((name) => values[name]),
   };
