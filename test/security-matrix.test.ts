@@ -90,6 +90,34 @@ describe('security matrix over every authenticated /v1 route', () => {
     }
   });
 
+  it('reads the bearer scheme in any case with any whitespace around the token, and nothing else', async () => {
+    const validate = (authorization: string) =>
+      t.app.inject({ method: 'GET', url: `/v1/organizations/${g.organizationId}/validate`, headers: { ...bearer(fullToken, g), authorization } });
+    for (const accepted of [`Bearer ${fullToken}`, `bearer ${fullToken}`, `BEARER\t${fullToken}`, `Bearer   ${fullToken}  `]) {
+      expect((await validate(accepted)).statusCode, accepted.slice(0, 10)).toBe(200);
+    }
+    const middle = Math.floor(fullToken.length / 2);
+    const refused = ['Bearer', 'Bearer ', `Bearer${fullToken}`, `Basic ${fullToken}`, `Bearer ${fullToken.slice(0, middle)} ${fullToken.slice(middle)}`, `Token ${fullToken}`];
+    for (const authorization of refused) {
+      const response = await validate(authorization);
+      expect(response.statusCode, authorization.slice(0, 10)).toBe(401);
+      expect(response.json().error.detail).toBe('Valid authentication token is required');
+    }
+  });
+
+  it('does not take a forged token for a verified one that ends in the same signature characters', async () => {
+    const validate = (token: string) => t.app.inject({ method: 'GET', url: `/v1/organizations/${g.organizationId}/validate`, headers: bearer(token, g) });
+    expect((await validate(fullToken)).statusCode).toBe(200); // verified now, and remembered
+    const [header, payload, signature] = fullToken.split('.') as [string, string, string];
+    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString());
+    const forgedPayload = Buffer.from(JSON.stringify({ ...claims, scope: `${claims.scope} forged` })).toString('base64url');
+    const forged = `${header}.${forgedPayload}.${'A'.repeat(10)}${signature.slice(10)}`;
+    expect(forged.slice(-32)).toBe(fullToken.slice(-32));
+    const response = await validate(forged);
+    expect(response.statusCode).toBe(401);
+    expect(response.json().error.detail).toBe('Valid authentication token is required');
+  });
+
   it('rejects a wrong or missing organization secret', async () => {
     for (const route of authenticatedRoutes()) {
       await expectUnchanged401(route, { ...bearer(fullToken, g), 'x-organization-secret': other.organizationSecret }, 'Invalid client credentials');

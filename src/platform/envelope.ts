@@ -25,6 +25,15 @@ export interface ErrorEnvelope {
   meta: { apiVersion: string };
 }
 
+let lastTimestamp = { ms: Number.NaN, iso: '' };
+
+/** The ISO form of `now`; formatted once per millisecond, however many responses share it. */
+function isoTimestamp(now: Date): string {
+  const ms = now.getTime();
+  if (lastTimestamp.ms !== ms) lastTimestamp = { ms, iso: now.toISOString() };
+  return lastTimestamp.iso;
+}
+
 export function buildSuccessEnvelope<T>(args: {
   statusCode: number;
   message: string;
@@ -39,7 +48,7 @@ export function buildSuccessEnvelope<T>(args: {
     message: args.message,
     code: args.code ?? 'SUCCESS',
     data: args.data,
-    timestamp: args.now.toISOString(),
+    timestamp: isoTimestamp(args.now),
     requestId: args.requestId,
   };
 }
@@ -64,7 +73,7 @@ export function buildErrorEnvelope(args: {
       ...(args.instance ? { instance: args.instance } : {}),
       ...(error.validation ? { validation: error.validation } : {}),
     },
-    timestamp: args.now.toISOString(),
+    timestamp: isoTimestamp(args.now),
     requestId: args.requestId,
     meta: { apiVersion: API_VERSION },
   };
