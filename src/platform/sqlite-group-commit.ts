@@ -23,7 +23,9 @@
 // The one rule for callers: a transaction must not wait, inside its callback, for another
 // transaction's result. The other one may be in the same group, and it settles only when the
 // group commits, which is after this one ends.
-import { performance } from 'node:perf_hooks';
+//
+// This file is the Kysely side (leases, turns, transactions, reads); the group on the writer
+// connection, its units' savepoints and its COMMIT are in sqlite-group-commit-groups.ts.
 import type BetterSqlite3 from 'better-sqlite3';
 import {
   createQueryId,
@@ -37,16 +39,10 @@ import {
   type QueryResult,
 } from 'kysely';
 import { SqliteReader, SqliteStatements } from './sqlite-group-commit-statements.ts';
-import { Group, Lease, type Outcome, TurnQueue } from './sqlite-group-commit-units.ts';
-import { ChangeStamps } from './sqlite-change-stamps.ts';
+import { UNIT_SAVEPOINT, WriterGroups, type GroupLimits } from './sqlite-group-commit-groups.ts';
+import { Lease, TurnQueue } from './sqlite-group-commit-units.ts';
 
-export interface GroupCommitOptions {
-  /** Most units of work (transactions, autocommit statements) one COMMIT covers. */
-  maxUnits?: number;
-  /** A group older than this (ms since its BEGIN) commits at the next hand-over. */
-  maxOpenMs?: number;
-  /** An idle group commits once no unit has joined for this long (ms). */
-  quietMs?: number;
+export interface GroupCommitOptions extends GroupLimits {
   /** Sees every statement just before it runs, the driver's own BEGIN/SAVEPOINT/COMMIT too. For tests. */
   onStatement?: (sql: string) => void;
 }
@@ -58,40 +54,18 @@ export interface SqliteGroupCommitConfig extends GroupCommitOptions {
   reader?: BetterSqlite3.Database | undefined;
 }
 
-// The group's first unit waits for every later one and then for the fsync (~0.4 ms here).
-// At 64 units the fsync costs each unit ~6 µs, so larger groups gain little while that wait
-// keeps growing; 5 ms bounds it, and how long another process waits for the write lock, when
-// the units themselves are slow.
-const DEFAULT_MAX_UNITS = 64;
-const DEFAULT_MAX_OPEN_MS = 5;
-// Requests whose responses left with the last COMMIT come back in a burst, a few at a time
-// per turn of the event loop; waiting 50 µs for stragglers took the bench's drug update from
-// 6.5 to 9.7 units per COMMIT (of 10 in flight) and ~8 % more requests per second.
-const DEFAULT_QUIET_MS = 0.05;
-
-/** The savepoint each unit runs in; a caller's own savepoints nest inside it. */
-const UNIT_SAVEPOINT = 'erx_group_unit';
-
 export class SqliteGroupCommitDriver implements Driver {
   readonly #writer: SqliteStatements;
   readonly #reader: SqliteReader | undefined;
-  readonly #maxUnits: number;
-  readonly #maxOpenMs: number;
-  readonly #quietMs: number;
   readonly #turns = new TurnQueue();
-  #group: Group | undefined;
-  readonly #changes: ChangeStamps;
-  #idleCommit: NodeJS.Immediate | undefined;
+  readonly #groups: WriterGroups;
   readonly #executeOn = <R>(lease: Lease, query: CompiledQuery) => this.#execute<R>(lease, query);
   readonly #streamOn = <R>(lease: Lease, query: CompiledQuery) => this.#stream<R>(lease, query);
 
   constructor(config: SqliteGroupCommitConfig) {
     this.#writer = new SqliteStatements(config.database, config.onStatement);
     this.#reader = config.reader ? new SqliteReader(config.reader, config.onStatement) : undefined;
-    this.#maxUnits = config.maxUnits ?? DEFAULT_MAX_UNITS;
-    this.#maxOpenMs = config.maxOpenMs ?? DEFAULT_MAX_OPEN_MS;
-    this.#quietMs = config.quietMs ?? DEFAULT_QUIET_MS;
-    this.#changes = new ChangeStamps(this.#writer.dataVersionReader());
+    this.#groups = new WriterGroups(this.#writer, this.#turns, config);
   }
 
   async init(): Promise<void> {}
@@ -106,7 +80,6 @@ export class SqliteGroupCommitDriver implements Driver {
     return read ? this.#reader!.run<R>(read, parameters) : undefined;
   }
 
-  /** The lease takes its turn on the writer only when it first needs it, so reads need not queue. */
   /**
    * A value that differs whenever `tables` may have changed since it was last taken: at once
    * when a group of this driver that wrote one of them has ended, and within a millisecond when
@@ -115,9 +88,10 @@ export class SqliteGroupCommitDriver implements Driver {
    * between shows at the next check.
    */
   changeStamp(tables: readonly string[]): string | undefined {
-    return this.#changes.stamp(tables);
+    return this.#groups.changes.stamp(tables);
   }
 
+  /** The lease takes its turn on the writer only when it first needs it, so reads need not queue. */
   async acquireConnection(): Promise<DatabaseConnection> {
     return new Lease(this.#executeOn, this.#streamOn);
   }
@@ -126,16 +100,14 @@ export class SqliteGroupCommitDriver implements Driver {
     const lease = Lease.of(connection);
     if (!this.#turns.isOwner(lease)) await this.#turns.take(lease);
     if (lease.transaction) throw new Error('SQLite group commit: a transaction is already open on this connection');
-    const group = this.#joinGroup();
-    this.#writer.exec(`savepoint ${UNIT_SAVEPOINT}`);
-    lease.transaction = group;
+    lease.transaction = this.#groups.beginUnit();
   }
 
   /** Ends the unit, passes the connection on, then waits for the group's COMMIT. */
   async commitTransaction(connection: DatabaseConnection): Promise<void> {
     const lease = Lease.of(connection);
     const group = lease.endTransaction();
-    const failed = this.#keepUnit(group);
+    const failed = this.#groups.keepUnit(group);
     this.#handOver(lease);
     const outcome = await group.outcome;
     if (failed) throw failed.error;
@@ -147,7 +119,7 @@ export class SqliteGroupCommitDriver implements Driver {
     const lease = Lease.of(connection);
     if (!lease.transaction) return; // Kysely also rolls back after a failed commit: nothing is left to undo
     const group = lease.endTransaction();
-    this.#undoUnit(group);
+    this.#groups.undoUnit(group);
     this.#handOver(lease);
     await group.outcome;
   }
@@ -167,7 +139,7 @@ export class SqliteGroupCommitDriver implements Driver {
   /** Passes the connection on, then waits for the COMMIT of every group this lease's statements ran in. */
   async releaseConnection(connection: DatabaseConnection): Promise<void> {
     const lease = Lease.of(connection);
-    if (lease.transaction) this.#undoUnit(lease.endTransaction()); // never commit work Kysely did not commit
+    if (lease.transaction) this.#groups.undoUnit(lease.endTransaction()); // never commit work Kysely did not commit
     this.#handOver(lease);
     for (const group of lease.joined) {
       const outcome = await group.outcome;
@@ -176,9 +148,7 @@ export class SqliteGroupCommitDriver implements Driver {
   }
 
   async destroy(): Promise<void> {
-    if (this.#idleCommit) clearImmediate(this.#idleCommit);
-    if (this.#group && !this.#turns.busy) this.#commit();
-    if (this.#group) this.#abandonGroup(this.#group, new Error('SQLite group commit: the database closed during a transaction'));
+    this.#groups.close();
     this.#turns.close(new Error('SQLite group commit: the database is closed'));
     this.#reader?.close();
     this.#writer.close();
@@ -190,25 +160,14 @@ export class SqliteGroupCommitDriver implements Driver {
     if (!this.#turns.isOwner(lease)) await this.#turns.take(lease);
     const statement = this.#writer.prepare(query.sql);
     if (lease.transaction) {
-      if (!statement.readonly) this.#changes.noteWrite(lease.transaction, query);
-      return this.#runInGroup(lease.transaction, statement, query.parameters);
+      if (!statement.readonly) this.#groups.changes.noteWrite(lease.transaction, query);
+      return this.#groups.runIn(lease.transaction, statement, query.parameters);
     }
-    if (statement.readonly && !this.#group) return this.#writer.run(statement, query.parameters);
-    const group = this.#joinGroup();
+    if (statement.readonly && !this.#groups.open) return this.#writer.run(statement, query.parameters);
+    const group = this.#groups.join();
     lease.join(group);
-    if (statement.readonly) return this.#runInGroup(group, statement, query.parameters);
-    this.#changes.noteWrite(group, query);
-    this.#writer.exec(`savepoint ${UNIT_SAVEPOINT}`);
-    let result: QueryResult<R>;
-    try {
-      result = this.#runInGroup(group, statement, query.parameters);
-    } catch (error) {
-      this.#undoUnit(group);
-      throw error;
-    }
-    const failed = this.#keepUnit(group);
-    if (failed) throw failed.error;
-    return result;
+    if (statement.readonly) return this.#groups.runIn(group, statement, query.parameters);
+    return this.#groups.runAsUnit(group, statement, query);
   }
 
   async *#stream<R>(lease: Lease, query: CompiledQuery): AsyncIterableIterator<QueryResult<R>> {
@@ -217,9 +176,9 @@ export class SqliteGroupCommitDriver implements Driver {
     const read = reader?.statementFor(query.sql);
     if (reader && read) return yield* reader.iterate<R>(read, query.parameters);
     if (!this.#turns.isOwner(lease)) await this.#turns.take(lease);
-    if (lease.transaction) this.#assertOpen(lease.transaction);
+    if (lease.transaction) this.#groups.assertOpen(lease.transaction);
     // Rows leave one by one while the query runs, so outside a transaction they must be durable already.
-    else if (this.#group) this.#commit();
+    else this.#groups.commit();
     yield* this.#writer.iterate<R>(this.#writer.prepare(query.sql), query.parameters);
   }
 
@@ -229,116 +188,10 @@ export class SqliteGroupCommitDriver implements Driver {
     return connection.executeQuery(compileQuery(node, createQueryId()));
   }
 
-  #joinGroup(): Group {
-    let group = this.#group;
-    if (!group) {
-      this.#writer.exec('begin immediate');
-      group = this.#group = new Group(performance.now());
-    }
-    group.units += 1;
-    group.lastJoinedAt = performance.now();
-    return group;
-  }
-
-  /** Runs a statement inside the open group; if SQLite rolled the whole group back on error, the group is lost. */
-  #runInGroup<R>(group: Group, statement: BetterSqlite3.Statement, parameters: readonly unknown[]): QueryResult<R> {
-    this.#assertOpen(group);
-    try {
-      return this.#writer.run(statement, parameters);
-    } catch (error) {
-      if (!this.#writer.inTransaction) this.#abandonGroup(group, error);
-      throw error;
-    }
-  }
-
-  #assertOpen(group: Group): void {
-    if (group !== this.#group) throw group.failure?.error ?? new Error('SQLite group commit: the transaction has ended');
-  }
-
-  /** Keeps the unit's work in the group (RELEASE); returns why that failed, the unit then undone. */
-  #keepUnit(group: Group): Outcome {
-    if (group !== this.#group) return undefined; // already lost; the group's outcome says why
-    try {
-      this.#writer.exec(`release ${UNIT_SAVEPOINT}`);
-      return undefined;
-    } catch (error) {
-      this.#undoUnit(group);
-      return { error };
-    }
-  }
-
-  /**
-   * Undoes the unit's work (ROLLBACK TO, RELEASE). If that fails, its work can no longer be
-   * told apart from the group's, and committing it is never an option: the group goes too.
-   */
-  #undoUnit(group: Group): void {
-    if (group !== this.#group) return;
-    try {
-      this.#writer.exec(`rollback to ${UNIT_SAVEPOINT}`);
-      this.#writer.exec(`release ${UNIT_SAVEPOINT}`);
-    } catch (error) {
-      this.#abandonGroup(group, error);
-    }
-  }
-
   /** The connection goes to the next waiting unit, without a COMMIT unless the group is full. */
   #handOver(lease: Lease): void {
     if (!this.#turns.isOwner(lease)) return;
-    if (this.#group && this.#isFull(this.#group)) this.#commit();
-    if (this.#turns.passOn() || !this.#group) return;
-    // Nobody waits right now, but requests the event loop has already read, or is about to,
-    // may still be on their way here: commit once a turn of the loop has brought no new unit
-    // and none has joined for quietMs.
-    this.#idleCommit ??= setImmediate(() => this.#commitWhenQuiet(this.#group?.units ?? 0));
-  }
-
-  /** Runs after each turn of the event loop (setImmediate) while a group waits for its COMMIT. */
-  #commitWhenQuiet(unitsBefore: number): void {
-    this.#idleCommit = undefined;
-    const group = this.#group;
-    if (!group || this.#turns.busy) return; // the unit holding the writer hands over and schedules this again
-    if (group.units > unitsBefore || performance.now() - group.lastJoinedAt < this.#quietMs) {
-      this.#idleCommit = setImmediate(() => this.#commitWhenQuiet(group.units));
-      return;
-    }
-    this.#commit();
-  }
-
-  #isFull(group: Group): boolean {
-    return group.units >= this.#maxUnits || performance.now() - group.openedAt >= this.#maxOpenMs;
-  }
-
-  #commit(): void {
-    const group = this.#group;
-    if (!group) return;
-    this.#group = undefined;
-    try {
-      this.#writer.exec('commit');
-    } catch (error) {
-      this.#rollbackAll();
-      this.#changes.noteEnded(group);
-      group.settle({ error });
-      return;
-    }
-    this.#changes.noteEnded(group);
-    group.settle(undefined);
-  }
-
-  /** Rolls back everything the group did; all its units reject with `error`. */
-  #abandonGroup(group: Group, error: unknown): void {
-    if (group !== this.#group) return;
-    this.#group = undefined;
-    this.#rollbackAll();
-    this.#changes.noteEnded(group);
-    group.settle({ error });
-  }
-
-  #rollbackAll(): void {
-    if (!this.#writer.inTransaction) return;
-    try {
-      this.#writer.exec('rollback');
-    } catch {
-      // Nothing more can be done here; the next BEGIN IMMEDIATE fails and reports it.
-    }
+    this.#groups.commitIfFull();
+    if (!this.#turns.passOn()) this.#groups.commitWhenIdle();
   }
 }
