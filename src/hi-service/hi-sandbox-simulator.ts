@@ -28,7 +28,7 @@ export type HiSandboxSimulatorOptions = {
   sleep?: (ms: number) => Promise<void>;
 };
 
-type Indexed<Fixture> = { record: Fixture; demographicsKey: string };
+type Indexed<Fixture> = { record: Fixture; demographics: ComparableDemographics };
 type Index<Fixture> = Map<string, Indexed<Fixture>[]>;
 
 function keepDigits(value: string | undefined): string | undefined {
@@ -45,14 +45,32 @@ function normaliseName(value: string): string {
   return value.trim().replace(/\s+/g, ' ').toLowerCase();
 }
 
-function buildDemographicsKey(person: HiDemographics): string {
-  const { family_name, given_name, date_of_birth, sex } = person;
-  return JSON.stringify([
-    normaliseName(family_name),
-    normaliseName(given_name),
-    date_of_birth.trim(),
-    sex.toUpperCase(),
-  ]);
+/** A record's demographics as searches compare them: names case- and space-insensitive. */
+interface ComparableDemographics {
+  familyName: string;
+  givenName: string;
+  dateOfBirth: string;
+  sex: string;
+}
+
+function comparableDemographics(person: HiDemographics): ComparableDemographics {
+  return {
+    familyName: normaliseName(person.family_name),
+    givenName: normaliseName(person.given_name),
+    dateOfBirth: person.date_of_birth.trim(),
+    sex: person.sex.toUpperCase(),
+  };
+}
+
+// Field by field, the cheap ones first: the names are normalised only when the date of birth
+// and sex already match (a search usually meets one record).
+function matchesDemographics(recorded: ComparableDemographics, person: HiDemographics): boolean {
+  return (
+    recorded.dateOfBirth === person.date_of_birth.trim() &&
+    recorded.sex === person.sex.toUpperCase() &&
+    recorded.familyName === normaliseName(person.family_name) &&
+    recorded.givenName === normaliseName(person.given_name)
+  );
 }
 
 function buildMedicareKey(fields: IhiSearchIdentifiers): string | undefined {
@@ -97,7 +115,7 @@ type PatientIndexes = Map<IhiSearchPath, Index<HiPatientFixture>>;
 function buildPatientIndexes(patients: HiPatientFixture[]): PatientIndexes {
   const indexes: PatientIndexes = new Map(IHI_SEARCH_PATHS.map((path) => [path, new Map()]));
   for (const record of patients) {
-    const entry = { record, demographicsKey: buildDemographicsKey(record) };
+    const entry = { record, demographics: comparableDemographics(record) };
     for (const [path, index] of indexes) {
       const key = SEARCH_KEYS[path](record);
       if (key !== undefined) addToIndex(index, key, entry);
@@ -111,7 +129,7 @@ function buildProviderIndex(providers: HiProviderFixture[]): Index<HiProviderFix
   for (const record of providers) {
     const key = keepDigits(record.hpii_number);
     if (key === undefined) continue;
-    addToIndex(index, key, { record, demographicsKey: buildDemographicsKey(record) });
+    addToIndex(index, key, { record, demographics: comparableDemographics(record) });
   }
   return index;
 }
@@ -152,11 +170,10 @@ function findPatient(indexes: PatientIndexes, request: IhiSearchRequest): IhiSea
   const key = SEARCH_KEYS[request.path](request);
   const entries = key === undefined ? undefined : indexes.get(request.path)?.get(key);
   if (entries === undefined) return { kind: 'no_match' };
-  const demographicsKey = buildDemographicsKey(request.demographics);
-  for (const { record, demographicsKey: recordKey } of entries) {
+  for (const { record, demographics } of entries) {
     if (!isReachedBy(record, request)) continue;
     if (record.fault === 'unreachable') throwUnreachable();
-    if (recordKey === demographicsKey) return toFoundResult(record);
+    if (matchesDemographics(demographics, request.demographics)) return toFoundResult(record);
   }
   return { kind: 'no_match' };
 }
@@ -168,10 +185,9 @@ function verifyProviderRecord(
   const key = keepDigits(request.hpii_number);
   const entries = key === undefined ? undefined : index.get(key);
   if (entries === undefined) return { kind: 'no_match' };
-  const demographicsKey = buildDemographicsKey(request);
-  for (const { record, demographicsKey: recordKey } of entries) {
+  for (const { record, demographics } of entries) {
     if (record.fault === 'unreachable') throwUnreachable();
-    if (recordKey !== demographicsKey) continue;
+    if (!matchesDemographics(demographics, request)) continue;
     return record.fault === 'no_status' ? { kind: 'no_status' } : { kind: 'verified' };
   }
   return { kind: 'no_match' };

@@ -13,15 +13,19 @@ function isLeapYear(year: number): boolean {
   return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
 }
 
+const THIRTY_DAY_MONTHS: ReadonlySet<number> = new Set([4, 6, 9, 11]);
+
 function countDaysInMonth(year: number, month: number): number {
   if (month === 2) return isLeapYear(year) ? 29 : 28;
-  return [4, 6, 9, 11].includes(month) ? 30 : 31;
+  return THIRTY_DAY_MONTHS.has(month) ? 30 : 31;
 }
 
 export function isCalendarDate(value: string): boolean {
   const match = ISO_DATE.exec(value);
   if (match === null) return false;
-  const [year, month, day] = match.slice(1).map(Number) as [number, number, number];
+  const year = Number(match[1]);
+  const month = Number(match[2]);
+  const day = Number(match[3]);
   return (
     year >= 1 && month >= 1 && month <= 12 && day >= 1 && day <= countDaysInMonth(year, month)
   );

@@ -93,6 +93,11 @@ export async function createPatient(
   return insertNewPatient(ctx, principal, userId.toLowerCase(), input, found);
 }
 
+async function findFirstPatient(db: PatientsContext['db'], row: Pick<PatientRow, 'organization_id' | 'partner_patient_id'>) {
+  const [first] = await findPatientsByPartnerPatientId(db, row.organization_id, row.partner_patient_id);
+  return first;
+}
+
 /**
  * Inserts inside a transaction that first looks again for the partner_patient_id, so two
  * creates never both insert: on SQLite the transaction holds the write lock from its start;
@@ -119,17 +124,15 @@ async function insertNewPatient(
     created_at: now,
     updated_at: now,
   };
-  const findExisting = (db: PatientsContext['db']) =>
-    findPatientsByPartnerPatientId(db, principal.organizationId, input.partner_patient_id).then(([first]) => first);
   try {
     const existing = await ctx.db.transaction().execute(async (trx) => {
-      const winner = await findExisting(trx);
+      const winner = await findFirstPatient(trx, row);
       if (!winner) await insertPatient(trx, row);
       return winner;
     });
     return existing ? { created: false, data: viewOfCreated(ctx, existing) } : { created: true, data: viewOfCreated(ctx, row) };
   } catch (error) {
-    const winner = isUniqueViolation(error) ? await findExisting(ctx.db) : undefined;
+    const winner = isUniqueViolation(error) ? await findFirstPatient(ctx.db, row) : undefined;
     if (!winner) throw error;
     return { created: false, data: viewOfCreated(ctx, winner) };
   }
