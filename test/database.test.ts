@@ -59,4 +59,22 @@ describe('embedded SQLite', () => {
       fs.rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  // The group-commit driver runs an autocommit write without a savepoint of its own because
+  // SQLite undoes a failed statement in full (sqlite-group-commit-groups.ts). An ON CONFLICT
+  // FAIL constraint or a trigger that can RAISE(FAIL) would keep part of a failed write.
+  it('has no ON CONFLICT FAIL constraint and no trigger in its schema', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'erx-sqlite-'));
+    const handle = await openDatabase({ sqliteFile: path.join(dir, 'erx.sqlite') });
+    try {
+      await migrateToLatest(handle);
+      const { rows } = await sql<{ type: string; name: string; sql: string | null }>`select type, name, sql from sqlite_master`.execute(handle.db);
+      expect(rows.filter((row) => row.type === 'table').length).toBeGreaterThan(5);
+      expect(rows.filter((row) => row.type === 'trigger').map((row) => row.name)).toEqual([]);
+      expect(rows.filter((row) => /on\s+conflict\s+fail/i.test(row.sql ?? '')).map((row) => row.name)).toEqual([]);
+    } finally {
+      await handle.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

@@ -4,7 +4,7 @@
 // ROLLBACK of everything when SQLite lost it.
 import { performance } from 'node:perf_hooks';
 import type BetterSqlite3 from 'better-sqlite3';
-import type { CompiledQuery, QueryResult } from 'kysely';
+import { DeleteQueryNode, InsertQueryNode, UpdateQueryNode, type CompiledQuery, type OperationNode, type QueryResult } from 'kysely';
 import { ChangeStamps } from './sqlite-change-stamps.ts';
 import type { SqliteStatements } from './sqlite-group-commit-statements.ts';
 import { Group, type Outcome, type TurnQueue } from './sqlite-group-commit-units.ts';
@@ -31,6 +31,19 @@ const DEFAULT_QUIET_MS = 0.05;
 
 /** The savepoint each unit runs in; a caller's own savepoints nest inside it. */
 export const UNIT_SAVEPOINT = 'erx_group_unit';
+
+/**
+ * True for a write that SQLite undoes in full by itself when it fails: under the default
+ * conflict resolution (ABORT) a failed statement's changes are backed out and the transaction
+ * stays open, so such a unit needs no savepoint of its own (two statements fewer per write).
+ * Not so for OR FAIL, which keeps what a failed statement changed before the failure, nor for
+ * raw SQL, which is not read here. The schema declares no ON CONFLICT FAIL and no trigger that
+ * could RAISE(FAIL); test/database.test.ts holds it to that.
+ */
+export function undoesItselfOnFailure(query: OperationNode): boolean {
+  if (InsertQueryNode.is(query)) return query.orAction?.action !== 'fail';
+  return UpdateQueryNode.is(query) || DeleteQueryNode.is(query);
+}
 
 export class WriterGroups {
   /** Which tables the groups wrote, and other processes' commits. */
@@ -79,6 +92,7 @@ export class WriterGroups {
   /** One write outside a transaction, as a unit of its own in `group`. */
   runAsUnit<R>(group: Group, statement: BetterSqlite3.Statement, query: CompiledQuery): QueryResult<R> {
     this.changes.noteWrite(group, query);
+    if (undoesItselfOnFailure(query.query)) return this.runIn(group, statement, query.parameters);
     this.#writer.exec(`savepoint ${UNIT_SAVEPOINT}`);
     let result: QueryResult<R>;
     try {

@@ -5,12 +5,13 @@
 // however many requests are in flight. This driver keeps one write transaction (a group) open
 // across several units of work: the first unit opens it with BEGIN IMMEDIATE (taking the write
 // lock up front, so another process on the file queues on busy_timeout instead of failing when
-// it tries to upgrade), each transaction and each autocommit write runs inside its own
-// SAVEPOINT, and the connection passes to the next waiting unit without committing. When no
-// unit has joined for a turn of the event loop and a short quiet time, or the group is full,
-// one COMMIT makes the whole group durable. Only then does any unit of the group settle; if the COMMIT
-// fails, every one rejects. A unit that fails is rolled back to its savepoint and rejects with
-// its own error; its neighbours keep their work.
+// it tries to upgrade), each transaction runs inside its own SAVEPOINT (an autocommit write
+// too, unless SQLite undoes it in full by itself when it fails), and the connection passes to
+// the next waiting unit without committing. When no unit has joined for a turn of the event
+// loop and a short quiet time, or the group is full, one COMMIT makes the whole group durable.
+// Only then does any unit of the group settle; if the COMMIT fails, every one rejects. A unit
+// that fails is undone (to its savepoint, or by SQLite) and rejects with its own error; its
+// neighbours keep their work.
 //
 // Units still run one at a time on the one writer connection, in arrival order, so
 // transactions stay serializable. Reads outside transactions go to a second, reader connection
