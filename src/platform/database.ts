@@ -52,6 +52,7 @@ function openSqlite(file: string, groupCommit: GroupCommitOptions | undefined): 
   const { driver } = dialect;
   registerSqliteShortcuts(db, {
     readNow: (sql, parameters) => driver.readNow(sql, parameters),
+    writeNow: (query) => driver.writeNow(query),
     changeStamp: (tables) => driver.changeStamp(tables),
   });
   return { db, dialect: 'sqlite', describe: `sqlite:${file}`, close: () => db.destroy() };

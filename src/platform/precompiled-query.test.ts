@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { sql, type Kysely } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { precompileCachedQuery, precompileQuery } from './precompiled-query.ts';
-import { closeGroupCommitDatabases, count, givenGroupCommitDatabase, insertItem } from './sqlite-group-commit-given.ts';
+import { closeGroupCommitDatabases, count, givenGroupCommitDatabase, insertItem, itemIds } from './sqlite-group-commit-given.ts';
 import { tableWrittenBy } from './sqlite-change-stamps.ts';
 
 afterEach(closeGroupCommitDatabases);
@@ -67,6 +67,65 @@ describe('precompileQuery on SQLite', () => {
     await rename({ id: 1, note: 'renamed' });
     expect(await note({ id: 1 })).toEqual([{ note: 'renamed' }]);
     expect(count(log, SELECT_NOTE)).toBe(2);
+  });
+});
+
+describe('precompileQuery writes on SQLite', () => {
+  const RENAME = 'update "items" set "note" = ? where "id" = ? returning "note"';
+
+  function renameQuery(db: Kysely<any>) {
+    return precompileQuery<{ id: number; note: string }, { note: string }>(db, (param) =>
+      db.updateTable('items').set({ note: param('note') }).where('id', '=', param('id')).returning('note'),
+    );
+  }
+
+  it('runs a write at once in the open group, without a turn of Kysely, and settles it only after the COMMIT', async () => {
+    const { db, log } = await givenItemsAndOthers();
+    const rename = renameQuery(db);
+    const first = rename({ id: 1, note: 'first' });
+    expect(log).toEqual(['begin immediate', RENAME]); // ran before this line, not after a turn of the microtask queue
+    const settled = [first, insertItem(db, 2), rename({ id: 1, note: 'second' })].map((write, i) =>
+      Promise.resolve(write).then(() => log.push(`settled ${i}`)),
+    );
+    await Promise.all(settled);
+    expect(await first).toEqual([{ note: 'first' }]);
+    expect(count(log, 'begin immediate')).toBe(1);
+    expect(count(log, 'commit')).toBe(1);
+    expect(Math.min(...[0, 1, 2].map((i) => log.indexOf(`settled ${i}`)))).toBeGreaterThan(log.indexOf('commit'));
+    expect(await db.selectFrom('items').select('note').where('id', '=', 1).execute()).toEqual([{ note: 'second' }]);
+  });
+
+  it('waits its turn behind a transaction that holds the writer, and is not undone with it', async () => {
+    const { db, log, nextStatement } = await givenItemsAndOthers();
+    const rename = renameQuery(db);
+    let letGo!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      letGo = resolve;
+    });
+    const updated = nextStatement('update "items" set "note" = ? where "id" = ?');
+    const transaction = db.transaction().execute(async (trx) => {
+      await trx.updateTable('items').set({ note: 'in the transaction' }).where('id', '=', 1).execute();
+      await gate;
+      throw new Error('undo the transaction');
+    });
+    await updated;
+    const write = rename({ id: 1, note: 'after it' });
+    await sleep(5);
+    expect(count(log, RENAME)).toBe(0);
+    letGo();
+    await expect(transaction).rejects.toThrow('undo the transaction');
+    expect(await write).toEqual([{ note: 'after it' }]);
+    expect(await db.selectFrom('items').select('note').where('id', '=', 1).execute()).toEqual([{ note: 'after it' }]);
+  });
+
+  it('rejects a failing write with its own error once the group has committed; its neighbours keep their rows', async () => {
+    const { db, log } = await givenItemsAndOthers();
+    const insert = precompileQuery<{ id: number }, never>(db, (param) => db.insertInto('items').values({ id: param('id'), note: 'new' }));
+    const results = await Promise.allSettled([insert({ id: 2 }), insert({ id: 1 }), insert({ id: 3 })]);
+    expect(results.map((result) => result.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect(String((results[1] as PromiseRejectedResult).reason)).toMatch(/UNIQUE constraint failed/);
+    expect(count(log, 'commit')).toBe(1);
+    expect(await itemIds(db)).toEqual([1, 2, 3]);
   });
 });
 

@@ -3,7 +3,9 @@
 //
 // On embedded SQLite two more shortcuts apply (openDatabase registers them):
 // - a precompiled read runs at once on the reader connection, which sees exactly what a plain
-//   read through Kysely would, without Kysely's connection machinery;
+//   read through Kysely would, without Kysely's connection machinery; a precompiled write
+//   joins the open group at once when no transaction holds the writer, and settles after the
+//   group's COMMIT, as a write through Kysely would;
 // - a cached query keeps its results until the database says the tables it reads may have
 //   changed (the group-commit driver's change stamp), so repeating it costs a map lookup.
 // Elsewhere (PostgreSQL, transactions) both are plain precompiled queries.
@@ -15,6 +17,8 @@ const MARK = '\u0000param:';
 export interface SqliteShortcuts {
   /** Runs a read-only query synchronously, or answers undefined when it cannot (not a pure read). */
   readNow(sql: string, parameters: readonly unknown[]): QueryResult<unknown> | undefined;
+  /** Runs a write now as its own unit, settling after its COMMIT; undefined when it cannot (the writer is taken). */
+  writeNow(query: CompiledQuery): Promise<QueryResult<unknown>> | undefined;
   /** Differs whenever one of `tables` may have changed; undefined when that cannot be told now. */
   changeStamp(tables: readonly string[]): string | undefined;
 }
@@ -47,15 +51,16 @@ function compileOnce<Params extends Record<string, unknown>, Row>(
     typeof value === 'string' && value.startsWith(MARK) ? { name: value.slice(MARK.length) } : { constant: value },
   );
   const names = slots.flatMap((slot) => ('name' in slot ? [slot.name] : []));
-  const readNow = shortcutsByDatabase.get(db)?.readNow;
+  const shortcuts = shortcutsByDatabase.get(db);
   return {
     run(values) {
       const parameters = slots.map((slot) => ('name' in slot ? values[slot.name] : slot.constant));
-      const immediate = readNow?.(compiled.sql, parameters);
+      const immediate = shortcuts?.readNow(compiled.sql, parameters);
       if (immediate) return immediate.rows as Row[];
       // The compiled query's own tree goes along: the group-commit driver reads off it which table a write changes.
       const query: CompiledQuery<Row> = { query: compiled.query, queryId: compiled.queryId, sql: compiled.sql, parameters };
-      return db.executeQuery<Row>(query).then((result) => result.rows);
+      const written = shortcuts?.writeNow(query);
+      return (written ?? db.executeQuery<Row>(query)).then((result) => result.rows as Row[]);
     },
     namedValues: (values) => names.map((name) => values[name]),
   };

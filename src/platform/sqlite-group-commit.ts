@@ -82,6 +82,42 @@ export class SqliteGroupCommitDriver implements Driver {
   }
 
   /**
+   * Runs a write outside any transaction right away, as a unit of its own in the open group,
+   * when nothing holds the writer: what Kysely's path does with such a write, minus the lease
+   * and its promises. Like every write it resolves only once its group has committed.
+   * Undefined when a transaction holds the writer or the query is no write; the caller then
+   * goes through Kysely and waits its turn.
+   */
+  writeNow<R>(query: CompiledQuery): Promise<QueryResult<R>> | undefined {
+    if (this.#turns.busy) return undefined;
+    let statement: BetterSqlite3.Statement;
+    try {
+      statement = this.#writer.prepare(query.sql);
+    } catch {
+      return undefined; // Kysely's path reports it
+    }
+    if (statement.readonly) return undefined;
+    const group = this.#groups.join();
+    let result: QueryResult<R>;
+    try {
+      result = this.#groups.runAsUnit<R>(group, statement, query);
+    } catch (error) {
+      this.#groups.commitIfFull();
+      this.#groups.commitWhenIdle();
+      return group.outcome.then((outcome) => {
+        throw outcome ? outcome.error : error;
+      });
+    }
+    // Nobody waits for the writer (it was free), so the group commits when full or idle.
+    this.#groups.commitIfFull();
+    this.#groups.commitWhenIdle();
+    return group.outcome.then((outcome) => {
+      if (outcome) throw outcome.error;
+      return result;
+    });
+  }
+
+  /**
    * A value that differs whenever `tables` may have changed since it was last taken: at once
    * when a group of this driver that wrote one of them has ended, and within a millisecond when
    * another connection (another process: the CLI) committed anything at all. Undefined when that
