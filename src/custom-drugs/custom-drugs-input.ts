@@ -32,7 +32,11 @@ export async function acceptNumbersOnCreate(request: FastifyRequest): Promise<vo
 
 /** The drug fields of a body; anything else a partner sends is ignored. */
 function pickDrugFields(body: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(body).filter(([name]) => isCustomDrugField(name)));
+  const fields: Record<string, unknown> = {};
+  for (const name of Object.keys(body)) {
+    if (isCustomDrugField(name)) fields[name] = body[name];
+  }
+  return fields;
 }
 
 export function readCustomDrugInput(request: FastifyRequest): CustomDrugInput {

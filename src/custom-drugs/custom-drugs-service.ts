@@ -67,7 +67,12 @@ function toCustomDrug(row: { id: string } & Partial<Record<CustomDrugField, stri
  * be empty (their schema has minLength 1 or a pattern), so they never become null.
  */
 function storedFields<T extends CustomDrugPatch>(fields: T): { [K in keyof T]: K extends RequiredOnCreate ? T[K] : T[K] | null } {
-  return Object.fromEntries(Object.entries(fields).map(([name, value]) => [name, value === '' ? null : value])) as never;
+  const stored: Record<string, string | null> = {};
+  for (const name of Object.keys(fields) as (keyof T & string)[]) {
+    const value = fields[name] as string;
+    stored[name] = value === '' ? null : value;
+  }
+  return stored as never;
 }
 
 function newDrugRow(owner: DrugOwner, actorId: string, at: string, input: CustomDrugInput): Insertable<CustomDrugsTable> {
