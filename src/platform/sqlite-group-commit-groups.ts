@@ -29,6 +29,12 @@ const DEFAULT_MAX_OPEN_MS = 5;
 // 6.5 to 9.7 units per COMMIT (of 10 in flight) and ~8 % more requests per second.
 const DEFAULT_QUIET_MS = 0.05;
 
+// Once a group holds as many units as the largest of the last few, the stragglers it would wait
+// for are unlikely: with a fixed set of clients (each sends its next request only after its
+// answer) the group is then complete, and the quiet time would only delay the COMMIT. 50 µs of a
+// ~1 ms cycle: the bench's drug update gained ~7 % requests per second.
+const RECENT_GROUPS = 8;
+
 /** The savepoint each unit runs in; a caller's own savepoints nest inside it. */
 export const UNIT_SAVEPOINT = 'erx_group_unit';
 
@@ -55,6 +61,9 @@ export class WriterGroups {
   readonly #quietMs: number;
   #group: Group | undefined;
   #idleCommit: NodeJS.Immediate | undefined;
+  /** Units of the last RECENT_GROUPS committed groups (a ring); Infinity until there were as many. */
+  readonly #recentSizes = new Array<number>(RECENT_GROUPS).fill(Infinity);
+  #commits = 0;
 
   constructor(writer: SqliteStatements, turns: TurnQueue, limits: GroupLimits) {
     this.#writer = writer;
@@ -176,6 +185,7 @@ export class WriterGroups {
       return;
     }
     this.changes.noteEnded(group);
+    this.#recentSizes[this.#commits++ % RECENT_GROUPS] = group.units;
     group.settle(undefined);
   }
 
@@ -186,12 +196,17 @@ export class WriterGroups {
     if (this.#group) this.#abandon(this.#group, new Error('SQLite group commit: the database closed during a transaction'));
   }
 
-  /** Runs after each turn of the event loop (setImmediate) while a group waits for its COMMIT. */
+  /**
+   * Runs after each turn of the event loop (setImmediate) while a group waits for its COMMIT:
+   * commits once a turn has brought no new unit and either none joined for quietMs or the group
+   * is as large as the largest of the last RECENT_GROUPS.
+   */
   #commitWhenQuiet(unitsBefore: number): void {
     this.#idleCommit = undefined;
     const group = this.#group;
     if (!group || this.#turns.busy) return; // the unit holding the writer hands over and schedules this again
-    if (group.units > unitsBefore || performance.now() - group.lastJoinedAt < this.#quietMs) {
+    const complete = group.units >= Math.max(...this.#recentSizes);
+    if (group.units > unitsBefore || (!complete && performance.now() - group.lastJoinedAt < this.#quietMs)) {
       this.#idleCommit = setImmediate(() => this.#commitWhenQuiet(group.units));
       return;
     }

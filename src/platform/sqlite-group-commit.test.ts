@@ -39,6 +39,20 @@ describe('SQLite group commit', () => {
     expect(await twoWritesApart(0)).toBe(2);
   });
 
+  it('commits at once, without the quiet time, a group as large as the largest of the last 8', async () => {
+    const { db, log } = await givenGroupCommitDatabase({ quietMs: 40 });
+    const groupOf = async (ids: number[]) => {
+      const startedAt = performance.now();
+      await Promise.all(ids.map((id) => insertItem(db, id)));
+      return performance.now() - startedAt;
+    };
+    // Creating the items table was the first commit (one unit); seven groups of three make eight.
+    for (let group = 0; group < 7; group++) expect(await groupOf(range(3, 10 * group + 1))).toBeGreaterThanOrEqual(40);
+    expect(await groupOf(range(3, 101))).toBeLessThan(30);
+    expect(await groupOf(range(2, 111))).toBeGreaterThanOrEqual(40); // smaller: it waits for stragglers
+    expect(count(log, 'commit')).toBe(9);
+  });
+
   it('runs the transactions of a group one after another: concurrent read-modify-write loses no update', async () => {
     const { db, log } = await givenGroupCommitDatabase();
     await insertItem(db, 1);

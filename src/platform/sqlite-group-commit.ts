@@ -8,7 +8,8 @@
 // it tries to upgrade), each transaction runs inside its own SAVEPOINT (an autocommit write
 // too, unless SQLite undoes it in full by itself when it fails), and the connection passes to
 // the next waiting unit without committing. When no unit has joined for a turn of the event
-// loop and a short quiet time, or the group is full, one COMMIT makes the whole group durable.
+// loop and a short quiet time (no quiet time once the group is as large as the largest of the
+// last few), or the group is full, one COMMIT makes the whole group durable.
 // Only then does any unit of the group settle; if the COMMIT fails, every one rejects. A unit
 // that fails is undone (to its savepoint, or by SQLite) and rejects with its own error; its
 // neighbours keep their work.
