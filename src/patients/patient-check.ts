@@ -2,12 +2,12 @@
 // spec's precedence: several patients share the partner_patient_id (409) > already_exists >
 // organization_not_ready > insufficient_data > the outcome of the HI Service search.
 import type { Kysely } from 'kysely';
-import type { HiServicePort, IhiSearchIdentifiers } from '../hi-service/index.ts';
+import type { HiServicePort, IhiSearchIdentifiers, IhiSearchPath } from '../hi-service/index.ts';
 import { ApiError, validationFailed, type ValidationIssue } from '../platform/api-error.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { Database } from '../platform/database-schema.ts';
 import type { PatientCheck } from './ihi-precheck.ts';
-import { planIhiSearch, runIhiSearch, type IhiSearchPlan } from './ihi-search.ts';
+import { planIhiSearch, runIhiSearch } from './ihi-search.ts';
 import { demographicsOf, identifiersOf, type PatientInput } from './patient-records.ts';
 import type { PatientsByPartnerPatientIdFinder } from './patients-store.ts';
 
@@ -40,9 +40,7 @@ export async function checkPatient(
   input: PatientInput,
   options: { liveCheckOfExisting: boolean },
 ): Promise<PatientCheck> {
-  const found = ctx.findPatientsByPartnerPatientId(organization.organizationId, input.partner_patient_id);
-  // Awaited only when the read could not finish at once: each await is a turn of the microtask queue.
-  const matches = found instanceof Promise ? await found : found;
+  const matches = await ctx.findPatientsByPartnerPatientId(organization.organizationId, input.partner_patient_id);
   const hpio = organization.organizationHpio;
   if (matches.length > 1) throw severalPatientsConflict();
   const identifiers = identifiersOf(input);
@@ -50,12 +48,12 @@ export async function checkPatient(
   const canSearch = hpio !== null && plan.runnable.length > 0;
   const [existing] = matches;
   if (existing) {
-    const live = options.liveCheckOfExisting && canSearch ? await searchFor(ctx, identifiers, input, plan) : undefined;
+    const live = options.liveCheckOfExisting && canSearch ? await searchFor(ctx, identifiers, input, plan.runnable) : undefined;
     return { outcome: 'already_exists', existing, live };
   }
   if (hpio === null) return { outcome: 'organization_not_ready' };
   if (!canSearch) return { outcome: 'insufficient_data', plan };
-  const run = await searchFor(ctx, identifiers, input, plan);
+  const run = await searchFor(ctx, identifiers, input, plan.runnable);
   if (run.kind === 'found') return { outcome: 'ihi_found', search: run };
   if (run.kind === 'no_match') return { outcome: 'no_match', search: run };
   return { outcome: 'hi_service_error', search: run };
@@ -63,6 +61,6 @@ export async function checkPatient(
 
 // A module function, not a closure in checkPatient: the TypeScript loader names each closure
 // as it is made, which costs more than the rest of the plan on this hot path.
-function searchFor(ctx: PatientsContext, identifiers: IhiSearchIdentifiers, input: PatientInput, plan: IhiSearchPlan) {
-  return runIhiSearch(ctx.hiService, identifiers, demographicsOf(input), plan.runnable);
+function searchFor(ctx: PatientsContext, identifiers: IhiSearchIdentifiers, input: PatientInput, paths: IhiSearchPath[]) {
+  return runIhiSearch(ctx.hiService, identifiers, demographicsOf(input), paths);
 }

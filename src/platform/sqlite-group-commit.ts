@@ -42,7 +42,7 @@ import {
 } from 'kysely';
 import { SqliteReader, SqliteStatements } from './sqlite-group-commit-statements.ts';
 import { UNIT_SAVEPOINT, WriterGroups, type GroupLimits } from './sqlite-group-commit-groups.ts';
-import { Lease, TurnQueue } from './sqlite-group-commit-units.ts';
+import { Lease, TurnQueue, type Outcome } from './sqlite-group-commit-units.ts';
 
 export interface GroupCommitOptions extends GroupLimits {
   /** Sees every statement just before it runs, the driver's own BEGIN/SAVEPOINT/COMMIT too. For tests. */
@@ -99,22 +99,21 @@ export class SqliteGroupCommitDriver implements Driver {
     }
     if (statement.readonly) return undefined;
     const group = this.#groups.join();
-    let result: QueryResult<R>;
+    let result: QueryResult<R> | undefined;
+    let failed: Outcome;
     try {
       result = this.#groups.runAsUnit<R>(group, statement, query);
     } catch (error) {
-      this.#groups.commitIfFull();
-      this.#groups.commitWhenIdle();
-      return group.outcome.then((outcome) => {
-        throw outcome ? outcome.error : error;
-      });
+      failed = { error };
     }
     // Nobody waits for the writer (it was free), so the group commits when full or idle.
     this.#groups.commitIfFull();
     this.#groups.commitWhenIdle();
+    // Like every unit it settles with its group; the group's failure outranks its own.
     return group.outcome.then((outcome) => {
-      if (outcome) throw outcome.error;
-      return result;
+      const failure = outcome ?? failed;
+      if (failure) throw failure.error;
+      return result!;
     });
   }
 
