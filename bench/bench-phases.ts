@@ -1,5 +1,7 @@
-// The two phases of a run, one after the other so they never share the CPU: the bare
-// Fastify baseline, then the real API (`erx serve`) with sandbox credentials.
+// A run: the bare Fastify baseline is started and warmed up, then the real API (`erx serve`)
+// with sandbox credentials; each API row is then measured in slices that alternate with
+// slices of its baseline. Both servers stay up, but only one is driven at a time, so they
+// never share the CPU.
 import { API_ENDPOINTS, BASELINE_ENDPOINTS, type BaselineKind, type BenchEndpoint, type BenchVariables } from './bench-endpoints.ts';
 import { requestAccessToken, seedSandboxCredentials } from './bench-credentials.ts';
 import { openServerDatabase } from './bench-database.ts';
@@ -8,11 +10,21 @@ import { runSetupSteps } from './bench-setup.ts';
 import { prepareApiEnvironment, type BenchDatabase } from './bench-environment.ts';
 import type { BenchOptions } from './bench-options.ts';
 import { findFreePort, startChildServer, type ChildServer } from './bench-processes.ts';
-import { BenchFailure, measureEndpoint, type Measurement } from './measure-endpoint.ts';
+import {
+  BenchFailure,
+  measureAgainstBaseline,
+  summarizeSlices,
+  warmUpBaseline,
+  type Measurement,
+  type RawRun,
+  type WarmBaseline,
+} from './measure-endpoint.ts';
 
 export interface EndpointMeasurement {
   endpoint: BenchEndpoint;
   measurement: Measurement;
+  /** Its baseline, measured in the slices between the row's. */
+  baseline: Measurement;
 }
 
 function log(line: string): void {
@@ -20,9 +32,8 @@ function log(line: string): void {
 }
 
 /** The row's stored check, on a connection of the bench's own to the server's database. */
-async function runStoredCheck(endpoint: BenchEndpoint, variables: BenchVariables, serverEnv: NodeJS.ProcessEnv | undefined): Promise<void> {
+async function runStoredCheck(endpoint: BenchEndpoint, variables: BenchVariables, serverEnv: NodeJS.ProcessEnv): Promise<void> {
   if (!endpoint.storedCheck) return;
-  if (!serverEnv) throw new Error(`${endpoint.name}: a stored check needs the server's database`);
   const database = await openServerDatabase(serverEnv);
   try {
     log(`    stored check: ${await endpoint.storedCheck(database.db, variables)}`);
@@ -33,29 +44,17 @@ async function runStoredCheck(endpoint: BenchEndpoint, variables: BenchVariables
   }
 }
 
-async function measureAll(
-  server: ChildServer,
-  endpoints: BenchEndpoint[],
-  variables: BenchVariables,
-  options: BenchOptions,
-  serverEnv?: NodeJS.ProcessEnv,
-): Promise<EndpointMeasurement[]> {
-  const results: EndpointMeasurement[] = [];
-  for (const endpoint of endpoints) {
-    log(`  ${endpoint.name}: ${endpoint.method} ${endpoint.path} (${options.warmupSeconds} s warm-up, ${options.durationSeconds} s measured)`);
-    const measured = await measureEndpoint(server.baseUrl, resolveRequest(endpoint, variables), options);
-    const measurement = { ...measured, path: endpoint.path };
-    const statuses = Object.entries(measurement.statusCounts).map(([status, count]) => `${count} × ${status}`).join(', ');
-    const { bodyBytes, dataLength } = measurement.sample;
-    log(`    sample: ${bodyBytes} bytes of body${dataLength === undefined ? '' : `, data holds ${dataLength} entries`}`);
-    log(`    ${Math.round(measurement.requestsPerSecond)} req/s, p99 ${measurement.latencyP99Ms} ms, ${measurement.requests} requests: ${statuses}`);
-    await runStoredCheck(endpoint, variables, serverEnv);
-    results.push({ endpoint, measurement });
-  }
-  return results;
+export interface RunMeasurements {
+  database: BenchDatabase;
+  results: EndpointMeasurement[];
+  /** Each baseline over all its slices in the run. */
+  baselines: Record<BaselineKind, Measurement>;
 }
 
-export async function measureBaselines(options: BenchOptions): Promise<Record<BaselineKind, Measurement>> {
+type WarmBaselines = Record<BaselineKind, WarmBaseline>;
+
+/** Starts the baseline server and checks and warms up both its routes; the server stays up until `use` ends. */
+async function withBaselineServer<T>(options: BenchOptions, use: (baselines: WarmBaselines) => Promise<T>): Promise<T> {
   log('baseline: bare Fastify 5 (bench/baseline-server.ts)');
   const port = await findFreePort();
   const server = await startChildServer({
@@ -66,33 +65,63 @@ export async function measureBaselines(options: BenchOptions): Promise<Record<Ba
     readyPath: BASELINE_ENDPOINTS.GET.path,
   });
   try {
-    const [get, post] = await measureAll(server, [BASELINE_ENDPOINTS.GET, BASELINE_ENDPOINTS.POST], {}, options);
-    return { GET: get!.measurement, POST: post!.measurement };
+    const warm = async (kind: BaselineKind) => {
+      log(`  ${BASELINE_ENDPOINTS[kind].name}: ${options.warmupSeconds} s warm-up (measured beside each row)`);
+      return warmUpBaseline(server.baseUrl, resolveRequest(BASELINE_ENDPOINTS[kind], {}), options);
+    };
+    return await use({ GET: await warm('GET'), POST: await warm('POST') });
   } finally {
     await server.stop();
   }
 }
 
-export interface ApiRun {
-  database: BenchDatabase;
-  results: EndpointMeasurement[];
+async function measureRows(
+  server: ChildServer,
+  baselines: WarmBaselines,
+  variables: BenchVariables,
+  options: BenchOptions,
+  serverEnv: NodeJS.ProcessEnv,
+): Promise<Omit<RunMeasurements, 'database'>> {
+  const results: EndpointMeasurement[] = [];
+  const slicesOf: Record<BaselineKind, RawRun[]> = { GET: [], POST: [] };
+  for (const endpoint of API_ENDPOINTS) {
+    log(`  ${endpoint.name}: ${endpoint.method} ${endpoint.path} (${options.warmupSeconds} s warm-up, ${options.durationSeconds} s measured beside the ${endpoint.baseline} baseline)`);
+    const row = { baseUrl: server.baseUrl, request: resolveRequest(endpoint, variables) };
+    const paired = await measureAgainstBaseline(row, baselines[endpoint.baseline], options);
+    const measurement = { ...paired.row, path: endpoint.path };
+    const statuses = Object.entries(measurement.statusCounts).map(([status, count]) => `${count} × ${status}`).join(', ');
+    const { bodyBytes, dataLength } = measurement.sample;
+    log(`    sample: ${bodyBytes} bytes of body${dataLength === undefined ? '' : `, data holds ${dataLength} entries`}`);
+    log(`    ${Math.round(measurement.requestsPerSecond)} req/s, p99 ${measurement.latencyP99Ms} ms, ${measurement.requests} requests: ${statuses}`);
+    log(`    ${endpoint.baseline} baseline in between: ${Math.round(paired.baseline.requestsPerSecond)} req/s (${measurement.slices} ${measurement.slices === 1 ? 'slice' : 'slices'} each)`);
+    await runStoredCheck(endpoint, variables, serverEnv);
+    results.push({ endpoint, measurement, baseline: paired.baseline });
+    slicesOf[endpoint.baseline].push(...paired.baselineSlices);
+  }
+  const overall = (kind: BaselineKind): Measurement => {
+    if (slicesOf[kind].length === 0) throw new Error(`no row of API_ENDPOINTS is measured against the ${kind} baseline`);
+    return summarizeSlices(baselines[kind].request, slicesOf[kind], baselines[kind].sample);
+  };
+  return { results, baselines: { GET: overall('GET'), POST: overall('POST') } };
 }
 
-export async function measureApi(options: BenchOptions): Promise<ApiRun> {
-  const port = await findFreePort();
-  const environment = await prepareApiEnvironment(port);
-  log(`api: erx serve (${environment.database.dialect}${environment.database.schema ? `, schema ${environment.database.schema}` : ''})`);
-  try {
-    const server = await startChildServer({ name: 'erx server', args: ['bin/erx.js', 'serve'], env: environment.env, port, readyPath: '/ready' });
+export async function measureRun(options: BenchOptions): Promise<RunMeasurements> {
+  return withBaselineServer(options, async (baselines) => {
+    const port = await findFreePort();
+    const environment = await prepareApiEnvironment(port);
+    log(`api: erx serve (${environment.database.dialect}${environment.database.schema ? `, schema ${environment.database.schema}` : ''})`);
     try {
-      const credentials = await seedSandboxCredentials(environment.env);
-      const withToken = { ...credentials, access_token: await requestAccessToken(server.baseUrl, credentials) };
-      const variables = await runSetupSteps(server.baseUrl, withToken);
-      return { database: environment.database, results: await measureAll(server, API_ENDPOINTS, variables, options, environment.env) };
+      const server = await startChildServer({ name: 'erx server', args: ['bin/erx.js', 'serve'], env: environment.env, port, readyPath: '/ready' });
+      try {
+        const credentials = await seedSandboxCredentials(environment.env);
+        const withToken = { ...credentials, access_token: await requestAccessToken(server.baseUrl, credentials) };
+        const variables = await runSetupSteps(server.baseUrl, withToken);
+        return { database: environment.database, ...(await measureRows(server, baselines, variables, options, environment.env)) };
+      } finally {
+        await server.stop();
+      }
     } finally {
-      await server.stop();
+      await environment.remove();
     }
-  } finally {
-    await environment.remove();
-  }
+  });
 }

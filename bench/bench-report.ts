@@ -1,6 +1,6 @@
 // What a run reports: each endpoint against its baseline (GET routes against the GET
-// baseline, POST against POST), the targets checked, a table on stdout and a JSON record
-// in .bench/last-run.json.
+// baseline, POST against POST) as measured beside it, the targets checked, a table on stdout
+// and a JSON record in .bench/last-run.json.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
@@ -21,7 +21,9 @@ export interface TargetCheck {
 
 export interface EndpointResult extends Measurement {
   baseline: BaselineKind;
-  /** req/s of the endpoint divided by req/s of its baseline. */
+  /** req/s of its baseline in the slices between the endpoint's. */
+  baselineRequestsPerSecond: number;
+  /** req/s of the endpoint divided by baselineRequestsPerSecond. */
   baselineRatio: number;
   /** Bulk rows: items per second (req/s × items per request). */
   itemsPerSecond?: number;
@@ -29,14 +31,20 @@ export interface EndpointResult extends Measurement {
 }
 
 export interface RunReport {
+  /** Each baseline over all its slices in the run. */
   baselines: Record<BaselineKind, Measurement>;
   endpoints: EndpointResult[];
 }
 
 export function compareToBaselines(baselines: Record<BaselineKind, Measurement>, measured: EndpointMeasurement[]): RunReport {
-  const endpoints = measured.map(({ endpoint, measurement }): EndpointResult => {
-    const baselineRatio = measurement.requestsPerSecond / baselines[endpoint.baseline].requestsPerSecond;
-    const result: EndpointResult = { ...measurement, baseline: endpoint.baseline, baselineRatio: Math.round(baselineRatio * 1000) / 1000 };
+  const endpoints = measured.map(({ endpoint, measurement, baseline }): EndpointResult => {
+    const baselineRatio = measurement.requestsPerSecond / baseline.requestsPerSecond;
+    const result: EndpointResult = {
+      ...measurement,
+      baseline: endpoint.baseline,
+      baselineRequestsPerSecond: baseline.requestsPerSecond,
+      baselineRatio: Math.round(baselineRatio * 1000) / 1000,
+    };
     if (endpoint.itemsPerRequest !== undefined) result.itemsPerSecond = Math.round(measurement.requestsPerSecond * endpoint.itemsPerRequest);
     if (endpoint.minBaselineRatio !== undefined) {
       result.target = { minBaselineRatio: endpoint.minBaselineRatio, pass: baselineRatio >= endpoint.minBaselineRatio };
@@ -72,7 +80,7 @@ function describeTarget(result: EndpointResult): string {
 }
 
 export function formatReportTable(report: RunReport): string {
-  const header = ['endpoint', 'method', 'path', 'req/s', 'p99 ms', 'body', 'vs baseline', 'target', 'items/s'];
+  const header = ['endpoint', 'method', 'path', 'req/s', 'p99 ms', 'body', 'vs baseline', 'baseline req/s', 'target', 'items/s'];
   const baselineRows = Object.values(report.baselines).map((m) => [
     m.name,
     m.method,
@@ -80,6 +88,7 @@ export function formatReportTable(report: RunReport): string {
     Math.round(m.requestsPerSecond).toString(),
     formatLatency(m.latencyP99Ms),
     formatBytes(m.sample.bodyBytes),
+    '',
     '',
     '',
     '',
@@ -92,12 +101,13 @@ export function formatReportTable(report: RunReport): string {
     formatLatency(r.latencyP99Ms),
     formatBytes(r.sample.bodyBytes),
     `${percent(r.baselineRatio)} of ${r.baseline}`,
+    Math.round(r.baselineRequestsPerSecond).toString(),
     describeTarget(r),
     r.itemsPerSecond === undefined ? '' : r.itemsPerSecond.toString(),
   ]);
   const rows = [header, ...baselineRows, ...endpointRows];
   const widths = header.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
-  const numeric = new Set([3, 4, 5, 8]);
+  const numeric = new Set([3, 4, 5, 7, 9]);
   const format = (row: string[]) =>
     row
       .map((cell, column) => (numeric.has(column) ? cell.padStart(widths[column]!) : cell.padEnd(widths[column]!)))

@@ -1,6 +1,7 @@
 // One measurement: a sample request checked against the row's expectations, then autocannon
-// drives the request for a warm-up and for the measured duration. Every response of both
-// must be 2xx (or exactly the row's expected status), or the bench fails.
+// drives the request for a warm-up and for the measured duration, in slices that alternate
+// with slices of its baseline (measureAgainstBaseline). Every response of every run must be
+// 2xx (or exactly the row's expected status), or the bench fails.
 import { isDeepStrictEqual } from 'node:util';
 import autocannon from 'autocannon';
 import type { BenchOptions } from './bench-options.ts';
@@ -19,7 +20,7 @@ export interface Measurement {
   name: string;
   method: string;
   path: string;
-  /** Mean of the per-second request counts. */
+  /** Responses per second over the measured slices (all responses ÷ the slices' seconds). */
   requestsPerSecond: number;
   latencyMeanMs: number;
   latencyP50Ms: number;
@@ -31,7 +32,10 @@ export interface Measurement {
   non2xx: number;
   errors: number;
   timeouts: number;
+  /** Seconds measured, all slices together. */
   durationSeconds: number;
+  /** How many slices the measured seconds were split into. */
+  slices: number;
   /** The sample request sent before the warm-up. */
   sample: SampleResponse;
 }
@@ -55,10 +59,28 @@ function requestOptions(request: ResolvedRequest): Pick<autocannon.Options, 'bod
   };
 }
 
-function runAutocannon(baseUrl: string, request: ResolvedRequest, seconds: number, connections: number): Promise<autocannon.Result> {
+/**
+ * One autocannon run as it comes with skipAggregateResult: the counts, and the latency histogram
+ * still encoded so that the runs of several slices can be merged into one (aggregateResult).
+ */
+export interface RawRun {
+  duration: number;
+  totalCompletedRequests: number;
+  '2xx': number;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  statusCodeStats?: Record<string, { count?: number }>;
+}
+
+/** autocannon.aggregateResult, which its type definitions lack; its options only label the result, but a URL is required. */
+const { aggregateResult } = autocannon as unknown as { aggregateResult(runs: RawRun[], options: { url: string }): autocannon.Result };
+
+function runAutocannon(baseUrl: string, request: ResolvedRequest, seconds: number, connections: number): Promise<RawRun> {
   return new Promise((resolve, reject) => {
     autocannon(
       {
+        skipAggregateResult: true,
         url: `${baseUrl}${request.path}`,
         method: request.method,
         headers: request.headers,
@@ -68,27 +90,27 @@ function runAutocannon(baseUrl: string, request: ResolvedRequest, seconds: numbe
         maxOverallRequests: MAX_REQUESTS_PER_SECOND * seconds,
         timeout: REQUEST_TIMEOUT_SECONDS,
       },
-      (error: unknown, result: autocannon.Result) => (error ? reject(error) : resolve(result)),
+      (error: unknown, result: autocannon.Result) => (error ? reject(error) : resolve(result as unknown as RawRun)),
     );
   });
 }
 
-function countStatuses(result: autocannon.Result): Record<string, number> {
+function countStatuses(result: Pick<RawRun, 'statusCodeStats'>): Record<string, number> {
   return Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([status, { count }]) => [status, count ?? 0]));
 }
 
-function describeStatuses(result: autocannon.Result): string {
+function describeStatuses(result: RawRun): string {
   return Object.entries(countStatuses(result))
     .map(([status, count]) => `${status}×${count}`)
     .join(', ');
 }
 
 /** Responses that passed: all 2xx, or only those with the row's exact status. */
-function passedResponses(request: ResolvedRequest, result: autocannon.Result): number {
+function passedResponses(request: ResolvedRequest, result: RawRun): number {
   return request.expectStatus === undefined ? result['2xx'] : (countStatuses(result)[String(request.expectStatus)] ?? 0);
 }
 
-function allPassed(request: ResolvedRequest, result: autocannon.Result): boolean {
+function allPassed(request: ResolvedRequest, result: RawRun): boolean {
   if (result.non2xx !== 0 || result.errors !== 0) return false;
   const passed = passedResponses(request, result);
   if (request.expectStatus === undefined) return passed > 0;
@@ -97,7 +119,7 @@ function allPassed(request: ResolvedRequest, result: autocannon.Result): boolean
 }
 
 /** Throws a BenchFailure naming the statuses seen and what one request answers now. */
-async function assertAllPassed(baseUrl: string, request: ResolvedRequest, result: autocannon.Result, phase: string): Promise<void> {
+async function assertAllPassed(baseUrl: string, request: ResolvedRequest, result: RawRun, phase: string): Promise<void> {
   if (allPassed(request, result)) return;
   const expected = request.expectStatus === undefined ? '2xx' : `exactly ${request.expectStatus}`;
   let sample: string;
@@ -164,26 +186,96 @@ async function checkSampleResponse(baseUrl: string, request: ResolvedRequest): P
   );
 }
 
-export async function measureEndpoint(baseUrl: string, request: ResolvedRequest, options: BenchOptions): Promise<Measurement> {
-  const sample = await checkSampleResponse(baseUrl, request);
-  const warmup = await runAutocannon(baseUrl, request, options.warmupSeconds, options.connections);
-  await assertAllPassed(baseUrl, request, warmup, 'during warm-up');
-  const result = await runAutocannon(baseUrl, request, options.durationSeconds, options.connections);
-  await assertAllPassed(baseUrl, request, result, 'during measurement');
+/** What autocannon drives: a server and one request. */
+export interface LoadTarget {
+  baseUrl: string;
+  request: ResolvedRequest;
+}
+
+/** A baseline route, checked and warmed up once before the API is measured against it. */
+export interface WarmBaseline extends LoadTarget {
+  sample: SampleResponse;
+}
+
+/** Each slice at least this long, so that connecting and the first requests weigh little. */
+const MIN_SLICE_SECONDS = 2;
+
+/** The measured seconds as slices of about MIN_SLICE_SECONDS (one slice for short runs). */
+export function planSlices(durationSeconds: number): { count: number; seconds: number } {
+  const count = Math.max(1, Math.floor(durationSeconds / MIN_SLICE_SECONDS));
+  return { count, seconds: durationSeconds / count };
+}
+
+/** Slice i of a pair: A B for even i, B A for odd i (A B B A A B …), so a steady drift of the machine's speed cancels out. */
+export function sliceOrder<T>(index: number, first: T, second: T): [T, T] {
+  return index % 2 === 0 ? [first, second] : [second, first];
+}
+
+/** One Measurement from the unaggregated runs (slices) of one request. */
+export function summarizeSlices(request: ResolvedRequest, slices: RawRun[], sample: SampleResponse): Measurement {
+  // aggregateResult adds the later runs into the first one's status counts: give it copies.
+  const copies = slices.map((slice) => ({ ...slice, statusCodeStats: structuredClone(slice.statusCodeStats ?? {}) }));
+  const merged = aggregateResult(copies, { url: `http://127.0.0.1${request.path}` });
+  const seconds = slices.reduce((sum, slice) => sum + slice.duration, 0);
+  const answered = slices.reduce((sum, slice) => sum + slice.totalCompletedRequests, 0);
   return {
     name: request.name,
     method: request.method,
     path: request.path,
-    requestsPerSecond: round(result.requests.mean, 1),
-    latencyMeanMs: round(result.latency.mean, 2),
-    latencyP50Ms: round(result.latency.p50, 2),
-    latencyP99Ms: round(result.latency.p99, 2),
-    requests: passedResponses(request, result),
-    statusCounts: countStatuses(result),
-    non2xx: result.non2xx,
-    errors: result.errors,
-    timeouts: result.timeouts,
-    durationSeconds: result.duration,
+    requestsPerSecond: round(answered / seconds, 1),
+    latencyMeanMs: round(merged.latency.mean, 2),
+    latencyP50Ms: round(merged.latency.p50, 2),
+    latencyP99Ms: round(merged.latency.p99, 2),
+    requests: slices.reduce((sum, slice) => sum + passedResponses(request, slice), 0),
+    statusCounts: countStatuses(merged),
+    non2xx: merged.non2xx,
+    errors: merged.errors,
+    timeouts: merged.timeouts,
+    durationSeconds: round(seconds, 2),
+    slices: slices.length,
     sample,
+  };
+}
+
+/** Checks the baseline route's sample response and warms it up; its measurements come later, paired with each row. */
+export async function warmUpBaseline(baseUrl: string, request: ResolvedRequest, options: BenchOptions): Promise<WarmBaseline> {
+  const sample = await checkSampleResponse(baseUrl, request);
+  const warmup = await runAutocannon(baseUrl, request, options.warmupSeconds, options.connections);
+  await assertAllPassed(baseUrl, request, warmup, 'during warm-up');
+  return { baseUrl, request, sample };
+}
+
+export interface PairedMeasurement {
+  row: Measurement;
+  /** The baseline, measured in the slices between the row's. */
+  baseline: Measurement;
+  /** The baseline's unaggregated slices, for a run-wide baseline figure. */
+  baselineSlices: RawRun[];
+}
+
+/**
+ * The row's sample and warm-up, then its measured seconds in slices that alternate with
+ * equally long slices of the baseline (A B B A …). The machine's speed drifts by tens of
+ * percent over minutes; a baseline measured right beside the row moves with it, so the ratio
+ * of the two no longer depends on when in the run the row came.
+ */
+export async function measureAgainstBaseline(row: LoadTarget, baseline: WarmBaseline, options: BenchOptions): Promise<PairedMeasurement> {
+  const sample = await checkSampleResponse(row.baseUrl, row.request);
+  const warmup = await runAutocannon(row.baseUrl, row.request, options.warmupSeconds, options.connections);
+  await assertAllPassed(row.baseUrl, row.request, warmup, 'during warm-up');
+  const plan = planSlices(options.durationSeconds);
+  const rowSlices: RawRun[] = [];
+  const baselineSlices: RawRun[] = [];
+  for (let index = 0; index < plan.count; index++) {
+    for (const target of sliceOrder(index, baseline, row)) {
+      const result = await runAutocannon(target.baseUrl, target.request, plan.seconds, options.connections);
+      await assertAllPassed(target.baseUrl, target.request, result, `during measurement (slice ${index + 1} of ${plan.count})`);
+      (target === row ? rowSlices : baselineSlices).push(result);
+    }
+  }
+  return {
+    row: summarizeSlices(row.request, rowSlices, sample),
+    baseline: summarizeSlices(baseline.request, baselineSlices, baseline.sample),
+    baselineSlices,
   };
 }

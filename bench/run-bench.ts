@@ -1,11 +1,11 @@
 // `npm run bench`: measures the API's endpoints against a bare Fastify baseline measured in
-// the same run, prints the table, writes .bench/last-run.json, and fails (exit 1) when a
-// response was not 2xx or a target was missed. The machine has 2 cores, so the baseline
-// and the API run one after the other, each alone with autocannon.
+// the same run, beside each row, prints the table, writes .bench/last-run.json, and fails
+// (exit 1) when a response was not 2xx or a target was missed. The machine has 2 cores, so
+// the baseline and the API are never driven at the same time, each alone with autocannon.
 import os from 'node:os';
 import { runPendingCleanups } from './bench-cleanup.ts';
 import { BENCH_USAGE, BenchUsageError, parseBenchOptions, type BenchOptions } from './bench-options.ts';
-import { measureApi, measureBaselines } from './bench-phases.ts';
+import { measureRun } from './bench-phases.ts';
 import { killLiveChildrenNow } from './bench-processes.ts';
 import { buildRunRecord, compareToBaselines, formatReportTable, missedTargets, writeRunRecord } from './bench-report.ts';
 
@@ -39,11 +39,10 @@ async function runBench(options: BenchOptions): Promise<void> {
   const startedAt = new Date();
   const loadAverageAtStart = os.loadavg().map((load) => Math.round(load * 100) / 100);
   process.stdout.write(`bench: ${options.connections} connections, ${options.warmupSeconds} s warm-up + ${options.durationSeconds} s per endpoint\n`);
-  const baselines = await measureBaselines(options);
-  const api = await measureApi(options);
-  const report = compareToBaselines(baselines, api.results);
+  const run = await measureRun(options);
+  const report = compareToBaselines(run.baselines, run.results);
   process.stdout.write(`\n${formatReportTable(report)}\n\n`);
-  const file = await writeRunRecord(buildRunRecord(report, { options, database: api.database, startedAt, loadAverageAtStart }));
+  const file = await writeRunRecord(buildRunRecord(report, { options, database: run.database, startedAt, loadAverageAtStart }));
   const missed = missedTargets(report);
   if (missed.length > 0) {
     const names = missed.map((r) => `${r.name} at ${(r.baselineRatio * 100).toFixed(1)}% of ${r.baseline} baseline (target ${(r.target!.minBaselineRatio * 100).toFixed(0)}%)`);
