@@ -237,12 +237,17 @@ export function summarizeSlices(request: ResolvedRequest, slices: RawRun[], samp
   };
 }
 
-/** Checks the baseline route's sample response and warms it up; its measurements come later, paired with each row. */
-export async function warmUpBaseline(baseUrl: string, request: ResolvedRequest, options: BenchOptions): Promise<WarmBaseline> {
+/** The sample request, then the unrecorded warm-up; returns what the sample answered. */
+async function checkAndWarmUp({ baseUrl, request }: LoadTarget, options: BenchOptions): Promise<SampleResponse> {
   const sample = await checkSampleResponse(baseUrl, request);
   const warmup = await runAutocannon(baseUrl, request, options.warmupSeconds, options.connections);
   await assertAllPassed(baseUrl, request, warmup, 'during warm-up');
-  return { baseUrl, request, sample };
+  return sample;
+}
+
+/** Checks and warms up a baseline route; its measurements come later, beside each row. */
+export async function warmUpBaseline(baseUrl: string, request: ResolvedRequest, options: BenchOptions): Promise<WarmBaseline> {
+  return { baseUrl, request, sample: await checkAndWarmUp({ baseUrl, request }, options) };
 }
 
 export interface PairedMeasurement {
@@ -260,9 +265,7 @@ export interface PairedMeasurement {
  * of the two no longer depends on when in the run the row came.
  */
 export async function measureAgainstBaseline(row: LoadTarget, baseline: WarmBaseline, options: BenchOptions): Promise<PairedMeasurement> {
-  const sample = await checkSampleResponse(row.baseUrl, row.request);
-  const warmup = await runAutocannon(row.baseUrl, row.request, options.warmupSeconds, options.connections);
-  await assertAllPassed(row.baseUrl, row.request, warmup, 'during warm-up');
+  const sample = await checkAndWarmUp(row, options);
   const plan = planSlices(options.durationSeconds);
   const rowSlices: RawRun[] = [];
   const baselineSlices: RawRun[] = [];
