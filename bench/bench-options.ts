@@ -2,7 +2,7 @@
 import { parseArgs } from 'node:util';
 
 export interface BenchOptions {
-  /** Seconds each endpoint is measured, after the warm-up. */
+  /** Seconds each endpoint is measured, after the warm-up (as many again for its baseline, in alternating slices). */
   durationSeconds: number;
   /** Seconds each endpoint is driven, unrecorded, before it is measured (JIT, caches, pools). */
   warmupSeconds: number;
@@ -14,10 +14,13 @@ const DEFAULT_DURATION_SECONDS = 10;
 const QUICK_DURATION_SECONDS = 3;
 const WARMUP_SECONDS = 2;
 const DEFAULT_CONNECTIONS = 10;
+/** Measured seconds come in slices about this long, each beside as long a slice of the baseline. */
+export const SLICE_SECONDS = 2;
 
 export const BENCH_USAGE = [
   'usage: npm run bench -- [--duration SECONDS | --quick] [--connections N]',
-  `  --duration SECONDS  measured seconds per endpoint (default ${DEFAULT_DURATION_SECONDS}, after a ${WARMUP_SECONDS} s warm-up)`,
+  `  --duration SECONDS  measured seconds per endpoint (default ${DEFAULT_DURATION_SECONDS}, after a ${WARMUP_SECONDS} s warm-up), in ${SLICE_SECONDS} s slices`,
+  '                      that alternate with as many seconds of its baseline',
   `  --quick             smoke run: ${QUICK_DURATION_SECONDS} s per endpoint`,
   `  --connections N     concurrent connections (default ${DEFAULT_CONNECTIONS})`,
 ].join('\n');

@@ -4,7 +4,7 @@
 // 2xx (or exactly the row's expected status), or the bench fails.
 import { isDeepStrictEqual } from 'node:util';
 import autocannon from 'autocannon';
-import type { BenchOptions } from './bench-options.ts';
+import { SLICE_SECONDS, type BenchOptions } from './bench-options.ts';
 import { sendOnce, type ResolvedRequest } from './bench-requests.ts';
 
 /**
@@ -197,12 +197,12 @@ export interface WarmBaseline extends LoadTarget {
   sample: SampleResponse;
 }
 
-/** Each slice at least this long, so that connecting and the first requests weigh little. */
-const MIN_SLICE_SECONDS = 2;
-
-/** The measured seconds as slices of about MIN_SLICE_SECONDS (one slice for short runs). */
+/**
+ * The measured seconds as slices of at least SLICE_SECONDS (one slice for short runs), so that
+ * connecting and the first requests of each slice weigh little.
+ */
 export function planSlices(durationSeconds: number): { count: number; seconds: number } {
-  const count = Math.max(1, Math.floor(durationSeconds / MIN_SLICE_SECONDS));
+  const count = Math.max(1, Math.floor(durationSeconds / SLICE_SECONDS));
   return { count, seconds: durationSeconds / count };
 }
 
