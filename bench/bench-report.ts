@@ -81,25 +81,18 @@ function describeTarget(result: EndpointResult): string {
 
 export function formatReportTable(report: RunReport): string {
   const header = ['endpoint', 'method', 'path', 'req/s', 'p99 ms', 'body', 'vs baseline', 'baseline req/s', 'target', 'items/s'];
-  const baselineRows = Object.values(report.baselines).map((m) => [
+  // The first six columns are the same for a baseline and an endpoint; the comparison columns are the endpoint's.
+  const measured = (m: Measurement) => [
     m.name,
     m.method,
     m.path,
     Math.round(m.requestsPerSecond).toString(),
     formatLatency(m.latencyP99Ms),
     formatBytes(m.sample.bodyBytes),
-    '',
-    '',
-    '',
-    '',
-  ]);
+  ];
+  const baselineRows = Object.values(report.baselines).map((m) => [...measured(m), '', '', '', '']);
   const endpointRows = report.endpoints.map((r) => [
-    r.name,
-    r.method,
-    r.path,
-    Math.round(r.requestsPerSecond).toString(),
-    formatLatency(r.latencyP99Ms),
-    formatBytes(r.sample.bodyBytes),
+    ...measured(r),
     `${percent(r.baselineRatio)} of ${r.baseline}`,
     Math.round(r.baselineRequestsPerSecond).toString(),
     describeTarget(r),
