@@ -1,13 +1,12 @@
 // POST /v1/organizations/{organization_id}/users: roles and the fields each needs, the three
 // 201 codes, e-mail uniqueness across the platform, and failures that save nothing.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { HiProviderFixture } from '../src/hi-service/index.ts';
 import { ASSIGNABLE_ROLES } from '../src/users/user-roles.ts';
 import { bearer, requestToken } from './given.ts';
 import {
   ANNA,
   call,
-  createUsersTestApp,
   expectNothingSaved,
   givenProviderRecord,
   givenUsersClient,
@@ -19,19 +18,16 @@ import {
   UNREACHABLE_PROVIDER,
   type UsersClient,
   type UsersTestApp,
+  useUsersTestApp,
 } from './users-given.ts';
 
 let t: UsersTestApp;
 let c: UsersClient;
 let counter = 0;
 
-beforeAll(async () => {
-  t = await createUsersTestApp();
-});
-afterAll(() => t.close());
-beforeEach(async () => {
-  c = await givenUsersClient(t);
-  t.hi.providerLookups.length = 0;
+useUsersTestApp((app, client) => {
+  t = app;
+  c = client;
 });
 
 function newEmail(): string {

@@ -1,7 +1,7 @@
 // Factories and request helpers for the user route tests: an app whose HI Service counts the
 // provider lookups it answers (and can be made to fail unexpectedly), clients for an
 // organization's owner and prescriber, and provider identities the simulator verifies.
-import { expect } from 'vitest';
+import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
 import {
   createHiSandboxSimulator,
   HI_DEMO_FIXTURES,
@@ -61,6 +61,27 @@ export async function createUsersTestApp(options: TestAppOptions = {}): Promise<
   const hi = createRecordingHiService();
   const t = await createTestApp({ hiService: hi, ...options });
   return Object.assign(t, { hi });
+}
+
+/**
+ * The hooks a users test file shares: one app for the file, and before each test a fresh
+ * organization (so the demo providers' HPI-Is are free in it) with its clients, and the
+ * recording HI Service cleared: no lookups recorded, no fault, nothing staged. `use` gets the
+ * app and the test's client.
+ */
+export function useUsersTestApp(use: (t: UsersTestApp, c: UsersClient) => void): void {
+  let app: UsersTestApp | undefined;
+  beforeAll(async () => {
+    app = await createUsersTestApp();
+  });
+  afterAll(() => app?.close());
+  beforeEach(async () => {
+    const client = await givenUsersClient(app!);
+    app!.hi.providerLookups.length = 0;
+    app!.hi.fault = undefined;
+    app!.hi.duringLookup = undefined;
+    use(app!, client);
+  });
 }
 
 /** The prescriber fields a type-M provider needs, and a full identity. */

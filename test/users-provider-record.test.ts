@@ -1,12 +1,11 @@
 // The provider record of a user: every row of the spec's state table, when the HI lookup runs
 // (and when it does not), how full_name follows the provider names, who holds an HPI-I, and
 // the spec's repair sequence end to end.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { isUniqueViolation } from '../src/platform/database.ts';
 import {
   ANNA,
   call,
-  createUsersTestApp,
   expectNothingSaved,
   givenMember,
   givenProviderRecord,
@@ -19,19 +18,15 @@ import {
   TEST_PROVIDERS,
   type UsersClient,
   type UsersTestApp,
+  useUsersTestApp,
 } from './users-given.ts';
 
 let t: UsersTestApp;
 let c: UsersClient;
 
-beforeAll(async () => {
-  t = await createUsersTestApp();
-});
-afterAll(() => t.close());
-beforeEach(async () => {
-  c = await givenUsersClient(t);
-  t.hi.providerLookups.length = 0;
-  t.hi.duringLookup = undefined;
+useUsersTestApp((app, client) => {
+  t = app;
+  c = client;
 });
 
 const { fred, priya } = TEST_PROVIDERS;

@@ -1,11 +1,10 @@
 // GET users/{user_id} (the vendor's shape plus is_escript_ready.can_prescribe, condition by
 // condition) and GET users (every user of the organization, none of another).
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { bearer, requestToken } from './given.ts';
 import {
   ANNA,
   call,
-  createUsersTestApp,
   expectNothingSaved,
   givenMember,
   givenProviderRecord,
@@ -15,17 +14,15 @@ import {
   storedUser,
   type UsersClient,
   type UsersTestApp,
+  useUsersTestApp,
 } from './users-given.ts';
 
 let t: UsersTestApp;
 let c: UsersClient;
 
-beforeAll(async () => {
-  t = await createUsersTestApp();
-});
-afterAll(() => t.close());
-beforeEach(async () => {
-  c = await givenUsersClient(t);
+useUsersTestApp((app, client) => {
+  t = app;
+  c = client;
 });
 
 const UNKNOWN_ID = '1c2d3e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f';

@@ -1,17 +1,14 @@
 // PUT users/{user_id}/roles: replaces the roles; entries that are not assignable are dropped,
 // none left is a 400; platform roles (owner, support) cannot be given or taken.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { call, createUsersTestApp, expectNothingSaved, givenMember, givenUsersClient, storedUser, type UsersClient, type UsersTestApp } from './users-given.ts';
+import { describe, expect, it } from 'vitest';
+import { call, expectNothingSaved, givenMember, givenUsersClient, storedUser, type UsersClient, type UsersTestApp, useUsersTestApp } from './users-given.ts';
 
 let t: UsersTestApp;
 let c: UsersClient;
 
-beforeAll(async () => {
-  t = await createUsersTestApp();
-});
-afterAll(() => t.close());
-beforeEach(async () => {
-  c = await givenUsersClient(t);
+useUsersTestApp((app, client) => {
+  t = app;
+  c = client;
 });
 
 function putRoles(userId: string, body: unknown, headers = c.owner) {

@@ -1,10 +1,9 @@
 // The user state table (PUT .../disable) and its mirror (PUT .../enable): every row, the
 // sign-in effect on tokens already issued, who may do it, and with which scopes.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { bearer, requestToken } from './given.ts';
 import {
   call,
-  createUsersTestApp,
   expectNothingSaved,
   givenMember,
   givenProviderRecord,
@@ -13,17 +12,15 @@ import {
   storedUser,
   type UsersClient,
   type UsersTestApp,
+  useUsersTestApp,
 } from './users-given.ts';
 
 let t: UsersTestApp;
 let c: UsersClient;
 
-beforeAll(async () => {
-  t = await createUsersTestApp();
-});
-afterAll(() => t.close());
-beforeEach(async () => {
-  c = await givenUsersClient(t);
+useUsersTestApp((app, client) => {
+  t = app;
+  c = client;
 });
 
 const UNKNOWN_ID = '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d';

@@ -1,7 +1,7 @@
 // PUT /v1/organizations/{organization_id}/users/{user_id}: the 422, 429 and 500 rows of the
 // spec's status table (200 to 409 are in users-update.test.ts), "nothing is saved" proved by
 // reading the whole stored state before and after every failure.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../src/platform/clock.ts';
 import { createMemoryRateLimiter } from '../src/platform/rate-limiter.ts';
 import {
@@ -19,20 +19,15 @@ import {
   UNREACHABLE_PROVIDER,
   type UsersClient,
   type UsersTestApp,
+  useUsersTestApp,
 } from './users-given.ts';
 
 let t: UsersTestApp;
 let c: UsersClient;
 
-beforeAll(async () => {
-  t = await createUsersTestApp();
-});
-afterAll(() => t.close());
-// A fresh organization per test: the HPI-Is of the demo providers are then free in it.
-beforeEach(async () => {
-  c = await givenUsersClient(t);
-  t.hi.providerLookups.length = 0;
-  t.hi.fault = undefined;
+useUsersTestApp((app, client) => {
+  t = app;
+  c = client;
 });
 
 function put(userId: string, body: unknown, headers = c.owner) {

@@ -2,12 +2,11 @@
 // of the spec's status table (422, 429, 500 are in users-update-failures.test.ts), with the
 // top-level code of each, and "nothing is saved" proved by reading the whole stored state
 // before and after every failure.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { bearer, requestToken } from './given.ts';
 import {
   ANNA,
   call,
-  createUsersTestApp,
   expectNothingSaved,
   givenMember,
   givenProviderRecord,
@@ -18,20 +17,15 @@ import {
   storedUser,
   type UsersClient,
   type UsersTestApp,
+  useUsersTestApp,
 } from './users-given.ts';
 
 let t: UsersTestApp;
 let c: UsersClient;
 
-beforeAll(async () => {
-  t = await createUsersTestApp();
-});
-afterAll(() => t.close());
-// A fresh organization per test: the HPI-Is of the demo providers are then free in it.
-beforeEach(async () => {
-  c = await givenUsersClient(t);
-  t.hi.providerLookups.length = 0;
-  t.hi.fault = undefined;
+useUsersTestApp((app, client) => {
+  t = app;
+  c = client;
 });
 
 const UNKNOWN_ID = '5d0b7c9e-2f4a-4e61-8a3b-9c1d2e3f4a5b';
