@@ -45,7 +45,14 @@ function normaliseName(value: string): string {
   return value.trim().replace(/\s+/g, ' ').toLowerCase();
 }
 
-/** A record's demographics as searches compare them: names case- and space-insensitive. */
+// How a search compares each demographic field: names case- and space-insensitive. Records are
+// put in this form once, when indexed; a request field by field, as matchesDemographics needs it.
+const familyNameOf = (person: HiDemographics) => normaliseName(person.family_name);
+const givenNameOf = (person: HiDemographics) => normaliseName(person.given_name);
+const dateOfBirthOf = (person: HiDemographics) => person.date_of_birth.trim();
+const sexOf = (person: HiDemographics) => person.sex.toUpperCase();
+
+/** A record's demographics as searches compare them. */
 interface ComparableDemographics {
   familyName: string;
   givenName: string;
@@ -54,22 +61,17 @@ interface ComparableDemographics {
 }
 
 function comparableDemographics(person: HiDemographics): ComparableDemographics {
-  return {
-    familyName: normaliseName(person.family_name),
-    givenName: normaliseName(person.given_name),
-    dateOfBirth: person.date_of_birth.trim(),
-    sex: person.sex.toUpperCase(),
-  };
+  return { familyName: familyNameOf(person), givenName: givenNameOf(person), dateOfBirth: dateOfBirthOf(person), sex: sexOf(person) };
 }
 
 // Field by field, the cheap ones first: the names are normalised only when the date of birth
 // and sex already match (a search usually meets one record).
 function matchesDemographics(recorded: ComparableDemographics, person: HiDemographics): boolean {
   return (
-    recorded.dateOfBirth === person.date_of_birth.trim() &&
-    recorded.sex === person.sex.toUpperCase() &&
-    recorded.familyName === normaliseName(person.family_name) &&
-    recorded.givenName === normaliseName(person.given_name)
+    recorded.dateOfBirth === dateOfBirthOf(person) &&
+    recorded.sex === sexOf(person) &&
+    recorded.familyName === familyNameOf(person) &&
+    recorded.givenName === givenNameOf(person)
   );
 }
 
