@@ -4,6 +4,7 @@ import { loadConfig } from '../config.ts';
 import { describeSandboxSeed, isDatabaseEmpty, seedSandbox } from '../onboarding/sandbox-seed.ts';
 import { systemClock } from '../platform/clock.ts';
 import { migrateToLatest } from '../platform/migrator.ts';
+import { tuneV8ForServing } from '../platform/v8-tuning.ts';
 import { assembleDeps, loadSecretKey } from '../runtime.ts';
 import { startServer } from '../server.ts';
 import { addJsonOption, printResult, withDatabase, type CommandOptions } from './cli-output.ts';
@@ -13,6 +14,7 @@ function apiBaseUrl(config: { publicUrl: string; basePath: string }): string {
 }
 
 async function serve(options: { seedIfEmpty?: boolean }): Promise<void> {
+  tuneV8ForServing();
   const config = loadConfig();
   const deps = await assembleDeps(config);
   const ctx = { db: deps.database.db, clock: systemClock, secretKey: deps.secretKey };
