@@ -6,10 +6,10 @@
 // a burst (startup, a bulk create) can make a per-request literal look long-lived. From then
 // on each request's literal sits in the old generation after the request has ended, and
 // until the next full GC it keeps everything it points at alive through every young GC: the
-// request, its reply, its rows. Measured on the drug update (BENCHMARKS.md): in about half of
-// the server processes every young GC carried ~2.9 MB of such survivors and took ~10 ms
-// instead of ~0.8 ms, and the process served 30-40 % fewer requests, for its whole life.
-// Without pretenuring no process did. Request objects are short-lived by nature, so
+// request, its reply, its rows. Measured on the drug update (BENCHMARKS.md): in 9 of 25
+// server processes every young GC carried ~2.9 MB of such survivors and took ~10 ms instead
+// of ~1 ms, and the process served about 30 % fewer requests, for its whole life. Without
+// pretenuring none of 25 did. Request objects are short-lived by nature, so
 // allocating them young is what this server wants.
 import v8 from 'node:v8';
 
