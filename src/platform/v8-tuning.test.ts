@@ -2,11 +2,11 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const RUN_TS = fileURLToPath(new URL('../../bin/run-ts.js', import.meta.url));
-const TUNING = pathToFileURL(fileURLToPath(new URL('./v8-tuning.ts', import.meta.url))).href;
+const TUNING = new URL('./v8-tuning.ts', import.meta.url).href;
 
 // Objects from one literal that all stay alive across young GCs: exactly what makes V8 decide
 // to pretenure the literal. --trace-pretenuring-statistics prints a "pretenuring:" line for

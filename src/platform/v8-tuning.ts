@@ -2,15 +2,14 @@
 //
 // Allocation-site pretenuring: when most objects from one object or array literal are still
 // alive at a young-generation GC, V8 starts allocating that literal's objects directly in the
-// old generation, and may keep doing so. A request's objects live across a group COMMIT, and
-// a burst (startup, a bulk create) can make a per-request literal look long-lived. From then
-// on each request's literal sits in the old generation after the request has ended, and
-// until the next full GC it keeps everything it points at alive through every young GC: the
-// request, its reply, its rows. Measured on the drug update (BENCHMARKS.md): in 9 of 25
-// server processes every young GC carried ~2.9 MB of such survivors and took ~10 ms instead
-// of ~1 ms, and the process served about 30 % fewer requests, for its whole life. Without
-// pretenuring none of 25 did. Request objects are short-lived by nature, so
-// allocating them young is what this server wants.
+// old generation. A request's objects live across a group COMMIT, and a burst (startup, a
+// bulk create) can make a per-request literal look long-lived. What fits the measurements
+// (BENCHMARKS.md): such a literal then sits in the old generation after its request has
+// ended and, until the next full GC, keeps what it points at (the request, its reply, its
+// rows) alive through every young GC. In 9 of 25 server processes on the drug update every
+// young GC carried ~2.9 MB of survivors and took ~10 ms instead of ~1 ms, and the process
+// served about 30 % fewer requests, for its whole life; with pretenuring off, none of 25 did.
+// Request objects are short-lived by nature: allocating them young is what this server wants.
 import v8 from 'node:v8';
 
 export const SERVING_V8_FLAGS = ['--no-allocation-site-pretenuring'] as const;
