@@ -1,6 +1,6 @@
-// Runs once around the whole suite. On PostgreSQL each test file works in its own schema; the
-// schemas are dropped here, after every file has finished, because dropping one while another
-// file migrates breaks Kysely's introspection (it reads every schema).
+// Runs once around the whole suite. On PostgreSQL each test file works in its own schemas,
+// named after this run; a file drops them as it closes, and the teardown here drops any that a
+// file left behind (one that failed before closing, or the CLI tests' servers).
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
@@ -17,16 +17,25 @@ export default function setup(project: TestProject) {
   return async function teardown() {
     const url = process.env.DATABASE_URL;
     if (!url) return;
-    const client = new pg.Client({ connectionString: url });
-    await client.connect();
-    try {
-      const { rows } = await client.query<{ name: string }>(
-        `select nspname as name from pg_namespace where nspname like $1`,
-        [`%\\_${runId}\\_%`],
-      );
-      for (const { name } of rows) await client.query(`drop schema if exists "${name}" cascade`);
-    } finally {
-      await client.end();
-    }
+    const { rows } = await withClient(url, (client) =>
+      client.query<{ name: string }>(`select nspname as name from pg_namespace where nspname like $1`, [`%\\_${runId}\\_%`]),
+    );
+    await dropSchemas(url, rows.map((row) => row.name));
   };
+}
+
+export function dropSchemas(url: string, names: string[]): Promise<void> {
+  return withClient(url, async (client) => {
+    for (const name of names) await client.query(`drop schema if exists "${name}" cascade`);
+  });
+}
+
+async function withClient<T>(url: string, use: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await use(client);
+  } finally {
+    await client.end();
+  }
 }

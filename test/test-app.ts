@@ -14,6 +14,7 @@ import { openDatabase, type DatabaseHandle } from '../src/platform/database.ts';
 import { createLogger } from '../src/platform/logger.ts';
 import { migrateToLatest } from '../src/platform/migrator.ts';
 import { unlimitedRateLimiter, type RateLimiter } from '../src/platform/rate-limiter.ts';
+import { dropSchemas } from './global-setup.ts';
 
 let sharedKeys: Promise<SigningKeys> | undefined;
 
@@ -35,18 +36,23 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-/** A migrated, empty database of the dialect this test run is for. */
-export async function createTestDatabase(): Promise<TestDatabase> {
-  const schema = TEST_DATABASE_URL ? newTestSchemaName('t') : undefined;
-  const handle = await openDatabase({ databaseUrl: TEST_DATABASE_URL, databaseSchema: schema, poolSize: 4 });
-  await migrateToLatest(handle);
-  return {
-    handle,
-    schema,
-    async drop() {
-      await handle.close();
-    },
+/**
+ * A migrated, empty database: of the dialect this test run is for, or a private schema of the
+ * PostgreSQL at `databaseUrl`. Its schema is dropped with it (global-setup.ts drops whatever a
+ * file that failed to close left behind).
+ */
+export async function createTestDatabase(databaseUrl = TEST_DATABASE_URL): Promise<TestDatabase> {
+  const schema = databaseUrl ? newTestSchemaName('t') : undefined;
+  const handle = await openDatabase({ databaseUrl, databaseSchema: schema, poolSize: 4 });
+  const drop = async () => {
+    await handle.close();
+    if (databaseUrl && schema) await dropSchemas(databaseUrl, [schema]);
   };
+  await migrateToLatest(handle).catch(async (error: unknown) => {
+    await drop();
+    throw error;
+  });
+  return { handle, schema, drop };
 }
 
 export interface TestApp {

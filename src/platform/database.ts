@@ -5,8 +5,9 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import type SqliteDatabaseModule from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, PostgresDialect } from 'kysely';
+import { Kysely } from 'kysely';
 import type { Database } from './database-schema.ts';
+import { CurrentSchemaPostgresDialect } from './postgres-schema-introspector.ts';
 import { registerSqliteShortcuts } from './precompiled-query.ts';
 import { SqliteGroupCommitDialect } from './sqlite-group-commit-dialect.ts';
 import type { GroupCommitOptions } from './sqlite-group-commit.ts';
@@ -86,7 +87,7 @@ async function openPostgres(url: string, schema: string | undefined, poolSize: n
     max: poolSize,
     ...(schema ? { options: `-c search_path="${schema}"` } : {}),
   });
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: new CurrentSchemaPostgresDialect({ pool }) });
   return { db, dialect: 'postgres', describe: describePostgres(url, schema), close: () => db.destroy() };
 }
 

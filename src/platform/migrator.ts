@@ -1,6 +1,6 @@
 // Applies the numbered, forward-only migrations in migrations/ (the same set on both
 // dialects). Listed explicitly so a bundled or type-stripped build needs no directory scan.
-import { Migrator, sql, type Kysely, type Migration } from 'kysely';
+import { Migrator, type Kysely, type Migration } from 'kysely';
 import type { DatabaseHandle } from './database.ts';
 import * as foundation from '../../migrations/0001-foundation.ts';
 import * as patients from '../../migrations/0002-patients.ts';
@@ -18,28 +18,16 @@ export interface MigrationReport {
   applied: string[];
 }
 
-/**
- * The PostgreSQL schema this connection works in. Kysely looks for its bookkeeping tables in
- * every schema unless told which, so another schema's tables would fool it.
- */
-export async function currentSchemaOf(database: DatabaseHandle): Promise<string | undefined> {
-  if (database.dialect !== 'postgres') return undefined;
-  const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(database.db);
-  return rows[0]?.schema;
-}
-
 export async function migrateToLatest(database: DatabaseHandle): Promise<MigrationReport> {
   const db: Kysely<any> = database.db;
-  const schema = await currentSchemaOf(database);
-  const migrator = new Migrator({
-    db,
-    provider: { getMigrations: async () => MIGRATIONS },
-    ...(schema ? { migrationTableSchema: schema } : {}),
-  });
+  // On PostgreSQL the bookkeeping tables live in the connection's schema, the only one its
+  // introspector reads (postgres-schema-introspector.ts).
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => MIGRATIONS } });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
-    const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
-    throw new Error(`migration ${failed} failed: ${error instanceof Error ? error.message : String(error)}`);
+    const failed = results?.find((r) => r.status === 'Error')?.migrationName;
+    const what = failed ? `migration ${failed} failed` : 'migrations could not start';
+    throw new Error(`${what}: ${error instanceof Error ? error.message : String(error)}`);
   }
   return { applied: (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName) };
 }
