@@ -25,7 +25,7 @@ describe.runIf(run)('introspection on PostgreSQL', () => {
    * schema: the catalogs the query scans still show the old name, while a lookup by name sees
    * the newest catalog. This is the moment CI once hit by chance, made certain.
    */
-  async function introspectAcrossRename(introspect: (db: Kysely<any>) => Promise<unknown>): Promise<unknown> {
+  async function introspectAcrossRename<T>(introspect: (db: Kysely<any>) => Promise<T>): Promise<T> {
     const renamed = `t_${Math.random().toString(36).slice(2, 10)}`;
     await sql`create table ${sql.table(renamed)} (id integer)`.execute(other.handle.db);
     return ours.handle.db.transaction().setIsolationLevel('repeatable read').execute(async (trx) => {
@@ -42,7 +42,7 @@ describe.runIf(run)('introspection on PostgreSQL', () => {
   });
 
   it("lists this schema's tables unmoved by the same rename in another schema", async () => {
-    const tables = (await introspectAcrossRename((db) => db.introspection.getTables())) as { name: string; schema?: string }[];
+    const tables = await introspectAcrossRename((db) => db.introspection.getTables());
     expect(tables.map((table) => table.name)).toContain('patients');
     expect(new Set(tables.map((table) => table.schema))).toEqual(new Set([ours.schema]));
   });
