@@ -2,8 +2,8 @@
 // server opens it (same configuration, same module), for the rows' stored checks. It only reads.
 import type { Kysely } from 'kysely';
 import { loadConfig } from '../src/config.ts';
-import { openDatabase, sqliteFileIn } from '../src/platform/database.ts';
-import type { Database } from '../src/platform/database-schema.ts';
+import { openDatabase, sqliteFileIn } from '../src/platform/db/database.ts';
+import type { Database } from '../src/platform/db/database-schema.ts';
 
 export interface BenchDatabaseReader {
   db: Kysely<Database>;
@@ -19,5 +19,5 @@ export async function openServerDatabase(env: NodeJS.ProcessEnv): Promise<BenchD
     sqliteFile: sqliteFileIn(config.dataDir),
     poolSize: 1,
   });
-  return { db: handle.db, close: () => handle.close() };
+  return { db: handle, close: () => handle.close() };
 }

@@ -2,7 +2,7 @@
 // what no HTTP answer shows. Each throws when the stored state contradicts the row's name and
 // otherwise returns one line for the log.
 import type { Kysely } from 'kysely';
-import type { Database } from '../src/platform/database-schema.ts';
+import type { Database } from '../src/platform/db/database-schema.ts';
 import type { BenchVariables } from './bench-endpoints.ts';
 
 export type StoredCheck = (db: Kysely<Database>, variables: BenchVariables) => Promise<string>;

@@ -1,41 +1,54 @@
-// buildApp(deps): the whole HTTP surface, not yet listening. Every route module is listed in
-// ROUTE_MODULES; the rest is the machinery each request passes through (auth, rate limits,
-// envelopes, logs) and the OpenAPI document.
+// buildApp(deps, features): the whole HTTP surface, not yet listening. Two encapsulated
+// contexts, each with the full list of its route modules: the JSON API under the base path
+// (the spec's envelopes, bearer tokens) and the prescribing portal (HTML pages, sessions).
+// Each refuses at start-up a route that declares no auth or a kind it does not serve. Around
+// them: request ids and the one log line per request, the error envelope for anything that
+// matches no route or fails before routing, and the OpenAPI document and its page.
 import Fastify, { LogController, type FastifyBaseLogger } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { App, AppDeps, RouteModule } from './app-deps.ts';
 import { authRoutes } from './auth/auth-routes.ts';
+import { installBearerAuth, requireDeclaredAuth, type RouteCatalogEntry } from './auth/route-auth.ts';
 import { customDrugRoutes } from './custom-drugs/custom-drugs-routes.ts';
-import { createAccessTokenVerifier } from './auth/access-tokens.ts';
+import type { Features } from './features.ts';
 import { patientsRoutes } from './patients/patients-routes.ts';
+import { installErrorHandling } from './platform/http/error-handler.ts';
+import { createLazyChildLogger } from './platform/http/lazy-request-logger.ts';
+import { describeOpenApi } from './platform/http/openapi.ts';
+import { installRequestLog } from './platform/http/request-log.ts';
+import { installSuccessReply } from './platform/http/success-reply.ts';
+import { newRequestId } from './platform/ids.ts';
+import { installPortalErrorPage, installSessionAuth } from './portal/portal-context.ts';
+import type { App, RouteModule } from './route-module.ts';
+import type { Deps } from './runtime.ts';
 import { systemRoutes } from './system/system-routes.ts';
 import { userRoutes } from './users/users-routes.ts';
-import { installErrorHandling } from './platform/error-handler.ts';
-import { newRequestId } from './platform/ids.ts';
-import { installRequestLog } from './platform/logger.ts';
-import { createLazyChildLogger } from './platform/lazy-request-logger.ts';
-import { installRouteAuth, type RouteCatalogEntry } from './platform/route-auth.ts';
-import { installSuccessReply } from './platform/success-reply.ts';
-import { describeOpenApi } from './platform/openapi.ts';
 
-const ROUTE_MODULES: RouteModule[] = [
-  systemRoutes,
-  authRoutes,
-  patientsRoutes,
-  customDrugRoutes,
-  userRoutes,
-];
+/** The JSON API, under the base path. */
+export const API_ROUTE_MODULES: RouteModule[] = [systemRoutes, authRoutes, patientsRoutes, customDrugRoutes, userRoutes];
+
+/** The prescribing portal (HTML), at the root. */
+export const PORTAL_ROUTE_MODULES: RouteModule[] = [];
+
+/** The route modules of each context; tests add their own to prove what a context refuses. */
+export interface Surfaces {
+  api: RouteModule[];
+  portal: RouteModule[];
+}
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** Every /v1 route and the auth it declared. */
+    /** Every route of the API and the portal, and the auth it declared. */
     routeCatalog: RouteCatalogEntry[];
   }
 }
 
-export async function buildApp(deps: AppDeps): Promise<App> {
+export async function buildApp(
+  deps: Deps,
+  features: Features,
+  surfaces: Surfaces = { api: API_ROUTE_MODULES, portal: PORTAL_ROUTE_MODULES },
+): Promise<App> {
   const { config } = deps;
   const app = Fastify({
     loggerInstance: deps.logger as FastifyBaseLogger,
@@ -55,21 +68,22 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   installRequestLog(app, deps.logger);
   installErrorHandling(app, { clock: deps.clock, errorsBase: config.errorsBase });
   installSuccessReply(app, deps.clock);
-  installRouteAuth(app, {
-    db: deps.database.db,
-    verifyToken: createAccessTokenVerifier(deps.keys, deps.clock),
-    rateLimiter: deps.rateLimiter,
-    apiPrefix: `${config.basePath}/v1/`,
-    catalog,
-  });
   await app.register(swagger, describeOpenApi(config));
   await app.register(swaggerUi, { routePrefix: `${config.basePath}/docs`, uiConfig: { url: `${config.basePath}/openapi.json` } });
 
   await app.register(
     async (api) => {
-      for (const register of ROUTE_MODULES) register(api as unknown as App, deps);
+      requireDeclaredAuth(api, ['public', 'bearer'], catalog);
+      installBearerAuth(api, features.auth);
+      for (const register of surfaces.api) register(api as unknown as App, features, config);
     },
     { prefix: config.basePath },
   );
+  await app.register(async (portal) => {
+    requireDeclaredAuth(portal, ['public', 'session'], catalog);
+    installPortalErrorPage(portal, deps.logger);
+    installSessionAuth(portal);
+    for (const register of surfaces.portal) register(portal as unknown as App, features, config);
+  });
   return app as unknown as App;
 }

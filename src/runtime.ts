@@ -1,24 +1,36 @@
-// Assembles what the CLI and the server run on from configuration: the database (migrated),
-// keys, clock, rate limiter and logger. Sandbox mode generates missing keys into the data dir.
+// Assembles the infrastructure everything runs on from configuration: the database
+// (migrated), keys, clock, HI Service port, rate limiter and logger. Sandbox mode generates
+// missing keys into the data directory. Features are built from it (features.ts).
 import { randomBytes } from 'node:crypto';
-import type { DestinationStream } from 'pino';
-import type { AppDeps } from './app-deps.ts';
+import type { DestinationStream, Logger } from 'pino';
 import { generateSigningKeyPem, readOrCreateKeyFile, signingKeysFromPem, type SigningKeys } from './auth/signing-keys.ts';
 import { ConfigError, type Config } from './config.ts';
 import { createHiSandboxSimulator, loadHiSandboxFixtures, type HiServicePort } from './hi-service/index.ts';
 import { systemClock, type Clock } from './platform/clock.ts';
-import { openDatabase, sqliteFileIn, type DatabaseHandle } from './platform/database.ts';
+import { openDatabase, sqliteFileIn, type DatabaseHandle } from './platform/db/database.ts';
+import { migrateToLatest } from './platform/db/migrator.ts';
+import { createMemoryRateLimiter, createRedisRateLimiter, unlimitedRateLimiter, type RateLimiter } from './platform/http/rate-limiter.ts';
 import { createLogger } from './platform/logger.ts';
-import { migrateToLatest } from './platform/migrator.ts';
-import { createMemoryRateLimiter, createRedisRateLimiter, unlimitedRateLimiter, type RateLimiter } from './platform/rate-limiter.ts';
 import { parseSecretKey } from './platform/secrets.ts';
 
+/** What the features are built from. The CLI assembles it from configuration; tests around a fresh database and a manual clock. */
+export interface Deps {
+  config: Config;
+  database: DatabaseHandle;
+  /** Signs access tokens. */
+  keys: SigningKeys;
+  /** Encrypts webhook secrets and national identifiers at rest. */
+  secretKey: Buffer;
+  clock: Clock;
+  /** Per (partner, organization) request budget; unlimited outside `erx serve`. */
+  rateLimiter: RateLimiter;
+  logger: Logger;
+  /** The national HI Service (the sandbox simulator outside production). */
+  hiService: HiServicePort;
+}
+
 export async function openConfiguredDatabase(config: Config): Promise<DatabaseHandle> {
-  const database = await openDatabase({
-    databaseUrl: config.databaseUrl,
-    databaseSchema: config.databaseSchema,
-    sqliteFile: sqliteFileIn(config.dataDir),
-  });
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, databaseSchema: config.databaseSchema, sqliteFile: sqliteFileIn(config.dataDir) });
   try {
     await migrateToLatest(database);
   } catch (error) {
@@ -26,6 +38,16 @@ export async function openConfiguredDatabase(config: Config): Promise<DatabaseHa
     throw error;
   }
   return database;
+}
+
+/** `erx migrate`: applies what is pending and says what that was. */
+export async function migrateConfiguredDatabase(config: Config): Promise<{ database: string; applied: string[] }> {
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, databaseSchema: config.databaseSchema, sqliteFile: sqliteFileIn(config.dataDir) });
+  try {
+    return { database: database.describe, ...(await migrateToLatest(database)) };
+  } finally {
+    await database.close();
+  }
 }
 
 export async function loadSigningKeys(config: Config): Promise<SigningKeys> {
@@ -44,22 +66,37 @@ export function createRateLimiter(config: Config, clock: Clock, onError: (error:
   return config.redisUrl ? createRedisRateLimiter({ ...settings, url: config.redisUrl, onError }) : createMemoryRateLimiter(settings, clock);
 }
 
-export function createHiService(config: Config): HiServicePort {
-  if (config.mode === 'production') {
-    throw new ConfigError('production mode needs a real HI Service adapter, which this build does not include yet');
+const NO_PRODUCTION_HI_ADAPTER = 'production mode needs a real HI Service adapter, which this build does not include yet';
+
+/** The sandbox simulator. In production a server refuses to start; a CLI command that never asks the HI Service still runs. */
+export function createHiService(config: Config, options: { serving?: boolean } = {}): HiServicePort {
+  if (config.mode !== 'production') {
+    return createHiSandboxSimulator({ fixtures: loadHiSandboxFixtures(config.hiFixtures), latencyMs: config.hiLatencyMs });
   }
-  return createHiSandboxSimulator({ fixtures: loadHiSandboxFixtures(config.hiFixtures), latencyMs: config.hiLatencyMs });
+  if (options.serving) throw new ConfigError(NO_PRODUCTION_HI_ADAPTER);
+  const unavailable = async (): Promise<never> => {
+    throw new ConfigError(NO_PRODUCTION_HI_ADAPTER);
+  };
+  return { searchIhi: unavailable, verifyProvider: unavailable };
 }
 
-export async function assembleDeps(config: Config, options: { logDestination?: DestinationStream } = {}): Promise<AppDeps> {
+export interface AssembleOptions {
+  logDestination?: DestinationStream;
+  /** Serving requests: the configured rate limiter. Otherwise (CLI commands) none is needed. */
+  serving?: boolean;
+}
+
+export async function assembleDeps(config: Config, options: AssembleOptions = {}): Promise<Deps> {
   const logger = createLogger(config.logLevel, options.logDestination);
-  const hiService = createHiService(config);
+  const hiService = createHiService(config, options);
   const database = await openConfiguredDatabase(config);
   let warned = false;
-  const rateLimiter = createRateLimiter(config, systemClock, (error) => {
-    if (!warned) logger.warn({ err: error }, 'rate limiter store unreachable; allowing requests');
-    warned = true;
-  });
+  const rateLimiter = options.serving
+    ? createRateLimiter(config, systemClock, (error) => {
+        if (!warned) logger.warn({ err: error }, 'rate limiter store unreachable; allowing requests');
+        warned = true;
+      })
+    : unlimitedRateLimiter;
   return {
     config,
     database,
@@ -70,4 +107,10 @@ export async function assembleDeps(config: Config, options: { logDestination?: D
     logger,
     hiService,
   };
+}
+
+/** Closes what assembleDeps opened. */
+export async function closeDeps(deps: Deps): Promise<void> {
+  await deps.rateLimiter.close();
+  await deps.database.close();
 }

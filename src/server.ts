@@ -1,7 +1,9 @@
 // Runs the app on a socket and stops it cleanly: stop accepting, let in-flight requests
 // finish, then close the rate limiter and the database.
 import { buildApp } from './app.ts';
-import type { App, AppDeps } from './app-deps.ts';
+import { buildFeatures, type Features } from './features.ts';
+import type { App } from './route-module.ts';
+import { closeDeps, type Deps } from './runtime.ts';
 
 export interface RunningServer {
   app: App;
@@ -9,12 +11,13 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-export async function startServer(deps: AppDeps, build: (deps: AppDeps) => Promise<App> = buildApp): Promise<RunningServer> {
-  const app = await build(deps);
-  app.addHook('onClose', async () => {
-    await deps.rateLimiter.close();
-    await deps.database.close();
-  });
+export async function startServer(
+  deps: Deps,
+  features: Features = buildFeatures(deps),
+  build: (deps: Deps, features: Features) => Promise<App> = buildApp,
+): Promise<RunningServer> {
+  const app = await build(deps, features);
+  app.addHook('onClose', () => closeDeps(deps));
   // Once stopping, every response asks the client to close its keep-alive connection, so
   // the connections of requests that were in flight end with them and close() can finish.
   let stopping: Promise<void> | undefined;

@@ -93,7 +93,7 @@ describe('erx operator CLI', () => {
 async function readWebhookSecretColumn(partnerId: string): Promise<string> {
   const deps = await assembleDeps(loadConfig(cli.env));
   try {
-    const row = await deps.database.db.selectFrom('partners').select('webhook_secret_encrypted').where('id', '=', partnerId).executeTakeFirstOrThrow();
+    const row = await deps.database.selectFrom('partners').select('webhook_secret_encrypted').where('id', '=', partnerId).executeTakeFirstOrThrow();
     return row.webhook_secret_encrypted!;
   } finally {
     await deps.database.close();

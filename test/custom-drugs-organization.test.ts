@@ -26,7 +26,7 @@ async function catalogIds(client = c, query = ''): Promise<string[]> {
 }
 
 async function storedRow(id: string) {
-  return t.deps.database.db.selectFrom('custom_drugs').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+  return t.deps.database.selectFrom('custom_drugs').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 }
 
 describe('PUT /v1/organizations/{organization_id}/custom-drugs/{custom_drug_id}', () => {
@@ -140,7 +140,7 @@ describe('PUT /v1/organizations/{organization_id}/custom-drugs/{custom_drug_id}'
   });
 
   it('500: an unexpected failure answers the error envelope without internals', async () => {
-    const db = t.deps.database.db;
+    const db = t.deps.database;
     // The table disappears for this one request (tests in a file run one at a time).
     await sql`alter table custom_drugs rename to custom_drugs_away`.execute(db);
     try {

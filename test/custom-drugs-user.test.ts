@@ -19,7 +19,7 @@ afterAll(() => t.close());
 const UNKNOWN_ID = '7c2d9a4e-8b1f-4e3a-a6c5-0d9e8f7a6b5c';
 
 async function storedRow(id: string) {
-  return t.deps.database.db.selectFrom('custom_drugs').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+  return t.deps.database.selectFrom('custom_drugs').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 }
 
 async function listedIds(client: DrugClient, userId = client.g.userId): Promise<string[]> {
@@ -67,7 +67,7 @@ describe('POST /v1/organizations/{organization_id}/users/{user_id}/custom-drugs'
       expect(response.statusCode, userId).toBe(404);
       expect(response.json().error.detail).toBe('User not found');
     }
-    const count = await t.deps.database.db.selectFrom('custom_drugs').select((eb) => eb.fn.countAll().as('n')).where('user_id', '=', other.g.userId).executeTakeFirstOrThrow();
+    const count = await t.deps.database.selectFrom('custom_drugs').select((eb) => eb.fn.countAll().as('n')).where('user_id', '=', other.g.userId).executeTakeFirstOrThrow();
     expect(Number(count.n)).toBe(0);
   });
 

@@ -1,9 +1,9 @@
 // A comparable picture of every row in every table, to prove a request changed nothing.
 import { sql } from 'kysely';
-import type { DatabaseHandle } from '../src/platform/database.ts';
+import type { DatabaseHandle } from '../src/platform/db/database.ts';
 
 export async function snapshotDatabase(database: DatabaseHandle): Promise<Record<string, unknown[]>> {
-  const db = database.db;
+  const db = database;
   // Kysely's bookkeeping tables left out; on PostgreSQL only this connection's schema is read.
   const names = (await db.introspection.getTables()).map((table) => table.name);
   const snapshot: Record<string, unknown[]> = {};

@@ -3,9 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { openDatabase } from '../src/platform/database.ts';
-import { migrateToLatest } from '../src/platform/migrator.ts';
-import { precompileQuery } from '../src/platform/precompiled-query.ts';
+import { openDatabase } from '../src/platform/db/database.ts';
+import { migrateToLatest } from '../src/platform/db/migrator.ts';
+import { precompileQuery } from '../src/platform/db/precompiled-query.ts';
 import { createTestDatabase, TEST_DATABASE_URL, type TestDatabase } from './test-app.ts';
 
 let database: TestDatabase;
@@ -17,11 +17,11 @@ afterAll(() => database.drop());
 describe('the database this suite runs on', () => {
   it('is PostgreSQL exactly when DATABASE_URL is set', async () => {
     if (TEST_DATABASE_URL) {
-      expect(database.handle.dialect).toBe('postgres');
-      const { rows } = await sql<{ version: string }>`select version() as version`.execute(database.handle.db);
+      expect(database.handle.kind).toBe('postgres');
+      const { rows } = await sql<{ version: string }>`select version() as version`.execute(database.handle);
       expect(rows[0]!.version).toMatch(/^PostgreSQL/);
     } else {
-      expect(database.handle.dialect).toBe('sqlite');
+      expect(database.handle.kind).toBe('sqlite');
     }
   });
 
@@ -30,18 +30,19 @@ describe('the database this suite runs on', () => {
   });
 
   it('runs a precompiled query with fresh values each time', async () => {
-    const db = database.handle.db;
+    const db = database.handle;
     const now = new Date().toISOString();
     await db.insertInto('partners').values([
       { id: 'p-one', name: 'One', secret_hash: 'h1', webhook_url: null, webhook_secret_encrypted: null, created_at: now },
       { id: 'p-two', name: 'Two', secret_hash: 'h2', webhook_url: null, webhook_secret_encrypted: null, created_at: now },
     ]).execute();
-    const findName = precompileQuery<{ id: string }, { name: string }>(db, (param) =>
-      db.selectFrom('partners').select('name').where('id', '=', param('id')).where('created_at', '=', now),
+    const findName = precompileQuery<{ id: string; now: string }, { name: string }>((db, param) =>
+      db.selectFrom('partners').select('name').where('id', '=', param('id')).where('created_at', '=', param('now')),
     );
-    expect(await findName({ id: 'p-one' })).toEqual([{ name: 'One' }]);
-    expect(await findName({ id: 'p-two' })).toEqual([{ name: 'Two' }]);
-    expect(await findName({ id: 'p-three' })).toEqual([]);
+    expect(await findName(db, { id: 'p-one', now })).toEqual([{ name: 'One' }]);
+    expect(await findName(db, { id: 'p-two', now })).toEqual([{ name: 'Two' }]);
+    expect(await findName(db, { id: 'p-three', now })).toEqual([]);
+    expect(await db.transaction().execute(async (trx) => findName(trx, { id: "p-one", now }))).toEqual([{ name: 'One' }]);
   });
 });
 
@@ -50,8 +51,8 @@ describe('embedded SQLite', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'erx-sqlite-'));
     const handle = await openDatabase({ sqliteFile: path.join(dir, 'nested', 'erx.sqlite') });
     try {
-      const journal = await sql<{ journal_mode: string }>`pragma journal_mode`.execute(handle.db);
-      const synchronous = await sql<{ synchronous: number }>`pragma synchronous`.execute(handle.db);
+      const journal = await sql<{ journal_mode: string }>`pragma journal_mode`.execute(handle);
+      const synchronous = await sql<{ synchronous: number }>`pragma synchronous`.execute(handle);
       expect(journal.rows[0]!.journal_mode).toBe('wal');
       expect(synchronous.rows[0]!.synchronous).toBe(2);
     } finally {
@@ -68,7 +69,7 @@ describe('embedded SQLite', () => {
     const handle = await openDatabase({ sqliteFile: path.join(dir, 'erx.sqlite') });
     try {
       await migrateToLatest(handle);
-      const { rows } = await sql<{ type: string; name: string; sql: string | null }>`select type, name, sql from sqlite_master`.execute(handle.db);
+      const { rows } = await sql<{ type: string; name: string; sql: string | null }>`select type, name, sql from sqlite_master`.execute(handle);
       expect(rows.filter((row) => row.type === 'table').length).toBeGreaterThan(5);
       expect(rows.filter((row) => row.type === 'trigger').map((row) => row.name)).toEqual([]);
       expect(rows.filter((row) => /on\s+conflict\s+fail/i.test(row.sql ?? '')).map((row) => row.name)).toEqual([]);

@@ -4,14 +4,12 @@ import type { TestApp } from './test-app.ts';
 import { SCOPES } from '../src/auth/scopes.ts';
 import { createOrganization, createPartner, enablePartnerForOrganization } from '../src/onboarding/onboarding-service.ts';
 import { DEMO_HPIO } from '../src/onboarding/sandbox-seed.ts';
-import { createUser } from '../src/users/users-service.ts';
+import { createUser } from '../src/onboarding/operator-users.ts';
 
 let counter = 0;
 const unique = () => `${process.pid}-${++counter}-${Math.random().toString(36).slice(2, 8)}`;
 
-function ctx(t: TestApp) {
-  return { db: t.deps.database.db, clock: t.clock, secretKey: t.deps.secretKey };
-}
+const ctx = (t: TestApp) => t.features.onboarding;
 
 export interface GivenIntegration {
   partnerId: string;
@@ -30,7 +28,7 @@ export async function givenPartner(t: TestApp, partnerId = `partner-${unique()}`
 
 export async function givenUser(t: TestApp, organizationId: string, roles: string[] = ['provider']) {
   const tag = unique();
-  return createUser(t.deps.database.db, t.clock, {
+  return createUser(ctx(t), {
     organizationId,
     email: `user-${tag}@example.test`,
     givenName: 'Test',

@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { buildApp } from '../src/app.ts';
+import { buildFeatures } from '../src/features.ts';
 import { loadConfig } from '../src/config.ts';
 import { assembleDeps } from '../src/runtime.ts';
 import { startServer } from '../src/server.ts';
@@ -24,8 +25,8 @@ describe('graceful shutdown', () => {
     let arrived!: () => void;
     const inFlight = new Promise<void>((resolve) => (arrived = resolve));
     const gate = new Promise<void>((resolve) => (release = resolve));
-    const server = await startServer(deps, async (d) => {
-      const app = await buildApp(d);
+    const server = await startServer(deps, buildFeatures(deps), async (d, f) => {
+      const app = await buildApp(d, f);
       app.get('/slow', async () => {
         arrived();
         await gate;
@@ -40,7 +41,7 @@ describe('graceful shutdown', () => {
     release();
     expect(await slow).toEqual({ status: 200, body: { finished: true } });
     await stopped;
-    await expect(sql`select 1`.execute(deps.database.db)).rejects.toThrow();
+    await expect(sql`select 1`.execute(deps.database)).rejects.toThrow();
   });
 
   it.each(['SIGTERM', 'SIGINT'] as const)('exits 0 on %s when run as `erx serve`', async (signal) => {

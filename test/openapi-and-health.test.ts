@@ -14,7 +14,7 @@ describe('OpenAPI and docs', () => {
     expect(response.statusCode).toBe(200);
     const document = response.json();
     expect(document.openapi).toBe('3.1.0');
-    for (const route of t.app.routeCatalog) {
+    for (const route of t.app.routeCatalog.filter((entry) => entry.url.includes('/v1/'))) {
       const path = route.url.replace(/:([a-z_]+)/g, '{$1}');
       expect(document.paths[path]?.[route.method.toLowerCase()], `${route.method} ${path}`).toBeDefined();
     }
@@ -52,6 +52,6 @@ describe('health and readiness', () => {
     expect(response.statusCode).toBe(503);
     expect(response.json().error.type).toMatch(/\/service-unavailable$/);
     await broken.app.close();
-    await sql`select 1`.execute(t.deps.database.db); // the other app's database is untouched
+    await sql`select 1`.execute(t.deps.database); // the other app's database is untouched
   });
 });

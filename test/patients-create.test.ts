@@ -1,7 +1,7 @@
 // POST .../patients: 201 with the new patient's ids and portal URL, 200 with an existing one,
 // a clear refusal wherever the precheck says create would not succeed, and no duplicates.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isUniqueViolation } from '../src/platform/database.ts';
+import { isUniqueViolation } from '../src/platform/db/database.ts';
 import { decryptSecret } from '../src/platform/secrets.ts';
 import { bearer, givenIntegration, requestToken } from './given.ts';
 import {

@@ -76,7 +76,7 @@ export async function insertPatientRow(
 ) {
   const id = randomUUID();
   const now = t.clock.now().toISOString();
-  await t.deps.database.db
+  await t.deps.database
     .insertInto('patients')
     .values({
       id,
@@ -117,11 +117,11 @@ export async function insertPatientRow(
 }
 
 export async function readPatientRow(t: TestApp, patientId: string) {
-  return t.deps.database.db.selectFrom('patients').selectAll().where('id', '=', patientId).executeTakeFirstOrThrow();
+  return t.deps.database.selectFrom('patients').selectAll().where('id', '=', patientId).executeTakeFirstOrThrow();
 }
 
 export async function countPatients(t: TestApp, organizationId: string): Promise<number> {
-  const rows = await t.deps.database.db.selectFrom('patients').select('id').where('organization_id', '=', organizationId).execute();
+  const rows = await t.deps.database.selectFrom('patients').select('id').where('organization_id', '=', organizationId).execute();
   return rows.length;
 }
 

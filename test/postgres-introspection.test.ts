@@ -1,9 +1,9 @@
-// What Kysely's migrator sees of PostgreSQL (src/platform/postgres-schema-introspector.ts).
+// What Kysely's migrator sees of PostgreSQL (src/platform/db/postgres-schema-introspector.ts).
 // Runs whenever a PostgreSQL answers, in both suites: on the SQLite run at the local server.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PostgresIntrospector, sql, type Kysely } from 'kysely';
-import { CurrentSchemaPostgresIntrospector } from '../src/platform/postgres-schema-introspector.ts';
-import { migrateToLatest } from '../src/platform/migrator.ts';
+import { CurrentSchemaPostgresIntrospector } from '../src/platform/db/postgres-schema-introspector.ts';
+import { migrateToLatest } from '../src/platform/db/migrator.ts';
 import { shouldRunWith } from './service-availability.ts';
 import { createTestDatabase, TEST_DATABASE_URL, type TestDatabase } from './test-app.ts';
 
@@ -27,10 +27,10 @@ describe.runIf(run)('introspection on PostgreSQL', () => {
    */
   async function introspectAcrossRename<T>(introspect: (db: Kysely<any>) => Promise<T>): Promise<T> {
     const renamed = `t_${Math.random().toString(36).slice(2, 10)}`;
-    await sql`create table ${sql.table(renamed)} (id integer)`.execute(other.handle.db);
-    return ours.handle.db.transaction().setIsolationLevel('repeatable read').execute(async (trx) => {
+    await sql`create table ${sql.table(renamed)} (id integer)`.execute(other.handle);
+    return ours.handle.transaction().setIsolationLevel('repeatable read').execute(async (trx) => {
       await sql`select 1`.execute(trx);
-      await sql`alter table ${sql.table(renamed)} rename to ${sql.table(`${renamed}_away`)}`.execute(other.handle.db);
+      await sql`alter table ${sql.table(renamed)} rename to ${sql.table(`${renamed}_away`)}`.execute(other.handle);
       return introspect(trx);
     });
   }
@@ -48,7 +48,7 @@ describe.runIf(run)('introspection on PostgreSQL', () => {
   });
 
   it('leaves out Kysely’s bookkeeping tables unless asked for them', async () => {
-    const introspector = new CurrentSchemaPostgresIntrospector(ours.handle.db);
+    const introspector = new CurrentSchemaPostgresIntrospector(ours.handle);
     const names = async (withInternalKyselyTables: boolean) =>
       (await introspector.getTables({ withInternalKyselyTables })).map((table) => table.name);
     expect(await names(false)).not.toContain('kysely_migration');
@@ -56,7 +56,7 @@ describe.runIf(run)('introspection on PostgreSQL', () => {
   });
 
   it('describes columns as Kysely does: type, nullability, default, sequence ownership, comment; views apart', async () => {
-    const db = ours.handle.db;
+    const db = ours.handle;
     await sql`create table shapes (
       serial_id serial primary key,
       identity_id integer generated always as identity,
@@ -86,7 +86,7 @@ describe.runIf(run)('introspection on PostgreSQL', () => {
   it('migrates two schemas at once, each keeping its own bookkeeping; a second run has nothing to do', async () => {
     expect(await migrateToLatest(ours.handle)).toEqual({ applied: [] });
     const { rows } = await sql<{ schema: string }>`
-      select table_schema as schema from information_schema.tables where table_name = 'kysely_migration' and table_schema in (${ours.schema}, ${other.schema})`.execute(ours.handle.db);
+      select table_schema as schema from information_schema.tables where table_name = 'kysely_migration' and table_schema in (${ours.schema}, ${other.schema})`.execute(ours.handle);
     expect(rows.map((row) => row.schema).sort()).toEqual([ours.schema, other.schema].sort());
   });
 });

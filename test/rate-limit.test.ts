@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../src/platform/clock.ts';
-import { createMemoryRateLimiter, createRedisRateLimiter, type RateLimiter } from '../src/platform/rate-limiter.ts';
+import { createMemoryRateLimiter, createRedisRateLimiter, type RateLimiter } from '../src/platform/http/rate-limiter.ts';
 import { bearer, givenIntegration, requestToken, type GivenIntegration } from './given.ts';
 import { shouldRunWith } from './service-availability.ts';
 import { createTestApp, type TestApp } from './test-app.ts';

@@ -5,10 +5,12 @@ import { signAccessToken } from '../src/auth/access-tokens.ts';
 import { SCOPES, type Scope } from '../src/auth/scopes.ts';
 import { generateSigningKeyPem, signingKeysFromPem } from '../src/auth/signing-keys.ts';
 import { ManualClock } from '../src/platform/clock.ts';
-import type { RouteCatalogEntry } from '../src/platform/route-auth.ts';
+import type { RouteCatalogEntry } from '../src/auth/route-auth.ts';
 import { snapshotDatabase } from './database-snapshot.ts';
 import { bearer, givenIntegration, requestToken, type GivenIntegration } from './given.ts';
 import { createTestApp, type TestApp } from './test-app.ts';
+import { API_ROUTE_MODULES, PORTAL_ROUTE_MODULES } from '../src/app.ts';
+import type { RouteModule } from '../src/route-module.ts';
 
 let t: TestApp;
 let g: GivenIntegration;
@@ -36,7 +38,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 function authenticatedRoutes(): Array<RouteCatalogEntry & { scopes: Scope[] }> {
-  return t.app.routeCatalog.flatMap((entry) => ('public' in entry.auth ? [] : [{ ...entry, scopes: entry.auth.scopes }]));
+  return t.app.routeCatalog.flatMap((entry) => (entry.auth.kind === 'bearer' ? [{ ...entry, scopes: [...entry.auth.scopes] }] : []));
 }
 
 function concreteUrl(url: string, organizationId: string): string {
@@ -143,13 +145,13 @@ describe('security matrix over every authenticated /v1 route', () => {
     const token = await requestToken(t, g, [...SCOPES], g.userId);
     const validate = () => t.app.inject({ method: 'GET', url: `/v1/organizations/${g.organizationId}/validate`, headers: bearer(token, g) });
     expect((await validate()).statusCode).toBe(200); // the request before: the user's state is now known (and cached)
-    await t.deps.database.db.updateTable('users').set({ enabled: 0 }).where('id', '=', g.userId).execute();
+    await t.deps.database.updateTable('users').set({ enabled: 0 }).where('id', '=', g.userId).execute();
     try {
       for (const route of authenticatedRoutes()) {
         await expectUnchanged401(route, bearer(token, g), 'Valid authentication token is required');
       }
     } finally {
-      await t.deps.database.db.updateTable('users').set({ enabled: 1 }).where('id', '=', g.userId).execute();
+      await t.deps.database.updateTable('users').set({ enabled: 1 }).where('id', '=', g.userId).execute();
     }
     expect((await validate()).statusCode).toBe(200);
   });
@@ -157,29 +159,35 @@ describe('security matrix over every authenticated /v1 route', () => {
   it("rejects a used token once the organization's secret changes or the partner is no longer enabled there", async () => {
     const token = await requestToken(t, g, [...SCOPES], g.userId);
     const validate = () => t.app.inject({ method: 'GET', url: `/v1/organizations/${g.organizationId}/validate`, headers: bearer(token, g) });
-    const organizations = () => t.deps.database.db.updateTable('organizations').where('id', '=', g.organizationId);
-    const { secret_hash } = await t.deps.database.db.selectFrom('organizations').select('secret_hash').where('id', '=', g.organizationId).executeTakeFirstOrThrow();
+    const organizations = () => t.deps.database.updateTable('organizations').where('id', '=', g.organizationId);
+    const { secret_hash } = await t.deps.database.selectFrom('organizations').select('secret_hash').where('id', '=', g.organizationId).executeTakeFirstOrThrow();
     expect((await validate()).statusCode).toBe(200);
     await organizations().set({ secret_hash: 'rotated' }).execute();
     expect((await validate()).json().error.detail).toBe('Invalid client credentials');
     await organizations().set({ secret_hash }).execute();
     expect((await validate()).statusCode).toBe(200);
 
-    const enablement = await t.deps.database.db.selectFrom('organization_partners').selectAll().where('organization_id', '=', g.organizationId).where('partner_id', '=', g.partnerId).executeTakeFirstOrThrow();
-    await t.deps.database.db.deleteFrom('organization_partners').where('organization_id', '=', g.organizationId).where('partner_id', '=', g.partnerId).execute();
+    const enablement = await t.deps.database.selectFrom('organization_partners').selectAll().where('organization_id', '=', g.organizationId).where('partner_id', '=', g.partnerId).executeTakeFirstOrThrow();
+    await t.deps.database.deleteFrom('organization_partners').where('organization_id', '=', g.organizationId).where('partner_id', '=', g.partnerId).execute();
     try {
       expect((await validate()).json().error.detail).toBe('Valid authentication token is required');
     } finally {
-      await t.deps.database.db.insertInto('organization_partners').values(enablement).execute();
+      await t.deps.database.insertInto('organization_partners').values(enablement).execute();
     }
     expect((await validate()).statusCode).toBe(200);
   });
 });
 
 describe('route declarations', () => {
-  it('refuses to start when a /v1 route declares no auth', async () => {
-    await expect(
-      createTestApp({ extend: (app) => app.get('/v1/organizations/:organization_id/undeclared', async () => ({})) }),
-    ).rejects.toThrow(/declares no auth/);
+  it('refuses to start when an API route declares no auth, or a portal route bearer auth', async () => {
+    const undeclared: RouteModule = (app) => app.get('/v1/organizations/:organization_id/undeclared', async () => ({}));
+    await expect(createTestApp({ surfaces: { api: [...API_ROUTE_MODULES, undeclared], portal: PORTAL_ROUTE_MODULES } })).rejects.toThrow(
+      /GET \/v1\/organizations\/:organization_id\/undeclared declares no auth/,
+    );
+    const bearerInPortal: RouteModule = (app) =>
+      app.route({ method: 'GET', url: '/dashboard/undeclared', config: { auth: { kind: 'bearer', scopes: ['read:patient'] } }, handler: async () => ({}) });
+    await expect(createTestApp({ surfaces: { api: API_ROUTE_MODULES, portal: [...PORTAL_ROUTE_MODULES, bearerInPortal] } })).rejects.toThrow(
+      /declares auth kind "bearer"; this context serves public, session/,
+    );
   });
 });

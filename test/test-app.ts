@@ -4,16 +4,18 @@
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { inject } from 'vitest';
-import { buildApp } from '../src/app.ts';
-import type { App, AppDeps } from '../src/app-deps.ts';
+import { buildApp, type Surfaces } from '../src/app.ts';
+import { buildFeatures, type Features } from '../src/features.ts';
+import type { App } from '../src/route-module.ts';
+import type { Deps } from '../src/runtime.ts';
 import { generateSigningKeyPem, signingKeysFromPem, type SigningKeys } from '../src/auth/signing-keys.ts';
 import { loadConfig, type Config } from '../src/config.ts';
 import { createHiSandboxSimulator, loadHiSandboxFixtures, type HiServicePort } from '../src/hi-service/index.ts';
 import { ManualClock } from '../src/platform/clock.ts';
-import { openDatabase, type DatabaseHandle } from '../src/platform/database.ts';
+import { openDatabase, type DatabaseHandle } from '../src/platform/db/database.ts';
 import { createLogger } from '../src/platform/logger.ts';
-import { migrateToLatest } from '../src/platform/migrator.ts';
-import { unlimitedRateLimiter, type RateLimiter } from '../src/platform/rate-limiter.ts';
+import { migrateToLatest } from '../src/platform/db/migrator.ts';
+import { unlimitedRateLimiter, type RateLimiter } from '../src/platform/http/rate-limiter.ts';
 import { dropSchemas } from './global-setup.ts';
 
 let sharedKeys: Promise<SigningKeys> | undefined;
@@ -57,7 +59,8 @@ export async function createTestDatabase(databaseUrl = TEST_DATABASE_URL): Promi
 
 export interface TestApp {
   app: App;
-  deps: AppDeps;
+  deps: Deps;
+  features: Features;
   clock: ManualClock;
   /** Every log line the app wrote, as raw JSON text. */
   logs: string[];
@@ -69,6 +72,8 @@ export interface TestAppOptions {
   rateLimiter?: RateLimiter;
   /** Defaults to the sandbox simulator over the demo fixtures (plus ERX_HI_FIXTURES from env). */
   hiService?: HiServicePort;
+  /** The route modules of the API and portal contexts (default: the app's own). */
+  surfaces?: Surfaces;
   /** Runs after buildApp and before ready (add test-only routes here). */
   extend?: (app: App) => void;
 }
@@ -84,7 +89,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     },
   });
   const config: Config = loadConfig({ LOG_LEVEL: 'info', ERX_RATE_LIMIT_MAX: '0', ...options.env });
-  const deps: AppDeps = {
+  const deps: Deps = {
     config,
     database: database.handle,
     keys: await testSigningKeys(),
@@ -94,7 +99,8 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     logger: createLogger('info', sink),
     hiService: options.hiService ?? createHiSandboxSimulator({ fixtures: loadHiSandboxFixtures(config.hiFixtures) }),
   };
-  const app = await buildApp(deps).catch(async (error: unknown) => {
+  const features = buildFeatures(deps);
+  const app = await buildApp(deps, features, options.surfaces).catch(async (error: unknown) => {
     await database.drop();
     throw error;
   });
@@ -109,6 +115,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   return {
     app,
     deps,
+    features,
     clock,
     logs,
     async close() {

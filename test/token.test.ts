@@ -3,7 +3,7 @@ import { decodeJwt, decodeProtectedHeader } from 'jose';
 import { SCOPES } from '../src/auth/scopes.ts';
 import { createTestApp, type TestApp } from './test-app.ts';
 import { givenIntegration, givenUser, tokenHeaders, type GivenIntegration } from './given.ts';
-import { createUser } from '../src/users/users-service.ts';
+import { createUser } from '../src/onboarding/operator-users.ts';
 
 let t: TestApp;
 let g: GivenIntegration;
@@ -67,7 +67,7 @@ describe('POST /v1/token', () => {
     const outsider = await post(tokenHeaders(g, other.userId), body(['create:patient']));
     expect(outsider.statusCode).toBe(401);
     const disabled = await givenUser(t, g.organizationId);
-    await t.deps.database.db.updateTable('users').set({ enabled: 0 }).where('id', '=', disabled.user_id).execute();
+    await t.deps.database.updateTable('users').set({ enabled: 0 }).where('id', '=', disabled.user_id).execute();
     expect((await post(tokenHeaders(g, disabled.user_id), body(['create:patient']))).statusCode).toBe(401);
   });
 
@@ -100,7 +100,7 @@ describe('POST /v1/token', () => {
   });
 
   it('accepts upper-case UUIDs in the id headers', async () => {
-    const user = await createUser(t.deps.database.db, t.clock, {
+    const user = await createUser(t.features.onboarding, {
       organizationId: g.organizationId,
       email: 'Case.Test@Example.test',
       givenName: 'Case',

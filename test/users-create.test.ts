@@ -2,7 +2,7 @@
 // 201 codes, e-mail uniqueness across the platform, and failures that save nothing.
 import { describe, expect, it } from 'vitest';
 import type { HiProviderFixture } from '../src/hi-service/index.ts';
-import { ASSIGNABLE_ROLES } from '../src/users/user-roles.ts';
+import { ASSIGNABLE_ROLES } from '../src/auth/user-roles.ts';
 import { bearer, requestToken } from './given.ts';
 import {
   ANNA,
@@ -166,7 +166,7 @@ describe('POST users: failures save nothing', () => {
   });
 
   it('400 INVALID_USER_PARAMETERS for a provider in an organization without a valid HPI-O', async () => {
-    await t.deps.database.db.updateTable('organizations').set({ hpio: null }).where('id', '=', c.g.organizationId).execute();
+    await t.deps.database.updateTable('organizations').set({ hpio: null }).where('id', '=', c.g.organizationId).execute();
     const response = await expectNothingSaved(t, () => create(providerBody()), 400);
     expect(response.json().error.detail).toMatch(/HPI-O is missing or invalid/);
     expect(t.hi.providerLookups).toEqual([]);

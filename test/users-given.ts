@@ -135,11 +135,11 @@ export async function givenProviderRecord(t: TestApp, c: UsersClient, userId: st
 }
 
 export async function storedRecord(t: TestApp, userId: string) {
-  return t.deps.database.db.selectFrom('provider_records').selectAll().where('user_id', '=', userId).executeTakeFirst();
+  return t.deps.database.selectFrom('provider_records').selectAll().where('user_id', '=', userId).executeTakeFirst();
 }
 
 export async function storedUser(t: TestApp, userId: string) {
-  return t.deps.database.db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirstOrThrow();
+  return t.deps.database.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirstOrThrow();
 }
 
 export async function readUserData(t: TestApp, c: UsersClient, userId: string) {

@@ -2,7 +2,7 @@
 // (and when it does not), how full_name follows the provider names, who holds an HPI-I, and
 // the spec's repair sequence end to end.
 import { describe, expect, it } from 'vitest';
-import { isUniqueViolation } from '../src/platform/database.ts';
+import { isUniqueViolation } from '../src/platform/db/database.ts';
 import {
   ANNA,
   call,
@@ -251,9 +251,9 @@ describe('racing writes for one HPI-I', () => {
     const [first, second] = [await givenMember(t, c), await givenMember(t, c)];
     await givenProviderRecord(t, c, first);
     const copy = { ...(await storedRecord(t, first))!, user_id: second };
-    const insert = t.deps.database.db.insertInto('provider_records').values(copy).execute();
+    const insert = t.deps.database.insertInto('provider_records').values(copy).execute();
     await expect(insert).rejects.toSatisfy((error: unknown) => isUniqueViolation(error));
-    await t.deps.database.db.insertInto('provider_records').values({ ...copy, status: 'inactive' }).execute();
+    await t.deps.database.insertInto('provider_records').values({ ...copy, status: 'inactive' }).execute();
   });
 });
 

@@ -96,7 +96,7 @@ describe('is_escript_ready.can_prescribe is true exactly when every condition ho
 
   it('false for a disabled user', async () => {
     await givenProviderRecord(t, c, c.g.userId);
-    await t.deps.database.db.updateTable('users').set({ enabled: 0 }).where('id', '=', c.g.userId).execute();
+    await t.deps.database.updateTable('users').set({ enabled: 0 }).where('id', '=', c.g.userId).execute();
     expect(await canPrescribe(c.g.userId)).toBe(false);
   });
 
@@ -109,7 +109,7 @@ describe('is_escript_ready.can_prescribe is true exactly when every condition ho
   it('false without a provider record, and with a record that is not active', async () => {
     expect(await canPrescribe(c.g.userId)).toBe(false);
     await givenProviderRecord(t, c, c.g.userId);
-    await t.deps.database.db.updateTable('provider_records').set({ status: 'inactive' }).where('user_id', '=', c.g.userId).execute();
+    await t.deps.database.updateTable('provider_records').set({ status: 'inactive' }).where('user_id', '=', c.g.userId).execute();
     expect(await canPrescribe(c.g.userId)).toBe(false);
   });
 
@@ -126,13 +126,13 @@ describe('is_escript_ready.can_prescribe is true exactly when every condition ho
 
   it('false with a type but no qualifications', async () => {
     await givenProviderRecord(t, c, c.g.userId);
-    await t.deps.database.db.updateTable('provider_records').set({ qualifications: null }).where('user_id', '=', c.g.userId).execute();
+    await t.deps.database.updateTable('provider_records').set({ qualifications: null }).where('user_id', '=', c.g.userId).execute();
     expect(await canPrescribe(c.g.userId)).toBe(false);
   });
 
   it('false in an organization without an HPI-O', async () => {
     await givenProviderRecord(t, c, c.g.userId);
-    await t.deps.database.db.updateTable('organizations').set({ hpio: null }).where('id', '=', c.g.organizationId).execute();
+    await t.deps.database.updateTable('organizations').set({ hpio: null }).where('id', '=', c.g.organizationId).execute();
     expect(await canPrescribe(c.g.userId)).toBe(false);
   });
 });
@@ -145,7 +145,7 @@ describe('GET users', () => {
     const response = await call(t, 'GET', c.usersUrl, c.owner);
     expect(response.statusCode).toBe(200);
     expect(response.json()).toMatchObject({ success: true, code: 'SUCCESS', message: 'Retrieved 3 users successfully' });
-    const users = await t.deps.database.db.selectFrom('users').select(['id', 'email']).where('organization_id', '=', c.g.organizationId).execute();
+    const users = await t.deps.database.selectFrom('users').select(['id', 'email']).where('organization_id', '=', c.g.organizationId).execute();
     expect(response.json().data).toEqual(expect.arrayContaining(users.map((user) => ({ user_id: user.id, email: user.email }))));
     expect(response.json().data).toHaveLength(3);
     expect(response.json().data.map((user: { user_id: string }) => user.user_id)).not.toContain(other.g.userId);

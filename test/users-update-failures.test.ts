@@ -3,7 +3,7 @@
 // reading the whole stored state before and after every failure.
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../src/platform/clock.ts';
-import { createMemoryRateLimiter } from '../src/platform/rate-limiter.ts';
+import { createMemoryRateLimiter } from '../src/platform/http/rate-limiter.ts';
 import {
   ANNA,
   call,

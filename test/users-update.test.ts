@@ -106,7 +106,7 @@ describe('PUT users/{user_id}: 400 INVALID_USER_PARAMETERS', () => {
     ['no HPI-O', null],
   ])('rejects a lookup for an organization with %s, saving nothing', async (_case, hpio) => {
     const local = await givenUsersClient(t);
-    await t.deps.database.db.updateTable('organizations').set({ hpio }).where('id', '=', local.g.organizationId).execute();
+    await t.deps.database.updateTable('organizations').set({ hpio }).where('id', '=', local.g.organizationId).execute();
     const response = await expectNothingSaved(t, () => call(t, 'PUT', local.userUrl(), local.owner, { provider_details: providerDetails() }), 400);
     expect(response.json().code).toBe('INVALID_USER_PARAMETERS');
     expect(response.json().error.detail).toMatch(/HPI-O is missing or invalid/);

@@ -13,7 +13,7 @@ afterAll(() => t.close());
 
 const validatedAt = async (organizationId: string, partnerId: string) =>
   (
-    await t.deps.database.db
+    await t.deps.database
       .selectFrom('organization_partners')
       .select('validated_at')
       .where('organization_id', '=', organizationId)

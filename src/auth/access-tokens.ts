@@ -1,7 +1,7 @@
 // Issues and verifies the RS256 bearer tokens of /v1/token.
 import { randomUUID } from 'node:crypto';
 import { createLocalJWKSet, jwtVerify, SignJWT, type JWTVerifyGetKey } from 'jose';
-import { AUTH_DETAIL, unauthorized } from '../platform/api-error.ts';
+import { AUTH_DETAIL, unauthorized } from '../platform/http/api-error.ts';
 import type { Awaitable } from '../platform/awaitable.ts';
 import type { Clock } from '../platform/clock.ts';
 import { isScope, type Scope } from './scopes.ts';

@@ -1,22 +1,15 @@
 // POST /v1/token, GET /v1/organizations/{organization_id}/validate, and the public keys.
-import type { RouteModule } from '../app-deps.ts';
-import { errorResponses } from '../platform/envelope.ts';
-import { enforceRateLimit, principalOf } from '../platform/route-auth.ts';
+import type { RouteModule } from '../route-module.ts';
+import { errorResponses } from '../platform/http/envelope.ts';
+import { principalOf } from './route-auth.ts';
 import { JwksResponse, OrganizationParams, TokenHeadersSchema, TokenRequest, TokenResponse, ValidateResponse } from './auth-schemas.ts';
-import { issueAccessToken, readTokenHeaders, validateIntegration } from './auth-service.ts';
+import { enforceRateLimit, issueAccessToken, publicKeysOf, readTokenHeaders, validateIntegration } from './auth-service.ts';
 
-export const authRoutes: RouteModule = (app, deps) => {
-  const tokenContext = {
-    db: deps.database.db,
-    keys: deps.keys,
-    clock: deps.clock,
-    tokenTtlSeconds: deps.config.tokenTtlSeconds,
-  };
-
+export const authRoutes: RouteModule = (app, { auth }) => {
   app.route({
     method: 'POST',
     url: '/v1/token',
-    config: { auth: { public: true } },
+    config: { auth: { kind: 'public' } },
     schema: {
       summary: 'Issue an access token',
       tags: ['auth'],
@@ -27,10 +20,10 @@ export const authRoutes: RouteModule = (app, deps) => {
     // Missing credential headers are reported (400) before the body is validated (422).
     preValidation: async (request) => {
       const headers = readTokenHeaders(request.headers);
-      await enforceRateLimit(deps.rateLimiter, headers['x-partner-id'], headers['x-organization-id'].toLowerCase());
+      await enforceRateLimit(auth, headers['x-partner-id'], headers['x-organization-id'].toLowerCase());
     },
     handler: async (request, reply) => {
-      const token = await issueAccessToken(tokenContext, readTokenHeaders(request.headers), request.body.scope);
+      const token = await issueAccessToken(auth, readTokenHeaders(request.headers), request.body.scope);
       return reply.success(200, 'Token generated successfully', token);
     },
   });
@@ -38,7 +31,7 @@ export const authRoutes: RouteModule = (app, deps) => {
   app.route({
     method: 'GET',
     url: '/v1/organizations/:organization_id/validate',
-    config: { auth: { scopes: ['create:patient'] } },
+    config: { auth: { kind: 'bearer', scopes: ['create:patient'] } },
     schema: {
       summary: 'Validate the integration of this partner with an organization',
       tags: ['auth'],
@@ -46,7 +39,7 @@ export const authRoutes: RouteModule = (app, deps) => {
       response: { 200: ValidateResponse, ...errorResponses() },
     },
     handler: async (request, reply) => {
-      const data = await validateIntegration(deps.database.db, deps.clock, principalOf(request));
+      const data = await validateIntegration(auth, principalOf(request));
       return reply.success(200, 'Successfully validated token', data);
     },
   });
@@ -54,7 +47,8 @@ export const authRoutes: RouteModule = (app, deps) => {
   app.route({
     method: 'GET',
     url: '/.well-known/jwks.json',
+    config: { auth: { kind: 'public' } },
     schema: { summary: 'Public keys that verify access tokens', tags: ['auth'], response: { 200: JwksResponse } },
-    handler: async () => deps.keys.jwks,
+    handler: async () => publicKeysOf(auth),
   });
 };

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { SuccessEnvelopeSchema } from '../platform/envelope.ts';
-import { StringEnum } from '../platform/schema-types.ts';
+import { SuccessEnvelopeSchema } from '../platform/http/envelope.ts';
+import { StringEnum } from '../platform/http/schema-types.ts';
 import { GRANT_TYPES, SCOPE_ALIASES, SCOPES } from './scopes.ts';
 
 export const TokenRequest = Type.Object({

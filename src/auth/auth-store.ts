@@ -1,8 +1,8 @@
 // Queries behind token issuance and per-request authentication.
 import type { Kysely } from 'kysely';
-import type { Database } from '../platform/database-schema.ts';
+import type { Database } from '../platform/db/database-schema.ts';
 import { whenReady, type Awaitable } from '../platform/awaitable.ts';
-import { precompileCachedQuery } from '../platform/precompiled-query.ts';
+import { precompileCachedQuery } from '../platform/db/precompiled-query.ts';
 
 export interface TokenCredentialsRow {
   partner_secret_hash: string | null;
@@ -50,28 +50,29 @@ export interface RequestPrincipalRow {
   organization_hpio: string | null;
 }
 
+type PrincipalIds = { partnerId: string; organizationId: string; userId: string };
+
+const requestPrincipal = precompileCachedQuery<PrincipalIds, RequestPrincipalRow>(
+  { invalidatedBy: ['organizations', 'organization_partners', 'users'] },
+  (db, param) =>
+    db
+      .selectFrom('organizations as o')
+      .innerJoin('organization_partners as op', (join) =>
+        join.onRef('op.organization_id', '=', 'o.id').on('op.partner_id', '=', param('partnerId')),
+      )
+      .innerJoin('users as u', (join) => join.onRef('u.organization_id', '=', 'o.id').on('u.id', '=', param('userId')))
+      .select(['o.secret_hash as organization_secret_hash', 'u.enabled as user_enabled', 'u.roles as user_roles', 'op.validated_at', 'o.hpio as organization_hpio'])
+      .where('o.id', '=', param('organizationId')),
+);
+
 /**
  * The state one authenticated request depends on: the organization's secret, and the token's
  * user, still in the organization, and the partner still enabled there. Checked on every
  * request, so revoking any of them takes effect at once: on SQLite the result is kept only
  * until one of the three tables is written; elsewhere it is read each time.
  */
-export function createRequestPrincipalFinder(db: Kysely<Database>) {
-  const run = precompileCachedQuery<{ partnerId: string; organizationId: string; userId: string }, RequestPrincipalRow>(
-    db,
-    ['organizations', 'organization_partners', 'users'],
-    (param) =>
-      db
-        .selectFrom('organizations as o')
-        .innerJoin('organization_partners as op', (join) =>
-          join.onRef('op.organization_id', '=', 'o.id').on('op.partner_id', '=', param('partnerId')),
-        )
-        .innerJoin('users as u', (join) => join.onRef('u.organization_id', '=', 'o.id').on('u.id', '=', param('userId')))
-        .select(['o.secret_hash as organization_secret_hash', 'u.enabled as user_enabled', 'u.roles as user_roles', 'op.validated_at', 'o.hpio as organization_hpio'])
-        .where('o.id', '=', param('organizationId')),
-  );
-  return (ids: { partnerId: string; organizationId: string; userId: string }): Awaitable<Readonly<RequestPrincipalRow> | undefined> =>
-    whenReady(run(ids), (rows) => rows[0]);
+export function findRequestPrincipal(db: Kysely<Database>, ids: PrincipalIds): Awaitable<Readonly<RequestPrincipalRow> | undefined> {
+  return whenReady(requestPrincipal(db, ids), (rows) => rows[0]);
 }
 
 export async function markIntegrationValidated(

@@ -1,10 +1,10 @@
 // How every erx command answers: a result as JSON (--json) or readable lines, and any
 // failure as one line on stderr with a non-zero exit.
 import type { Command } from 'commander';
-import { ConfigError, loadConfig, type Config } from '../config.ts';
+import { ConfigError, loadConfig } from '../config.ts';
 import { OnboardingError } from '../onboarding/onboarding-service.ts';
-import { openConfiguredDatabase } from '../runtime.ts';
-import type { DatabaseHandle } from '../platform/database.ts';
+import { buildFeatures, type Features } from '../features.ts';
+import { assembleDeps, closeDeps, type Deps } from '../runtime.ts';
 
 export interface CommandOptions {
   json?: boolean;
@@ -26,14 +26,13 @@ export function fail(error: unknown): never {
   process.exit(1);
 }
 
-/** Runs `work` against the configured database, closing it whatever happens. */
-export async function withDatabase<T>(work: (database: DatabaseHandle, config: Config) => Promise<T>): Promise<T> {
-  const config = loadConfig();
-  const database = await openConfiguredDatabase(config);
+/** Runs `work` with the features built on the configured database, closing it whatever happens. */
+export async function withFeatures<T>(work: (features: Features, deps: Deps) => Promise<T>): Promise<T> {
+  const deps = await assembleDeps(loadConfig());
   try {
-    return await work(database, config);
+    return await work(buildFeatures(deps), deps);
   } finally {
-    await database.close();
+    await closeDeps(deps);
   }
 }
 

@@ -1,10 +1,8 @@
 // erx partner create | org create | org enable-partner | user create
 import type { Command } from 'commander';
-import { systemClock } from '../platform/clock.ts';
 import { createOrganization, createPartner, enablePartnerForOrganization } from '../onboarding/onboarding-service.ts';
-import { createUser } from '../users/users-service.ts';
-import { loadSecretKey } from '../runtime.ts';
-import { addJsonOption, listOption, printResult, withDatabase, type CommandOptions } from './cli-output.ts';
+import { createUser } from '../onboarding/operator-users.ts';
+import { addJsonOption, listOption, printResult, withFeatures, type CommandOptions } from './cli-output.ts';
 
 export function registerOnboardingCommands(program: Command): void {
   const partner = program.command('partner').description('manage partners (clinical software vendors)');
@@ -13,8 +11,8 @@ export function registerOnboardingCommands(program: Command): void {
     .option('--name <name>', 'display name')
     .option('--webhook-url <url>', 'endpoint that receives prescription webhooks')
     .action(async (partnerId: string, options: CommandOptions & { name?: string; webhookUrl?: string }) => {
-      const result = await withDatabase(({ db }, config) =>
-        createPartner({ db, clock: systemClock, secretKey: loadSecretKey(config) }, { partnerId, name: options.name, webhookUrl: options.webhookUrl }),
+      const result = await withFeatures(({ onboarding }) =>
+        createPartner(onboarding, { partnerId, name: options.name, webhookUrl: options.webhookUrl }),
       );
       printResult(options, result, [
         `partner_id:      ${result.partner_id}`,
@@ -30,9 +28,7 @@ export function registerOnboardingCommands(program: Command): void {
     .option('--hpio <hpio>', 'HPI-O (16 digits, 800362...)')
     .option('--scopes <list>', 'comma-separated scopes partners may be granted (default: all)', listOption)
     .action(async (options: CommandOptions & { name: string; hpio?: string; scopes?: string[] }) => {
-      const result = await withDatabase(({ db }, config) =>
-        createOrganization({ db, clock: systemClock, secretKey: loadSecretKey(config) }, options),
-      );
+      const result = await withFeatures(({ onboarding }) => createOrganization(onboarding, options));
       printResult(options, result, [
         `organization_id:      ${result.organization_id}`,
         `organization_secret:  ${result.organization_secret}   (shown once)`,
@@ -44,9 +40,7 @@ export function registerOnboardingCommands(program: Command): void {
   addJsonOption(org.command('enable-partner <organization_id> <partner_id>'))
     .description('let a partner obtain tokens for an organization')
     .action(async (organizationId: string, partnerId: string, options: CommandOptions) => {
-      const result = await withDatabase(({ db }, config) =>
-        enablePartnerForOrganization({ db, clock: systemClock, secretKey: loadSecretKey(config) }, { organizationId, partnerId }),
-      );
+      const result = await withFeatures(({ onboarding }) => enablePartnerForOrganization(onboarding, { organizationId, partnerId }));
       printResult(options, result, [
         `${result.already_enabled ? 'already enabled' : 'enabled'}: partner ${result.partner_id} for organization ${result.organization_id}`,
       ]);
@@ -61,8 +55,8 @@ export function registerOnboardingCommands(program: Command): void {
     .requiredOption('--family-name <name>', 'family name')
     .requiredOption('--roles <list>', 'comma-separated: owner,admin,provider,receptionist,rx_reader,rx_queue_manager', listOption)
     .action(async (options: CommandOptions & { org: string; email: string; givenName: string; familyName: string; roles: string[] }) => {
-      const result = await withDatabase(({ db }) =>
-        createUser(db, systemClock, {
+      const result = await withFeatures(({ onboarding }) =>
+        createUser(onboarding, {
           organizationId: options.org,
           email: options.email,
           givenName: options.givenName,

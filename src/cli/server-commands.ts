@@ -2,27 +2,22 @@
 import type { Command } from 'commander';
 import { loadConfig } from '../config.ts';
 import { describeSandboxSeed, isDatabaseEmpty, seedSandbox } from '../onboarding/sandbox-seed.ts';
-import { systemClock } from '../platform/clock.ts';
-import { migrateToLatest } from '../platform/migrator.ts';
+import { buildFeatures } from '../features.ts';
 import { tuneV8ForServing } from '../platform/v8-tuning.ts';
-import { assembleDeps, loadSecretKey } from '../runtime.ts';
+import { assembleDeps, migrateConfiguredDatabase } from '../runtime.ts';
 import { startServer } from '../server.ts';
-import { addJsonOption, printResult, withDatabase, type CommandOptions } from './cli-output.ts';
-
-function apiBaseUrl(config: { publicUrl: string; basePath: string }): string {
-  return `${config.publicUrl}${config.basePath}`;
-}
+import { addJsonOption, printResult, withFeatures, type CommandOptions } from './cli-output.ts';
 
 async function serve(options: { seedIfEmpty?: boolean }): Promise<void> {
   tuneV8ForServing();
   const config = loadConfig();
-  const deps = await assembleDeps(config);
-  const ctx = { db: deps.database.db, clock: systemClock, secretKey: deps.secretKey };
-  if (options.seedIfEmpty && config.mode === 'sandbox' && (await isDatabaseEmpty(ctx))) {
-    const seed = await seedSandbox(ctx, apiBaseUrl(config));
+  const deps = await assembleDeps(config, { serving: true });
+  const features = buildFeatures(deps);
+  if (options.seedIfEmpty && config.mode === 'sandbox' && (await isDatabaseEmpty(features.onboarding))) {
+    const seed = await seedSandbox(features.onboarding);
     process.stdout.write(`${describeSandboxSeed(seed).join('\n')}\n\n`);
   }
-  const server = await startServer(deps);
+  const server = await startServer(deps, features);
   process.stdout.write(`erx listening on ${server.url}${config.basePath} (${config.mode}, ${deps.database.describe})\n`);
   const shutdown = (signal: string) => {
     deps.logger.info({ signal }, 'shutting down');
@@ -48,8 +43,7 @@ export function registerServerCommands(program: Command): void {
   addJsonOption(program.command('migrate'))
     .description('apply pending database migrations')
     .action(async (options: CommandOptions) => {
-      // Opening the database already migrates it; report what ran by migrating explicitly first.
-      const result = await withDatabase(async (database) => ({ database: database.describe, ...(await migrateToLatest(database)) }));
+      const result = await migrateConfiguredDatabase(loadConfig());
       printResult(options, result, [`database ${result.database} is up to date`]);
     });
 
@@ -57,9 +51,7 @@ export function registerServerCommands(program: Command): void {
   addJsonOption(sandbox.command('seed'))
     .description('create a demo partner, organization and users, and print their credentials')
     .action(async (options: CommandOptions) => {
-      const seed = await withDatabase(({ db }, config) =>
-        seedSandbox({ db, clock: systemClock, secretKey: loadSecretKey(config) }, apiBaseUrl(config)),
-      );
+      const seed = await withFeatures(({ onboarding }) => seedSandbox(onboarding));
       printResult(options, seed, describeSandboxSeed(seed));
     });
 }

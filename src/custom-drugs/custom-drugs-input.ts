@@ -1,13 +1,10 @@
 // Reading custom drug request bodies: numbers accepted on create, the "no updatable field"
 // rule of update, and splitting a bulk body into items that are valid or fail on their own.
 import type { FastifyRequest } from 'fastify';
-import { invalidRequest, type ValidationIssue } from '../platform/api-error.ts';
-import { throwIfInvalid } from '../platform/body-validation.ts';
-import { issuesFromAjv } from '../platform/error-handler.ts';
+import { invalidRequest, type ValidationIssue } from '../platform/http/api-error.ts';
+import { bodyFields, throwIfInvalid, type SubmittedBody } from '../platform/http/body-validation.ts';
 import { CUSTOM_DRUG_FIELD_NAMES, CUSTOM_DRUG_FIELDS, isCustomDrugField, type CustomDrugInput, type CustomDrugPatch } from './custom-drugs-fields.ts';
 import { BULK_MAX_ITEMS } from './custom-drugs-schemas.ts';
-
-type AjvIssue = Parameters<typeof issuesFromAjv>[0][number];
 
 const NUMBER_FIELDS = CUSTOM_DRUG_FIELD_NAMES.filter((name) => CUSTOM_DRUG_FIELDS[name].numberOnCreate);
 
@@ -39,17 +36,16 @@ function pickDrugFields(body: Record<string, unknown>): Record<string, unknown> 
   return fields;
 }
 
-export function readCustomDrugInput(request: FastifyRequest): CustomDrugInput {
-  throwIfInvalid(request);
-  return pickDrugFields(request.body as Record<string, unknown>) as CustomDrugInput;
+export function readCustomDrugInput(body: SubmittedBody): CustomDrugInput {
+  throwIfInvalid(body);
+  return pickDrugFields(bodyFields(body)) as CustomDrugInput;
 }
 
-/** The fields an update supplies: 400 when there are none, 422 when any is invalid. */
-export function readCustomDrugPatch(request: FastifyRequest): CustomDrugPatch {
-  const body = request.body;
-  const patch = isPlainObject(body) ? pickDrugFields(body) : {};
+/** The fields an update supplies, or why there is none to apply: 400 when there are none, 422 when any is invalid. */
+export function readCustomDrugPatch(body: SubmittedBody): CustomDrugPatch {
+  const patch = pickDrugFields(bodyFields(body));
   if (Object.keys(patch).length === 0) throw invalidRequest('Body has no updatable fields');
-  throwIfInvalid(request);
+  throwIfInvalid(body);
   return patch as CustomDrugPatch;
 }
 
@@ -61,31 +57,28 @@ export interface BulkItem {
   issues: ValidationIssue[];
 }
 
-/** `/3/item_form` → item 3, issue at `/item_form`. */
-function groupIssuesByItem(errors: readonly AjvIssue[]): Map<number, AjvIssue[]> {
-  const byItem = new Map<number, AjvIssue[]>();
-  for (const error of errors) {
-    const match = /^\/(\d+)(\/.*)?$/.exec(error.instancePath);
-    if (!match) continue;
-    const position = Number(match[1]);
-    byItem.set(position, [...(byItem.get(position) ?? []), { ...error, instancePath: match[2] ?? '' }]);
-  }
-  return byItem;
-}
+/** `[3].item_form` → item 3, field `item_form`; `[3]` → item 3, the item as a whole (no field). */
+const ITEM_FIELD = /^\[(\d+)\](?:\.(.*))?$/;
 
 /** 400 unless the body is a non-empty array within the limit; then each item judged alone. */
-export function readBulkItems(request: FastifyRequest): BulkItem[] {
-  const failure = request.validationError as (Error & { validation?: AjvIssue[]; validationContext?: string }) | undefined;
-  if (failure && failure.validationContext !== 'body') throwIfInvalid(request);
-  const errors = failure?.validation ?? [];
-  const body = request.body;
-  if (!Array.isArray(body) || errors.some((error) => error.instancePath === '')) {
-    throw invalidRequest(`Body must be a non-empty JSON array of at most ${BULK_MAX_ITEMS} custom drugs`);
+export function readBulkItems(body: SubmittedBody): BulkItem[] {
+  const byItem = new Map<number, ValidationIssue[]>();
+  let wholeBodyFails = !Array.isArray(body.value);
+  for (const issue of body.issues) {
+    const match = ITEM_FIELD.exec(issue.field);
+    if (!match) {
+      wholeBodyFails = true;
+      continue;
+    }
+    const position = Number(match[1]);
+    const field = match[2] ?? '';
+    // A required field's message names it: the item's own field, as if the item were the body.
+    const message = issue.message.startsWith(`${issue.field} `) ? `${field}${issue.message.slice(issue.field.length)}` : issue.message;
+    byItem.set(position, [...(byItem.get(position) ?? []), { ...issue, field, message }]);
   }
-  const byItem = groupIssuesByItem(errors);
-  return body.map((item: unknown, position) => {
-    // An issue with the item as a whole names no field (issuesFromAjv would say "body").
-    const issues = issuesFromAjv(byItem.get(position) ?? []).map((issue) => (issue.field === 'body' ? { ...issue, field: '' } : issue));
+  if (wholeBodyFails) throw invalidRequest(`Body must be a non-empty JSON array of at most ${BULK_MAX_ITEMS} custom drugs`);
+  return (body.value as unknown[]).map((item, position) => {
+    const issues = byItem.get(position) ?? [];
     if (issues.length > 0) return { index: position + 1, issues };
     return { index: position + 1, input: pickDrugFields(item as Record<string, unknown>) as CustomDrugInput, issues };
   });

@@ -1,10 +1,12 @@
 // The custom drug catalog: the organization catalog (owner or admin users only) and each
 // prescriber's own drugs, under /v1/organizations/{organization_id}/.
-import type { App, AppDeps, RouteModule } from '../app-deps.ts';
-import { errorResponses } from '../platform/envelope.ts';
-import { principalOf } from '../platform/route-auth.ts';
-import type { Role } from '../users/user-roles.ts';
-import { acceptNumbersOnCreate, readBulkItems, readCustomDrugInput, readCustomDrugPatch } from './custom-drugs-input.ts';
+import type { App, RouteModule } from '../route-module.ts';
+import type { Config } from '../config.ts';
+import { errorResponses } from '../platform/http/envelope.ts';
+import { principalOf } from '../auth/route-auth.ts';
+import { submittedBody } from '../platform/http/body-validation.ts';
+import type { Role } from '../auth/user-roles.ts';
+import { acceptNumbersOnCreate } from './custom-drugs-input.ts';
 import {
   BULK_BODY_LIMIT_BYTES,
   BulkCreateResponse,
@@ -24,18 +26,17 @@ import {
   UserParams,
 } from './custom-drugs-schemas.ts';
 import {
-  createCustomDrug,
   createOrganizationCustomDrugs,
-  deleteCustomDrug,
+  createUserCustomDrug,
+  deleteCatalogDrug,
   deleteOrganizationCatalog,
-  listCustomDrugs,
+  deleteUserDrug,
+  listCatalogDrugs,
   listDrugsVisibleToUser,
-  organizationCatalogOf,
-  updateCustomDrug,
-  userDrugsOf,
-  type CustomDrugContext,
+  updateCatalogDrug,
+  updateUserDrug,
+  type CustomDrugsContext,
 } from './custom-drugs-service.ts';
-import { createLiveDrugUpdater } from './custom-drugs-store.ts';
 
 /** The spec: the organization catalog is managed by owner or admin users (else 401). */
 const CATALOG_MANAGERS: Role[] = ['owner', 'admin'];
@@ -43,14 +44,14 @@ const CATALOG = '/v1/organizations/:organization_id/custom-drugs';
 const USER_DRUGS = '/v1/organizations/:organization_id/users/:user_id/custom-drugs';
 const tags = ['custom drugs'];
 
-type RouteRegistration = (app: App, ctx: CustomDrugContext, deps: AppDeps) => void;
+type RouteRegistration = (app: App, ctx: CustomDrugsContext, config: Config) => void;
 
-const createCatalogDrugs: RouteRegistration = (app, ctx, deps) => {
+const createCatalogDrugsRoute: RouteRegistration = (app, ctx, config) => {
   app.route({
     method: 'POST',
     url: CATALOG,
-    config: { auth: { scopes: ['create:custom_drug'], roles: CATALOG_MANAGERS } },
-    bodyLimit: Math.max(deps.config.bodyLimitBytes, BULK_BODY_LIMIT_BYTES),
+    config: { auth: { kind: 'bearer', scopes: ['create:custom_drug'], roles: CATALOG_MANAGERS } },
+    bodyLimit: Math.max(config.bodyLimitBytes, BULK_BODY_LIMIT_BYTES),
     attachValidation: true,
     schema: {
       summary: 'Bulk-create organization catalog drugs (each item succeeds or fails on its own)',
@@ -61,17 +62,17 @@ const createCatalogDrugs: RouteRegistration = (app, ctx, deps) => {
     },
     preValidation: acceptNumbersOnCreate,
     handler: async (request, reply) => {
-      const result = await createOrganizationCustomDrugs(ctx, principalOf(request), readBulkItems(request));
+      const result = await createOrganizationCustomDrugs(ctx, principalOf(request), submittedBody(request));
       return reply.success(200, `Created ${result.successCount} of ${result.total} custom drugs successfully`, result);
     },
   });
 };
 
-const listCatalog: RouteRegistration = (app, ctx) => {
+const listCatalogRoute: RouteRegistration = (app, ctx) => {
   app.route({
     method: 'GET',
     url: CATALOG,
-    config: { auth: { scopes: ['read:custom_drug'], roles: CATALOG_MANAGERS } },
+    config: { auth: { kind: 'bearer', scopes: ['read:custom_drug'], roles: CATALOG_MANAGERS } },
     schema: {
       summary: 'List the organization catalog, optionally by custom_product_id (exact match)',
       tags,
@@ -80,17 +81,17 @@ const listCatalog: RouteRegistration = (app, ctx) => {
       response: { 200: CustomDrugListResponse, ...errorResponses(422) },
     },
     handler: async (request, reply) => {
-      const drugs = await listCustomDrugs(ctx, organizationCatalogOf(principalOf(request)), request.query.custom_product_id);
+      const drugs = await listCatalogDrugs(ctx, principalOf(request), request.query.custom_product_id);
       return reply.success(200, `Retrieved ${drugs.length} custom drugs successfully`, drugs);
     },
   });
 };
 
-const deleteCatalog: RouteRegistration = (app, ctx) => {
+const deleteCatalogRoute: RouteRegistration = (app, ctx) => {
   app.route({
     method: 'DELETE',
     url: CATALOG,
-    config: { auth: { scopes: ['delete:custom_drug'], roles: CATALOG_MANAGERS } },
+    config: { auth: { kind: 'bearer', scopes: ['delete:custom_drug'], roles: CATALOG_MANAGERS } },
     schema: {
       summary: 'Delete the whole organization catalog (requires confirm=true; user-level drugs stay)',
       tags,
@@ -105,11 +106,11 @@ const deleteCatalog: RouteRegistration = (app, ctx) => {
   });
 };
 
-const updateCatalogDrug: RouteRegistration = (app, ctx) => {
+const updateCatalogDrugRoute: RouteRegistration = (app, ctx) => {
   app.route({
     method: 'PUT',
     url: `${CATALOG}/:custom_drug_id`,
-    config: { auth: { scopes: ['update:custom_drug'], roles: CATALOG_MANAGERS } },
+    config: { auth: { kind: 'bearer', scopes: ['update:custom_drug'], roles: CATALOG_MANAGERS } },
     attachValidation: true,
     schema: {
       summary: 'Update an organization catalog drug (only the supplied fields change)',
@@ -119,19 +120,17 @@ const updateCatalogDrug: RouteRegistration = (app, ctx) => {
       response: { 200: CustomDrugResponse, ...errorResponses(404, 422) },
     },
     handler: async (request, reply) => {
-      const principal = principalOf(request);
-      const patch = readCustomDrugPatch(request);
-      const drug = await updateCustomDrug(ctx, principal.userId, organizationCatalogOf(principal), request.params.custom_drug_id, patch);
+      const drug = await updateCatalogDrug(ctx, principalOf(request), request.params.custom_drug_id, submittedBody(request));
       return reply.success(200, 'Custom drug updated successfully', drug);
     },
   });
 };
 
-const deleteCatalogDrug: RouteRegistration = (app, ctx) => {
+const deleteCatalogDrugRoute: RouteRegistration = (app, ctx) => {
   app.route({
     method: 'DELETE',
     url: `${CATALOG}/:custom_drug_id`,
-    config: { auth: { scopes: ['delete:custom_drug'], roles: CATALOG_MANAGERS } },
+    config: { auth: { kind: 'bearer', scopes: ['delete:custom_drug'], roles: CATALOG_MANAGERS } },
     schema: {
       summary: 'Delete an organization catalog drug (idempotent)',
       tags,
@@ -139,18 +138,17 @@ const deleteCatalogDrug: RouteRegistration = (app, ctx) => {
       response: { 200: DeletedResponse, ...errorResponses(422) },
     },
     handler: async (request, reply) => {
-      const principal = principalOf(request);
-      await deleteCustomDrug(ctx, principal.userId, organizationCatalogOf(principal), request.params.custom_drug_id);
+      await deleteCatalogDrug(ctx, principalOf(request), request.params.custom_drug_id);
       return reply.success(200, 'Custom drug deleted successfully', null);
     },
   });
 };
 
-const createUserDrug: RouteRegistration = (app, ctx) => {
+const createUserDrugRoute: RouteRegistration = (app, ctx) => {
   app.route({
     method: 'POST',
     url: USER_DRUGS,
-    config: { auth: { scopes: ['create:custom_drug'] } },
+    config: { auth: { kind: 'bearer', scopes: ['create:custom_drug'] } },
     attachValidation: true,
     schema: {
       summary: "Create a drug of the user's own",
@@ -161,19 +159,17 @@ const createUserDrug: RouteRegistration = (app, ctx) => {
     },
     preValidation: acceptNumbersOnCreate,
     handler: async (request, reply) => {
-      const principal = principalOf(request);
-      const input = readCustomDrugInput(request);
-      const drug = await createCustomDrug(ctx, principal.userId, await userDrugsOf(ctx, principal, request.params.user_id), input);
+      const drug = await createUserCustomDrug(ctx, principalOf(request), request.params.user_id, submittedBody(request));
       return reply.success(201, 'Custom drug created successfully', drug);
     },
   });
 };
 
-const listUserDrugs: RouteRegistration = (app, ctx) => {
+const listUserDrugsRoute: RouteRegistration = (app, ctx) => {
   app.route({
     method: 'GET',
     url: USER_DRUGS,
-    config: { auth: { scopes: ['read:custom_drug'] } },
+    config: { auth: { kind: 'bearer', scopes: ['read:custom_drug'] } },
     schema: {
       summary: "List the drugs a user can prescribe: the organization catalog and the user's own, each with its level",
       tags,
@@ -181,17 +177,17 @@ const listUserDrugs: RouteRegistration = (app, ctx) => {
       response: { 200: LeveledCustomDrugListResponse, ...errorResponses(404, 422) },
     },
     handler: async (request, reply) => {
-      const drugs = await listDrugsVisibleToUser(ctx, await userDrugsOf(ctx, principalOf(request), request.params.user_id));
+      const drugs = await listDrugsVisibleToUser(ctx, principalOf(request), request.params.user_id);
       return reply.success(200, `Retrieved ${drugs.length} custom drugs successfully`, drugs);
     },
   });
 };
 
-const updateUserDrug: RouteRegistration = (app, ctx) => {
+const updateUserDrugRoute: RouteRegistration = (app, ctx) => {
   app.route({
     method: 'PUT',
     url: `${USER_DRUGS}/:custom_drug_id`,
-    config: { auth: { scopes: ['update:custom_drug'] } },
+    config: { auth: { kind: 'bearer', scopes: ['update:custom_drug'] } },
     attachValidation: true,
     schema: {
       summary: "Update a drug of the user's own (only the supplied fields change)",
@@ -201,20 +197,18 @@ const updateUserDrug: RouteRegistration = (app, ctx) => {
       response: { 200: CustomDrugResponse, ...errorResponses(404, 422) },
     },
     handler: async (request, reply) => {
-      const principal = principalOf(request);
-      const patch = readCustomDrugPatch(request);
-      const owner = await userDrugsOf(ctx, principal, request.params.user_id);
-      const drug = await updateCustomDrug(ctx, principal.userId, owner, request.params.custom_drug_id, patch);
+      const { user_id: userId, custom_drug_id: drugId } = request.params;
+      const drug = await updateUserDrug(ctx, principalOf(request), userId, drugId, submittedBody(request));
       return reply.success(200, 'Custom drug updated successfully', drug);
     },
   });
 };
 
-const deleteUserDrug: RouteRegistration = (app, ctx) => {
+const deleteUserDrugRoute: RouteRegistration = (app, ctx) => {
   app.route({
     method: 'DELETE',
     url: `${USER_DRUGS}/:custom_drug_id`,
-    config: { auth: { scopes: ['delete:custom_drug'] } },
+    config: { auth: { kind: 'bearer', scopes: ['delete:custom_drug'] } },
     schema: {
       summary: "Delete a drug of the user's own (idempotent)",
       tags,
@@ -222,27 +216,25 @@ const deleteUserDrug: RouteRegistration = (app, ctx) => {
       response: { 200: DeletedResponse, ...errorResponses(404, 422) },
     },
     handler: async (request, reply) => {
-      const principal = principalOf(request);
-      await deleteCustomDrug(ctx, principal.userId, await userDrugsOf(ctx, principal, request.params.user_id), request.params.custom_drug_id);
+      await deleteUserDrug(ctx, principalOf(request), request.params.user_id, request.params.custom_drug_id);
       return reply.success(200, 'Custom drug deleted successfully', null);
     },
   });
 };
 
-export const customDrugRoutes: RouteModule = (app, deps) => {
-  const ctx: CustomDrugContext = { db: deps.database.db, clock: deps.clock, updateLiveDrug: createLiveDrugUpdater(deps.database.db) };
+export const customDrugRoutes: RouteModule = (app, { customDrugs }, config) => {
   const routes = [
     // The organization catalog
-    createCatalogDrugs,
-    listCatalog,
-    deleteCatalog,
-    updateCatalogDrug,
-    deleteCatalogDrug,
+    createCatalogDrugsRoute,
+    listCatalogRoute,
+    deleteCatalogRoute,
+    updateCatalogDrugRoute,
+    deleteCatalogDrugRoute,
     // A user's own drugs
-    createUserDrug,
-    listUserDrugs,
-    updateUserDrug,
-    deleteUserDrug,
+    createUserDrugRoute,
+    listUserDrugsRoute,
+    updateUserDrugRoute,
+    deleteUserDrugRoute,
   ];
-  for (const register of routes) register(app, ctx, deps);
+  for (const register of routes) register(app, customDrugs, config);
 };

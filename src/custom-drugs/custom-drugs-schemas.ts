@@ -2,8 +2,8 @@
 // limits live in one place.
 import { Type, type TSchema, type TString } from '@sinclair/typebox';
 import { OrganizationParams } from '../auth/auth-schemas.ts';
-import { SuccessEnvelopeSchema } from '../platform/envelope.ts';
-import { StringEnum } from '../platform/schema-types.ts';
+import { SuccessEnvelopeSchema } from '../platform/http/envelope.ts';
+import { StringEnum } from '../platform/http/schema-types.ts';
 import {
   CUSTOM_DRUG_FIELD_NAMES,
   CUSTOM_DRUG_FIELDS,

@@ -1,14 +1,17 @@
 // What the custom drug catalog does: bulk-create an organization catalog item by item, create
 // a prescriber's own drug, list, partially update and delete, always within the caller's
-// organization and recording who made each change and when.
+// organization and recording who made each change and when. Each operation finds what its path
+// names first (the path user, the drug: 404), then reads the body (400, 422).
 import type { Insertable, Kysely } from 'kysely';
-import { ApiError, invalidRequest, notFound, type ValidationIssue } from '../platform/api-error.ts';
+import { ApiError, invalidRequest, notFound, type ValidationIssue } from '../platform/http/api-error.ts';
 import type { Clock } from '../platform/clock.ts';
-import type { CustomDrugsTable, Database } from '../platform/database-schema.ts';
-import { MAX_REPORTED_ISSUES } from '../platform/error-handler.ts';
+import type { CustomDrugsTable, Database } from '../platform/db/database-schema.ts';
+import { MAX_REPORTED_ISSUES } from '../platform/http/error-handler.ts';
 import { newId } from '../platform/ids.ts';
-import type { Principal } from '../platform/route-auth.ts';
-import { requireOrganizationUser } from '../users/users-service.ts';
+import type { Principal } from '../auth/auth-service.ts';
+import type { SubmittedBody } from '../platform/http/body-validation.ts';
+import type { Deps } from '../runtime.ts';
+import { requireOrganizationUser, type UsersContext } from '../users/users-service.ts';
 import {
   CUSTOM_DRUG_FIELD_NAMES,
   type CustomDrug,
@@ -17,22 +20,27 @@ import {
   type CustomDrugPatch,
   type RequiredOnCreate,
 } from './custom-drugs-fields.ts';
-import type { BulkItem } from './custom-drugs-input.ts';
 import type { DrugLevel } from './custom-drugs-schemas.ts';
+import { readBulkItems, readCustomDrugInput, readCustomDrugPatch } from './custom-drugs-input.ts';
 import {
   findCustomDrugs,
   findCustomDrugsVisibleToUser,
   insertCustomDrugs,
+  isLiveDrug,
   markCustomDrugsDeleted,
-  type LiveDrugUpdater,
+  updateLiveDrug,
   type DrugOwner,
 } from './custom-drugs-store.ts';
 
-export interface CustomDrugContext {
+export interface CustomDrugsContext {
   db: Kysely<Database>;
   clock: Clock;
-  /** Compiled per column set: every drug edit runs it. */
-  updateLiveDrug: LiveDrugUpdater;
+  /** Path users of prescriber-level routes belong to the caller's organization. */
+  users: UsersContext;
+}
+
+export function createCustomDrugsContext(deps: Pick<Deps, 'database' | 'clock'>, features: { users: UsersContext }): CustomDrugsContext {
+  return { db: deps.database, clock: deps.clock, users: features.users };
 }
 
 /** The bulk response lists at most this many failures (failureCount still counts them all). */
@@ -42,13 +50,13 @@ const DRUG_NOT_FOUND = 'Custom drug not found';
 
 export type UserDrugOwner = DrugOwner & { userId: string };
 
-export function organizationCatalogOf(principal: Principal): DrugOwner {
+function organizationCatalogOf(principal: Principal): DrugOwner {
   return { organizationId: principal.organizationId, userId: null };
 }
 
 /** The path user's own drugs; 404 when the user is not in the caller's organization. */
-export async function userDrugsOf(ctx: CustomDrugContext, principal: Principal, pathUserId: string): Promise<UserDrugOwner> {
-  const userId = await requireOrganizationUser(ctx.db, principal, pathUserId);
+async function userDrugsOf(ctx: CustomDrugsContext, principal: Principal, pathUserId: string): Promise<UserDrugOwner> {
+  const userId = await requireOrganizationUser(ctx.users, principal, pathUserId);
   return { organizationId: principal.organizationId, userId };
 }
 
@@ -87,8 +95,10 @@ function newDrugRow(owner: DrugOwner, actorId: string, at: string, input: Custom
   });
 }
 
-export async function createCustomDrug(ctx: CustomDrugContext, actorId: string, owner: DrugOwner, input: CustomDrugInput): Promise<CustomDrug> {
-  const row = newDrugRow(owner, actorId, ctx.clock.now().toISOString(), input);
+/** A drug of the path user's own. */
+export async function createUserCustomDrug(ctx: CustomDrugsContext, principal: Principal, pathUserId: string, body: SubmittedBody): Promise<CustomDrug> {
+  const owner = await userDrugsOf(ctx, principal, pathUserId);
+  const row = newDrugRow(owner, principal.userId, ctx.clock.now().toISOString(), readCustomDrugInput(body));
   await insertCustomDrugs(ctx.db, [row]);
   return toCustomDrug(row);
 }
@@ -106,7 +116,7 @@ function describeIssues(issues: ValidationIssue[]): string {
 }
 
 /** 400 for a bulk request whose every item failed; fields are JSON paths (`[0].poison_class`). */
-function everyItemFailed(items: BulkItem[]): ApiError {
+function everyItemFailed(items: ReturnType<typeof readBulkItems>): ApiError {
   const issues = items.flatMap((item) =>
     item.issues.map((issue) => ({ ...issue, field: `[${item.index - 1}]${issue.field ? `.${issue.field}` : ''}` })),
   );
@@ -115,7 +125,8 @@ function everyItemFailed(items: BulkItem[]): ApiError {
 }
 
 /** Creates every valid item (in one transaction); invalid items fail alone. 400 when none was created. */
-export async function createOrganizationCustomDrugs(ctx: CustomDrugContext, principal: Principal, items: BulkItem[]): Promise<BulkCreateResult> {
+export async function createOrganizationCustomDrugs(ctx: CustomDrugsContext, principal: Principal, body: SubmittedBody): Promise<BulkCreateResult> {
+  const items = readBulkItems(body);
   const owner = organizationCatalogOf(principal);
   const at = ctx.clock.now().toISOString();
   const valid = items.flatMap((item) => (item.input ? [{ index: item.index, row: newDrugRow(owner, principal.userId, at, item.input) }] : []));
@@ -135,37 +146,61 @@ export async function createOrganizationCustomDrugs(ctx: CustomDrugContext, prin
   };
 }
 
-export async function listCustomDrugs(ctx: CustomDrugContext, owner: DrugOwner, customProductId?: string): Promise<CustomDrug[]> {
-  return (await findCustomDrugs(ctx.db, owner, customProductId)).map(toCustomDrug);
+/** The organization catalog, optionally only the drugs with this custom_product_id (exact match). */
+export async function listCatalogDrugs(ctx: CustomDrugsContext, principal: Principal, customProductId?: string): Promise<CustomDrug[]> {
+  return (await findCustomDrugs(ctx.db, organizationCatalogOf(principal), customProductId)).map(toCustomDrug);
 }
 
 /** A user's combined list: the organization catalog and the user's own drugs, each marked. */
-export async function listDrugsVisibleToUser(ctx: CustomDrugContext, owner: UserDrugOwner): Promise<Array<CustomDrug & { level: DrugLevel }>> {
+export async function listDrugsVisibleToUser(ctx: CustomDrugsContext, principal: Principal, pathUserId: string): Promise<Array<CustomDrug & { level: DrugLevel }>> {
+  const owner = await userDrugsOf(ctx, principal, pathUserId);
   const rows = await findCustomDrugsVisibleToUser(ctx.db, owner.organizationId, owner.userId);
   return rows.map((row) => Object.assign(toCustomDrug(row), { level: row.user_id === null ? ('organization' as const) : ('user' as const) }));
 }
 
-/** Changes only the supplied fields; 404 unless the drug is the owner's. */
-export async function updateCustomDrug(
-  ctx: CustomDrugContext,
-  actorId: string,
-  owner: DrugOwner,
-  drugId: string,
-  patch: CustomDrugPatch,
-): Promise<CustomDrug> {
+/**
+ * Changes only the supplied fields; 404 unless the drug is the owner's. A valid body goes
+ * straight to the one UPDATE that also finds the drug (every drug edit runs this); an invalid
+ * one is refused only once the drug is known to exist, so a missing drug is 404 either way.
+ */
+async function updateDrugOf(ctx: CustomDrugsContext, actorId: string, owner: DrugOwner, drugId: string, body: SubmittedBody): Promise<CustomDrug> {
+  const id = drugId.toLowerCase();
+  let patch: CustomDrugPatch;
+  try {
+    patch = readCustomDrugPatch(body);
+  } catch (error) {
+    if (!(await isLiveDrug(ctx.db, owner, id))) throw notFound(DRUG_NOT_FOUND);
+    throw error;
+  }
   const changes = Object.assign(storedFields(patch), { updated_at: ctx.clock.now().toISOString(), updated_by: actorId });
-  const row = await ctx.updateLiveDrug(owner, drugId.toLowerCase(), changes);
+  const row = await updateLiveDrug(ctx.db, owner, id, changes);
   if (!row) throw notFound(DRUG_NOT_FOUND);
   return toCustomDrug(row);
 }
 
+export function updateCatalogDrug(ctx: CustomDrugsContext, principal: Principal, drugId: string, body: SubmittedBody): Promise<CustomDrug> {
+  return updateDrugOf(ctx, principal.userId, organizationCatalogOf(principal), drugId, body);
+}
+
+export async function updateUserDrug(ctx: CustomDrugsContext, principal: Principal, pathUserId: string, drugId: string, body: SubmittedBody): Promise<CustomDrug> {
+  return updateDrugOf(ctx, principal.userId, await userDrugsOf(ctx, principal, pathUserId), drugId, body);
+}
+
 /** Idempotent: deleting a drug that is not (or no longer) the owner's changes nothing. */
-export async function deleteCustomDrug(ctx: CustomDrugContext, actorId: string, owner: DrugOwner, drugId: string): Promise<void> {
+async function deleteDrugOf(ctx: CustomDrugsContext, actorId: string, owner: DrugOwner, drugId: string): Promise<void> {
   await markCustomDrugsDeleted(ctx.db, owner, { deleted_at: ctx.clock.now().toISOString(), deleted_by: actorId }, drugId.toLowerCase());
 }
 
+export function deleteCatalogDrug(ctx: CustomDrugsContext, principal: Principal, drugId: string): Promise<void> {
+  return deleteDrugOf(ctx, principal.userId, organizationCatalogOf(principal), drugId);
+}
+
+export async function deleteUserDrug(ctx: CustomDrugsContext, principal: Principal, pathUserId: string, drugId: string): Promise<void> {
+  return deleteDrugOf(ctx, principal.userId, await userDrugsOf(ctx, principal, pathUserId), drugId);
+}
+
 /** Deletes the whole organization catalog (user-level drugs stay); only with confirm=true. */
-export async function deleteOrganizationCatalog(ctx: CustomDrugContext, principal: Principal, confirm: string | undefined): Promise<{ deleted_count: number }> {
+export async function deleteOrganizationCatalog(ctx: CustomDrugsContext, principal: Principal, confirm: string | undefined): Promise<{ deleted_count: number }> {
   if (confirm !== 'true') throw invalidRequest('Deleting the whole organization catalog requires the query parameter confirm=true');
   const stamp = { deleted_at: ctx.clock.now().toISOString(), deleted_by: principal.userId };
   return { deleted_count: await markCustomDrugsDeleted(ctx.db, organizationCatalogOf(principal), stamp) };

@@ -2,9 +2,8 @@
 // organization catalog, otherwise the drug belongs to that user. Deleted drugs keep their row
 // (deleted_at/deleted_by record who and when) and are invisible to every read.
 import type { ExpressionBuilder, Insertable, Kysely, Selectable, Updateable } from 'kysely';
-import type { Awaitable } from '../platform/awaitable.ts';
-import type { CustomDrugsTable, Database } from '../platform/database-schema.ts';
-import { precompileQuery } from '../platform/precompiled-query.ts';
+import type { CustomDrugsTable, Database } from '../platform/db/database-schema.ts';
+import { precompileQuery, type PrecompiledQuery } from '../platform/db/precompiled-query.ts';
 import { CUSTOM_DRUG_FIELD_NAMES, type CustomDrugField } from './custom-drugs-fields.ts';
 
 export type CustomDrugRow = Selectable<CustomDrugsTable>;
@@ -50,49 +49,57 @@ export async function findCustomDrugsVisibleToUser(db: Kysely<Database>, organiz
     .execute();
 }
 
+/** Whether the owner has a live drug with this id. */
+export async function isLiveDrug(db: Kysely<Database>, owner: DrugOwner, id: string): Promise<boolean> {
+  const row = await db.selectFrom('custom_drugs').select('id').where('id', '=', id).where(liveDrugOf(owner)).executeTakeFirst();
+  return row !== undefined;
+}
+
 /** What a partner sees of a drug: its id and fields, none of the audit columns. */
 export type CustomDrugView = Pick<CustomDrugRow, 'id' | CustomDrugField>;
 
 /** The columns of a CustomDrugView. */
 const VIEW_COLUMNS = ['id', ...CUSTOM_DRUG_FIELD_NAMES] as const;
 
-export type LiveDrugUpdater = (owner: DrugOwner, id: string, changes: Updateable<CustomDrugsTable>) => Promise<CustomDrugView | undefined>;
-
 /** Most column sets whose UPDATE stays compiled; a patch names a few of ~20 fields, so few occur. */
 const COMPILED_UPDATES_LIMIT = 256;
+
+type UpdateParams = Record<string, unknown>;
+const liveDrugUpdates = new Map<string, PrecompiledQuery<UpdateParams, CustomDrugView>>();
+
+function compileLiveDrugUpdate(userLevel: boolean, columns: string[]): PrecompiledQuery<UpdateParams, CustomDrugView> {
+  return precompileQuery<UpdateParams, CustomDrugView>((db, param) =>
+    db
+      .updateTable('custom_drugs')
+      .set(Object.fromEntries(columns.map((column) => [column, param(`set.${column}`)])))
+      .where('id', '=', param('id'))
+      .where((eb) => liveDrugOf({ organizationId: param('organizationId'), userId: userLevel ? param('userId') : null })(eb))
+      // Not RETURNING *: SQLite's RETURNING costs per column, and the audit columns (8 of 22)
+      // took about 5 µs of the 13 µs an edit spent here.
+      .returning(VIEW_COLUMNS),
+  );
+}
 
 /**
  * Updates the owner's live drug and returns it, or undefined when it is not the owner's. Every
  * drug edit runs this, so the UPDATE is compiled once per owner level and set of columns.
  */
-export function createLiveDrugUpdater(db: Kysely<Database>): LiveDrugUpdater {
-  type Params = Record<string, unknown>;
-  const compiled = new Map<string, (values: Params) => Awaitable<CustomDrugView[]>>();
-  const compile = (userLevel: boolean, columns: string[]) =>
-    precompileQuery<Params, CustomDrugView>(db, (param) =>
-      db
-        .updateTable('custom_drugs')
-        .set(Object.fromEntries(columns.map((column) => [column, param(`set.${column}`)])))
-        .where('id', '=', param('id'))
-        .where((eb) =>
-          liveDrugOf({ organizationId: param('organizationId'), userId: userLevel ? param('userId') : null })(eb),
-        )
-        // Not RETURNING *: SQLite's RETURNING costs per column, and the audit columns (8 of 22)
-        // took about 5 µs of the 13 µs an edit spent here.
-        .returning(VIEW_COLUMNS),
-    );
-  return async (owner, id, changes) => {
-    const columns = Object.keys(changes);
-    const key = `${owner.userId === null ? 'organization' : 'user'}:${columns.join(',')}`;
-    let update = compiled.get(key);
-    if (!update) {
-      update = compile(owner.userId !== null, columns);
-      if (compiled.size < COMPILED_UPDATES_LIMIT) compiled.set(key, update);
-    }
-    const values: Params = { id, organizationId: owner.organizationId, userId: owner.userId };
-    for (const column of columns) values[`set.${column}`] = changes[column as keyof typeof changes];
-    return (await update(values))[0];
-  };
+export async function updateLiveDrug(
+  db: Kysely<Database>,
+  owner: DrugOwner,
+  id: string,
+  changes: Updateable<CustomDrugsTable>,
+): Promise<CustomDrugView | undefined> {
+  const columns = Object.keys(changes);
+  const key = `${owner.userId === null ? 'organization' : 'user'}:${columns.join(',')}`;
+  let update = liveDrugUpdates.get(key);
+  if (!update) {
+    update = compileLiveDrugUpdate(owner.userId !== null, columns);
+    if (liveDrugUpdates.size < COMPILED_UPDATES_LIMIT) liveDrugUpdates.set(key, update);
+  }
+  const values: UpdateParams = { id, organizationId: owner.organizationId, userId: owner.userId };
+  for (const column of columns) values[`set.${column}`] = changes[column as keyof typeof changes];
+  return (await update(db, values))[0];
 }
 
 /** Marks the owner's live drugs deleted (one when `id` is given); returns how many. */

@@ -9,7 +9,7 @@ import {
   buildIhiSearchRequest,
   buildProviderVerificationRequest,
   describeHiServiceContract,
-} from './hi-service-contract.ts';
+} from '../../test/hi-service/hi-service-contract.ts';
 import {
   HiServiceUnreachableError,
   type HiServicePort,

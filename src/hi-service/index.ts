@@ -1,5 +1,5 @@
 // Public surface of the HI Service module. The Vitest contract suite
-// (hi-service-contract.ts) is deliberately not re-exported: it imports Vitest.
+// (test/hi-service/hi-service-contract.ts) lives with the tests: it imports Vitest.
 
 export {
   HI_SEX_CODES,

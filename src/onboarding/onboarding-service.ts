@@ -5,9 +5,10 @@ import type { Kysely } from 'kysely';
 import { isValidHpio } from '../identifiers/index.ts';
 import { isScope, SCOPES, type Scope } from '../auth/scopes.ts';
 import type { Clock } from '../platform/clock.ts';
-import type { Database } from '../platform/database-schema.ts';
+import type { Database } from '../platform/db/database-schema.ts';
 import { newId } from '../platform/ids.ts';
 import { encryptSecret, generateSecret, hashSecret } from '../platform/secrets.ts';
+import type { Deps } from '../runtime.ts';
 import { findOrganization, findPartner, insertOrganization, insertPartner, insertPartnerEnablement } from './onboarding-store.ts';
 
 /** A mistake in what the operator asked for; the CLI prints it as one line. */
@@ -19,6 +20,12 @@ export interface OnboardingContext {
   db: Kysely<Database>;
   clock: Clock;
   secretKey: Buffer;
+  /** Where the API is reached from outside (`${publicUrl}${basePath}`), for printed examples. */
+  apiBaseUrl: string;
+}
+
+export function createOnboardingContext(deps: Pick<Deps, 'database' | 'clock' | 'secretKey' | 'config'>): OnboardingContext {
+  return { db: deps.database, clock: deps.clock, secretKey: deps.secretKey, apiBaseUrl: `${deps.config.publicUrl}${deps.config.basePath}` };
 }
 
 export const PARTNER_ID_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;

@@ -1,6 +1,6 @@
 // Queries for partners, organizations and which partners an organization has enabled.
 import type { Kysely, Insertable } from 'kysely';
-import type { Database, OrganizationsTable, PartnersTable } from '../platform/database-schema.ts';
+import type { Database, OrganizationsTable, PartnersTable } from '../platform/db/database-schema.ts';
 
 export async function insertPartner(db: Kysely<Database>, row: Insertable<PartnersTable>): Promise<void> {
   await db.insertInto('partners').values(row).execute();

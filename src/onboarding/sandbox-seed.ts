@@ -1,9 +1,9 @@
 // `erx sandbox seed`: a demo partner, an organization with an HPI-O and two users (an owner
 // and a prescriber), with every credential needed to call the API straight away.
 import { SCOPES } from '../auth/scopes.ts';
-import { createUser } from '../users/users-service.ts';
 import { countPartners, findPartner } from './onboarding-store.ts';
 import { createOrganization, createPartner, enablePartnerForOrganization, type OnboardingContext } from './onboarding-service.ts';
+import { createUser } from './operator-users.ts';
 
 /** A valid HPI-O from the public HI Service test data. */
 export const DEMO_HPIO = '8003624166667003';
@@ -40,13 +40,13 @@ export function buildTokenCurl(baseUrl: string, seed: Omit<SandboxSeed, 'token_c
   ].join(' \\\n');
 }
 
-export async function seedSandbox(ctx: OnboardingContext, baseUrl: string): Promise<SandboxSeed> {
+export async function seedSandbox(ctx: OnboardingContext): Promise<SandboxSeed> {
   const partner = await createPartner(ctx, { partnerId: await freePartnerId(ctx), name: 'Demo clinical software' });
   const organization = await createOrganization(ctx, { name: 'Demo Medical Clinic', hpio: DEMO_HPIO });
   await enablePartnerForOrganization(ctx, { organizationId: organization.organization_id, partnerId: partner.partner_id });
   const tag = organization.organization_id.slice(0, 8);
   const newUser = (given: string, family: string, roles: string[]) =>
-    createUser(ctx.db, ctx.clock, {
+    createUser(ctx, {
       organizationId: organization.organization_id,
       email: `${given.toLowerCase()}.${family.toLowerCase()}+${tag}@demo-clinic.example`,
       givenName: given,
@@ -64,7 +64,7 @@ export async function seedSandbox(ctx: OnboardingContext, baseUrl: string): Prom
     owner: { user_id: owner.user_id, email: owner.email },
     prescriber: { user_id: prescriber.user_id, email: prescriber.email },
   };
-  return { ...seed, token_curl: buildTokenCurl(baseUrl, seed) };
+  return { ...seed, token_curl: buildTokenCurl(ctx.apiBaseUrl, seed) };
 }
 
 export async function isDatabaseEmpty(ctx: OnboardingContext): Promise<boolean> {

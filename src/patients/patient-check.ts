@@ -1,27 +1,13 @@
 // The check both the precheck and create patient run on a validated body, applying the
 // spec's precedence: several patients share the partner_patient_id (409) > already_exists >
 // organization_not_ready > insufficient_data > the outcome of the HI Service search.
-import type { Kysely } from 'kysely';
-import type { HiServicePort, IhiSearchIdentifiers, IhiSearchPath } from '../hi-service/index.ts';
-import { ApiError, validationFailed, type ValidationIssue } from '../platform/api-error.ts';
-import type { Clock } from '../platform/clock.ts';
-import type { Database } from '../platform/database-schema.ts';
+import type { IhiSearchIdentifiers, IhiSearchPath } from '../hi-service/index.ts';
+import { ApiError, validationFailed, type ValidationIssue } from '../platform/http/api-error.ts';
 import type { PatientCheck } from './ihi-precheck.ts';
 import { planIhiSearch, runIhiSearch } from './ihi-search.ts';
 import { demographicsOf, identifiersOf, type PatientInput } from './patient-records.ts';
-import type { PatientsByPartnerPatientIdFinder } from './patients-store.ts';
-
-export interface PatientsContext {
-  db: Kysely<Database>;
-  clock: Clock;
-  hiService: HiServicePort;
-  /** Seals IHI, Medicare and DVA numbers at rest. */
-  secretKey: Buffer;
-  /** `${publicUrl}${basePath}`: portal links are built on it. */
-  publicBaseUrl: string;
-  /** Precompiled: every precheck and create runs it. */
-  findPatientsByPartnerPatientId: PatientsByPartnerPatientIdFinder;
-}
+import type { PatientsContext } from './patients-service.ts';
+import { findPatientsByPartnerPatientId } from './patients-store.ts';
 
 export function throwIfIssues(issues: ValidationIssue[]): void {
   if (issues.length > 0) throw validationFailed(issues);
@@ -40,7 +26,7 @@ export async function checkPatient(
   input: PatientInput,
   options: { liveCheckOfExisting: boolean },
 ): Promise<PatientCheck> {
-  const matches = await ctx.findPatientsByPartnerPatientId(organization.organizationId, input.partner_patient_id);
+  const matches = await findPatientsByPartnerPatientId(ctx.db, organization.organizationId, input.partner_patient_id);
   const hpio = organization.organizationHpio;
   if (matches.length > 1) throw severalPatientsConflict();
   const identifiers = identifiersOf(input);

@@ -3,7 +3,6 @@
 // mobile, e-mail), a date of birth in the future (Australian time), blank names, the
 // address alias sent twice, and a partner_id that is not the caller's. A field the schema
 // already rejected is not checked again, so each field is reported once.
-import type { FastifyRequest } from 'fastify';
 import {
   isFutureDate,
   isValidAustralianMobile,
@@ -13,9 +12,9 @@ import {
   isValidMedicareCardNumber,
   isValidMedicareIrn,
 } from '../identifiers/index.ts';
-import type { ValidationIssue } from '../platform/api-error.ts';
-import { schemaIssuesOf } from '../platform/body-validation.ts';
-import { MAX_REPORTED_ISSUES } from '../platform/error-handler.ts';
+import type { ValidationIssue } from '../platform/http/api-error.ts';
+import { bodyFields, type SubmittedBody } from '../platform/http/body-validation.ts';
+import { MAX_REPORTED_ISSUES } from '../platform/http/error-handler.ts';
 
 interface FieldCheck {
   field: string;
@@ -60,10 +59,6 @@ export interface CheckedBody<T> {
   issues: ValidationIssue[];
 }
 
-function asRecord(body: unknown): Record<string, unknown> {
-  return typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
-}
-
 /** True when an issue names the field itself or something inside it. */
 function isReported(issues: ValidationIssue[], field: string): boolean {
   return issues.some((issue) => issue.field === field || issue.field.startsWith(`${field}.`));
@@ -94,24 +89,22 @@ function checkPartnerId(body: Record<string, unknown>, reported: ValidationIssue
   return [{ field: 'partner_id', message: 'must be the registered partner id your access token was issued to', code: 'VALIDATION_ERROR' }];
 }
 
-function collectIssues(request: FastifyRequest, extra: (body: Record<string, unknown>, schemaIssues: ValidationIssue[]) => ValidationIssue[]) {
-  const schemaIssues = schemaIssuesOf(request);
-  const body = asRecord(request.body);
-  return [...schemaIssues, ...extra(body, schemaIssues)].slice(0, MAX_REPORTED_ISSUES);
+function collectIssues(submitted: SubmittedBody, extra: (body: Record<string, unknown>, schemaIssues: ValidationIssue[]) => ValidationIssue[]) {
+  return [...submitted.issues, ...extra(bodyFields(submitted), submitted.issues)].slice(0, MAX_REPORTED_ISSUES);
 }
 
 /** Schema and format failures of a patient input (precheck and create). */
-export function checkPatientInputBody<T>(request: FastifyRequest, partnerId: string, now: Date): CheckedBody<T> {
-  const issues = collectIssues(request, (body, reported) => [
+export function checkPatientInputBody<T>(submitted: SubmittedBody, partnerId: string, now: Date): CheckedBody<T> {
+  const issues = collectIssues(submitted, (body, reported) => [
     ...checkFields(body, reported, now),
     ...checkAddressAlias(body),
     ...checkPartnerId(body, reported, partnerId),
   ]);
-  return { value: request.body as T, issues };
+  return { value: submitted.value as T, issues };
 }
 
 /** Schema and format failures of an update body (every field optional). */
-export function checkPatientUpdateBody<T>(request: FastifyRequest, now: Date): CheckedBody<T> {
-  const issues = collectIssues(request, (body, reported) => [...checkFields(body, reported, now), ...checkAddressAlias(body)]);
-  return { value: request.body as T, issues };
+export function checkPatientUpdateBody<T>(submitted: SubmittedBody, now: Date): CheckedBody<T> {
+  const issues = collectIssues(submitted, (body, reported) => [...checkFields(body, reported, now), ...checkAddressAlias(body)]);
+  return { value: submitted.value as T, issues };
 }

@@ -2,7 +2,7 @@
 // national identifiers are plain here and sealed with AES-256-GCM in the row.
 import type { HiDemographics, HiSex, IhiFound, IhiSearchIdentifiers } from '../hi-service/index.ts';
 import { normaliseAustralianMobile } from '../identifiers/index.ts';
-import type { PatientsTable } from '../platform/database-schema.ts';
+import type { PatientsTable } from '../platform/db/database-schema.ts';
 import { decryptSecret, encryptSecret } from '../platform/secrets.ts';
 import type { AustralianStreetAddress, InternationalAddress, PatientInputBody } from './patients-schemas.ts';
 import type { PatientRow } from './patients-store.ts';

@@ -1,14 +1,16 @@
 // Update patient: a partial update (only the fields sent change; null clears a nullable
 // one). Changing a name, the date of birth or the sex, or sending a different IHI, re-runs
 // the IHI verification before anything is saved.
-import { ApiError, invalidRequest, notFound, validationFailed, type ValidationIssue } from '../platform/api-error.ts';
+import { ApiError, invalidRequest, notFound, validationFailed, type ValidationIssue } from '../platform/http/api-error.ts';
 import { isUuid } from '../platform/ids.ts';
-import type { Principal } from '../platform/route-auth.ts';
+import type { Principal } from '../auth/auth-service.ts';
+import { bodyFields, type SubmittedBody } from '../platform/http/body-validation.ts';
 import type { IhiFound } from '../hi-service/index.ts';
 import { labelOfPath, fieldOfPath, planIhiSearch, runIhiSearch } from './ihi-search.ts';
-import type { CheckedBody } from './patient-input-checks.ts';
+import { checkPatientUpdateBody } from './patient-input-checks.ts';
 import { requireOrganizationUser } from '../users/users-service.ts';
-import { throwIfIssues, type PatientsContext } from './patient-check.ts';
+import { throwIfIssues } from './patient-check.ts';
+import type { PatientsContext } from './patients-service.ts';
 import { columnsOf, demographicsOf, identifiersOf, ihiFieldsOf, recordOfRow, type PatientRecord } from './patient-records.ts';
 import { DVA_CARD_COLOR_CODES, INDIGENOUS_TYPE_LABELS, type PatientUpdateBody, type PatientUpdatedData } from './patients-schemas.ts';
 import { findPatientById, updatePatientRow, type PatientRow } from './patients-store.ts';
@@ -103,15 +105,15 @@ export async function updatePatient(
   ctx: PatientsContext,
   principal: Principal,
   ids: { userId: string; patientId: string },
-  body: CheckedBody<PatientUpdateBody>,
+  submitted: SubmittedBody,
 ): Promise<PatientUpdatedData> {
   const organizationId = principal.organizationId;
-  await requireOrganizationUser(ctx.db, principal, ids.userId);
+  await requireOrganizationUser(ctx.users, principal, ids.userId);
   const row = isUuid(ids.patientId) ? await findPatientById(ctx.db, organizationId, ids.patientId.toLowerCase()) : undefined;
   if (!row) throw notFound('Patient not found');
   const stored = recordOfRow(row, ctx.secretKey);
-  const raw = typeof body.value === 'object' && body.value !== null ? (body.value as Record<string, unknown>) : {};
-  throwIfIssues([...body.issues, ...checkDvaPair(raw, stored)]);
+  const body = checkPatientUpdateBody<PatientUpdateBody>(submitted, ctx.clock.now());
+  throwIfIssues([...body.issues, ...checkDvaPair(bodyFields(submitted), stored)]);
   const changes = changesOf(body.value);
   if (Object.keys(changes).length === 0) throw invalidRequest('The body has no updatable fields');
   const merged: PatientRecord = Object.assign({}, stored, changes);

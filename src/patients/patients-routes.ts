@@ -1,11 +1,10 @@
 // IHI precheck, create patient and update patient, under the acting user of an organization.
 // Bodies are validated with attachValidation so the schema failures and the identifier
 // checks leave together as one 422.
-import type { RouteModule } from '../app-deps.ts';
-import { errorResponses } from '../platform/envelope.ts';
-import { principalOf } from '../platform/route-auth.ts';
-import { checkPatientInputBody, checkPatientUpdateBody } from './patient-input-checks.ts';
-import type { PatientsContext } from './patient-check.ts';
+import { principalOf } from '../auth/route-auth.ts';
+import { errorResponses } from '../platform/http/envelope.ts';
+import { submittedBody } from '../platform/http/body-validation.ts';
+import type { RouteModule } from '../route-module.ts';
 import { updatePatient } from './patient-update.ts';
 import {
   PatientCreatedResponse,
@@ -16,31 +15,19 @@ import {
   PatientUpdateInput,
   PatientUpdatedResponse,
   PrecheckResponse,
-  type PatientInputBody,
-  type PatientUpdateBody,
 } from './patients-schemas.ts';
 import { createPatient, runIhiPrecheck } from './patients-service.ts';
-import { createPatientsByPartnerPatientIdFinder } from './patients-store.ts';
 
 /** A full patient body is under 4 KB; anything near this limit is not a patient. */
 const PATIENT_BODY_LIMIT_BYTES = 32 * 1024;
 
 const PATIENTS_URL = '/v1/organizations/:organization_id/users/:user_id/patients';
 
-export const patientsRoutes: RouteModule = (app, deps) => {
-  const ctx: PatientsContext = {
-    db: deps.database.db,
-    clock: deps.clock,
-    hiService: deps.hiService,
-    secretKey: deps.secretKey,
-    publicBaseUrl: `${deps.config.publicUrl}${deps.config.basePath}`,
-    findPatientsByPartnerPatientId: createPatientsByPartnerPatientIdFinder(deps.database.db),
-  };
-
+export const patientsRoutes: RouteModule = (app, { patients }) => {
   app.route({
     method: 'POST',
     url: `${PATIENTS_URL}/ihi-precheck`,
-    config: { auth: { scopes: ['create:patient'] } },
+    config: { auth: { kind: 'bearer', scopes: ['create:patient'] } },
     attachValidation: true,
     bodyLimit: PATIENT_BODY_LIMIT_BYTES,
     schema: {
@@ -52,9 +39,7 @@ export const patientsRoutes: RouteModule = (app, deps) => {
       response: { 200: PrecheckResponse, ...errorResponses(404, 409, 415, 422) },
     },
     handler: async (request, reply) => {
-      const principal = principalOf(request);
-      const body = checkPatientInputBody<PatientInputBody>(request, principal.partnerId, deps.clock.now());
-      const { message, data } = await runIhiPrecheck(ctx, principal, request.params.user_id, body);
+      const { message, data } = await runIhiPrecheck(patients, principalOf(request), request.params.user_id, submittedBody(request));
       return reply.success(200, message, data);
     },
   });
@@ -62,7 +47,7 @@ export const patientsRoutes: RouteModule = (app, deps) => {
   app.route({
     method: 'POST',
     url: PATIENTS_URL,
-    config: { auth: { scopes: ['create:patient'] } },
+    config: { auth: { kind: 'bearer', scopes: ['create:patient'] } },
     attachValidation: true,
     bodyLimit: PATIENT_BODY_LIMIT_BYTES,
     schema: {
@@ -73,9 +58,7 @@ export const patientsRoutes: RouteModule = (app, deps) => {
       response: { 201: PatientCreatedResponse, 200: PatientExistingResponse, ...errorResponses(404, 409, 415, 422, 503) },
     },
     handler: async (request, reply) => {
-      const principal = principalOf(request);
-      const body = checkPatientInputBody<PatientInputBody>(request, principal.partnerId, deps.clock.now());
-      const { created, data } = await createPatient(ctx, principal, request.params.user_id, body);
+      const { created, data } = await createPatient(patients, principalOf(request), request.params.user_id, submittedBody(request));
       return created ? reply.success(201, 'Patient created successfully', data) : reply.success(200, 'Patient already exists', data);
     },
   });
@@ -83,7 +66,7 @@ export const patientsRoutes: RouteModule = (app, deps) => {
   app.route({
     method: 'PUT',
     url: `${PATIENTS_URL}/:patient_id`,
-    config: { auth: { scopes: ['update:patient'] } },
+    config: { auth: { kind: 'bearer', scopes: ['update:patient'] } },
     attachValidation: true,
     bodyLimit: PATIENT_BODY_LIMIT_BYTES,
     schema: {
@@ -94,9 +77,8 @@ export const patientsRoutes: RouteModule = (app, deps) => {
       response: { 200: PatientUpdatedResponse, ...errorResponses(404, 415, 422, 503) },
     },
     handler: async (request, reply) => {
-      const body = checkPatientUpdateBody<PatientUpdateBody>(request, deps.clock.now());
       const { user_id: userId, patient_id: patientId } = request.params;
-      const data = await updatePatient(ctx, principalOf(request), { userId, patientId }, body);
+      const data = await updatePatient(patients, principalOf(request), { userId, patientId }, submittedBody(request));
       return reply.success(200, 'Patient updated successfully', data);
     },
   });

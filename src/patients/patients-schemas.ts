@@ -4,8 +4,8 @@
 // body can make validation or storage expensive. Unknown fields are accepted and ignored.
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { IHI_RECORD_STATUSES, IHI_SEARCH_PATHS, IHI_STATUSES } from '../hi-service/index.ts';
-import { SuccessEnvelopeSchema } from '../platform/envelope.ts';
-import { StringEnum } from '../platform/schema-types.ts';
+import { SuccessEnvelopeSchema } from '../platform/http/envelope.ts';
+import { StringEnum } from '../platform/http/schema-types.ts';
 
 export const SEXES = ['M', 'F', 'N', 'I'] as const;
 export const AUSTRALIAN_STATES = ['NSW', 'VIC', 'QLD', 'WA', 'SA', 'TAS', 'ACT', 'NT'] as const;

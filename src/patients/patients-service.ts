@@ -1,29 +1,68 @@
-// The IHI precheck and create patient: one check (patient-check.ts), read two ways. The
-// precheck reports it; create acts on it, refusing exactly when the precheck's outcome rules
-// say create_would_succeed is false.
-import type { IhiFound } from '../hi-service/index.ts';
-import { ApiError, validationFailed } from '../platform/api-error.ts';
+// Patients of an organization: the context every patient operation runs in, and the IHI
+// precheck and create patient, one check (patient-check.ts) read two ways. The precheck
+// reports it; create acts on it, refusing exactly when the precheck's outcome rules say
+// create_would_succeed is false. Update is in patient-update.ts.
+import type { Kysely } from 'kysely';
+import type { Principal } from '../auth/auth-service.ts';
+import type { HiServicePort, IhiFound } from '../hi-service/index.ts';
+import type { Clock } from '../platform/clock.ts';
+import type { Database } from '../platform/db/database-schema.ts';
+import { ApiError, validationFailed } from '../platform/http/api-error.ts';
+import type { SubmittedBody } from '../platform/http/body-validation.ts';
 import { newId } from '../platform/ids.ts';
-import type { Principal } from '../platform/route-auth.ts';
+import type { Deps } from '../runtime.ts';
+import { requireOrganizationUser, type UsersContext } from '../users/users-service.ts';
 import { buildPrecheckData, createWouldSucceed, describePrecheck, type PatientCheck } from './ihi-precheck.ts';
 import { fieldOfPath, labelOfPath } from './ihi-search.ts';
-import type { CheckedBody } from './patient-input-checks.ts';
-import { requireOrganizationUser } from '../users/users-service.ts';
-import { checkPatient, throwIfIssues, type PatientsContext } from './patient-check.ts';
+import { checkPatientInputBody } from './patient-input-checks.ts';
+import { checkPatient, throwIfIssues } from './patient-check.ts';
 import { columnsOf, normalisePatientInput, recordFromInput, type PatientInput } from './patient-records.ts';
 import type { PatientCreatedData, PatientInputBody, PrecheckData, PrecheckOutcome } from './patients-schemas.ts';
-import { isUniqueViolation } from '../platform/database.ts';
+import { isUniqueViolation } from '../platform/db/database.ts';
 import { findPatientsByPartnerPatientId, insertPatient, type PatientRow } from './patients-store.ts';
+
+export interface PatientsContext {
+  db: Kysely<Database>;
+  clock: Clock;
+  hiService: HiServicePort;
+  /** Seals IHI, Medicare and DVA numbers at rest. */
+  secretKey: Buffer;
+  /** `${publicUrl}${basePath}`: portal links are built on it. */
+  publicBaseUrl: string;
+  /** The path user of every patient route belongs to the caller's organization. */
+  users: UsersContext;
+}
+
+export function createPatientsContext(
+  deps: Pick<Deps, 'database' | 'clock' | 'hiService' | 'secretKey' | 'config'>,
+  features: { users: UsersContext },
+): PatientsContext {
+  return {
+    db: deps.database,
+    clock: deps.clock,
+    hiService: deps.hiService,
+    secretKey: deps.secretKey,
+    publicBaseUrl: `${deps.config.publicUrl}${deps.config.basePath}`,
+    users: features.users,
+  };
+}
+
+/** The path user (404), then the body: schema and identifier formats together (422). */
+async function readPatientInput(ctx: PatientsContext, principal: Principal, pathUserId: string, submitted: SubmittedBody): Promise<PatientInput> {
+  await requireOrganizationUser(ctx.users, principal, pathUserId);
+  const body = checkPatientInputBody<PatientInputBody>(submitted, principal.partnerId, ctx.clock.now());
+  throwIfIssues(body.issues);
+  return normalisePatientInput(body.value);
+}
 
 export async function runIhiPrecheck(
   ctx: PatientsContext,
   principal: Principal,
-  userId: string,
-  body: CheckedBody<PatientInputBody>,
+  pathUserId: string,
+  submitted: SubmittedBody,
 ): Promise<{ message: string; data: PrecheckData }> {
-  await requireOrganizationUser(ctx.db, principal, userId);
-  throwIfIssues(body.issues);
-  const check = await checkPatient(ctx, principal, normalisePatientInput(body.value), { liveCheckOfExisting: true });
+  const input = await readPatientInput(ctx, principal, pathUserId, submitted);
+  const check = await checkPatient(ctx, principal, input, { liveCheckOfExisting: true });
   return { message: describePrecheck(check), data: buildPrecheckData(check) };
 }
 
@@ -79,18 +118,16 @@ export interface CreatePatientResult {
 export async function createPatient(
   ctx: PatientsContext,
   principal: Principal,
-  userId: string,
-  body: CheckedBody<PatientInputBody>,
+  pathUserId: string,
+  submitted: SubmittedBody,
 ): Promise<CreatePatientResult> {
-  await requireOrganizationUser(ctx.db, principal, userId);
-  throwIfIssues(body.issues);
-  const input = normalisePatientInput(body.value);
+  const input = await readPatientInput(ctx, principal, pathUserId, submitted);
   // An existing patient is returned as it is: no HI search runs for it.
   const check = await checkPatient(ctx, principal, input, { liveCheckOfExisting: false });
   if (check.outcome === 'already_exists') return { created: false, data: viewOfCreated(ctx, check.existing) };
   if (!createWouldSucceed(check)) throw refusalOf(check);
   const found = check.outcome === 'ihi_found' ? check.search.found : undefined;
-  return insertNewPatient(ctx, principal, userId.toLowerCase(), input, found);
+  return insertNewPatient(ctx, principal, pathUserId.toLowerCase(), input, found);
 }
 
 async function findFirstPatient(db: PatientsContext['db'], row: Pick<PatientRow, 'organization_id' | 'partner_patient_id'>) {

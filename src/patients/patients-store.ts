@@ -1,42 +1,28 @@
 // Queries for patients. Every one is scoped to an organization: a patient id from another
 // organization finds nothing.
 import { sql, type Insertable, type Kysely, type Selectable, type Updateable } from 'kysely';
-import type { Database, PatientsTable } from '../platform/database-schema.ts';
+import type { Database, PatientsTable } from '../platform/db/database-schema.ts';
 import type { Awaitable } from '../platform/awaitable.ts';
-import { precompileQuery } from '../platform/precompiled-query.ts';
+import { precompileQuery } from '../platform/db/precompiled-query.ts';
 
 export type PatientRow = Selectable<PatientsTable>;
 
-function selectPatientsByPartnerPatientId(db: Kysely<Database>, organizationId: string, partnerPatientId: string) {
-  return db
+const patientsByPartnerPatientId = precompileQuery<{ organizationId: string; partnerPatientId: string }, PatientRow>((db, param) =>
+  db
     .selectFrom('patients')
     .selectAll()
-    .where('organization_id', '=', organizationId)
-    .where('partner_patient_id', '=', partnerPatientId)
+    .where('organization_id', '=', param('organizationId'))
+    .where('partner_patient_id', '=', param('partnerPatientId'))
     .orderBy('created_at')
     .orderBy('id')
     // A literal, not a parameter: SQLite plans a parameterised LIMIT with ORDER BY as a
     // sort (about 18 µs a call here) instead of reading the index in order.
-    .limit(sql.lit(2));
-}
+    .limit(sql.lit(2)),
+);
 
-/** At most two patients holding this partner_patient_id: two are enough to know "several". */
-export async function findPatientsByPartnerPatientId(
-  db: Kysely<Database>,
-  organizationId: string,
-  partnerPatientId: string,
-): Promise<PatientRow[]> {
-  return selectPatientsByPartnerPatientId(db, organizationId, partnerPatientId).execute();
-}
-
-export type PatientsByPartnerPatientIdFinder = (organizationId: string, partnerPatientId: string) => Awaitable<PatientRow[]>;
-
-/** The same lookup compiled once, for the precheck and create hot path. */
-export function createPatientsByPartnerPatientIdFinder(db: Kysely<Database>): PatientsByPartnerPatientIdFinder {
-  const run = precompileQuery<{ organizationId: string; partnerPatientId: string }, PatientRow>(db, (param) =>
-    selectPatientsByPartnerPatientId(db, param('organizationId'), param('partnerPatientId')),
-  );
-  return (organizationId, partnerPatientId) => run({ organizationId, partnerPatientId });
+/** At most two patients holding this partner_patient_id: two are enough to know "several". Every precheck and create runs it. */
+export function findPatientsByPartnerPatientId(db: Kysely<Database>, organizationId: string, partnerPatientId: string): Awaitable<PatientRow[]> {
+  return patientsByPartnerPatientId(db, { organizationId, partnerPatientId });
 }
 
 export async function findPatientById(db: Kysely<Database>, organizationId: string, patientId: string) {

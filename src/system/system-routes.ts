@@ -1,36 +1,38 @@
 // Liveness, readiness and the OpenAPI document.
 import { Type } from '@sinclair/typebox';
-import { sql } from 'kysely';
-import type { RouteModule } from '../app-deps.ts';
-import { ApiError, ERROR_CODES } from '../platform/api-error.ts';
-import { ErrorEnvelopeSchema } from '../platform/envelope.ts';
+import type { RouteModule } from '../route-module.ts';
+import { ERROR_CODES } from '../platform/http/api-error.ts';
+import { ErrorEnvelopeSchema } from '../platform/http/envelope.ts';
+import { checkReadiness } from './system-service.ts';
 
 const HealthResponse = Type.Object({ status: Type.String() });
 
-export const systemRoutes: RouteModule = (app, deps) => {
-  app.get('/health', { schema: { summary: 'Liveness', tags: ['system'], response: { 200: HealthResponse } } }, async () => ({
-    status: 'ok',
-  }));
+export const systemRoutes: RouteModule = (app, { system }) => {
+  app.route({
+    method: 'GET',
+    url: '/health',
+    config: { auth: { kind: 'public' } },
+    schema: { summary: 'Liveness', tags: ['system'], response: { 200: HealthResponse } },
+    handler: async () => ({ status: 'ok' }),
+  });
 
-  app.get(
-    '/ready',
-    {
-      schema: {
-        summary: 'Readiness: the database answers',
-        tags: ['system'],
-        response: { 200: HealthResponse, [ERROR_CODES.SERVICE_UNAVAILABLE.status]: ErrorEnvelopeSchema },
-      },
+  app.route({
+    method: 'GET',
+    url: '/ready',
+    config: { auth: { kind: 'public' } },
+    schema: {
+      summary: 'Readiness: the database answers',
+      tags: ['system'],
+      response: { 200: HealthResponse, [ERROR_CODES.SERVICE_UNAVAILABLE.status]: ErrorEnvelopeSchema },
     },
-    async (request) => {
-      try {
-        await sql`select 1`.execute(deps.database.db);
-      } catch (error) {
-        request.log.warn({ err: error }, 'readiness check failed');
-        throw new ApiError('SERVICE_UNAVAILABLE', 'The database is not reachable');
-      }
-      return { status: 'ready' };
-    },
-  );
+    handler: async (request) => checkReadiness(system, (error) => request.log.warn({ err: error }, 'readiness check failed')),
+  });
 
-  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  app.route({
+    method: 'GET',
+    url: '/openapi.json',
+    config: { auth: { kind: 'public' } },
+    schema: { hide: true },
+    handler: async () => app.swagger(),
+  });
 };

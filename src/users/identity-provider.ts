@@ -6,7 +6,7 @@
 // Each call runs inside the service's transaction and gets it as `db`: a store-backed
 // provider writes through it, an external one calls out last and throws to roll it back.
 import type { Kysely } from 'kysely';
-import type { Database } from '../platform/database-schema.ts';
+import type { Database } from '../platform/db/database-schema.ts';
 
 export interface IdentityAccount {
   /** The open transaction of the change. */

@@ -3,8 +3,8 @@
 // with a stored record. The update-user and create-user schemas, the stored columns and the
 // read-user shape are all derived from PROVIDER_FIELDS.
 import { isCalendarDate } from '../identifiers/index.ts';
-import type { ValidationIssue } from '../platform/api-error.ts';
-import type { ProviderRecordsTable } from '../platform/database-schema.ts';
+import type { ValidationIssue } from '../platform/http/api-error.ts';
+import type { ProviderRecordsTable } from '../platform/db/database-schema.ts';
 
 /** The spec's sex codes for a provider. */
 export const PROVIDER_SEX_CODES = { M: 'Male', F: 'Female', I: 'Indeterminate', N: 'Not-stated' } as const;

@@ -5,7 +5,7 @@
 // (409, or a warning on create); a holder that is disabled is stale, and its record becomes
 // inactive as the new one is written.
 import type { Kysely } from 'kysely';
-import type { Database } from '../platform/database-schema.ts';
+import type { Database } from '../platform/db/database-schema.ts';
 import { DETAIL_FIELDS, RECORD_ACTIVE, RECORD_INACTIVE, type DetailField, type ProviderIdentity, type ProviderRecordRow } from './provider-details.ts';
 import { findActiveHpiiHolders, insertProviderRecord, setProviderRecordStatus, updateProviderRecord } from './users-store.ts';
 

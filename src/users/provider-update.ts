@@ -1,7 +1,7 @@
 // Update user (PUT .../users/{user_id}): full_name and provider_details, only the fields sent.
 // Every check that can fail runs before anything is written (the HI lookup last of them), and
 // the write (provider record and full_name) is one transaction, so a failure saves nothing.
-import { validationFailed } from '../platform/api-error.ts';
+import { validationFailed } from '../platform/http/api-error.ts';
 import {
   detailColumnsOf,
   fullNameOf,
@@ -13,8 +13,10 @@ import {
 } from './provider-details.ts';
 import { claimHpii, isHpiiHeldByAnother, writeRecordDetails, writeVerifiedRecord, type RecordOwner } from './provider-records.ts';
 import { askHiService, checkHpiiNumber, checkOrganizationHpio, hpiiConflict, needsHiLookup, rejectUnverified } from './provider-verification.ts';
+import type { SubmittedBody } from '../platform/http/body-validation.ts';
+import { readUserUpdate } from './users-input.ts';
 import { requireUser, type CallerOrganization, type UsersContext } from './users-service.ts';
-import { isUniqueViolation } from '../platform/database.ts';
+import { isUniqueViolation } from '../platform/db/database.ts';
 import { findProviderRecord, updateUserOfOrganization } from './users-store.ts';
 
 export interface UserUpdate {
@@ -60,9 +62,10 @@ export async function updateUser(
   ctx: UsersContext,
   { organizationId, organizationHpio }: CallerOrganization,
   pathUserId: string,
-  update: UserUpdate,
+  body: SubmittedBody,
 ): Promise<{ user_id: string }> {
-  const user = await requireUser(ctx.db, organizationId, pathUserId);
+  const user = await requireUser(ctx, organizationId, pathUserId);
+  const update = readUserUpdate(body);
   const owner: RecordOwner = { organizationId, userId: user.id };
   const write = update.provider_details ? await prepareProviderWrite(ctx, owner, organizationHpio, update.provider_details) : undefined;
   const fullName = update.full_name ?? (write && followedFullName(write));

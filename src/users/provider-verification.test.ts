@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { HI_DEMO_FIXTURES, HI_DEMO_PROVIDERS, createHiSandboxSimulator } from '../hi-service/index.ts';
-import { ApiError } from '../platform/api-error.ts';
+import { ApiError } from '../platform/http/api-error.ts';
 import type { ProviderRecordRow } from './provider-details.ts';
 import { askHiService, checkHpiiNumber, checkOrganizationHpio, needsHiLookup } from './provider-verification.ts';
 

@@ -2,7 +2,7 @@
 // answer means. The lookup itself is the HI Service port's verifyProvider.
 import { HiServiceUnreachableError, type HiServicePort, type HiSex } from '../hi-service/index.ts';
 import { isValidHpii, isValidHpio } from '../identifiers/index.ts';
-import { ApiError, validationFailed, type ValidationCode } from '../platform/api-error.ts';
+import { ApiError, validationFailed, type ValidationCode } from '../platform/http/api-error.ts';
 import { changesIdentity, RECORD_ACTIVE, type ProviderDetailsPatch, type ProviderIdentity, type ProviderRecordRow } from './provider-details.ts';
 
 /** The answers that leave a provider unverified, and how each is reported. */

@@ -1,11 +1,12 @@
 // Who a user is allowed to be: replacing roles, and the user state table (disable, enable).
 // Sign-in itself is the identity provider's (identity-provider.ts); the roles are ours.
-import { ApiError } from '../platform/api-error.ts';
-import { BASELINE_ROLES, isAssignableRole, parseStoredRoles, PLATFORM_KEPT_ROLES, type Role } from './user-roles.ts';
-import { requireUser, type UsersContext } from './users-service.ts';
+import { ApiError } from '../platform/http/api-error.ts';
+import { BASELINE_ROLES, isAssignableRole, parseStoredRoles, PLATFORM_KEPT_ROLES, type Role } from '../auth/user-roles.ts';
+import type { SubmittedBody } from '../platform/http/body-validation.ts';
+import { readRequestedRoles, ROLES_NOT_AN_ARRAY } from './users-input.ts';
+import { requireUser, type CallerOrganization, type UsersContext } from './users-service.ts';
 import { updateUserOfOrganization } from './users-store.ts';
 
-export const ROLES_NOT_AN_ARRAY = 'access_roles must be a non-empty array of valid roles';
 export const NO_VALID_ROLE = 'access_roles must contain at least one valid role after filtering';
 
 /** The spec's messages of the user state table, and of enable (its mirror). */
@@ -23,14 +24,15 @@ export const STATE_MESSAGES = {
  */
 export async function replaceRoles(
   ctx: UsersContext,
-  organizationId: string,
+  { organizationId }: CallerOrganization,
   pathUserId: string,
-  requested: unknown,
+  body: SubmittedBody,
 ): Promise<{ user_id: string; access_roles: Role[] }> {
-  if (!Array.isArray(requested) || requested.length === 0) throw new ApiError('INVALID_USER_PARAMETERS', ROLES_NOT_AN_ARRAY);
+  const user = await requireUser(ctx, organizationId, pathUserId);
+  const requested = readRequestedRoles(body);
+  if (requested.length === 0) throw new ApiError('INVALID_USER_PARAMETERS', ROLES_NOT_AN_ARRAY);
   const assigned = [...new Set(requested.filter(isAssignableRole))];
   if (assigned.length === 0) throw new ApiError('INVALID_USER_PARAMETERS', NO_VALID_ROLE);
-  const user = await requireUser(ctx.db, organizationId, pathUserId);
   const kept = parseStoredRoles(user.roles).filter((role) => (PLATFORM_KEPT_ROLES as readonly Role[]).includes(role));
   const roles: Role[] = [...kept, ...assigned];
   await updateUserOfOrganization(ctx.db, organizationId, user.id, { roles: JSON.stringify(roles), updated_at: ctx.clock.now().toISOString() });
@@ -45,11 +47,11 @@ type StateChange = 'disable' | 'enable';
  */
 export async function changeUserState(
   ctx: UsersContext,
-  organizationId: string,
+  { organizationId }: CallerOrganization,
   pathUserId: string,
   change: StateChange,
 ): Promise<{ user_id: string; message: string }> {
-  const user = await requireUser(ctx.db, organizationId, pathUserId);
+  const user = await requireUser(ctx, organizationId, pathUserId);
   const target = change === 'disable' ? 0 : 1;
   if (user.enabled === target) {
     return { user_id: user.id, message: change === 'disable' ? STATE_MESSAGES.alreadyDisabled : STATE_MESSAGES.alreadyEnabled };

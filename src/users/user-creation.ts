@@ -3,13 +3,15 @@
 // HPI-I another active provider of the organization holds, is created without a provider
 // record, and the response's code and warning say so.
 import { normaliseEmail } from '../identifiers/index.ts';
-import { ApiError } from '../platform/api-error.ts';
+import { ApiError } from '../platform/http/api-error.ts';
 import { detailColumnsOf, type ProviderDetailsPatch, type ProviderIdentity } from './provider-details.ts';
 import { claimHpii, isHpiiHeldByAnother, writeVerifiedRecord, type RecordOwner } from './provider-records.ts';
 import { askHiService, checkHpiiNumber, checkOrganizationHpio, UNVERIFIED_ANSWERS, type HiAnswer } from './provider-verification.ts';
-import { BASELINE_ROLES, holdsAny, PROVIDER_RECORD_ROLES, type AssignableRole, type Role } from './user-roles.ts';
+import { BASELINE_ROLES, holdsAny, PROVIDER_RECORD_ROLES, type AssignableRole, type Role } from '../auth/user-roles.ts';
+import type { SubmittedBody } from '../platform/http/body-validation.ts';
+import { readNewUser } from './users-input.ts';
 import { newUserRow, type CallerOrganization, type UsersContext } from './users-service.ts';
-import { isUniqueViolation } from '../platform/database.ts';
+import { isUniqueViolation } from '../platform/db/database.ts';
 import { findUserByEmail, insertUser } from './users-store.ts';
 
 export type NewUserRequest = ProviderDetailsPatch & {
@@ -62,8 +64,9 @@ function reportOf(userId: string, outcome: ProviderOutcome | undefined): UserCre
   return { code: 'USER_CREATED_PROVIDER_NOT_FOUND', data: { user_id: userId, warning: UNVERIFIED_ANSWERS[outcome.answer].warning } };
 }
 
-export async function createOrganizationUser(ctx: UsersContext, organization: CallerOrganization, input: NewUserRequest): Promise<UserCreated> {
+export async function createOrganizationUser(ctx: UsersContext, organization: CallerOrganization, body: SubmittedBody): Promise<UserCreated> {
   const { organizationId } = organization;
+  const input = readNewUser(body);
   const email = normaliseEmail(input.email);
   if (await findUserByEmail(ctx.db, email)) throw emailTaken();
   const roles = rolesOnCreate(input.access_roles);

@@ -1,15 +1,13 @@
 // Reading the user routes' bodies: schema failures and the checks a schema cannot express
 // (the prescriber-type dependency, calendar dates, e-mail format, fields a role requires) go
 // out together as one 422; unknown fields are dropped.
-import type { FastifyRequest } from 'fastify';
 import { isValidEmail, normaliseEmail } from '../identifiers/index.ts';
-import { ApiError, type ValidationIssue } from '../platform/api-error.ts';
-import { schemaIssuesOf, throwIfInvalid } from '../platform/body-validation.ts';
+import { ApiError, type ValidationIssue } from '../platform/http/api-error.ts';
+import { bodyFields, throwIfInvalid, type SubmittedBody } from '../platform/http/body-validation.ts';
 import { checkPrescriberTypeRule, checkProviderFormats, fieldsNeededByType, PROVIDER_FIELD_NAMES, type ProviderDetailsPatch } from './provider-details.ts';
 import type { UserUpdate } from './provider-update.ts';
 import type { NewUserRequest } from './user-creation.ts';
-import { ROLES_NOT_AN_ARRAY } from './user-access.ts';
-import type { Role } from './user-roles.ts';
+import type { Role } from '../auth/user-roles.ts';
 
 /** Create user: the fields a role needs beside the always-required names and e-mail. */
 export const FIELDS_REQUIRED_BY_ROLE: ReadonlyArray<{ role: Role; fields: readonly (keyof NewUserRequest)[] }> = [
@@ -29,10 +27,10 @@ function isMissing(value: unknown): boolean {
   return value === undefined || value === '';
 }
 
-export function readUserUpdate(request: FastifyRequest): UserUpdate {
-  const body = isPlainObject(request.body) ? request.body : {};
+export function readUserUpdate(submitted: SubmittedBody): UserUpdate {
+  const body = bodyFields(submitted);
   const details = isPlainObject(body.provider_details) ? (body.provider_details as ProviderDetailsPatch) : undefined;
-  throwIfInvalid(request, details ? [...checkPrescriberTypeRule(details), ...checkProviderFormats(details)] : []);
+  throwIfInvalid(submitted, details ? [...checkPrescriberTypeRule(details), ...checkProviderFormats(details)] : []);
   const update: UserUpdate = {};
   if (typeof body.full_name === 'string') update.full_name = body.full_name;
   if (details) update.provider_details = pick<ProviderDetailsPatch>(details, PROVIDER_FIELD_NAMES);
@@ -61,16 +59,18 @@ function emailIssues(email: unknown): ValidationIssue[] {
 
 const NEW_USER_FIELDS = ['given_name', 'family_name', 'email', 'access_roles', ...PROVIDER_FIELD_NAMES.filter((n) => n !== 'given_name' && n !== 'family_name')];
 
-export function readNewUser(request: FastifyRequest): NewUserRequest {
-  const body = isPlainObject(request.body) ? request.body : {};
-  throwIfInvalid(request, [...roleRequirementIssues(body), ...emailIssues(body.email), ...checkProviderFormats(body as ProviderDetailsPatch, '')]);
+export function readNewUser(submitted: SubmittedBody): NewUserRequest {
+  const body = bodyFields(submitted);
+  throwIfInvalid(submitted, [...roleRequirementIssues(body), ...emailIssues(body.email), ...checkProviderFormats(body as ProviderDetailsPatch, '')]);
   return pick<NewUserRequest>(body, NEW_USER_FIELDS);
 }
 
+export const ROLES_NOT_AN_ARRAY = 'access_roles must be a non-empty array of valid roles';
+
 /** The roles body: anything that is not an array of at most 32 entries is a 400, as the vendor answers. */
-export function readRequestedRoles(request: FastifyRequest): unknown[] {
-  const body = request.body;
-  if (schemaIssuesOf(request).length > 0 || !isPlainObject(body) || !Array.isArray(body.access_roles)) {
+export function readRequestedRoles(submitted: SubmittedBody): unknown[] {
+  const body = submitted.value;
+  if (submitted.issues.length > 0 || !isPlainObject(body) || !Array.isArray(body.access_roles)) {
     throw new ApiError('INVALID_USER_PARAMETERS', ROLES_NOT_AN_ARRAY);
   }
   return body.access_roles;

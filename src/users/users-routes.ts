@@ -1,14 +1,13 @@
 // The users of an organization and their prescriber details, under
 // /v1/organizations/{organization_id}/users: create, list, read, update, roles, disable, enable.
-import type { App, RouteModule } from '../app-deps.ts';
-import { errorResponses } from '../platform/envelope.ts';
-import { principalOf } from '../platform/route-auth.ts';
-import { createUserStoreIdentityProvider } from './identity-provider.ts';
+import type { App, RouteModule } from '../route-module.ts';
+import { errorResponses } from '../platform/http/envelope.ts';
+import { principalOf } from '../auth/route-auth.ts';
+import { submittedBody } from '../platform/http/body-validation.ts';
 import { updateUser } from './provider-update.ts';
 import { changeUserState, replaceRoles } from './user-access.ts';
 import { createOrganizationUser } from './user-creation.ts';
-import { USER_MANAGER_ROLES } from './user-roles.ts';
-import { readNewUser, readRequestedRoles, readUserUpdate } from './users-input.ts';
+import { USER_MANAGER_ROLES } from '../auth/user-roles.ts';
 import {
   CreatedUserResponse,
   CreateUserBody,
@@ -33,7 +32,7 @@ const createUserRoute: RouteRegistration = (app, ctx) => {
   app.route({
     method: 'POST',
     url: USERS,
-    config: { auth: { scopes: ['create:user'] } },
+    config: { auth: { kind: 'bearer', scopes: ['create:user'] } },
     attachValidation: true,
     schema: {
       summary: 'Create a user; a provider is verified with the HI Service (read the code: USER_CREATED or USER_CREATED_PROVIDER_*)',
@@ -43,7 +42,7 @@ const createUserRoute: RouteRegistration = (app, ctx) => {
       response: { 201: CreatedUserResponse, ...errorResponses(409, 422) },
     },
     handler: async (request, reply) => {
-      const created = await createOrganizationUser(ctx, principalOf(request), readNewUser(request));
+      const created = await createOrganizationUser(ctx, principalOf(request), submittedBody(request));
       return reply.success(201, 'User created successfully', created.data, created.code);
     },
   });
@@ -53,7 +52,7 @@ const listUsersRoute: RouteRegistration = (app, ctx) => {
   app.route({
     method: 'GET',
     url: USERS,
-    config: { auth: { scopes: ['read:users'] } },
+    config: { auth: { kind: 'bearer', scopes: ['read:users'] } },
     schema: {
       summary: 'List every user of the organization (user_id and email; no pagination, limit and lastKey are ignored)',
       tags,
@@ -71,7 +70,7 @@ const readUserRoute: RouteRegistration = (app, ctx) => {
   app.route({
     method: 'GET',
     url: USER,
-    config: { auth: { scopes: ['read:user'] } },
+    config: { auth: { kind: 'bearer', scopes: ['read:user'] } },
     schema: {
       summary: 'Read a user, with provider details and is_escript_ready.can_prescribe',
       tags,
@@ -89,7 +88,7 @@ const updateUserRoute: RouteRegistration = (app, ctx) => {
   app.route({
     method: 'PUT',
     url: USER,
-    config: { auth: { scopes: ['update:user'] } },
+    config: { auth: { kind: 'bearer', scopes: ['update:user'] } },
     attachValidation: true,
     schema: {
       summary: 'Update full_name and provider details (only the fields sent); the HPI-I is verified with the HI Service when needed',
@@ -99,7 +98,7 @@ const updateUserRoute: RouteRegistration = (app, ctx) => {
       response: { 200: UserIdResponse, ...errorResponses(404, 409, 422) },
     },
     handler: async (request, reply) => {
-      const updated = await updateUser(ctx, principalOf(request), request.params.user_id, readUserUpdate(request));
+      const updated = await updateUser(ctx, principalOf(request), request.params.user_id, submittedBody(request));
       return reply.success(200, 'User updated successfully', updated);
     },
   });
@@ -109,7 +108,7 @@ const replaceRolesRoute: RouteRegistration = (app, ctx) => {
   app.route({
     method: 'PUT',
     url: `${USER}/roles`,
-    config: { auth: { scopes: ['update:user'], roles: USER_MANAGER_ROLES, roleFailure: 403 } },
+    config: { auth: { kind: 'bearer', scopes: ['update:user'], roles: USER_MANAGER_ROLES, roleFailure: 403 } },
     attachValidation: true,
     schema: {
       summary: 'Replace the roles of a user (owner, support and member cannot be assigned)',
@@ -119,7 +118,7 @@ const replaceRolesRoute: RouteRegistration = (app, ctx) => {
       response: { 200: RolesResponse, ...errorResponses(403, 404) },
     },
     handler: async (request, reply) => {
-      const roles = await replaceRoles(ctx, principalOf(request).organizationId, request.params.user_id, readRequestedRoles(request));
+      const roles = await replaceRoles(ctx, principalOf(request), request.params.user_id, submittedBody(request));
       return reply.success(200, 'User roles updated successfully', roles);
     },
   });
@@ -129,7 +128,7 @@ const userStateRoute = (change: 'disable' | 'enable', scopes: Array<'update:user
   app.route({
     method: 'PUT',
     url: `${USER}/${change}`,
-    config: { auth: { scopes, roles: USER_MANAGER_ROLES, roleFailure: 403 } },
+    config: { auth: { kind: 'bearer', scopes, roles: USER_MANAGER_ROLES, roleFailure: 403 } },
     schema: {
       summary:
         change === 'disable'
@@ -140,15 +139,13 @@ const userStateRoute = (change: 'disable' | 'enable', scopes: Array<'update:user
       response: { 200: UserIdResponse, ...errorResponses(403, 404) },
     },
     handler: async (request, reply) => {
-      const result = await changeUserState(ctx, principalOf(request).organizationId, request.params.user_id, change);
+      const result = await changeUserState(ctx, principalOf(request), request.params.user_id, change);
       return reply.success(200, result.message, { user_id: result.user_id });
     },
   });
 };
 
-export const userRoutes: RouteModule = (app, deps) => {
-  // The built-in identity provider is our own user store; an external one is plugged in here.
-  const ctx: UsersContext = { db: deps.database.db, clock: deps.clock, hiService: deps.hiService, identityProvider: createUserStoreIdentityProvider() };
+export const userRoutes: RouteModule = (app, { users }) => {
   const routes = [
     createUserRoute,
     listUsersRoute,
@@ -158,5 +155,5 @@ export const userRoutes: RouteModule = (app, deps) => {
     userStateRoute('disable', ['update:user', 'delete:user']),
     userStateRoute('enable', ['update:user']),
   ];
-  for (const register of routes) register(app, ctx);
+  for (const register of routes) register(app, users);
 };

@@ -2,10 +2,10 @@
 // PROVIDER_FIELDS table, so their limits live in one place.
 import { Type, type TSchema } from '@sinclair/typebox';
 import { OrganizationParams } from '../auth/auth-schemas.ts';
-import { SuccessEnvelopeSchema } from '../platform/envelope.ts';
-import { StringEnum } from '../platform/schema-types.ts';
+import { SuccessEnvelopeSchema } from '../platform/http/envelope.ts';
+import { StringEnum } from '../platform/http/schema-types.ts';
 import { PROVIDER_FIELD_NAMES, PROVIDER_FIELDS, type ProviderField, type ProviderFieldRule } from './provider-details.ts';
-import { ASSIGNABLE_ROLES } from './user-roles.ts';
+import { ASSIGNABLE_ROLES } from '../auth/user-roles.ts';
 
 export { OrganizationParams };
 export const UserParams = Type.Object({ ...OrganizationParams.properties, user_id: Type.String({ maxLength: 64 }) });

@@ -1,33 +1,29 @@
-// Users: created by the operator CLI (any role) and through the API (assignable roles, with
-// the provider verified by the HI Service), read one at a time, and listed per organization.
+// Users of an organization as partners see them: the context every users operation runs in,
+// the path-user checks other features rely on, the single-user read and the list. Creating
+// (user-creation.ts), updating (provider-update.ts) and access (user-access.ts) build on it.
 import type { Insertable, Kysely } from 'kysely';
 import type { HiServicePort } from '../hi-service/index.ts';
-import { isValidEmail, normaliseEmail } from '../identifiers/index.ts';
-import { findOrganization } from '../onboarding/onboarding-store.ts';
-import { OnboardingError } from '../onboarding/onboarding-service.ts';
-import { notFound } from '../platform/api-error.ts';
+import { notFound } from '../platform/http/api-error.ts';
 import type { Clock } from '../platform/clock.ts';
-import type { Database, UsersTable } from '../platform/database-schema.ts';
+import type { Database, UsersTable } from '../platform/db/database-schema.ts';
 import { newId } from '../platform/ids.ts';
+import type { Deps } from '../runtime.ts';
 import { canPrescribe } from './escript-readiness.ts';
-import type { IdentityProvider } from './identity-provider.ts';
+import { createUserStoreIdentityProvider, type IdentityProvider } from './identity-provider.ts';
 import { toProviderDetails, type ProviderDetails } from './provider-details.ts';
-import { holdsAny, isRole, parseStoredRoles, PROVIDER_RECORD_ROLES, ROLES, type Role } from './user-roles.ts';
-import {
-  findProviderRecord,
-  findUserByEmail,
-  findUserOfOrganization,
-  isUserOfOrganization,
-  insertUser,
-  listUserEmailsOfOrganization,
-  type UserRow,
-} from './users-store.ts';
+import { holdsAny, parseStoredRoles, PROVIDER_RECORD_ROLES, type Role } from '../auth/user-roles.ts';
+import { findProviderRecord, findUserOfOrganization, isUserOfOrganization, listUserEmailsOfOrganization, type UserRow } from './users-store.ts';
 
 export interface UsersContext {
   db: Kysely<Database>;
   clock: Clock;
   hiService: HiServicePort;
   identityProvider: IdentityProvider;
+}
+
+export function createUsersContext(deps: Pick<Deps, 'database' | 'clock' | 'hiService'>): UsersContext {
+  // The built-in identity provider is our own user store; an external one is plugged in here.
+  return { db: deps.database, clock: deps.clock, hiService: deps.hiService, identityProvider: createUserStoreIdentityProvider() };
 }
 
 export const USER_NOT_FOUND = 'User not found';
@@ -39,8 +35,8 @@ export interface CallerOrganization {
 }
 
 /** The path user, within the caller's organization; 404 otherwise (another organization's too). */
-export async function requireUser(db: Kysely<Database>, organizationId: string, pathUserId: string): Promise<UserRow> {
-  const user = await findUserOfOrganization(db, organizationId, pathUserId.toLowerCase());
+export async function requireUser(ctx: UsersContext, organizationId: string, pathUserId: string): Promise<UserRow> {
+  const user = await findUserOfOrganization(ctx.db, organizationId, pathUserId.toLowerCase());
   if (!user) throw notFound(USER_NOT_FOUND);
   return user;
 }
@@ -51,12 +47,12 @@ export async function requireUser(db: Kysely<Database>, organizationId: string, 
  * only another user costs a query.
  */
 export async function requireOrganizationUser(
-  db: Kysely<Database>,
+  ctx: UsersContext,
   principal: { organizationId: string; userId: string },
   pathUserId: string,
 ): Promise<string> {
   const userId = pathUserId.toLowerCase();
-  if (userId !== principal.userId && !(await isUserOfOrganization(db, principal.organizationId, userId))) {
+  if (userId !== principal.userId && !(await isUserOfOrganization(ctx.db, principal.organizationId, userId))) {
     throw notFound(USER_NOT_FOUND);
   }
   return userId;
@@ -79,41 +75,6 @@ export function newUserRow(
   };
 }
 
-export interface NewUser {
-  organizationId: string;
-  email: string;
-  givenName: string;
-  familyName: string;
-  roles: string[];
-}
-
-const NAME_MAX = 100;
-
-function checkName(label: string, value: string): string {
-  const trimmed = value.trim();
-  if (trimmed === '' || trimmed.length > NAME_MAX) throw new OnboardingError(`${label} must be 1 to ${NAME_MAX} characters`);
-  return trimmed;
-}
-
-/** The operator's create (CLI and sandbox seed): any role, no provider record. */
-export async function createUser(db: Kysely<Database>, clock: Clock, input: NewUser): Promise<{ user_id: string; email: string; roles: Role[] }> {
-  const organizationId = input.organizationId.toLowerCase();
-  const email = normaliseEmail(input.email);
-  if (!isValidEmail(email)) throw new OnboardingError(`not a valid e-mail address: ${input.email}`);
-  const givenName = checkName('given name', input.givenName);
-  const familyName = checkName('family name', input.familyName);
-  const unknown = input.roles.filter((r) => !isRole(r));
-  if (input.roles.length === 0 || unknown.length > 0) {
-    throw new OnboardingError(`roles must be a non-empty list of ${ROLES.join(', ')}${unknown.length ? `; unknown: ${unknown.join(', ')}` : ''}`);
-  }
-  if (!(await findOrganization(db, organizationId))) throw new OnboardingError(`organization ${input.organizationId} not found`);
-  if (await findUserByEmail(db, email)) throw new OnboardingError(`a user with e-mail ${email} already exists`);
-  const roles = [...new Set(input.roles)] as Role[];
-  const row = newUserRow(clock.now().toISOString(), { organizationId, email, givenName, familyName, roles });
-  await insertUser(db, row);
-  return { user_id: row.id, email, roles };
-}
-
 export interface UserView {
   user_id: string;
   email: string;
@@ -127,7 +88,7 @@ export interface UserView {
 /** The single-user read: details from the provider record when there is one. */
 export async function readUser(ctx: UsersContext, organization: CallerOrganization, pathUserId: string): Promise<UserView> {
   const { organizationId, organizationHpio } = organization;
-  const user = await requireUser(ctx.db, organizationId, pathUserId);
+  const user = await requireUser(ctx, organizationId, pathUserId);
   const record = await findProviderRecord(ctx.db, organizationId, user.id);
   const roles = parseStoredRoles(user.roles);
   const details = record

@@ -2,7 +2,7 @@
 // stored lower-cased. Every query that takes a path user id also takes the organization, so
 // another organization's user is never found.
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
-import type { Database, ProviderRecordsTable, UsersTable } from '../platform/database-schema.ts';
+import type { Database, ProviderRecordsTable, UsersTable } from '../platform/db/database-schema.ts';
 import { RECORD_ACTIVE } from './provider-details.ts';
 
 export type UserRow = Selectable<UsersTable>;

@@ -4,8 +4,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { sql, type Kysely } from 'kysely';
-import { openDatabase, type DatabaseHandle } from './database.ts';
-import type { GroupCommitOptions } from './sqlite-group-commit.ts';
+import { openDatabase, type DatabaseHandle } from '../../src/platform/db/database.ts';
+import type { GroupCommitOptions } from '../../src/platform/db/sqlite/sqlite-group-commit.ts';
 
 export interface GroupCommitDatabase {
   db: Kysely<any>;
@@ -52,7 +52,7 @@ export async function givenGroupCommitDatabase(options: GroupCommitOptions & { i
     for (const h of handles) await h.close();
     fs.rmSync(dir, { recursive: true, force: true });
   });
-  const db = handle.db as unknown as Kysely<any>;
+  const db = handle as unknown as Kysely<any>;
   await sql`create table items (id integer primary key, note text)`.execute(db);
   log.length = 0;
   return {
@@ -69,7 +69,7 @@ export async function givenGroupCommitDatabase(options: GroupCommitOptions & { i
     async openSecondConnection() {
       const second = await openDatabase({ sqliteFile: file });
       handles.push(second);
-      return second.db as unknown as Kysely<any>;
+      return second as unknown as Kysely<any>;
     },
     close: () => handle.close(),
   };

@@ -5,12 +5,12 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import type SqliteDatabaseModule from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely } from 'kysely';
+import { Kysely, type Dialect as KyselyDialect } from 'kysely';
 import type { Database } from './database-schema.ts';
 import { CurrentSchemaPostgresDialect } from './postgres-schema-introspector.ts';
-import { registerSqliteShortcuts } from './precompiled-query.ts';
-import { SqliteGroupCommitDialect } from './sqlite-group-commit-dialect.ts';
-import type { GroupCommitOptions } from './sqlite-group-commit.ts';
+import type { SqliteFastPath } from './precompiled-query.ts';
+import { SqliteGroupCommitDialect } from './sqlite/sqlite-group-commit-dialect.ts';
+import type { GroupCommitOptions } from './sqlite/sqlite-group-commit.ts';
 
 // better-sqlite3 12 wraps its objects with node::ObjectWrap, and Node 24 aborts when such a
 // statement is collected during teardown; 13 (Node-API) fixes that but needs Node 22 or later
@@ -22,12 +22,25 @@ const SqliteDatabase: typeof SqliteDatabaseModule = createRequire(import.meta.ur
 
 export type Dialect = 'sqlite' | 'postgres';
 
-export interface DatabaseHandle {
-  db: Kysely<Database>;
-  dialect: Dialect;
-  /** A short description for logs, never containing a password. */
-  describe: string;
-  close(): Promise<void>;
+/**
+ * The service's database: a Kysely over the schema of database-schema.ts, which store
+ * functions take first (it or an open transaction of it). On SQLite it also carries the
+ * group-commit driver's fast path, which precompiled queries use outside transactions.
+ */
+export class DatabaseHandle extends Kysely<Database> {
+  constructor(
+    dialect: KyselyDialect,
+    readonly kind: Dialect,
+    /** A short description for logs, never containing a password. */
+    readonly describe: string,
+    readonly sqliteFastPath?: SqliteFastPath,
+  ) {
+    super({ dialect });
+  }
+
+  close(): Promise<void> {
+    return this.destroy();
+  }
 }
 
 export interface DatabaseOptions {
@@ -49,14 +62,12 @@ function openSqlite(file: string, groupCommit: GroupCommitOptions | undefined): 
   sqlite.pragma('foreign_keys = ON');
   const reader = file === ':memory:' ? undefined : openSqliteReader(file);
   const dialect = new SqliteGroupCommitDialect({ ...groupCommit, database: sqlite, reader });
-  const db = new Kysely<Database>({ dialect });
   const { driver } = dialect;
-  registerSqliteShortcuts(db, {
+  return new DatabaseHandle(dialect, 'sqlite', `sqlite:${file}`, {
     readNow: (sql, parameters) => driver.readNow(sql, parameters),
     writeNow: (query) => driver.writeNow(query),
     changeStamp: (tables) => driver.changeStamp(tables),
   });
-  return { db, dialect: 'sqlite', describe: `sqlite:${file}`, close: () => db.destroy() };
 }
 
 /** Reads outside transactions use their own connection, which sees only committed data (WAL). */
@@ -87,8 +98,7 @@ async function openPostgres(url: string, schema: string | undefined, poolSize: n
     max: poolSize,
     ...(schema ? { options: `-c search_path="${schema}"` } : {}),
   });
-  const db = new Kysely<Database>({ dialect: new CurrentSchemaPostgresDialect({ pool }) });
-  return { db, dialect: 'postgres', describe: describePostgres(url, schema), close: () => db.destroy() };
+  return new DatabaseHandle(new CurrentSchemaPostgresDialect({ pool }), 'postgres', describePostgres(url, schema));
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {

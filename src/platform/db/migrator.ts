@@ -2,10 +2,10 @@
 // dialects). Listed explicitly so a bundled or type-stripped build needs no directory scan.
 import { Migrator, type Kysely, type Migration } from 'kysely';
 import type { DatabaseHandle } from './database.ts';
-import * as foundation from '../../migrations/0001-foundation.ts';
-import * as patients from '../../migrations/0002-patients.ts';
-import * as customDrugs from '../../migrations/0003-custom-drugs.ts';
-import * as usersProviders from '../../migrations/0004-users-providers.ts';
+import * as foundation from '../../../migrations/0001-foundation.ts';
+import * as patients from '../../../migrations/0002-patients.ts';
+import * as customDrugs from '../../../migrations/0003-custom-drugs.ts';
+import * as usersProviders from '../../../migrations/0004-users-providers.ts';
 
 const MIGRATIONS: Record<string, Migration> = {
   '0001-foundation': foundation,
@@ -19,7 +19,7 @@ export interface MigrationReport {
 }
 
 export async function migrateToLatest(database: DatabaseHandle): Promise<MigrationReport> {
-  const db: Kysely<any> = database.db;
+  const db: Kysely<any> = database;
   // On PostgreSQL the bookkeeping tables live in the connection's schema, the only one its
   // introspector reads (postgres-schema-introspector.ts).
   const migrator = new Migrator({ db, provider: { getMigrations: async () => MIGRATIONS } });

@@ -3,7 +3,7 @@
 // JSON, body too large, unknown route) and, as a 500 without internals, any bug.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, ERROR_CODES, validationFailed, type ErrorCode, type ValidationIssue } from './api-error.ts';
-import type { Clock } from './clock.ts';
+import type { Clock } from '../clock.ts';
 import { buildErrorEnvelope } from './envelope.ts';
 
 /** The most validation issues one response reports; bodies can be built to produce thousands. */
@@ -25,8 +25,9 @@ export function fieldFromPointer(pointer: string): string {
     .reduce((field, part) => (/^\d+$/.test(part) ? `${field}[${part}]` : field ? `${field}.${part}` : part), '');
 }
 
-export function issuesFromAjv(errors: readonly AjvIssue[]): ValidationIssue[] {
-  return errors.slice(0, MAX_REPORTED_ISSUES).map((error) => {
+/** Ajv's errors as validation issues; the first `limit` of them (a response reports no more). */
+export function issuesFromAjv(errors: readonly AjvIssue[], limit = MAX_REPORTED_ISSUES): ValidationIssue[] {
+  return errors.slice(0, limit).map((error) => {
     const base = fieldFromPointer(error.instancePath);
     if (error.keyword === 'required') {
       const missing = String(error.params.missingProperty);

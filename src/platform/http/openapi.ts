@@ -1,6 +1,6 @@
 // The OpenAPI 3.1 document, generated from the route schemas by @fastify/swagger.
 import type { SwaggerOptions } from '@fastify/swagger';
-import type { Config } from '../config.ts';
+import type { Config } from '../../config.ts';
 
 export function describeOpenApi(config: Config): SwaggerOptions {
   return {

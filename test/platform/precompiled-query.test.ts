@@ -3,18 +3,30 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql, type Kysely } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
-import { precompileCachedQuery, precompileQuery } from './precompiled-query.ts';
+import { precompileCachedQuery, precompileQuery } from '../../src/platform/db/precompiled-query.ts';
 import { closeGroupCommitDatabases, count, givenGroupCommitDatabase, insertItem, itemIds } from './sqlite-group-commit-given.ts';
-import { tableWrittenBy } from './sqlite-change-stamps.ts';
+import { tableWrittenBy } from '../../src/platform/db/sqlite/sqlite-change-stamps.ts';
 
 afterEach(closeGroupCommitDatabases);
 
 const SELECT_NOTE = 'select "note" from "items" where "id" = ?';
 
+// Written once, run with whichever database or transaction is at hand.
+const cachedNote = precompileCachedQuery<{ id: number }, { note: string }, any>({ invalidatedBy: ['items'] }, (db, param) =>
+  db.selectFrom('items').select('note').where('id', '=', param('id')),
+);
+const renameAndReturnNote = precompileQuery<{ id: number; note: string }, { note: string }, any>((db, param) =>
+  db.updateTable('items').set({ note: param('note') }).where('id', '=', param('id')).returning('note'),
+);
+const plainNote = precompileQuery<{ id: number }, { note: string }, any>((db, param) => db.selectFrom('items').select('note').where('id', '=', param('id')));
+
+/** The query as run on `db`. */
+function on<P, R>(query: (db: Kysely<any>, values: P) => R, db: Kysely<any>): (values: P) => R {
+  return (values) => query(db, values);
+}
+
 function noteQuery(db: Kysely<any>) {
-  return precompileCachedQuery<{ id: number }, { note: string }>(db, ['items'], (param) =>
-    db.selectFrom('items').select('note').where('id', '=', param('id')),
-  );
+  return on(cachedNote, db);
 }
 
 async function givenItemsAndOthers(options: { inMemory?: true } = {}) {
@@ -28,7 +40,7 @@ async function givenItemsAndOthers(options: { inMemory?: true } = {}) {
 describe('precompileQuery on SQLite', () => {
   it('reads committed data on the reader connection at once, even while a group holds the writer', async () => {
     const { db, log } = await givenItemsAndOthers();
-    const note = precompileQuery<{ id: number }, { note: string }>(db, (param) => db.selectFrom('items').select('note').where('id', '=', param('id')));
+    const note = on(plainNote, db);
     let midGroup: unknown;
     await db.transaction().execute(async (trx) => {
       await trx.updateTable('items').set({ note: 'changed' }).where('id', '=', 1).execute();
@@ -43,17 +55,31 @@ describe('precompileQuery on SQLite', () => {
     const { db } = await givenItemsAndOthers();
     const seen = await db.transaction().execute(async (trx) => {
       await trx.updateTable('items').set({ note: 'mine' }).where('id', '=', 1).execute();
-      return precompileQuery<{ id: number }, { note: string }>(trx, (param) => trx.selectFrom('items').select('note').where('id', '=', param('id')))({ id: 1 });
+      return plainNote(trx, { id: 1 });
     });
     expect(seen).toEqual([{ note: 'mine' }]);
+  });
+
+  it('is written once and runs on the database and inside a transaction alike, writes included', async () => {
+    const { db } = await givenItemsAndOthers();
+    const inside = await db.transaction().execute(async (trx) => {
+      expect(await renameAndReturnNote(trx, { id: 1, note: 'in a transaction' })).toEqual([{ note: 'in a transaction' }]);
+      return plainNote(trx, { id: 1 });
+    });
+    expect(inside).toEqual([{ note: 'in a transaction' }]);
+    expect(await renameAndReturnNote(db, { id: 1, note: 'outside' })).toEqual([{ note: 'outside' }]);
+    expect(await plainNote(db, { id: 1 })).toEqual([{ note: 'outside' }]);
   });
 
   it('runs a precompiled write with the values given, and its change stamps name the one table it wrote', async () => {
     const { db, log } = await givenItemsAndOthers();
     await db.insertInto('others').values({ id: 1 }).execute();
     const note = noteQuery(db);
-    const renumber = precompileQuery<{ from: number; to: number }, { id: number }>(db, (param) =>
-      db.updateTable('others').set({ id: param('to') }).where('id', '=', param('from')).returning('id'),
+    const renumber = on(
+      precompileQuery<{ from: number; to: number }, { id: number }, any>((db, param) =>
+        db.updateTable('others').set({ id: param('to') }).where('id', '=', param('from')).returning('id'),
+      ),
+      db,
     );
     await note({ id: 1 });
     expect(await renumber({ from: 1, to: 5 })).toEqual([{ id: 5 }]);
@@ -61,8 +87,9 @@ describe('precompileQuery on SQLite', () => {
     await note({ id: 1 });
     expect(count(log, SELECT_NOTE)).toBe(1); // a write to others only: items stays cached
 
-    const rename = precompileQuery<{ id: number; note: string }, never>(db, (param) =>
-      db.updateTable('items').set({ note: param('note') }).where('id', '=', param('id')),
+    const rename = on(
+      precompileQuery<{ id: number; note: string }, never, any>((db, param) => db.updateTable('items').set({ note: param('note') }).where('id', '=', param('id'))),
+      db,
     );
     await rename({ id: 1, note: 'renamed' });
     expect(await note({ id: 1 })).toEqual([{ note: 'renamed' }]);
@@ -73,10 +100,12 @@ describe('precompileQuery on SQLite', () => {
 describe('precompileQuery writes on SQLite', () => {
   const RENAME = 'update "items" set "note" = ? where "id" = ? returning "note"';
 
+  const renameAndReturn = precompileQuery<{ id: number; note: string }, { note: string }, any>((db, param) =>
+    db.updateTable('items').set({ note: param('note') }).where('id', '=', param('id')).returning('note'),
+  );
+
   function renameQuery(db: Kysely<any>) {
-    return precompileQuery<{ id: number; note: string }, { note: string }>(db, (param) =>
-      db.updateTable('items').set({ note: param('note') }).where('id', '=', param('id')).returning('note'),
-    );
+    return on(renameAndReturn, db);
   }
 
   it('runs a write at once in the open group, without a turn of Kysely, and settles it only after the COMMIT', async () => {
@@ -120,7 +149,7 @@ describe('precompileQuery writes on SQLite', () => {
 
   it('rejects a failing write with its own error once the group has committed; its neighbours keep their rows', async () => {
     const { db, log } = await givenItemsAndOthers();
-    const insert = precompileQuery<{ id: number }, never>(db, (param) => db.insertInto('items').values({ id: param('id'), note: 'new' }));
+    const insert = on(precompileQuery<{ id: number }, never, any>((db, param) => db.insertInto('items').values({ id: param('id'), note: 'new' })), db);
     const results = await Promise.allSettled([insert({ id: 2 }), insert({ id: 1 }), insert({ id: 3 })]);
     expect(results.map((result) => result.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     expect(String((results[1] as PromiseRejectedResult).reason)).toMatch(/UNIQUE constraint failed/);

@@ -1,8 +1,8 @@
 // Fixed-window request counters per (partner, organization). In memory for one instance;
 // in Redis when several instances must share one budget.
 import { Redis } from 'ioredis';
-import type { Awaitable } from './awaitable.ts';
-import type { Clock } from './clock.ts';
+import type { Awaitable } from '../awaitable.ts';
+import type { Clock } from '../clock.ts';
 
 export interface RateLimitDecision {
   allowed: boolean;

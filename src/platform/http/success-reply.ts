@@ -1,7 +1,7 @@
 // `reply.success(status, message, data)`: the one way a handler answers, so every success
 // body is the spec's envelope with this request's id and the injected clock's time.
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import type { Clock } from './clock.ts';
+import type { Clock } from '../clock.ts';
 import { buildSuccessEnvelope } from './envelope.ts';
 
 declare module 'fastify' {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ManualClock } from './clock.ts';
+import { ManualClock } from '../clock.ts';
 import { createMemoryRateLimiter } from './rate-limiter.ts';
 
 describe('in-memory rate limiter', () => {

@@ -1,0 +1,96 @@
+// What a route declares about who may call it (`config.auth`), and the hooks that enforce it.
+// Every route of a context must declare one of the kinds that context serves, or start-up
+// stops: the JSON API serves public and bearer-token routes, the portal public and session
+// routes.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { whenReady, type Awaitable } from '../platform/awaitable.ts';
+import { authenticateBearer, type AuthContext, type BearerRequirement, type Principal } from './auth-service.ts';
+
+export type RouteAuth =
+  /** Anyone: the token call, health, public keys, the portal's SSO landing. */
+  | { kind: 'public' }
+  /** `Authorization: Bearer` with `x-organization-secret`, checked against scopes and roles. */
+  | ({ kind: 'bearer' } & BearerRequirement)
+  /** A portal session cookie. */
+  | { kind: 'session' };
+
+export type RouteAuthKind = RouteAuth['kind'];
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    auth?: RouteAuth;
+  }
+  interface FastifyRequest {
+    principal: Principal | null;
+  }
+}
+
+export interface RouteCatalogEntry {
+  method: string;
+  url: string;
+  auth: RouteAuth;
+}
+
+/** Shows the credentials and scopes a route needs in the OpenAPI document. */
+function documentAuth(schema: Record<string, unknown> | undefined, auth: BearerRequirement): void {
+  if (!schema) return;
+  schema.security = [{ bearerAuth: [], organizationSecret: [] }];
+  const roles = auth.roles ? `; the token's user must be ${auth.roles.join(' or ')}` : '';
+  schema.description = [schema.description, `Scope: ${auth.scopes.join(' or ')}${roles}.`].filter(Boolean).join('\n\n');
+}
+
+/**
+ * Refuses, at start-up, any route of this context that declares no auth or a kind the context
+ * does not serve; records the others in `catalog` (the security matrix walks it).
+ */
+export function requireDeclaredAuth(app: FastifyInstance, kinds: readonly RouteAuthKind[], catalog: RouteCatalogEntry[]): void {
+  app.addHook('onRoute', (route) => {
+    const auth = route.config?.auth;
+    if (!auth || !kinds.includes(auth.kind)) {
+      const declared = auth ? `auth kind "${auth.kind}"` : 'no auth (config.auth)';
+      throw new Error(`route ${String(route.method)} ${route.url} declares ${declared}; this context serves ${kinds.join(', ')}`);
+    }
+    if (auth.kind === 'bearer') documentAuth(route.schema as Record<string, unknown> | undefined, auth);
+    for (const method of [route.method].flat()) {
+      if (method !== 'HEAD') catalog.push({ method, url: route.url, auth });
+    }
+  });
+}
+
+/**
+ * The bearer check of every bearer route: sets request.principal or fails with the spec's
+ * error. With the token, the principal row and the rate limit all known already (the usual
+ * case), it finishes without a promise.
+ */
+export function installBearerAuth(app: FastifyInstance, auth: AuthContext): void {
+  app.decorateRequest('principal', null);
+  app.addHook('onRequest', (request, _reply, done) => {
+    const declared = request.routeOptions.config.auth;
+    if (declared?.kind !== 'bearer') return done();
+    let pending: Awaitable<void>;
+    try {
+      pending = whenReady(authenticateBearer(auth, credentialsOf(request), declared), (principal) => {
+        request.principal = principal;
+      });
+    } catch (error) {
+      return done(error as Error);
+    }
+    if (pending instanceof Promise) pending.then(() => done(), done);
+    else done();
+  });
+}
+
+function credentialsOf(request: FastifyRequest) {
+  const secret = request.headers['x-organization-secret'];
+  return {
+    authorization: request.headers.authorization,
+    organizationSecret: typeof secret === 'string' ? secret : undefined,
+    pathOrganizationId: (request.params as Record<string, string | undefined>).organization_id,
+  };
+}
+
+/** The authenticated principal of a bearer route. */
+export function principalOf(request: FastifyRequest): Principal {
+  if (!request.principal) throw new Error('principalOf called on a route without bearer authentication');
+  return request.principal;
+}

@@ -1,0 +1,29 @@
+// Every feature's context, built once from the infrastructure, in dependency order: a feature
+// that needs another receives it here, explicitly. Every surface (API routes, portal pages,
+// the dispatcher, CLI commands) is handed these and calls the features' services with them.
+import { createAuthContext, type AuthContext } from './auth/auth-service.ts';
+import { createCustomDrugsContext, type CustomDrugsContext } from './custom-drugs/custom-drugs-service.ts';
+import { createOnboardingContext, type OnboardingContext } from './onboarding/onboarding-service.ts';
+import { createPatientsContext, type PatientsContext } from './patients/patients-service.ts';
+import type { Deps } from './runtime.ts';
+import { createSystemContext, type SystemContext } from './system/system-service.ts';
+import { createUsersContext, type UsersContext } from './users/users-service.ts';
+
+export interface Features {
+  system: SystemContext;
+  auth: AuthContext;
+  onboarding: OnboardingContext;
+  users: UsersContext;
+  patients: PatientsContext;
+  customDrugs: CustomDrugsContext;
+}
+
+export function buildFeatures(deps: Deps): Features {
+  const system = createSystemContext(deps);
+  const auth = createAuthContext(deps);
+  const onboarding = createOnboardingContext(deps);
+  const users = createUsersContext(deps);
+  const patients = createPatientsContext(deps, { users });
+  const customDrugs = createCustomDrugsContext(deps, { users });
+  return { system, auth, onboarding, users, patients, customDrugs };
+}
