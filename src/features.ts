@@ -8,6 +8,7 @@ import { createPatientsContext, type PatientsContext } from './patients/patients
 import type { Deps } from './runtime.ts';
 import { createSystemContext, type SystemContext } from './system/system-service.ts';
 import { createUsersContext, type UsersContext } from './users/users-service.ts';
+import { createWebhooksContext, type WebhooksContext } from './webhooks/webhooks-service.ts';
 
 export interface Features {
   system: SystemContext;
@@ -16,6 +17,7 @@ export interface Features {
   users: UsersContext;
   patients: PatientsContext;
   customDrugs: CustomDrugsContext;
+  webhooks: WebhooksContext;
 }
 
 export function buildFeatures(deps: Deps): Features {
@@ -25,5 +27,6 @@ export function buildFeatures(deps: Deps): Features {
   const users = createUsersContext(deps);
   const patients = createPatientsContext(deps, { users });
   const customDrugs = createCustomDrugsContext(deps, { users });
-  return { system, auth, onboarding, users, patients, customDrugs };
+  const webhooks = createWebhooksContext(deps);
+  return { system, auth, onboarding, users, patients, customDrugs, webhooks };
 }

@@ -130,6 +130,18 @@ export interface ProviderRecordsTable {
   updated_at: string;
 }
 
+/** The webhook outbox: each event's envelope, written with the change it reports. */
+export interface WebhookEventsTable {
+  /** `evt_` + 32 hex: the envelope's event_id. */
+  id: string;
+  event_type: string;
+  partner_id: string;
+  organization_id: string;
+  /** The envelope as JSON text, exactly the bytes every delivery sends. */
+  body: string;
+  created_at: string;
+}
+
 export interface Database {
   partners: PartnersTable;
   organizations: OrganizationsTable;
@@ -138,4 +150,5 @@ export interface Database {
   patients: PatientsTable;
   custom_drugs: CustomDrugsTable;
   provider_records: ProviderRecordsTable;
+  webhook_events: WebhookEventsTable;
 }

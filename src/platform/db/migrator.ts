@@ -6,12 +6,14 @@ import * as foundation from '../../../migrations/0001-foundation.ts';
 import * as patients from '../../../migrations/0002-patients.ts';
 import * as customDrugs from '../../../migrations/0003-custom-drugs.ts';
 import * as usersProviders from '../../../migrations/0004-users-providers.ts';
+import * as webhookEvents from '../../../migrations/0005-webhook-events.ts';
 
 const MIGRATIONS: Record<string, Migration> = {
   '0001-foundation': foundation,
   '0002-patients': patients,
   '0003-custom-drugs': customDrugs,
   '0004-users-providers': usersProviders,
+  '0005-webhook-events': webhookEvents,
 };
 
 export interface MigrationReport {

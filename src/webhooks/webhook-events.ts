@@ -1,0 +1,41 @@
+// The events partners hear about through webhooks, exactly as the spec's "Events" part lists
+// them: the envelope, its types, and the metadata rule for reserved_1..3.
+import { randomBytes } from 'node:crypto';
+
+export const EVENT_TYPES = ['prescription.created', 'prescription.ceased', 'prescription.cancelled', 'prescription.reissued'] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+/** The metadata values a partner passes on an SSO link's redirect_path (or a test helper). */
+export interface EventMetadata {
+  reserved_1: string | null;
+  reserved_2: string | null;
+  reserved_3: string | null;
+}
+
+export interface WebhookEventEnvelope {
+  event_type: string;
+  event_id: string;
+  timestamp: string;
+  partner_id: string;
+  organization_id: string;
+  data: { patient_id: string; partner_patient_id: string; user_id: string; scid: string } | Record<string, unknown>;
+  metadata: EventMetadata;
+}
+
+/** The spec's limit on each reserved value; longer values are truncated. */
+export const RESERVED_MAX_LENGTH = 30;
+
+/** A value is delivered only when present and non-empty; otherwise null. */
+export function metadataValue(value: string | null | undefined): string | null {
+  if (value === undefined || value === null || value === '') return null;
+  return [...value].slice(0, RESERVED_MAX_LENGTH).join('');
+}
+
+export function eventMetadata(values: { reserved_1?: string | null; reserved_2?: string | null; reserved_3?: string | null } = {}): EventMetadata {
+  return { reserved_1: metadataValue(values.reserved_1), reserved_2: metadataValue(values.reserved_2), reserved_3: metadataValue(values.reserved_3) };
+}
+
+/** `evt_` + 32 lower-case hex characters. */
+export function newEventId(): string {
+  return `evt_${randomBytes(16).toString('hex')}`;
+}
