@@ -29,3 +29,11 @@ export async function recordEvent(_ctx: WebhooksContext, trx: Kysely<Database>, 
     created_at: event.timestamp,
   });
 }
+
+/**
+ * Called by a service once the transaction that recorded events has committed, so their first
+ * delivery starts at once instead of at the dispatcher's next poll.
+ */
+export function eventsCommitted(_ctx: WebhooksContext): void {
+  // The dispatcher is not built yet: nothing to wake.
+}
