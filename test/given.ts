@@ -1,6 +1,8 @@
 // Small factories for integration tests: a partner, an organization that enabled it, users,
 // and tokens, created through the same services the operator CLI uses.
-import type { TestApp } from './test-app.ts';
+import type { LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
+import { createTestApp, type TestApp, type TestAppOptions } from './test-app.ts';
 import { SCOPES } from '../src/auth/scopes.ts';
 import { createOrganization, createPartner, enablePartnerForOrganization } from '../src/onboarding/onboarding-service.ts';
 import { DEMO_HPIO } from '../src/onboarding/sandbox-seed.ts';
@@ -84,4 +86,84 @@ export async function requestToken(t: TestApp, g: GivenIntegration, scope: strin
 
 export function bearer(token: string, g: GivenIntegration): Record<string, string> {
   return { authorization: `Bearer ${token}`, 'x-organization-secret': g.organizationSecret };
+}
+
+type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+/** One request through the app; an object or array payload goes as JSON, a string as it is. */
+export function call(t: TestApp, method: Method, url: string, headers: Record<string, string>, payload?: unknown): Promise<LightMyRequestResponse> {
+  return t.app.inject({ method, url, headers, ...(payload === undefined ? {} : { payload: payload as object }) });
+}
+
+/** `body` serialised as JSON whatever it is (a string becomes a JSON string), as a partner's client sends it. */
+function sendJson(t: TestApp, method: Method, url: string, headers: Record<string, string>, body: unknown): Promise<LightMyRequestResponse> {
+  return t.app.inject({ method, url, headers: { ...headers, 'content-type': 'application/json' }, payload: JSON.stringify(body) });
+}
+
+/**
+ * The one client shape of the integration tests: an integration, the headers of its prescriber
+ * and its owner (each with a token of every scope unless given others), every feature's URLs,
+ * and the patient calls made as the prescriber.
+ */
+export interface TestClient {
+  g: GivenIntegration;
+  /** The prescriber's access token. */
+  token: string;
+  /** Bearer headers of the prescriber (role provider). */
+  prescriber: Record<string, string>;
+  /** Bearer headers of the owner (roles owner and admin). */
+  owner: Record<string, string>;
+  usersUrl: string;
+  userUrl(userId?: string, suffix?: string): string;
+  catalogUrl: string;
+  userDrugsUrl(userId?: string): string;
+  patientsUrl(userId?: string): string;
+  precheck(body: unknown, userId?: string): Promise<LightMyRequestResponse>;
+  create(body: unknown, userId?: string): Promise<LightMyRequestResponse>;
+  update(patientId: string, body: unknown, userId?: string): Promise<LightMyRequestResponse>;
+}
+
+/** A client of `g` holding these tokens (the owner's defaults to the prescriber's). */
+export function clientFor(t: TestApp, g: GivenIntegration, token: string, ownerToken = token): TestClient {
+  const prescriber = bearer(token, g);
+  const organizationUrl = `/v1/organizations/${g.organizationId}`;
+  const patientsUrl = (userId = g.userId) => `${organizationUrl}/users/${userId}/patients`;
+  return {
+    g,
+    token,
+    prescriber,
+    owner: bearer(ownerToken, g),
+    usersUrl: `${organizationUrl}/users`,
+    userUrl: (userId = g.userId, suffix = '') => `${organizationUrl}/users/${userId}${suffix}`,
+    catalogUrl: `${organizationUrl}/custom-drugs`,
+    userDrugsUrl: (userId = g.userId) => `${organizationUrl}/users/${userId}/custom-drugs`,
+    patientsUrl,
+    precheck: (body, userId) => sendJson(t, 'POST', `${patientsUrl(userId)}/ihi-precheck`, prescriber, body),
+    create: (body, userId) => sendJson(t, 'POST', patientsUrl(userId), prescriber, body),
+    update: (patientId, body, userId) => sendJson(t, 'PUT', `${patientsUrl(userId)}/${patientId}`, prescriber, body),
+  };
+}
+
+/** A fresh integration (see givenIntegration) and its client, every scope for both users. */
+export async function givenClient(t: TestApp, options: Parameters<typeof givenIntegration>[1] = {}): Promise<TestClient> {
+  const g = await givenIntegration(t, options);
+  return clientFor(t, g, await requestToken(t, g), await requestToken(t, g, undefined, g.ownerId));
+}
+
+/**
+ * The setup a test file shares: one app for the file, closed after it, and a client of a fresh
+ * organization, made once for the file or (`each: true`) before every test. `use` receives both.
+ */
+export function useTestApp(options: TestAppOptions & { each?: boolean }, use: (t: TestApp, c: TestClient) => void | Promise<void>): void {
+  let app: TestApp | undefined;
+  const given = async () => {
+    app!.hi.reset();
+    await use(app!, await givenClient(app!));
+  };
+  beforeAll(async () => {
+    app = await createTestApp(options);
+    if (!options.each) await given();
+  });
+  if (options.each) beforeEach(given);
+  afterAll(() => app?.close());
 }

@@ -10,13 +10,14 @@ import type { App } from '../src/route-module.ts';
 import type { Deps } from '../src/runtime.ts';
 import { generateSigningKeyPem, signingKeysFromPem, type SigningKeys } from '../src/auth/signing-keys.ts';
 import { loadConfig, type Config } from '../src/config.ts';
-import { createHiSandboxSimulator, loadHiSandboxFixtures, type HiServicePort } from '../src/hi-service/index.ts';
+import { loadHiSandboxFixtures, type HiServicePort } from '../src/hi-service/index.ts';
 import { ManualClock } from '../src/platform/clock.ts';
 import { openDatabase, type DatabaseHandle } from '../src/platform/db/database.ts';
 import { createLogger } from '../src/platform/logger.ts';
 import { migrateToLatest } from '../src/platform/db/migrator.ts';
 import { unlimitedRateLimiter, type RateLimiter } from '../src/platform/http/rate-limiter.ts';
 import { dropSchemas } from './global-setup.ts';
+import { createRecordingHiService, type RecordingHiService } from './recording-hi-service.ts';
 
 let sharedKeys: Promise<SigningKeys> | undefined;
 
@@ -61,6 +62,8 @@ export interface TestApp {
   app: App;
   deps: Deps;
   features: Features;
+  /** The HI Service the app asks (unless the test passed its own port). */
+  hi: RecordingHiService;
   clock: ManualClock;
   /** Every log line the app wrote, as raw JSON text. */
   logs: string[];
@@ -70,7 +73,7 @@ export interface TestApp {
 export interface TestAppOptions {
   env?: Record<string, string>;
   rateLimiter?: RateLimiter;
-  /** Defaults to the sandbox simulator over the demo fixtures (plus ERX_HI_FIXTURES from env). */
+  /** Defaults to the recording simulator over the demo fixtures (plus ERX_HI_FIXTURES from env). */
   hiService?: HiServicePort;
   /** The route modules of the API and portal contexts (default: the app's own). */
   surfaces?: Surfaces;
@@ -89,6 +92,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     },
   });
   const config: Config = loadConfig({ LOG_LEVEL: 'info', ERX_RATE_LIMIT_MAX: '0', ...options.env });
+  const hi = createRecordingHiService(loadHiSandboxFixtures(config.hiFixtures));
   const deps: Deps = {
     config,
     database: database.handle,
@@ -97,7 +101,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     clock,
     rateLimiter: options.rateLimiter ?? unlimitedRateLimiter,
     logger: createLogger('info', sink),
-    hiService: options.hiService ?? createHiSandboxSimulator({ fixtures: loadHiSandboxFixtures(config.hiFixtures) }),
+    hiService: options.hiService ?? hi,
   };
   const features = buildFeatures(deps);
   const app = await buildApp(deps, features, options.surfaces).catch(async (error: unknown) => {
@@ -116,6 +120,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     app,
     deps,
     features,
+    hi,
     clock,
     logs,
     async close() {

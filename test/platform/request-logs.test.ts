@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { bearer, requestToken, tokenHeaders, type GivenIntegration, useTestApp } from '../given.ts';
+import type { TestApp } from '../test-app.ts';
+import { createLogger } from '../../src/platform/logger.ts';
+import { Writable } from 'node:stream';
+
+let t: TestApp;
+let g: GivenIntegration;
+let token: string;
+
+useTestApp({}, async (app, client) => {
+  t = app;
+  g = client.g;
+  t.logs.length = 0; // only the four requests below
+  token = await requestToken(t, g, ['create:patient']);
+  const headers = bearer(token, g);
+  await t.app.inject({ method: 'GET', url: `/v1/organizations/${g.organizationId}/validate`, headers });
+  await t.app.inject({ method: 'GET', url: `/v1/organizations/${g.organizationId}/validate`, headers: { ...headers, 'x-organization-secret': 'wrong-secret-value' } });
+  await t.app.inject({ method: 'POST', url: '/v1/token', headers: tokenHeaders(g), payload: '{"broken json' });
+});
+
+const entries = () => t.logs.map((line) => JSON.parse(line) as Record<string, unknown>);
+
+describe('request logs', () => {
+  it('writes one line per request with id, method, route, status, duration and the caller ids', () => {
+    const lines = entries().filter((e) => e.msg === 'request completed');
+    expect(lines).toHaveLength(4);
+    const validate = lines.find((e) => e.status === 200 && e.method === 'GET')!;
+    expect(validate).toMatchObject({
+      requestId: expect.stringMatching(/^req_/),
+      route: '/v1/organizations/:organization_id/validate',
+      partnerId: g.partnerId,
+      organizationId: g.organizationId,
+      durationMs: expect.any(Number),
+    });
+    const tokenLine = lines.find((e) => e.route === '/v1/token' && e.status === 200)!;
+    expect(tokenLine).toMatchObject({ partnerId: g.partnerId, organizationId: g.organizationId });
+  });
+
+  it('never contains a secret or a token the requests carried', () => {
+    const text = t.logs.join('\n');
+    for (const secret of [g.partnerSecret, g.organizationSecret, token, token.split('.')[2]!, 'wrong-secret-value']) {
+      expect(text).not.toContain(secret);
+    }
+  });
+});
+
+describe('logger redaction', () => {
+  it('censors credentials and patient identifiers wherever a log call includes them', () => {
+    const lines: string[] = [];
+    const logger = createLogger('info', new Writable({ write: (c, _e, done) => (lines.push(String(c)), done()) }));
+    logger.info({ headers: { authorization: 'Bearer abc.def.ghi', 'x-organization-secret': 'org-secret-1' }, patient: { ihi_number: '8003601240022579', medicare_card_number: '2950141861' } }, 'x');
+    logger.info({ secret: 'top-level-secret' }, 'y');
+    const text = lines.join('');
+    for (const value of ['abc.def.ghi', 'org-secret-1', '8003601240022579', '2950141861', 'top-level-secret']) expect(text).not.toContain(value);
+    expect(text).toContain('[redacted]');
+  });
+});
