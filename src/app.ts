@@ -13,7 +13,8 @@ import { installBearerAuth, requireDeclaredAuth, type RouteCatalogEntry } from '
 import { customDrugRoutes } from './custom-drugs/custom-drugs-routes.ts';
 import type { Features } from './features.ts';
 import { patientsRoutes } from './patients/patients-routes.ts';
-import { installErrorHandling } from './platform/http/error-handler.ts';
+import { createClientErrorHandler, createFrameworkErrorHandler, installErrorHandling } from './platform/http/error-handler.ts';
+import { installJsonBodyParser } from './platform/http/json-body.ts';
 import { createLazyChildLogger } from './platform/http/lazy-request-logger.ts';
 import { describeOpenApi } from './platform/http/openapi.ts';
 import { installRequestLog } from './platform/http/request-log.ts';
@@ -50,6 +51,7 @@ export async function buildApp(
   surfaces: Surfaces = { api: API_ROUTE_MODULES, portal: PORTAL_ROUTE_MODULES },
 ): Promise<App> {
   const { config } = deps;
+  const errorRendering = { clock: deps.clock, errorsBase: config.errorsBase };
   const app = Fastify({
     loggerInstance: deps.logger as FastifyBaseLogger,
     // installRequestLog writes the one line per request; Fastify's own two lines are off.
@@ -59,14 +61,21 @@ export async function buildApp(
     bodyLimit: config.bodyLimitBytes,
     ajv: { customOptions: { allErrors: true, coerceTypes: false, removeAdditional: false } },
     routerOptions: { ignoreTrailingSlash: true },
+    frameworkErrors: createFrameworkErrorHandler(errorRendering),
+    clientErrorHandler: createClientErrorHandler({
+      ...errorRendering,
+      newRequestId,
+      log: (line) => deps.logger.info(line, 'request refused before routing'),
+    }),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   // JSON only: any other body type is a 415, not a string that fails validation later.
   app.removeContentTypeParser('text/plain');
+  installJsonBodyParser(app);
   const catalog: RouteCatalogEntry[] = [];
   app.decorate('routeCatalog', catalog);
   installRequestLog(app, deps.logger);
-  installErrorHandling(app, { clock: deps.clock, errorsBase: config.errorsBase });
+  installErrorHandling(app, errorRendering);
   installSuccessReply(app, deps.clock);
   await app.register(swagger, describeOpenApi(config));
   await app.register(swaggerUi, { routePrefix: `${config.basePath}/docs`, uiConfig: { url: `${config.basePath}/openapi.json` } });

@@ -77,8 +77,9 @@ export type ProviderDetails = Record<IdentityField, string> & Record<DetailField
 export type ProviderRecordRow = ProviderRecordsTable;
 
 /** An empty string means "not set" for the fields that may be unset. */
+/** A value given as a non-empty string (a body can carry anything where a string belongs). */
 function isSet(value: string | null | undefined): value is string {
-  return value !== undefined && value !== null && value !== '';
+  return typeof value === 'string' && value !== '';
 }
 
 /**
@@ -113,9 +114,9 @@ export function checkPrescriberTypeRule(patch: ProviderDetailsPatch, field = 'pr
 }
 
 /** Checks a schema cannot express: date_of_birth must be a real calendar date. */
-export function checkProviderFormats(fields: { date_of_birth?: string | undefined }, prefix = 'provider_details.'): ValidationIssue[] {
+export function checkProviderFormats(fields: { date_of_birth?: unknown }, prefix = 'provider_details.'): ValidationIssue[] {
   const value = fields.date_of_birth;
-  if (value === undefined || !/^\d{4}-\d{2}-\d{2}$/.test(value) || isCalendarDate(value)) return [];
+  if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(value) || isCalendarDate(value)) return [];
   return [{ field: `${prefix}date_of_birth`, message: 'must be a calendar date (YYYY-MM-DD)', code: 'VALIDATION_ERROR' }];
 }
 

@@ -8,10 +8,13 @@ export const ERROR_CODES = {
   RESOURCE_NOT_FOUND: { status: 404, slug: 'not-found', title: 'Resource not found' },
   CONFLICT: { status: 409, slug: 'resource-conflict', title: 'Resource conflict' },
   USER_ALREADY_EXISTS: { status: 409, slug: 'resource-conflict', title: 'Resource conflict' },
+  REQUEST_TIMEOUT: { status: 408, slug: 'request-timeout', title: 'Request timeout' },
   PAYLOAD_TOO_LARGE: { status: 413, slug: 'payload-too-large', title: 'Payload too large' },
+  URI_TOO_LONG: { status: 414, slug: 'uri-too-long', title: 'URI too long' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, slug: 'unsupported-media-type', title: 'Unsupported media type' },
   VALIDATION_ERROR: { status: 422, slug: 'validation-error', title: 'Validation failed' },
   RATE_LIMIT_EXCEEDED: { status: 429, slug: 'rate-limit', title: 'Rate limit exceeded' },
+  HEADERS_TOO_LARGE: { status: 431, slug: 'headers-too-large', title: 'Request header fields too large' },
   INTERNAL_ERROR: { status: 500, slug: 'internal-error', title: 'Internal server error' },
   SERVICE_UNAVAILABLE: { status: 503, slug: 'service-unavailable', title: 'Service unavailable' },
 } as const;

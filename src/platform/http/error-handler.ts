@@ -1,6 +1,10 @@
 // Turns everything that goes wrong in a request into the spec's error envelope: ApiErrors
 // thrown by services, schema failures (422 with every issue), Fastify's own errors (malformed
-// JSON, body too large, unknown route) and, as a 500 without internals, any bug.
+// JSON, body too large, unknown route), what fails before a route is found (a malformed URL, a
+// path parameter over the router's limit, a request line or headers over the HTTP parser's)
+// and, as a 500 without internals, any bug.
+import http from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, ERROR_CODES, validationFailed, type ErrorCode, type ValidationIssue } from './api-error.ts';
 import type { Clock } from '../clock.ts';
@@ -59,12 +63,64 @@ function toApiError(error: FastifyError): ApiError | undefined {
   return undefined;
 }
 
-export function installErrorHandling(app: FastifyInstance, options: { clock: Clock; errorsBase: string }): void {
-  const send = (request: FastifyRequest, reply: FastifyReply, error: ApiError) => {
-    if (error.headers) reply.headers(error.headers);
-    const body = buildErrorEnvelope({ error, errorsBase: options.errorsBase, requestId: request.id, now: options.clock.now() });
-    return reply.status(ERROR_CODES[error.code].status).send(body);
+export interface ErrorRendering {
+  clock: Clock;
+  errorsBase: string;
+}
+
+function sendError(options: ErrorRendering, request: FastifyRequest, reply: FastifyReply, error: ApiError) {
+  if (error.headers) reply.headers(error.headers);
+  const body = buildErrorEnvelope({ error, errorsBase: options.errorsBase, requestId: request.id, now: options.clock.now() });
+  return reply.status(ERROR_CODES[error.code].status).send(body);
+}
+
+/** Errors Fastify raises while finding the route (its `frameworkErrors` option). */
+const FRAMEWORK_ERRORS: Record<string, { code: ErrorCode; detail: string }> = {
+  FST_ERR_BAD_URL: { code: 'INVALID_REQUEST', detail: 'The URL is malformed: a percent sign must start a valid escape such as %2F' },
+  FST_ERR_MAX_PARAM_LENGTH: { code: 'URI_TOO_LONG', detail: 'A path parameter is longer than any identifier this API uses' },
+};
+
+/** The `frameworkErrors` option of Fastify: the envelope, with a request id, like every other error. */
+export function createFrameworkErrorHandler(options: ErrorRendering) {
+  return (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    const known = FRAMEWORK_ERRORS[error.code] ?? { code: 'INVALID_REQUEST' as const, detail: 'The request could not be routed' };
+    reply.header('x-request-id', request.id);
+    return sendError(options, request, reply, new ApiError(known.code, known.detail));
   };
+}
+
+/** What the HTTP parser refuses (`clientError`): the status Node would send, as an envelope. */
+const CLIENT_ERRORS: Record<string, { code: ErrorCode; detail: string }> = {
+  HPE_HEADER_OVERFLOW: { code: 'HEADERS_TOO_LARGE', detail: 'The request line and headers are larger than the server accepts' },
+  ERR_HTTP_REQUEST_TIMEOUT: { code: 'REQUEST_TIMEOUT', detail: 'The request was not received in time' },
+};
+
+/**
+ * Fastify's `clientErrorHandler`: the request never reached Fastify, so the answer is written
+ * to the socket as it is, then the connection closes (the parser cannot continue on it).
+ */
+export function createClientErrorHandler(options: ErrorRendering & { newRequestId: () => string; log: (line: Record<string, unknown>) => void }) {
+  return (error: NodeJS.ErrnoException, socket: Duplex) => {
+    if (error.code === 'ECONNRESET' || socket.destroyed) return;
+    const known = (error.code && CLIENT_ERRORS[error.code]) || { code: 'INVALID_REQUEST' as const, detail: 'The request is not valid HTTP' };
+    const requestId = options.newRequestId();
+    const status = ERROR_CODES[known.code].status;
+    const body = JSON.stringify(
+      buildErrorEnvelope({ error: new ApiError(known.code, known.detail), errorsBase: options.errorsBase, requestId, now: options.clock.now() }),
+    );
+    options.log({ requestId, status, code: known.code, parserError: error.code });
+    if (socket.writable) {
+      socket.write(
+        `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+          `Content-Length: ${Buffer.byteLength(body)}\r\nx-request-id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
+      );
+    }
+    socket.destroy();
+  };
+}
+
+export function installErrorHandling(app: FastifyInstance, options: ErrorRendering): void {
+  const send = (request: FastifyRequest, reply: FastifyReply, error: ApiError) => sendError(options, request, reply, error);
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const known = toApiError(error);
