@@ -60,6 +60,8 @@ export async function createTestDatabase(databaseUrl = TEST_DATABASE_URL): Promi
 
 export interface TestApp {
   app: App;
+  /** The PostgreSQL schema of the app's database (undefined on SQLite). */
+  schema: string | undefined;
   deps: Deps;
   features: Features;
   /** The HI Service the app asks (unless the test passed its own port). */
@@ -79,10 +81,19 @@ export interface TestAppOptions {
   surfaces?: Surfaces;
   /** Runs after buildApp and before ready (add test-only routes here). */
   extend?: (app: App) => void;
+  /** A second instance on the same database and keys, as a second server behind a load balancer (PostgreSQL only). */
+  sameDatabaseAs?: TestApp;
+}
+
+/** Another connection pool to the schema of `first`; closing it leaves the schema to `first`. */
+async function joinTestDatabase(first: TestApp): Promise<TestDatabase> {
+  if (!TEST_DATABASE_URL || !first.schema) throw new Error('a second instance on one database needs PostgreSQL (DATABASE_URL)');
+  const handle = await openDatabase({ databaseUrl: TEST_DATABASE_URL, databaseSchema: first.schema, poolSize: 4 });
+  return { handle, schema: first.schema, drop: () => handle.close() };
 }
 
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
-  const database = await createTestDatabase();
+  const database = options.sameDatabaseAs ? await joinTestDatabase(options.sameDatabaseAs) : await createTestDatabase();
   const clock = new ManualClock();
   const logs: string[] = [];
   const sink = new Writable({
@@ -97,7 +108,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     config,
     database: database.handle,
     keys: await testSigningKeys(),
-    secretKey: randomBytes(32),
+    secretKey: options.sameDatabaseAs?.deps.secretKey ?? randomBytes(32),
     clock,
     rateLimiter: options.rateLimiter ?? unlimitedRateLimiter,
     logger: createLogger('info', sink),
@@ -118,6 +129,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   }
   return {
     app,
+    schema: database.schema,
     deps,
     features,
     hi,

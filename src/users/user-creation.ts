@@ -8,6 +8,8 @@ import { detailColumnsOf, type ProviderDetailsPatch, type ProviderIdentity } fro
 import { claimHpii, isHpiiHeldByAnother, writeVerifiedRecord, type RecordOwner } from './provider-records.ts';
 import { askHiService, checkHpiiNumber, checkOrganizationHpio, UNVERIFIED_ANSWERS, type HiAnswer } from './provider-verification.ts';
 import { BASELINE_ROLES, holdsAny, PROVIDER_RECORD_ROLES, type AssignableRole, type Role } from '../auth/user-roles.ts';
+import type { Insertable } from 'kysely';
+import type { UsersTable } from '../platform/db/database-schema.ts';
 import type { SubmittedBody } from '../platform/http/body-validation.ts';
 import { readNewUser } from './users-input.ts';
 import { newUserRow, type CallerOrganization, type UsersContext } from './users-service.ts';
@@ -64,27 +66,38 @@ function reportOf(userId: string, outcome: ProviderOutcome | undefined): UserCre
   return { code: 'USER_CREATED_PROVIDER_NOT_FOUND', data: { user_id: userId, warning: UNVERIFIED_ANSWERS[outcome.answer].warning } };
 }
 
+/** The user, and its provider record when verified and the HPI-I is still free, in one transaction. */
+function insertNewUser(ctx: UsersContext, row: Insertable<UsersTable> & { id: string }, provider: ProviderOutcome | undefined, at: string): Promise<UserCreated> {
+  const owner: RecordOwner = { organizationId: row.organization_id, userId: row.id };
+  return ctx.db.transaction().execute(async (trx) => {
+    await insertUser(trx, row);
+    if (provider?.answer !== 'verified') return reportOf(row.id, provider);
+    if (!(await claimHpii(trx, owner, provider.identity.hpii_number, at))) return reportOf(row.id, { ...provider, answer: 'held' });
+    await writeVerifiedRecord(trx, owner, undefined, provider.identity, detailColumnsOf(provider.details), at);
+    return reportOf(row.id, provider);
+  });
+}
+
 export async function createOrganizationUser(ctx: UsersContext, organization: CallerOrganization, body: SubmittedBody): Promise<UserCreated> {
   const { organizationId } = organization;
   const input = readNewUser(body);
   const email = normaliseEmail(input.email);
   if (await findUserByEmail(ctx.db, email)) throw emailTaken();
   const roles = rolesOnCreate(input.access_roles);
-  const outcome = holdsAny(roles, PROVIDER_RECORD_ROLES) ? await verifyNewProvider(ctx, organization, input) : undefined;
+  let provider = holdsAny(roles, PROVIDER_RECORD_ROLES) ? await verifyNewProvider(ctx, organization, input) : undefined;
   const at = ctx.clock.now().toISOString();
   const row = newUserRow(at, { organizationId, email, givenName: input.given_name, familyName: input.family_name, roles });
-  const owner: RecordOwner = { organizationId, userId: row.id };
-  try {
-    return await ctx.db.transaction().execute(async (trx) => {
-      await insertUser(trx, row);
-      if (outcome?.answer !== 'verified') return reportOf(row.id, outcome);
-      if (!(await claimHpii(trx, owner, outcome.identity.hpii_number, at))) return reportOf(row.id, { ...outcome, answer: 'held' });
-      await writeVerifiedRecord(trx, owner, undefined, outcome.identity, detailColumnsOf(outcome.details), at);
-      return reportOf(row.id, outcome);
-    });
-  } catch (error) {
-    // Another request took the e-mail between the check and the insert.
-    if (isUniqueViolation(error) && (await findUserByEmail(ctx.db, email))) throw emailTaken();
-    throw error;
+  // A write a unique index refused lost a race: for the e-mail (409), or for the HPI-I, which
+  // another create claimed between our check and our write (two instances both read no
+  // holder). Ours is then created without a provider record, as if it had come second.
+  for (;;) {
+    try {
+      return await insertNewUser(ctx, row, provider, at);
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+      if (await findUserByEmail(ctx.db, email)) throw emailTaken();
+      if (provider?.answer !== 'verified') throw error;
+      provider = { ...provider, answer: 'held' };
+    }
   }
 }
