@@ -4,7 +4,6 @@
 // never share the CPU.
 import { API_ENDPOINTS, BASELINE_ENDPOINTS, type BaselineKind, type BenchEndpoint, type BenchVariables } from './bench-endpoints.ts';
 import { requestAccessToken, seedSandboxCredentials } from './bench-credentials.ts';
-import { openServerDatabase } from './bench-database.ts';
 import { resolveRequest } from './bench-requests.ts';
 import { runSetupSteps } from './bench-setup.ts';
 import { prepareApiEnvironment, type BenchDatabase } from './bench-environment.ts';
@@ -31,16 +30,13 @@ function log(line: string): void {
   process.stdout.write(`${line}\n`);
 }
 
-/** The row's stored check, on a connection of the bench's own to the server's database. */
+/** The row's stored check, through the operator CLI on the server's configuration. */
 async function runStoredCheck(endpoint: BenchEndpoint, variables: BenchVariables, serverEnv: NodeJS.ProcessEnv): Promise<void> {
   if (!endpoint.storedCheck) return;
-  const database = await openServerDatabase(serverEnv);
   try {
-    log(`    stored check: ${await endpoint.storedCheck(database.db, variables)}`);
+    log(`    stored check: ${await endpoint.storedCheck(serverEnv, variables)}`);
   } catch (error) {
     throw new BenchFailure(`${endpoint.name} stored check: ${error instanceof Error ? error.message : String(error)}`);
-  } finally {
-    await database.close();
   }
 }
 

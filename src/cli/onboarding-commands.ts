@@ -1,7 +1,7 @@
 // erx partner create | org create | org enable-partner | user create
 import type { Command } from 'commander';
 import { createOrganization, createPartner, enablePartnerForOrganization } from '../onboarding/onboarding-service.ts';
-import { createUser } from '../onboarding/operator-users.ts';
+import { createUser, showUser } from '../onboarding/operator-users.ts';
 import { addJsonOption, listOption, printResult, withFeatures, type CommandOptions } from './cli-output.ts';
 
 export function registerOnboardingCommands(program: Command): void {
@@ -65,5 +65,21 @@ export function registerOnboardingCommands(program: Command): void {
         }),
       );
       printResult(options, result, [`user_id: ${result.user_id}`, `email:   ${result.email}`, `roles:   ${result.roles.join(',')}`]);
+    });
+
+  addJsonOption(user.command('show <user_id>'))
+    .description('show a user of any organization as stored, with its provider record')
+    .action(async (userId: string, options: CommandOptions) => {
+      const result = await withFeatures(({ onboarding }) => showUser(onboarding, userId));
+      const record = result.provider_record;
+      printResult(options, result, [
+        `user_id:          ${result.user_id}`,
+        `organization_id:  ${result.organization_id}`,
+        `email:            ${result.email}`,
+        `roles:            ${result.roles.join(',')}${result.enabled ? '' : '   (disabled)'}`,
+        record
+          ? `provider record:  ${record.status}, HPI-I ${record.hpii_number}, verified ${record.verified_at}, updated ${record.updated_at}`
+          : 'provider record:  (none)',
+      ]);
     });
 }

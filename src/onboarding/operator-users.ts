@@ -1,9 +1,9 @@
 // The operator's create user (`erx user create`, the sandbox seed): any role, no provider
 // record and no HI Service lookup. Partners create users through the API (users/user-creation.ts).
 import { isValidEmail, normaliseEmail } from '../identifiers/index.ts';
-import { isRole, ROLES, type Role } from '../auth/user-roles.ts';
+import { isRole, parseStoredRoles, ROLES, type Role } from '../auth/user-roles.ts';
 import { newUserRow } from '../users/users-service.ts';
-import { findUserByEmail, insertUser } from '../users/users-store.ts';
+import { findProviderRecord, findUserByEmail, findUserById, insertUser } from '../users/users-store.ts';
 import { OnboardingError, type OnboardingContext } from './onboarding-service.ts';
 import { findOrganization } from './onboarding-store.ts';
 
@@ -39,4 +39,36 @@ export async function createUser(ctx: OnboardingContext, input: NewUser): Promis
   const row = newUserRow(ctx.clock.now().toISOString(), { organizationId, email, givenName, familyName, roles });
   await insertUser(ctx.db, row);
   return { user_id: row.id, email, roles };
+}
+
+export interface OperatorUserView {
+  user_id: string;
+  organization_id: string;
+  email: string;
+  full_name: string;
+  roles: Role[];
+  enabled: boolean;
+  created_at: string;
+  updated_at: string;
+  /** The provider record as stored, with when it was last verified by the HI Service. */
+  provider_record: Record<string, string | null> | null;
+}
+
+/** `erx user show`: a user of any organization, as stored, for support and checks. */
+export async function showUser(ctx: OnboardingContext, userId: string): Promise<OperatorUserView> {
+  const user = await findUserById(ctx.db, userId.toLowerCase());
+  if (!user) throw new OnboardingError(`user ${userId} not found`);
+  const record = await findProviderRecord(ctx.db, user.organization_id, user.id);
+  const { user_id: _user, organization_id: _organization, ...provider } = record ?? { user_id: '', organization_id: '' };
+  return {
+    user_id: user.id,
+    organization_id: user.organization_id,
+    email: user.email,
+    full_name: user.full_name,
+    roles: parseStoredRoles(user.roles),
+    enabled: user.enabled === 1,
+    created_at: user.created_at,
+    updated_at: user.updated_at,
+    provider_record: record ? provider : null,
+  };
 }

@@ -20,6 +20,11 @@ export async function isUserOfOrganization(db: Kysely<Database>, organizationId:
   return row !== undefined;
 }
 
+/** Any user, whatever its organization: for the operator only. */
+export async function findUserById(db: Kysely<Database>, userId: string): Promise<UserRow | undefined> {
+  return db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirst();
+}
+
 export async function findUserOfOrganization(db: Kysely<Database>, organizationId: string, userId: string): Promise<UserRow | undefined> {
   return db.selectFrom('users').selectAll().where('id', '=', userId).where('organization_id', '=', organizationId).executeTakeFirst();
 }

@@ -51,6 +51,8 @@ describe('erx operator CLI', () => {
     expect((await runErxJson(cli.env, ['org', 'enable-partner', org.organization_id, 'acme-pms'])).already_enabled).toBe(false);
     const user = await runErxJson(cli.env, ['user', 'create', '--org', org.organization_id, '--email', 'Dr.Who@Example.com', '--given-name', 'Ada', '--family-name', 'Who', '--roles', 'provider']);
     expect(user.email).toBe('dr.who@example.com');
+    const shown = await runErxJson(cli.env, ['user', 'show', user.user_id]);
+    expect(shown).toMatchObject({ user_id: user.user_id, organization_id: org.organization_id, email: 'dr.who@example.com', roles: ['provider'], enabled: true, provider_record: null });
 
     const token = await getToken({ partner: 'acme-pms', partnerSecret: partner.partner_secret, org: org.organization_id, orgSecret: org.organization_secret, user: user.user_id });
     expect((await validate(org.organization_id, org.organization_secret, token)).status).toBe(200);
@@ -76,6 +78,7 @@ describe('erx operator CLI', () => {
     [['org', 'create', '--name', 'Bad', '--hpio', '8003624166667004'], /HPI-O must be 16 digits starting 800362/],
     [['org', 'create', '--name', 'Bad', '--scopes', 'create:patient,fly:away'], /unknown scope fly:away/],
     [['org', 'enable-partner', '7d8a2f4e-1111-4a4a-8a8a-000000000000', 'acme-pms'], /organization .* not found/],
+    [['user', 'show', '7d8a2f4e-1111-4a4a-8a8a-000000000000'], /user 7d8a2f4e-1111-4a4a-8a8a-000000000000 not found/],
     [['user', 'create', '--org', '7d8a2f4e-1111-4a4a-8a8a-000000000000', '--email', 'a@b.example', '--given-name', 'A', '--family-name', 'B', '--roles', 'wizard'], /unknown: wizard/],
     [['user', 'create', '--org', 'x', '--email', 'not-an-email', '--given-name', 'A', '--family-name', 'B', '--roles', 'provider'], /not a valid e-mail/],
     [['org', 'create'], /required option '--name <name>'/],
