@@ -138,8 +138,8 @@ const deleteCatalogDrugRoute: RouteRegistration = (app, ctx) => {
       response: { 200: DeletedResponse, ...errorResponses(422) },
     },
     handler: async (request, reply) => {
-      await deleteCatalogDrug(ctx, principalOf(request), request.params.custom_drug_id);
-      return reply.success(200, 'Custom drug deleted successfully', null);
+      const deleted = await deleteCatalogDrug(ctx, principalOf(request), request.params.custom_drug_id);
+      return reply.success(200, 'Custom drug deleted successfully', deleted);
     },
   });
 };
@@ -216,8 +216,8 @@ const deleteUserDrugRoute: RouteRegistration = (app, ctx) => {
       response: { 200: DeletedResponse, ...errorResponses(404, 422) },
     },
     handler: async (request, reply) => {
-      await deleteUserDrug(ctx, principalOf(request), request.params.user_id, request.params.custom_drug_id);
-      return reply.success(200, 'Custom drug deleted successfully', null);
+      const deleted = await deleteUserDrug(ctx, principalOf(request), request.params.user_id, request.params.custom_drug_id);
+      return reply.success(200, 'Custom drug deleted successfully', deleted);
     },
   });
 };

@@ -87,7 +87,8 @@ export const CatalogDeleteQuery = Type.Object({
 export const CustomDrugResponse = SuccessEnvelopeSchema(CustomDrugSchema);
 export const CustomDrugListResponse = SuccessEnvelopeSchema(Type.Array(CustomDrugSchema));
 export const LeveledCustomDrugListResponse = SuccessEnvelopeSchema(Type.Array(LeveledCustomDrugSchema));
-export const DeletedResponse = SuccessEnvelopeSchema(Type.Null());
+/** A delete names what it deleted (the vendor's envelope never carries a null `data`). */
+export const DeletedResponse = SuccessEnvelopeSchema(Type.Object({ custom_drug_id: Type.String() }));
 export const CatalogDeletedResponse = SuccessEnvelopeSchema(Type.Object({ deleted_count: Type.Integer() }));
 
 export const BulkCreateResponse = SuccessEnvelopeSchema(

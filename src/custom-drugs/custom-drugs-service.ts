@@ -187,15 +187,17 @@ export async function updateUserDrug(ctx: CustomDrugsContext, principal: Princip
 }
 
 /** Idempotent: deleting a drug that is not (or no longer) the owner's changes nothing. */
-async function deleteDrugOf(ctx: CustomDrugsContext, actorId: string, owner: DrugOwner, drugId: string): Promise<void> {
-  await markCustomDrugsDeleted(ctx.db, owner, { deleted_at: ctx.clock.now().toISOString(), deleted_by: actorId }, drugId.toLowerCase());
+async function deleteDrugOf(ctx: CustomDrugsContext, actorId: string, owner: DrugOwner, drugId: string): Promise<{ custom_drug_id: string }> {
+  const id = drugId.toLowerCase();
+  await markCustomDrugsDeleted(ctx.db, owner, { deleted_at: ctx.clock.now().toISOString(), deleted_by: actorId }, id);
+  return { custom_drug_id: id };
 }
 
-export function deleteCatalogDrug(ctx: CustomDrugsContext, principal: Principal, drugId: string): Promise<void> {
+export function deleteCatalogDrug(ctx: CustomDrugsContext, principal: Principal, drugId: string): Promise<{ custom_drug_id: string }> {
   return deleteDrugOf(ctx, principal.userId, organizationCatalogOf(principal), drugId);
 }
 
-export async function deleteUserDrug(ctx: CustomDrugsContext, principal: Principal, pathUserId: string, drugId: string): Promise<void> {
+export async function deleteUserDrug(ctx: CustomDrugsContext, principal: Principal, pathUserId: string, drugId: string): Promise<{ custom_drug_id: string }> {
   return deleteDrugOf(ctx, principal.userId, await userDrugsOf(ctx, principal, pathUserId), drugId);
 }
 

@@ -1,12 +1,12 @@
 // The checks a schema cannot express, run on the same body as the schema so that one 422
-// reports every failure: identifier formats (IHI check digit, Medicare checksum, IRN, DVA,
-// mobile, e-mail), a date of birth in the future (Australian time), blank names, the
-// address alias sent twice, and a partner_id that is not the caller's. A field the schema
-// already rejected is not checked again, so each field is reported once.
+// reports every failure: identifier formats (IHI check digit, Medicare checksum, IRN, mobile,
+// e-mail; the spec leaves a DVA file number a plain string, so only a blank one is refused),
+// a date of birth in the future (Australian time), blank names, the address alias sent twice,
+// and a partner_id that is not the caller's. A field the schema already rejected is not
+// checked again, so each field is reported once.
 import {
   isFutureDate,
   isValidAustralianMobile,
-  isValidDvaFileNumber,
   isValidEmail,
   isValidIhi,
   isValidMedicareCardNumber,
@@ -40,11 +40,7 @@ export const PATIENT_FIELD_CHECKS: readonly FieldCheck[] = [
     message: 'must be a 10-digit Medicare card number with a valid check digit',
   },
   { field: 'medicare_irn', isValid: isValidMedicareIrn, message: 'must be one digit from 1 to 9' },
-  {
-    field: 'dva_file_number',
-    isValid: isValidDvaFileNumber,
-    message: 'must be a DVA file number: a state letter, then the file number (e.g. NX123456 or N 123456)',
-  },
+  { field: 'dva_file_number', isValid: isNotBlank, message: 'must not be blank' },
   {
     field: 'phone',
     isValid: isValidAustralianMobile,

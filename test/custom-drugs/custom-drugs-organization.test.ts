@@ -223,7 +223,7 @@ describe('DELETE /v1/organizations/{organization_id}/custom-drugs/{custom_drug_i
     for (let attempt = 0; attempt < 2; attempt++) {
       const response = await call(t, 'DELETE', `${c.catalogUrl}/${id}`, c.owner);
       expect(response.statusCode).toBe(200);
-      expect(response.json()).toMatchObject({ message: 'Custom drug deleted successfully', data: null });
+      expect(response.json()).toMatchObject({ message: 'Custom drug deleted successfully', data: { custom_drug_id: id } });
     }
     expect(await catalogIds()).not.toContain(id);
   });

@@ -149,7 +149,7 @@ describe('DELETE /v1/organizations/{organization_id}/users/{user_id}/custom-drug
     for (let attempt = 0; attempt < 2; attempt++) {
       const response = await call(t, 'DELETE', `${c.userDrugsUrl()}/${id}`, c.prescriber);
       expect(response.statusCode).toBe(200);
-      expect(response.json()).toMatchObject({ message: 'Custom drug deleted successfully', data: null });
+      expect(response.json()).toMatchObject({ message: 'Custom drug deleted successfully', data: { custom_drug_id: id } });
     }
     expect(await listedIds(c)).not.toContain(id);
     expect(await storedRow(id)).toMatchObject({ deleted_by: c.g.userId, deleted_at: t.clock.now().toISOString() });

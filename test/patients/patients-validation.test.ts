@@ -42,7 +42,7 @@ describe('one 422 with every failure', () => {
     ihi_number: '8003601240022570',
     medicare_card_number: '2950141871',
     medicare_irn: '0',
-    dva_file_number: '123',
+    dva_file_number: ' ',
     phone: '0298765432',
     email: 'not-an-email',
     dva_card_color: 'purple',
@@ -112,7 +112,7 @@ describe('identifier formats', () => {
     ['medicare_card_number', '2950141871', '2950141861'],
     ['medicare_card_number', '1950141861', '2950141861'],
     ['medicare_irn', '0', '9'],
-    ['dva_file_number', 'NX12345', 'N 123456'],
+    ['dva_file_number', '   ', 'DVA123456'],
     ['phone', '0398765432', '0412345678'],
     ['phone', '04 1234 5678', '+61412345678'],
     ['phone', '0612345678', '61512345678'],
@@ -121,6 +121,19 @@ describe('identifier formats', () => {
   ])('rejects %s %j and accepts %j', async (field, bad, good) => {
     expect(await issuesOf({ ...validBody(), [field]: bad })).toEqual([{ field, message: expect.any(String), code: 'VALIDATION_ERROR' }]);
     expect((await api.precheck({ ...validBody(), [field]: good })).statusCode).toBe(200);
+  });
+
+  it("accepts any DVA file number, such as the vendor collection's DVA123456: one the HI Service does not hold finds nothing", async () => {
+    const body = patientBody(api.g, wood, { dva_file_number: 'DVA123456' });
+    const precheck = await api.precheck(body);
+    expect(precheck.statusCode, precheck.body).toBe(200);
+    expect(precheck.json().data).toMatchObject({ outcome: 'no_match', searched_path: 'dva', create_would_succeed: true });
+    const created = await api.create(body);
+    expect(created.statusCode).toBe(201);
+    expect(created.json().data.has_ihi).toBe(false);
+    expect(await issuesOf({ ...body, dva_file_number: 'D'.repeat(21) })).toEqual([
+      { field: 'dva_file_number', message: expect.any(String), code: 'VALIDATION_ERROR' },
+    ]);
   });
 
   it('judges a future date of birth by the Australian calendar, not UTC', async () => {
