@@ -12,6 +12,7 @@ import { authRoutes } from './auth/auth-routes.ts';
 import { installBearerAuth, requireDeclaredAuth, type RouteCatalogEntry } from './auth/route-auth.ts';
 import { customDrugRoutes } from './custom-drugs/custom-drugs-routes.ts';
 import type { Features } from './features.ts';
+import { installIdempotencyKeys } from './idempotency/idempotency-hook.ts';
 import { patientsRoutes } from './patients/patients-routes.ts';
 import { createClientErrorHandler, createFrameworkErrorHandler, installErrorHandling } from './platform/http/error-handler.ts';
 import { installJsonBodyParser } from './platform/http/json-body.ts';
@@ -84,6 +85,7 @@ export async function buildApp(
     async (api) => {
       requireDeclaredAuth(api, ['public', 'bearer'], catalog);
       installBearerAuth(api, features.auth);
+      installIdempotencyKeys(api, features.idempotency);
       for (const register of surfaces.api) register(api as unknown as App, features, config);
     },
     { prefix: config.basePath },

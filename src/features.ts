@@ -3,6 +3,7 @@
 // the dispatcher, CLI commands) is handed these and calls the features' services with them.
 import { createAuthContext, type AuthContext } from './auth/auth-service.ts';
 import { createCustomDrugsContext, type CustomDrugsContext } from './custom-drugs/custom-drugs-service.ts';
+import { createIdempotencyContext, type IdempotencyContext } from './idempotency/idempotency-service.ts';
 import { createOnboardingContext, type OnboardingContext } from './onboarding/onboarding-service.ts';
 import { createPatientsContext, type PatientsContext } from './patients/patients-service.ts';
 import type { Deps } from './runtime.ts';
@@ -18,6 +19,7 @@ export interface Features {
   patients: PatientsContext;
   customDrugs: CustomDrugsContext;
   webhooks: WebhooksContext;
+  idempotency: IdempotencyContext;
 }
 
 export function buildFeatures(deps: Deps): Features {
@@ -28,5 +30,6 @@ export function buildFeatures(deps: Deps): Features {
   const patients = createPatientsContext(deps, { users });
   const customDrugs = createCustomDrugsContext(deps, { users });
   const webhooks = createWebhooksContext(deps);
-  return { system, auth, onboarding, users, patients, customDrugs, webhooks };
+  const idempotency = createIdempotencyContext(deps);
+  return { system, auth, onboarding, users, patients, customDrugs, webhooks, idempotency };
 }

@@ -50,7 +50,7 @@ const createCatalogDrugsRoute: RouteRegistration = (app, ctx, config) => {
   app.route({
     method: 'POST',
     url: CATALOG,
-    config: { auth: { kind: 'bearer', scopes: ['create:custom_drug'], roles: CATALOG_MANAGERS } },
+    config: { auth: { kind: 'bearer', scopes: ['create:custom_drug'], roles: CATALOG_MANAGERS }, idempotent: true },
     bodyLimit: Math.max(config.bodyLimitBytes, BULK_BODY_LIMIT_BYTES),
     attachValidation: true,
     schema: {
@@ -148,7 +148,7 @@ const createUserDrugRoute: RouteRegistration = (app, ctx) => {
   app.route({
     method: 'POST',
     url: USER_DRUGS,
-    config: { auth: { kind: 'bearer', scopes: ['create:custom_drug'] } },
+    config: { auth: { kind: 'bearer', scopes: ['create:custom_drug'] }, idempotent: true },
     attachValidation: true,
     schema: {
       summary: "Create a drug of the user's own",

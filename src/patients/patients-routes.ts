@@ -47,7 +47,7 @@ export const patientsRoutes: RouteModule = (app, { patients }) => {
   app.route({
     method: 'POST',
     url: PATIENTS_URL,
-    config: { auth: { kind: 'bearer', scopes: ['create:patient'] } },
+    config: { auth: { kind: 'bearer', scopes: ['create:patient'] }, idempotent: true },
     attachValidation: true,
     bodyLimit: PATIENT_BODY_LIMIT_BYTES,
     schema: {

@@ -32,7 +32,7 @@ const createUserRoute: RouteRegistration = (app, ctx) => {
   app.route({
     method: 'POST',
     url: USERS,
-    config: { auth: { kind: 'bearer', scopes: ['create:user'] } },
+    config: { auth: { kind: 'bearer', scopes: ['create:user'] }, idempotent: true },
     attachValidation: true,
     schema: {
       summary: 'Create a user; a provider is verified with the HI Service (read the code: USER_CREATED or USER_CREATED_PROVIDER_*)',

@@ -142,6 +142,23 @@ export interface WebhookEventsTable {
   created_at: string;
 }
 
+/** The first response to a create sent with an Idempotency-Key, per partner and organization. */
+export interface IdempotencyKeysTable {
+  partner_id: string;
+  organization_id: string;
+  idempotency_key: string;
+  /** SHA-256 of the request (method, path, body): the same key with another request is refused. */
+  fingerprint: string;
+  /** `in_progress` while the first request runs, `done` once its response is stored. */
+  state: string;
+  response_status: number | null;
+  response_body: string | null;
+  created_at: string;
+  /** An `in_progress` row older than this was abandoned (its process died) and may be taken over. */
+  locked_until: string;
+  expires_at: string;
+}
+
 export interface Database {
   partners: PartnersTable;
   organizations: OrganizationsTable;
@@ -151,4 +168,5 @@ export interface Database {
   custom_drugs: CustomDrugsTable;
   provider_records: ProviderRecordsTable;
   webhook_events: WebhookEventsTable;
+  idempotency_keys: IdempotencyKeysTable;
 }
