@@ -1,7 +1,7 @@
 // Builds every response body: the spec's success and error envelopes, and their schemas.
 // No route writes an envelope by hand.
 import { Type, type TSchema } from '@sinclair/typebox';
-import { ERROR_CODES, type ApiError, type ValidationIssue } from './api-error.ts';
+import { envelopeCodeOf, ERROR_CODES, type ApiError, type ValidationIssue } from './api-error.ts';
 
 export const API_VERSION = '1.0';
 
@@ -65,7 +65,7 @@ export function buildErrorEnvelope(args: {
   return {
     success: false,
     statusCode: entry.status,
-    code: error.code,
+    code: envelopeCodeOf(error.code),
     error: {
       type: `${args.errorsBase}/${entry.slug}`,
       title: entry.title,
