@@ -5,6 +5,7 @@ import { createAuthContext, type AuthContext } from './auth/auth-service.ts';
 import { createCustomDrugsContext, type CustomDrugsContext } from './custom-drugs/custom-drugs-service.ts';
 import { createOnboardingContext, type OnboardingContext } from './onboarding/onboarding-service.ts';
 import { createPatientsContext, type PatientsContext } from './patients/patients-service.ts';
+import { createPrescriptionsContext, type PrescriptionsContext } from './prescriptions/prescriptions-service.ts';
 import type { Deps } from './runtime.ts';
 import { createSystemContext, type SystemContext } from './system/system-service.ts';
 import { createUsersContext, type UsersContext } from './users/users-service.ts';
@@ -18,6 +19,7 @@ export interface Features {
   patients: PatientsContext;
   customDrugs: CustomDrugsContext;
   webhooks: WebhooksContext;
+  prescriptions: PrescriptionsContext;
 }
 
 export function buildFeatures(deps: Deps): Features {
@@ -28,5 +30,6 @@ export function buildFeatures(deps: Deps): Features {
   const patients = createPatientsContext(deps, { users });
   const customDrugs = createCustomDrugsContext(deps, { users });
   const webhooks = createWebhooksContext(deps);
-  return { system, auth, onboarding, users, patients, customDrugs, webhooks };
+  const prescriptions = createPrescriptionsContext(deps, { users, patients, customDrugs, webhooks });
+  return { system, auth, onboarding, users, patients, customDrugs, webhooks, prescriptions };
 }

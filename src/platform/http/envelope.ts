@@ -15,6 +15,11 @@ export interface SuccessEnvelope<T> {
   requestId: string;
 }
 
+/** The success envelope of a list that pages: `pagination` beside `data`. */
+export interface PaginatedEnvelope<T, P> extends SuccessEnvelope<T> {
+  pagination: P;
+}
+
 export interface ErrorEnvelope {
   success: false;
   statusCode: number;
@@ -93,6 +98,11 @@ export function SuccessEnvelopeSchema<T extends TSchema>(data: T, description?: 
     },
     description ? { description } : {},
   );
+}
+
+/** Response schema of a paginated success envelope: `pagination` beside `data`. */
+export function PaginatedEnvelopeSchema<T extends TSchema, P extends TSchema>(data: T, pagination: P) {
+  return Type.Composite([SuccessEnvelopeSchema(data), Type.Object({ pagination })]);
 }
 
 export const ValidationIssueSchema = Type.Object({
