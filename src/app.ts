@@ -68,7 +68,8 @@ export async function buildApp(
     childLoggerFactory: createLazyChildLogger,
     genReqId: newRequestId,
     bodyLimit: config.bodyLimitBytes,
-    ajv: { customOptions: { allErrors: true, coerceTypes: false, removeAdditional: false } },
+    // allowUnionTypes: a count may be sent as a number or a string of digits (type [integer, string]).
+    ajv: { customOptions: { allErrors: true, coerceTypes: false, removeAdditional: false, allowUnionTypes: true } },
     routerOptions: { ignoreTrailingSlash: true },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
