@@ -104,6 +104,18 @@ describe('every change from every status (3 changes × 4 statuses)', () => {
   });
 });
 
+describe('two changes at once', () => {
+  it.each([['cease', 'cancel'], ['cancel', 'cease'], ['cease', 'cease']])('%s and %s: one is applied, the other is a 409; one event', async (a, b) => {
+    const { scid } = await givenPrescription(t, c);
+    const before = await outboxEvents(t, c.g.organizationId);
+    const responses = await Promise.all([api.change(a, scid), api.change(b, scid)]);
+    expect(responses.map((response) => response.statusCode).sort()).toEqual([200, 409]);
+    const winner = responses.find((response) => response.statusCode === 200)!.json().data.status;
+    expect((await storedPrescription(t, scid))?.status).toBe(winner);
+    expect((await outboxEvents(t, c.g.organizationId)).length - before.length).toBe(1);
+  });
+});
+
 describe('reissue', () => {
   it('overwrites the delivery and keeps the SCID, the url and the status', async () => {
     const created = await givenPrescription(t, c);
