@@ -45,16 +45,22 @@ async function refuseChangedMeanwhile(trx: Kysely<Database>, found: Prescription
   throw new ApiError('CONFLICT', `Prescription ${found.scid} changed while this request was handled; read it and try again`);
 }
 
-async function applyChange(
-  ctx: PrescriptionsContext,
-  change: { found: PrescriptionRow; patient: PatientRow; action: PrescriptionChange; transition: Transition; columns: Partial<PrescriptionRow> },
-  reserved: ReturnType<typeof reservedOf>,
-): Promise<boolean> {
-  const { found, patient, action, transition, columns } = change;
+interface Change {
+  found: PrescriptionRow;
+  patient: PatientRow;
+  action: PrescriptionChange;
+  transition: Transition;
+  /** The prescriber who acts. */
+  actorId: string;
+  columns: Partial<PrescriptionRow>;
+}
+
+/** The change, only while the prescription still has the status it was read with, and its event; returns whether an event was written. */
+async function applyChange(ctx: PrescriptionsContext, change: Change, reserved: ReturnType<typeof reservedOf>): Promise<boolean> {
+  const { found, patient, action, transition, actorId, columns } = change;
   return ctx.db.transaction().execute(async (trx) => {
     if (!(await updatePrescriptionInStatus(trx, found.id, found.status, columns))) await refuseChangedMeanwhile(trx, found, action);
-    const facts = { type: transition.event, patient, actorId: columns.updated_by_user_id!, scid: found.scid, reserved };
-    return recordPrescriptionEvent(ctx, trx, facts);
+    return recordPrescriptionEvent(ctx, trx, { type: transition.event, patient, actorId, scid: found.scid, reserved });
   });
 }
 
@@ -75,7 +81,7 @@ export async function changePrescription(
   const transition = planTransition(action, found.status as PrescriptionStatus, scid);
   const at = ctx.clock.now().toISOString();
   const columns = { status: transition.to, updated_at: at, updated_by_user_id: prescriber.user_id, ...delivery.columns };
-  const evented = await applyChange(ctx, { found, patient, action, transition, columns }, reservedOf(body));
+  const evented = await applyChange(ctx, { found, patient, action, transition, actorId: prescriber.user_id, columns }, reservedOf(body));
   if (evented) eventsCommitted(ctx.webhooks);
   return viewOfPrescription({ ...found, ...columns }, ctx.publicUrl);
 }
