@@ -3,7 +3,7 @@
 // variables (the sandbox credentials, the access tokens and what the setup steps in
 // bench-setup.ts create) just before the run; bench-requests.ts does the filling.
 import { SCOPES } from '../src/auth/scopes.ts';
-import { HI_DEMO_PROVIDERS } from '../src/hi-service/hi-demo-fixtures.ts';
+import { DEMO_PRESCRIBER_DETAILS } from '../src/onboarding/sandbox-seed.ts';
 import { prescriberRecordNeverReverified, type StoredCheck } from './bench-stored-checks.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -34,6 +34,8 @@ export interface BenchEndpoint {
   expectData?: Record<string, unknown>;
   /** Checked on the same sample: `data` must be an array of at least this many entries (list routes). */
   minDataLength?: number;
+  /** For a list inside `data` (e.g. `prescriptions`): the field minDataLength counts instead of `data` itself. */
+  dataListField?: string;
   /**
    * Run once after the measurement, against the server's database (bench-stored-checks.ts):
    * what no response shows, e.g. that no request of the row asked the HI Service.
@@ -89,11 +91,12 @@ export const OWNER_TOKEN_REQUEST: BenchEndpoint = {
 };
 
 export const USERS_PATH = '/v1/organizations/{organization_id}/users';
-const PATIENTS_PATH = `${USERS_PATH}/{prescriber_user_id}/patients`;
+export const PATIENTS_PATH = `${USERS_PATH}/{prescriber_user_id}/patients`;
+export const TEST_HELPERS_PATIENTS_PATH = '/v1/test-helpers/organizations/{organization_id}/users/{prescriber_user_id}/patients';
 const CATALOG_PATH = '/v1/organizations/{organization_id}/custom-drugs';
 
 /** The sandbox's demo identity Jessica Wood (ACTIVE, VERIFIED), found by her Medicare number. */
-const JESSICA_WOOD = {
+export const JESSICA_WOOD = {
   partner_id: '{partner_id}',
   given_name: 'Jessica',
   family_name: 'Wood',
@@ -121,19 +124,30 @@ export function benchDrug(position: number): Record<string, unknown> {
 const BULK_SIZE = 100;
 
 /**
- * The seeded prescriber's provider details, which a setup step sends once so that she holds an
- * active, HI-verified provider record: the identity of the simulator's demo provider Anna
- * Smith, and the prescriber fields her type needs (README, "Users and prescriber details").
+ * The seeded prescriber's provider details (the seed gives them; a setup step sends them again
+ * and checks she holds an active, HI-verified provider record): the identity of the
+ * simulator's demo provider Anna Smith, and the prescriber fields her type needs.
  */
-export const PRESCRIBER_PROVIDER_DETAILS = {
-  ...HI_DEMO_PROVIDERS.verified,
-  prescriber_type: 'M',
-  prescriber_number: '1234567',
-  qualifications: 'MBBS',
-};
+export const PRESCRIBER_PROVIDER_DETAILS = DEMO_PRESCRIBER_DETAILS;
 
 /** Users a setup step creates in the organization for the list row (the seed's two come on top). */
 export const LISTED_USERS = 10_000;
+
+/** Prescriptions a setup step creates for the patient of the list row. */
+export const LISTED_PRESCRIPTIONS = 1_000;
+
+/** A prescription written in full, sent by SMS to the patient (README, "Prescriptions"). */
+export const BENCH_PRESCRIPTION = {
+  item_name: 'Amoxicillin',
+  item_strength: '500 mg',
+  item_form: 'Capsule',
+  route_administration: 'Oral',
+  quantity: 20,
+  repeats: 1,
+  repeat_interval_days: 7,
+  patient_instructions: 'One capsule three times a day',
+  delivery: { method: 'SMS', recipient_type: 'PATIENT' },
+};
 
 export const API_ENDPOINTS: BenchEndpoint[] = [
   TOKEN_ENDPOINT,
@@ -216,6 +230,28 @@ export const API_ENDPOINTS: BenchEndpoint[] = [
     expectStatus: 200,
     minDataLength: LISTED_USERS,
     baseline: 'GET',
+  },
+  {
+    // {rx_list_patient_id}: a patient the setup gave LISTED_PRESCRIPTIONS prescriptions; the first page of 50.
+    name: `list prescriptions (50 of ${LISTED_PRESCRIPTIONS.toLocaleString('en-AU')})`,
+    method: 'GET',
+    path: `${PATIENTS_PATH}/{rx_list_patient_id}/prescriptions?limit=50`,
+    headers: BEARER,
+    expectStatus: 200,
+    minDataLength: 50,
+    dataListField: 'prescriptions',
+    baseline: 'GET',
+  },
+  {
+    // {rx_patient_id}: another patient of the setup's, so the list row's patient keeps its 1,000.
+    name: 'create prescription (test helper)',
+    method: 'POST',
+    path: `${TEST_HELPERS_PATIENTS_PATH}/{rx_patient_id}/prescriptions`,
+    headers: { ...BEARER, ...JSON_CONTENT },
+    body: BENCH_PRESCRIPTION,
+    expectStatus: 201,
+    expectData: { status: 'Active', quantity: '20', number_of_repeats_authorised: '1' },
+    baseline: 'POST',
   },
 ];
 

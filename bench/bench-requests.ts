@@ -17,6 +17,7 @@ export interface ResolvedRequest {
   expectStatus?: number;
   expectData?: Record<string, unknown>;
   minDataLength?: number;
+  dataListField?: string;
 }
 
 function fillPlaceholders(text: string, variables: BenchVariables, where: string, encode = (value: string) => value): string {
@@ -73,6 +74,7 @@ export function resolveRequest(endpoint: BenchEndpoint, variables: BenchVariable
     varies: endpoint.bodyVaries ?? false,
     ...(endpoint.expectStatus === undefined ? {} : { expectStatus: endpoint.expectStatus }),
     ...(endpoint.minDataLength === undefined ? {} : { minDataLength: endpoint.minDataLength }),
+    ...(endpoint.dataListField === undefined ? {} : { dataListField: endpoint.dataListField }),
     ...(endpoint.expectData === undefined
       ? {}
       : { expectData: fillJson(endpoint.expectData, variables, `${where} expectData`) as Record<string, unknown> }),

@@ -12,6 +12,7 @@ import {
 } from './bench-endpoints.ts';
 import { requestAccessToken } from './bench-credentials.ts';
 import { resolveRequest, sendForData } from './bench-requests.ts';
+import { createPrescriptionsToList } from './bench-setup-prescriptions.ts';
 import { createUsersToList } from './bench-setup-users.ts';
 
 export type BenchSetupStep = (baseUrl: string, variables: BenchVariables) => Promise<BenchVariables>;
@@ -61,8 +62,10 @@ const GIVE_PRESCRIBER_PROVIDER_DETAILS: BenchEndpoint = {
 const READ_PRESCRIBER: BenchEndpoint = { name: 'setup: read the prescriber', method: 'GET', path: PRESCRIBER_PATH, headers: BEARER, baseline: 'GET' };
 
 /**
- * The update-user row's precondition: the prescriber holds an active, verified provider record.
- * can_prescribe is true only then (README, "Readiness to prescribe"), so it is the check.
+ * The update-user and prescription rows' precondition: the prescriber holds an active, verified
+ * provider record (the seed gave it; sending the same details again changes no identity, so no
+ * HI lookup runs). can_prescribe is true only then (README, "Readiness to prescribe"), so it is
+ * the check.
  */
 const activatePrescriberRecord: BenchSetupStep = async (baseUrl, variables) => {
   await sendForData(baseUrl, resolveRequest(GIVE_PRESCRIBER_PROVIDER_DETAILS, variables), 200);
@@ -76,7 +79,7 @@ const activatePrescriberRecord: BenchSetupStep = async (baseUrl, variables) => {
 };
 
 /** In order: a step may use what the ones before it returned. */
-export const BENCH_SETUP_STEPS: BenchSetupStep[] = [requestOwnerToken, createDrugToUpdate, activatePrescriberRecord, createUsersToList];
+export const BENCH_SETUP_STEPS: BenchSetupStep[] = [requestOwnerToken, createDrugToUpdate, activatePrescriberRecord, createUsersToList, createPrescriptionsToList];
 
 export async function runSetupSteps(baseUrl: string, variables: BenchVariables): Promise<BenchVariables> {
   let all = variables;

@@ -19,8 +19,8 @@ interface ShownUser {
 /**
  * The prescriber's provider record took the row's writes but was never verified again. A
  * lookup that succeeds rewrites `verified_at` (and the record) with the request's time; one
- * that fails answers 4xx/5xx, which the bench already refuses. The record was created by the
- * setup step with `verified_at` = `created_at`, so if they are still equal after thousands of
+ * that fails answers 4xx/5xx, which the bench already refuses. The record was created (by the
+ * sandbox seed) with `verified_at` = `created_at`, so if they are still equal after thousands of
  * updates, none of those updates asked the HI Service.
  */
 export const prescriberRecordNeverReverified: StoredCheck = async (serverEnv, variables) => {

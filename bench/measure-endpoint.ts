@@ -148,13 +148,18 @@ function unmetExpectations(expected: Record<string, unknown>, data: unknown): st
     .map(([field, value]) => `${field}: got ${JSON.stringify(actual[field])}, expected ${JSON.stringify(value)}`);
 }
 
-function unmetLength(minLength: number, data: unknown): string[] {
-  if (Array.isArray(data) && data.length >= minLength) return [];
-  const got = Array.isArray(data) ? `${data.length} entries` : `not an array (${typeof data})`;
-  return [`data: got ${got}, expected at least ${minLength} entries`];
+/** The list a row counts: `data`, or the field of it the row names. */
+function listOf(data: unknown, field: string | undefined): unknown {
+  return field === undefined ? data : (data as Record<string, unknown> | null | undefined)?.[field];
 }
 
-/** What the sample request answered: its body's size, and the length of `data` when it is a list. */
+function unmetLength(minLength: number, list: unknown, name: string): string[] {
+  if (Array.isArray(list) && list.length >= minLength) return [];
+  const got = Array.isArray(list) ? `${list.length} entries` : `not an array (${typeof list})`;
+  return [`${name}: got ${got}, expected at least ${minLength} entries`];
+}
+
+/** What the sample request answered: its body's size, and the length of the list it counts (`data`, or the field the row names). */
 export interface SampleResponse {
   bodyBytes: number;
   dataLength?: number;
@@ -173,12 +178,14 @@ async function checkSampleResponse(baseUrl: string, request: ResolvedRequest): P
     data = undefined;
   }
   const statusOk = request.expectStatus === undefined ? status >= 200 && status < 300 : status === request.expectStatus;
+  const list = listOf(data, request.dataListField);
+  const listName = request.dataListField === undefined ? 'data' : `data.${request.dataListField}`;
   const unmet = [
     ...(request.expectData === undefined ? [] : unmetExpectations(request.expectData, data)),
-    ...(request.minDataLength === undefined ? [] : unmetLength(request.minDataLength, data)),
+    ...(request.minDataLength === undefined ? [] : unmetLength(request.minDataLength, list, listName)),
   ];
   if (statusOk && unmet.length === 0) {
-    return { bodyBytes: Buffer.byteLength(text), ...(Array.isArray(data) ? { dataLength: data.length } : {}) };
+    return { bodyBytes: Buffer.byteLength(text), ...(Array.isArray(list) ? { dataLength: list.length } : {}) };
   }
   throw new BenchFailure(
     `${request.name} (${request.method} ${request.path}) sample request: ${status}${statusOk ? '' : ' (wrong status)'}` +

@@ -14,6 +14,9 @@ import { customDrugRoutes } from './custom-drugs/custom-drugs-routes.ts';
 import type { Features } from './features.ts';
 import { installIdempotencyKeys } from './idempotency/idempotency-hook.ts';
 import { patientsRoutes } from './patients/patients-routes.ts';
+import { prescriptionTestHelpersRoutes } from './prescriptions/prescription-test-helpers-routes.ts';
+import { prescriptionsRoutes } from './prescriptions/prescriptions-routes.ts';
+import { tokenPageRoutes } from './prescriptions/token-page-routes.ts';
 import { createClientErrorHandler, createFrameworkErrorHandler, installErrorHandling } from './platform/http/error-handler.ts';
 import { installJsonBodyParser } from './platform/http/json-body.ts';
 import { createLazyChildLogger } from './platform/http/lazy-request-logger.ts';
@@ -22,16 +25,24 @@ import { installRequestLog } from './platform/http/request-log.ts';
 import { installSuccessReply } from './platform/http/success-reply.ts';
 import { newRequestId } from './platform/ids.ts';
 import { installPortalErrorPage, installSessionAuth } from './portal/portal-context.ts';
-import type { App, RouteModule } from './route-module.ts';
+import { sandboxOnly, type App, type RouteModule } from './route-module.ts';
 import type { Deps } from './runtime.ts';
 import { systemRoutes } from './system/system-routes.ts';
 import { userRoutes } from './users/users-routes.ts';
 
 /** The JSON API, under the base path. */
-export const API_ROUTE_MODULES: RouteModule[] = [systemRoutes, authRoutes, patientsRoutes, customDrugRoutes, userRoutes];
+export const API_ROUTE_MODULES: RouteModule[] = [
+  systemRoutes,
+  authRoutes,
+  patientsRoutes,
+  customDrugRoutes,
+  userRoutes,
+  prescriptionsRoutes,
+  sandboxOnly(prescriptionTestHelpersRoutes),
+];
 
 /** The prescribing portal (HTML), at the root. */
-export const PORTAL_ROUTE_MODULES: RouteModule[] = [];
+export const PORTAL_ROUTE_MODULES: RouteModule[] = [tokenPageRoutes];
 
 /** The route modules of each context; tests add their own to prove what a context refuses. */
 export interface Surfaces {
@@ -60,7 +71,8 @@ export async function buildApp(
     childLoggerFactory: createLazyChildLogger,
     genReqId: newRequestId,
     bodyLimit: config.bodyLimitBytes,
-    ajv: { customOptions: { allErrors: true, coerceTypes: false, removeAdditional: false } },
+    // allowUnionTypes: a count may be sent as a number or a string of digits (type [integer, string]).
+    ajv: { customOptions: { allErrors: true, coerceTypes: false, removeAdditional: false, allowUnionTypes: true } },
     routerOptions: { ignoreTrailingSlash: true },
     frameworkErrors: createFrameworkErrorHandler(errorRendering),
     clientErrorHandler: createClientErrorHandler({

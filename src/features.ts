@@ -6,6 +6,7 @@ import { createCustomDrugsContext, type CustomDrugsContext } from './custom-drug
 import { createIdempotencyContext, type IdempotencyContext } from './idempotency/idempotency-service.ts';
 import { createOnboardingContext, type OnboardingContext } from './onboarding/onboarding-service.ts';
 import { createPatientsContext, type PatientsContext } from './patients/patients-service.ts';
+import { createPrescriptionsContext, type PrescriptionsContext } from './prescriptions/prescriptions-service.ts';
 import type { Deps } from './runtime.ts';
 import { createSystemContext, type SystemContext } from './system/system-service.ts';
 import { createUsersContext, type UsersContext } from './users/users-service.ts';
@@ -20,6 +21,7 @@ export interface Features {
   customDrugs: CustomDrugsContext;
   webhooks: WebhooksContext;
   idempotency: IdempotencyContext;
+  prescriptions: PrescriptionsContext;
 }
 
 export function buildFeatures(deps: Deps): Features {
@@ -31,5 +33,6 @@ export function buildFeatures(deps: Deps): Features {
   const customDrugs = createCustomDrugsContext(deps, { users });
   const webhooks = createWebhooksContext(deps);
   const idempotency = createIdempotencyContext(deps);
-  return { system, auth, onboarding, users, patients, customDrugs, webhooks, idempotency };
+  const prescriptions = createPrescriptionsContext(deps, { users, patients, customDrugs, webhooks });
+  return { system, auth, onboarding, users, patients, customDrugs, webhooks, idempotency, prescriptions };
 }

@@ -8,3 +8,10 @@ import type { Features } from './features.ts';
 export type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider>;
 
 export type RouteModule = (app: App, features: Features, config: Config) => void;
+
+/** A module whose routes exist only in sandbox mode; in production they are never registered, so they answer 404. */
+export function sandboxOnly(register: RouteModule): RouteModule {
+  return (app, features, config) => {
+    if (config.mode === 'sandbox') register(app, features, config);
+  };
+}

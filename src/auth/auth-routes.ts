@@ -2,10 +2,10 @@
 import type { RouteModule } from '../route-module.ts';
 import { errorResponses } from '../platform/http/envelope.ts';
 import { principalOf } from './route-auth.ts';
-import { JwksResponse, OrganizationParams, TokenHeadersSchema, TokenRequest, TokenResponse, ValidateResponse } from './auth-schemas.ts';
+import { JwksResponse, OrganizationParams, TokenHeadersSchema, tokenRequestSchema, TokenResponse, ValidateResponse } from './auth-schemas.ts';
 import { enforceRateLimit, issueAccessToken, publicKeysOf, readTokenHeaders, validateIntegration } from './auth-service.ts';
 
-export const authRoutes: RouteModule = (app, { auth }) => {
+export const authRoutes: RouteModule = (app, { auth }, config) => {
   app.route({
     method: 'POST',
     url: '/v1/token',
@@ -14,7 +14,7 @@ export const authRoutes: RouteModule = (app, { auth }) => {
       summary: 'Issue an access token',
       tags: ['auth'],
       headers: TokenHeadersSchema,
-      body: TokenRequest,
+      body: tokenRequestSchema(config.mode),
       response: { 200: TokenResponse, ...errorResponses(422) },
     },
     // Missing credential headers are reported (400) before the body is validated (422).

@@ -1,17 +1,21 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { SuccessEnvelopeSchema } from '../platform/http/envelope.ts';
 import { StringEnum } from '../platform/http/schema-types.ts';
-import { GRANT_TYPES, SCOPE_ALIASES, SCOPES } from './scopes.ts';
+import type { Mode } from '../config.ts';
+import { GRANT_TYPES, requestableScopes, SCOPE_ALIASES } from './scopes.ts';
 
-export const TokenRequest = Type.Object({
-  grantType: StringEnum(GRANT_TYPES, { description: 'Always `client_credentials`.' }),
-  scope: Type.Array(StringEnum([...SCOPES, ...Object.keys(SCOPE_ALIASES)]), {
-    minItems: 1,
-    maxItems: 32,
-    description: 'Scopes requested; the token carries those the organization allows.',
-  }),
-});
-export type TokenRequest = Static<typeof TokenRequest>;
+/** The token request body; the scopes a server in `mode` knows (sandbox-only ones are unknown in production). */
+export function tokenRequestSchema(mode: Mode) {
+  return Type.Object({
+    grantType: StringEnum(GRANT_TYPES, { description: 'Always `client_credentials`.' }),
+    scope: Type.Array(StringEnum([...requestableScopes(mode), ...Object.keys(SCOPE_ALIASES)]), {
+      minItems: 1,
+      maxItems: 32,
+      description: 'Scopes requested; the token carries those the organization allows.',
+    }),
+  });
+}
+export type TokenRequest = Static<ReturnType<typeof tokenRequestSchema>>;
 
 export const TokenResponse = SuccessEnvelopeSchema(
   Type.Object({

@@ -13,7 +13,7 @@ import { createSecretChecker, secretMatchesHash, type SecretChecker } from '../p
 import type { Deps } from '../runtime.ts';
 import { createAccessTokenVerifier, signAccessToken, type AccessTokenClaims, type AccessTokenVerifier } from './access-tokens.ts';
 import { findRequestPrincipal, findTokenCredentials, markIntegrationValidated, type RequestPrincipalRow } from './auth-store.ts';
-import { canonicalScope, type Scope } from './scopes.ts';
+import { canonicalScope, requestableScopes, type Scope } from './scopes.ts';
 import type { SigningKeys } from './signing-keys.ts';
 import { parseStoredRoles, type Role } from './user-roles.ts';
 
@@ -22,6 +22,8 @@ export interface AuthContext {
   keys: SigningKeys;
   clock: Clock;
   tokenTtlSeconds: number;
+  /** The scopes a token may carry on this server (sandbox-only scopes not in production). */
+  requestableScopes: ReadonlySet<Scope>;
   rateLimiter: RateLimiter;
   verifyToken: AccessTokenVerifier;
   secretMatches: SecretChecker;
@@ -35,6 +37,7 @@ export function createAuthContext(deps: Pick<Deps, 'database' | 'keys' | 'clock'
     keys: deps.keys,
     clock: deps.clock,
     tokenTtlSeconds: deps.config.tokenTtlSeconds,
+    requestableScopes: new Set(requestableScopes(deps.config.mode)),
     rateLimiter: deps.rateLimiter,
     verifyToken: createAccessTokenVerifier(deps.keys, deps.clock),
     secretMatches: createSecretChecker(),
@@ -109,7 +112,9 @@ export async function issueAccessToken(ctx: AuthContext, headers: TokenHeaders, 
     throw unauthorized(AUTH_DETAIL.credentials);
   }
   const allowed = new Set(JSON.parse(row.allowed_scopes ?? '[]') as string[]);
-  const granted = [...new Set(requested.map(canonicalScope))].filter((s): s is Scope => s !== undefined && allowed.has(s));
+  const granted = [...new Set(requested.map(canonicalScope))].filter(
+    (s): s is Scope => s !== undefined && allowed.has(s) && ctx.requestableScopes.has(s),
+  );
   const accessToken = await signAccessToken(Object.assign({}, ids, { scopes: granted }), ctx.keys, ctx.clock, ctx.tokenTtlSeconds);
   return { accessToken, expiresIn: ctx.tokenTtlSeconds, tokenType: 'Bearer', scope: granted };
 }

@@ -1,4 +1,7 @@
-// The scopes a token can carry (the vendor's full list) and the aliases partners send.
+// The scopes a token can carry (the vendor's full list, and our sandbox's own) and the aliases
+// partners send.
+import type { Mode } from '../config.ts';
+
 export const SCOPES = [
   'create:patient',
   'read:patient',
@@ -13,9 +16,19 @@ export const SCOPES = [
   'create:custom_drug',
   'update:custom_drug',
   'delete:custom_drug',
+  // The sandbox test helpers (make prescriptions happen without the portal).
+  'sandbox:prescribe',
 ] as const;
 
 export type Scope = (typeof SCOPES)[number];
+
+/** Scopes that exist only in sandbox mode: in production they cannot be requested. */
+export const SANDBOX_ONLY_SCOPES: readonly Scope[] = ['sandbox:prescribe'];
+
+/** The scopes a token request may name on a server in this mode. */
+export function requestableScopes(mode: Mode): Scope[] {
+  return mode === 'sandbox' ? [...SCOPES] : SCOPES.filter((scope) => !SANDBOX_ONLY_SCOPES.includes(scope));
+}
 
 /** Names accepted in a token request for a canonical scope. */
 export const SCOPE_ALIASES: Record<string, Scope> = { READ_USER: 'read:users' };

@@ -14,7 +14,7 @@ async function serve(options: { seedIfEmpty?: boolean }): Promise<void> {
   const deps = await assembleDeps(config, { serving: true });
   const features = buildFeatures(deps);
   if (options.seedIfEmpty && config.mode === 'sandbox' && (await isDatabaseEmpty(features.onboarding))) {
-    const seed = await seedSandbox(features.onboarding);
+    const seed = await seedSandbox(features.onboarding, features);
     process.stdout.write(`${describeSandboxSeed(seed).join('\n')}\n\n`);
   }
   const server = await startServer(deps, features);
@@ -51,7 +51,7 @@ export function registerServerCommands(program: Command): void {
   addJsonOption(sandbox.command('seed'))
     .description('create a demo partner, organization and users, and print their credentials')
     .action(async (options: CommandOptions) => {
-      const seed = await withFeatures(({ onboarding }) => seedSandbox(onboarding));
+      const seed = await withFeatures((features) => seedSandbox(features.onboarding, features));
       printResult(options, seed, describeSandboxSeed(seed));
     });
 }

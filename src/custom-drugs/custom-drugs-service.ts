@@ -7,7 +7,7 @@ import { ApiError, invalidRequest, notFound, type ValidationIssue } from '../pla
 import type { Clock } from '../platform/clock.ts';
 import type { CustomDrugsTable, Database } from '../platform/db/database-schema.ts';
 import { MAX_REPORTED_ISSUES } from '../platform/http/error-handler.ts';
-import { newId } from '../platform/ids.ts';
+import { isUuid, newId } from '../platform/ids.ts';
 import type { Principal } from '../auth/auth-service.ts';
 import type { SubmittedBody } from '../platform/http/body-validation.ts';
 import type { Deps } from '../runtime.ts';
@@ -25,6 +25,7 @@ import { readBulkItems, readCustomDrugInput, readCustomDrugPatch } from './custo
 import {
   findCustomDrugs,
   findCustomDrugsVisibleToUser,
+  findLiveDrugVisibleToUser,
   insertCustomDrugs,
   isLiveDrug,
   markCustomDrugsDeleted,
@@ -156,6 +157,16 @@ export async function listDrugsVisibleToUser(ctx: CustomDrugsContext, principal:
   const owner = await userDrugsOf(ctx, principal, pathUserId);
   const rows = await findCustomDrugsVisibleToUser(ctx.db, owner.organizationId, owner.userId);
   return rows.map((row) => Object.assign(toCustomDrug(row), { level: row.user_id === null ? ('organization' as const) : ('user' as const) }));
+}
+
+/**
+ * A drug the user may prescribe by its custom_drug_id: one of the organization catalog or of
+ * the user's own (another user's is not found). Undefined when there is none.
+ */
+export async function findPrescribableDrug(ctx: CustomDrugsContext, organizationId: string, userId: string, drugId: string): Promise<CustomDrug | undefined> {
+  if (!isUuid(drugId)) return undefined;
+  const row = await findLiveDrugVisibleToUser(ctx.db, organizationId, userId, drugId.toLowerCase());
+  return row ? toCustomDrug(row) : undefined;
 }
 
 /**

@@ -49,6 +49,16 @@ export async function findCustomDrugsVisibleToUser(db: Kysely<Database>, organiz
     .execute();
 }
 
+/** The live drug with this id in the organization catalog or among the user's own drugs. */
+export async function findLiveDrugVisibleToUser(db: Kysely<Database>, organizationId: string, userId: string, id: string): Promise<CustomDrugRow | undefined> {
+  return db
+    .selectFrom('custom_drugs')
+    .selectAll()
+    .where('id', '=', id)
+    .where((eb) => eb.or([liveDrugOf({ organizationId, userId: null })(eb), liveDrugOf({ organizationId, userId })(eb)]))
+    .executeTakeFirst();
+}
+
 /** Whether the owner has a live drug with this id. */
 export async function isLiveDrug(db: Kysely<Database>, owner: DrugOwner, id: string): Promise<boolean> {
   const row = await db.selectFrom('custom_drugs').select('id').where('id', '=', id).where(liveDrugOf(owner)).executeTakeFirst();

@@ -1,12 +1,27 @@
 // `erx sandbox seed`: a demo partner, an organization with an HPI-O and two users (an owner
-// and a prescriber), with every credential needed to call the API straight away.
+// and a prescriber ready to prescribe), with every credential needed to call the API
+// straight away.
 import { SCOPES } from '../auth/scopes.ts';
+import { HI_DEMO_PROVIDERS } from '../hi-service/hi-demo-fixtures.ts';
+import { updateUser } from '../users/provider-update.ts';
+import type { UsersContext } from '../users/users-service.ts';
 import { countPartners, findPartner } from './onboarding-store.ts';
 import { createOrganization, createPartner, enablePartnerForOrganization, type OnboardingContext } from './onboarding-service.ts';
 import { createUser } from './operator-users.ts';
 
 /** A valid HPI-O from the public HI Service test data. */
 export const DEMO_HPIO = '8003624166667003';
+
+/**
+ * The prescriber's provider details: the identity of the HI simulator's demo provider Anna
+ * Smith, whom it verifies, and the prescriber fields a medical practitioner needs.
+ */
+export const DEMO_PRESCRIBER_DETAILS = {
+  ...HI_DEMO_PROVIDERS.verified,
+  prescriber_type: 'M',
+  prescriber_number: '1234567',
+  qualifications: 'MBBS',
+};
 
 export interface SandboxSeed {
   partner_id: string;
@@ -40,7 +55,16 @@ export function buildTokenCurl(baseUrl: string, seed: Omit<SandboxSeed, 'token_c
   ].join(' \\\n');
 }
 
-export async function seedSandbox(ctx: OnboardingContext): Promise<SandboxSeed> {
+/**
+ * Gives the prescriber her provider details the way a partner would (update user: the HI
+ * Service verifies them), so that is_escript_ready.can_prescribe is true.
+ */
+async function makeReadyToPrescribe(users: UsersContext, organizationId: string, userId: string): Promise<void> {
+  const body = { value: { provider_details: DEMO_PRESCRIBER_DETAILS }, issues: [] };
+  await updateUser(users, { organizationId, organizationHpio: DEMO_HPIO }, userId, body);
+}
+
+export async function seedSandbox(ctx: OnboardingContext, features: { users: UsersContext }): Promise<SandboxSeed> {
   const partner = await createPartner(ctx, { partnerId: await freePartnerId(ctx), name: 'Demo clinical software' });
   const organization = await createOrganization(ctx, { name: 'Demo Medical Clinic', hpio: DEMO_HPIO });
   await enablePartnerForOrganization(ctx, { organizationId: organization.organization_id, partnerId: partner.partner_id });
@@ -55,6 +79,7 @@ export async function seedSandbox(ctx: OnboardingContext): Promise<SandboxSeed> 
     });
   const owner = await newUser('Olivia', 'Owner', ['owner', 'admin']);
   const prescriber = await newUser('Anna', 'Smith', ['provider']);
+  await makeReadyToPrescribe(features.users, organization.organization_id, prescriber.user_id);
   const seed = {
     partner_id: partner.partner_id,
     partner_secret: partner.partner_secret,

@@ -109,7 +109,17 @@ const json = (value: object | null) => (value === null ? null : JSON.stringify(v
 /** The columns a record occupies; identity columns and timestamps are the caller's. */
 export type PatientColumns = Omit<
   PatientsTable,
-  'id' | 'organization_id' | 'partner_id' | 'partner_patient_id' | 'source' | 'created_by_user_id' | 'ihi_verified_at' | 'created_at' | 'updated_at'
+  | 'id'
+  | 'organization_id'
+  | 'partner_id'
+  | 'partner_patient_id'
+  | 'source'
+  | 'created_by_user_id'
+  | 'ihi_verified_at'
+  | 'created_at'
+  | 'updated_at'
+  | 'deleted_at'
+  | 'deleted_by_user_id'
 >;
 
 export function columnsOf(record: PatientRecord, secretKey: Buffer): PatientColumns {

@@ -1,8 +1,7 @@
 // Update patient: a partial update (only the fields sent change; null clears a nullable
 // one). Changing a name, the date of birth or the sex, or sending a different IHI, re-runs
 // the IHI verification before anything is saved.
-import { ApiError, invalidRequest, notFound, validationFailed, type ValidationIssue } from '../platform/http/api-error.ts';
-import { isUuid } from '../platform/ids.ts';
+import { ApiError, invalidRequest, validationFailed, type ValidationIssue } from '../platform/http/api-error.ts';
 import type { Principal } from '../auth/auth-service.ts';
 import { bodyFields, type SubmittedBody } from '../platform/http/body-validation.ts';
 import type { IhiFound } from '../hi-service/index.ts';
@@ -13,7 +12,8 @@ import { throwIfIssues } from './patient-check.ts';
 import type { PatientsContext } from './patients-service.ts';
 import { columnsOf, demographicsOf, identifiersOf, ihiFieldsOf, recordOfRow, type PatientRecord } from './patient-records.ts';
 import { DVA_CARD_COLOR_CODES, INDIGENOUS_TYPE_LABELS, type PatientUpdateBody, type PatientUpdatedData } from './patients-schemas.ts';
-import { findPatientById, updatePatientRow, type PatientRow } from './patients-store.ts';
+import { requirePatient } from './patient-reads.ts';
+import { updatePatientRow, type PatientRow } from './patients-store.ts';
 
 const DEMOGRAPHIC_FIELDS = ['family_name', 'given_name', 'date_of_birth', 'sex'] as const;
 
@@ -109,8 +109,7 @@ export async function updatePatient(
 ): Promise<PatientUpdatedData> {
   const organizationId = principal.organizationId;
   await requireOrganizationUser(ctx.users, principal, ids.userId);
-  const row = isUuid(ids.patientId) ? await findPatientById(ctx.db, organizationId, ids.patientId.toLowerCase()) : undefined;
-  if (!row) throw notFound('Patient not found');
+  const row = await requirePatient(ctx, organizationId, ids.patientId);
   const stored = recordOfRow(row, ctx.secretKey);
   const body = checkPatientUpdateBody<PatientUpdateBody>(submitted, ctx.clock.now());
   throwIfIssues([...body.issues, ...checkDvaPair(bodyFields(submitted), stored)]);

@@ -1,17 +1,21 @@
-// IHI precheck, create patient and update patient, under the acting user of an organization.
+// IHI precheck, create, read, update and delete patient, under the acting user of an organization.
 // Bodies are validated with attachValidation so the schema failures and the identifier
 // checks leave together as one 422.
 import { principalOf } from '../auth/route-auth.ts';
 import { errorResponses } from '../platform/http/envelope.ts';
 import { submittedBody } from '../platform/http/body-validation.ts';
 import type { RouteModule } from '../route-module.ts';
+import { deletePatient } from './patient-deletion.ts';
+import { readPatient } from './patient-reads.ts';
 import { updatePatient } from './patient-update.ts';
 import {
   PatientCreatedResponse,
+  PatientDeletedResponse,
   PatientExistingResponse,
   PatientIdParams,
   PatientInput,
   PatientParams,
+  PatientResponse,
   PatientUpdateInput,
   PatientUpdatedResponse,
   PrecheckResponse,
@@ -80,6 +84,42 @@ export const patientsRoutes: RouteModule = (app, { patients }) => {
       const { user_id: userId, patient_id: patientId } = request.params;
       const data = await updatePatient(patients, principalOf(request), { userId, patientId }, submittedBody(request));
       return reply.success(200, 'Patient updated successfully', data);
+    },
+  });
+
+  app.route({
+    method: 'GET',
+    url: `${PATIENTS_URL}/:patient_id`,
+    // A partner that may create a patient may read back what it created.
+    config: { auth: { kind: 'bearer', scopes: ['read:patient', 'create:patient'] } },
+    schema: {
+      summary: 'Read a patient: the fields create accepts as stored (never the IHI itself), platform_patient_id and has_ihi',
+      tags: ['patients'],
+      params: PatientIdParams,
+      response: { 200: PatientResponse, ...errorResponses(404) },
+    },
+    handler: async (request, reply) => {
+      const { user_id: userId, patient_id: patientId } = request.params;
+      const data = await readPatient(patients, principalOf(request), { userId, patientId });
+      return reply.success(200, 'Patient retrieved successfully', data);
+    },
+  });
+
+  app.route({
+    method: 'DELETE',
+    url: `${PATIENTS_URL}/:patient_id`,
+    config: { auth: { kind: 'bearer', scopes: ['update:patient'] } },
+    schema: {
+      summary: 'Delete a patient (idempotent): gone from every read, its partner_patient_id free; its prescriptions are kept',
+      description: 'Refused with 409 while the patient has an Active prescription.',
+      tags: ['patients'],
+      params: PatientIdParams,
+      response: { 200: PatientDeletedResponse, ...errorResponses(404, 409) },
+    },
+    handler: async (request, reply) => {
+      const { user_id: userId, patient_id: patientId } = request.params;
+      await deletePatient(patients, principalOf(request), { userId, patientId });
+      return reply.success(200, 'Patient deleted successfully', null);
     },
   });
 };

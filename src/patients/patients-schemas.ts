@@ -231,6 +231,9 @@ export const PatientCreatedData = Type.Object({
   has_ihi: Type.Boolean(),
   ...ihiStatusFields,
   url: Type.String({ description: 'The patient in the prescribing portal.' }),
+  // The vendor's names, so clients written against its OpenAPI read the answer unchanged.
+  external_patient_id: Type.String({ description: 'The same as partner_patient_id (the vendor name).' }),
+  parchment_patient_id: Type.String({ description: 'The same as platform_patient_id (the vendor name).' }),
 });
 export type PatientCreatedData = Static<typeof PatientCreatedData>;
 
@@ -250,7 +253,45 @@ export const PatientUpdatedData = Type.Object({
 });
 export type PatientUpdatedData = Static<typeof PatientUpdatedData>;
 
+const optionalText = Type.Optional(Type.String());
+
+/**
+ * Read patient: the fields create accepts, as stored, except the IHI itself (like the precheck,
+ * no answer carries it: has_ihi and the statuses say what is held), plus the update-only title
+ * and is_inpatient. Fields that are not set are absent.
+ */
+export const PatientData = Type.Object({
+  platform_patient_id: Type.String(),
+  partner_patient_id: Type.String(),
+  partner_id: Type.String({ description: 'The partner that created the patient.' }),
+  given_name: Type.String(),
+  family_name: Type.String(),
+  date_of_birth: Type.String(),
+  sex: Type.String(),
+  has_ihi: Type.Boolean(),
+  ...ihiStatusFields,
+  title: optionalText,
+  medicare_card_number: optionalText,
+  medicare_irn: optionalText,
+  medicare_valid_to: optionalText,
+  dva_file_number: optionalText,
+  dva_card_color: optionalText,
+  concession_pension_number: optionalText,
+  entitlement_number: optionalText,
+  racf_id: optionalText,
+  indigenous_type: optionalText,
+  email: optionalText,
+  phone: optionalText,
+  ctg_eligible: Type.Optional(Type.Boolean()),
+  is_inpatient: Type.Optional(Type.Boolean()),
+  australian_street_address: Type.Optional(AustralianStreetAddress),
+  international_address: Type.Optional(InternationalAddress),
+});
+export type PatientData = Static<typeof PatientData>;
+
 export const PrecheckResponse = SuccessEnvelopeSchema(PrecheckData);
+export const PatientResponse = SuccessEnvelopeSchema(PatientData);
+export const PatientDeletedResponse = SuccessEnvelopeSchema(Type.Null());
 export const PatientCreatedResponse = SuccessEnvelopeSchema(PatientCreatedData, 'Patient created');
 export const PatientExistingResponse = SuccessEnvelopeSchema(PatientCreatedData, 'The patient already existed');
 export const PatientUpdatedResponse = SuccessEnvelopeSchema(PatientUpdatedData);

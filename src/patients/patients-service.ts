@@ -107,6 +107,8 @@ export function viewOfCreated(ctx: PatientsContext, row: Pick<PatientRow, 'id' |
     ...(row.ihi_status ? { ihi_status: row.ihi_status as PatientCreatedData['ihi_status'] } : {}),
     ...(row.ihi_record_status ? { ihi_record_status: row.ihi_record_status as PatientCreatedData['ihi_record_status'] } : {}),
     url: `${ctx.publicBaseUrl}/portal/patients/${row.id}`,
+    external_patient_id: row.partner_patient_id,
+    parchment_patient_id: row.id,
   };
 }
 
@@ -160,6 +162,8 @@ async function insertNewPatient(
     ihi_verified_at: found ? now : null,
     created_at: now,
     updated_at: now,
+    deleted_at: null,
+    deleted_by_user_id: null,
   };
   try {
     const existing = await ctx.db.transaction().execute(async (trx) => {

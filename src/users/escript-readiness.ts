@@ -25,3 +25,8 @@ export const CAN_PRESCRIBE_CONDITIONS: ReadonlyArray<{ condition: string; holds:
 export function canPrescribe(facts: ReadinessFacts): boolean {
   return CAN_PRESCRIBE_CONDITIONS.every(({ holds }) => holds(facts));
 }
+
+/** The conditions that do not hold (none: the user can prescribe), to tell a refused prescriber why. */
+export function unmetPrescribingConditions(facts: ReadinessFacts): string[] {
+  return CAN_PRESCRIBE_CONDITIONS.filter(({ holds }) => !holds(facts)).map(({ condition }) => condition);
+}

@@ -8,9 +8,9 @@ import type { Clock } from '../platform/clock.ts';
 import type { Database, UsersTable } from '../platform/db/database-schema.ts';
 import { newId } from '../platform/ids.ts';
 import type { Deps } from '../runtime.ts';
-import { canPrescribe } from './escript-readiness.ts';
+import { canPrescribe, unmetPrescribingConditions } from './escript-readiness.ts';
 import { createUserStoreIdentityProvider, type IdentityProvider } from './identity-provider.ts';
-import { toProviderDetails, type ProviderDetails } from './provider-details.ts';
+import { toProviderDetails, type ProviderDetails, type ProviderRecordRow } from './provider-details.ts';
 import { holdsAny, parseStoredRoles, PROVIDER_RECORD_ROLES, type Role } from '../auth/user-roles.ts';
 import { findProviderRecord, findUserOfOrganization, isUserOfOrganization, listUserEmailsOfOrganization, type UserRow } from './users-store.ts';
 
@@ -85,15 +85,19 @@ export interface UserView {
   is_escript_ready: { can_prescribe: boolean };
 }
 
+function detailsOf(user: UserRow, record: ProviderRecordRow | undefined): UserView['details'] {
+  return record
+    ? { given_name: record.given_name, family_name: record.family_name, title: record.title, date_of_birth: record.date_of_birth, sex: record.sex }
+    : { given_name: user.given_name, family_name: user.family_name, title: null, date_of_birth: null, sex: null };
+}
+
 /** The single-user read: details from the provider record when there is one. */
 export async function readUser(ctx: UsersContext, organization: CallerOrganization, pathUserId: string): Promise<UserView> {
   const { organizationId, organizationHpio } = organization;
   const user = await requireUser(ctx, organizationId, pathUserId);
   const record = await findProviderRecord(ctx.db, organizationId, user.id);
   const roles = parseStoredRoles(user.roles);
-  const details = record
-    ? { given_name: record.given_name, family_name: record.family_name, title: record.title, date_of_birth: record.date_of_birth, sex: record.sex }
-    : { given_name: user.given_name, family_name: user.family_name, title: null, date_of_birth: null, sex: null };
+  const details = detailsOf(user, record);
   return {
     user_id: user.id,
     email: user.email,
@@ -103,6 +107,25 @@ export async function readUser(ctx: UsersContext, organization: CallerOrganizati
     ...(holdsAny(roles, PROVIDER_RECORD_ROLES) ? { provider_details: record ? toProviderDetails(record) : null } : {}),
     is_escript_ready: { can_prescribe: canPrescribe({ enabled: user.enabled === 1, roles, record, organizationHpio }) },
   };
+}
+
+/** A user as the prescriber of a prescription: the names it carries, and why the user cannot prescribe (nothing: can). */
+export interface PrescriberProfile {
+  user_id: string;
+  title: string | null;
+  given_name: string;
+  family_name: string;
+  /** The is_escript_ready.can_prescribe conditions that do not hold. */
+  unmetConditions: string[];
+}
+
+/** The path user (404 outside the organization) as a prescriber; names from the provider record when there is one. */
+export async function readPrescriberProfile(ctx: UsersContext, organization: CallerOrganization, pathUserId: string): Promise<PrescriberProfile> {
+  const user = await requireUser(ctx, organization.organizationId, pathUserId);
+  const record = await findProviderRecord(ctx.db, organization.organizationId, user.id);
+  const { title, given_name, family_name } = detailsOf(user, record);
+  const facts = { enabled: user.enabled === 1, roles: parseStoredRoles(user.roles), record, organizationHpio: organization.organizationHpio };
+  return { user_id: user.id, title, given_name, family_name, unmetConditions: unmetPrescribingConditions(facts) };
 }
 
 /** Every user of the organization (enabled or not), none of another; no pagination. */

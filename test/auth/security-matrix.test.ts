@@ -11,6 +11,7 @@ import { bearer, givenIntegration, requestToken, type GivenIntegration, useTestA
 import { createTestApp, type TestApp } from '../test-app.ts';
 import { API_ROUTE_MODULES, PORTAL_ROUTE_MODULES } from '../../src/app.ts';
 import type { RouteModule } from '../../src/route-module.ts';
+import { givenPatient, givenPrescription, makeReadyToPrescribe } from '../prescriptions/prescriptions-given.ts';
 
 let t: TestApp;
 let g: GivenIntegration;
@@ -19,6 +20,9 @@ let fullToken: string;
 let foreignKeyToken: string;
 let expiredToken: string;
 let otherOrgToken: string;
+/** A real patient and prescription of g's organization: were a route's check missing, its request would reach them. */
+let patientId: string;
+let scid: string;
 
 const RANDOM_ID = '3f1c2a9e-5b7d-4c1e-9a2b-6d8e0f1a2b3c';
 
@@ -34,6 +38,11 @@ useTestApp({}, async (app, client) => {
   foreignKeyToken = await signAccessToken(claims, foreignKeys, t.clock, 3600);
   const past = new ManualClock(new Date(t.clock.now().getTime() - 2 * 3600 * 1000));
   expiredToken = await signAccessToken(claims, t.deps.keys, past, 3600);
+  const headers = bearer(fullToken, g);
+  await makeReadyToPrescribe(t, { g, headers }, g.userId);
+  const patient = await givenPatient(t, { g, headers });
+  patientId = patient.patientId;
+  scid = (await givenPrescription(t, { g, token: fullToken, headers, ...patient })).scid;
 });
 
 function authenticatedRoutes(): Array<RouteCatalogEntry & { scopes: Scope[] }> {
@@ -44,6 +53,8 @@ function concreteUrl(url: string, organizationId: string): string {
   return url
     .replace(':organization_id', organizationId)
     .replace(':user_id', g.ownerId)
+    .replace(':patient_id', patientId)
+    .replace(':scid', scid)
     .replace(/:[a-z_]+/g, RANDOM_ID);
 }
 
@@ -65,6 +76,18 @@ describe('security matrix over every authenticated /v1 route', () => {
   it('covers the routes registered so far', () => {
     const urls = authenticatedRoutes().map((r) => `${r.method} ${r.url}`);
     expect(urls).toContain('GET /v1/organizations/:organization_id/validate');
+    const patient = '/v1/organizations/:organization_id/users/:user_id/patients/:patient_id';
+    const helpers = `/v1/test-helpers${patient.slice(3)}/prescriptions`;
+    expect(urls).toEqual(
+      expect.arrayContaining([
+        `GET ${patient}`,
+        `DELETE ${patient}`,
+        `GET ${patient}/prescriptions`,
+        `GET ${patient}/prescriptions/:scid`,
+        `POST ${helpers}`,
+        ...['cease', 'cancel', 'reissue'].map((action) => `POST ${helpers}/:scid/${action}`),
+      ]),
+    );
   });
 
   it('rejects a request without a token', async () => {

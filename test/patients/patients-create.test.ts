@@ -38,6 +38,9 @@ describe('creating a patient', () => {
       ihi_status: 'ACTIVE',
       ihi_record_status: 'VERIFIED',
       url: `http://127.0.0.1:3000/portal/patients/${id}`,
+      // The vendor's names for the two ids.
+      external_patient_id: body.partner_patient_id,
+      parchment_patient_id: id,
     });
     expect(response.body).not.toContain(wood.ihi_number);
     const row = await readPatientRow(t, id);

@@ -3,6 +3,7 @@
 // that names a resource that does not exist answers 404 whatever its body holds.
 import { describe, expect, it } from 'vitest';
 import type { RouteCatalogEntry } from '../../src/auth/route-auth.ts';
+import { newScid } from '../../src/prescriptions/scid.ts';
 import { call, useTestApp, type TestClient } from '../given.ts';
 import type { TestApp } from '../test-app.ts';
 
@@ -34,7 +35,8 @@ describe('404 before 422', () => {
     const routes = routesNamingResources();
     expect(routes.length).toBeGreaterThanOrEqual(10);
     for (const route of routes) {
-      const url = route.url.replace(':organization_id', c.g.organizationId).replace(/:[a-z_]+/g, UNKNOWN_ID);
+      // A SCID is checked for its form (400) before any lookup: an unknown one is well formed.
+      const url = route.url.replace(':organization_id', c.g.organizationId).replace(':scid', newScid()).replace(/:[a-z_]+/g, UNKNOWN_ID);
       const body = route.method === 'GET' || route.method === 'DELETE' ? undefined : { provider_details: 'not an object', item_form: 7, access_roles: 'x' };
       const response = await call(t, route.method as 'GET', url, c.owner, body);
       expect(response.statusCode, `${route.method} ${route.url}: ${response.body}`).toBe(404);

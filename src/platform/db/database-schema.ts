@@ -103,6 +103,9 @@ export interface PatientsTable {
   international_address: string | null;
   created_at: string;
   updated_at: string;
+  /** Set when the patient was deleted: the row stays for its prescriptions, out of every read. */
+  deleted_at: Generated<string | null>;
+  deleted_by_user_id: Generated<string | null>;
 }
 
 /** A user's prescriber details, written after an HI Service verification (one per user). */
@@ -159,6 +162,50 @@ export interface IdempotencyKeysTable {
   expires_at: string;
 }
 
+/**
+ * A prescription as prescribed: the medicine and the prescriber's names are copied in, and
+ * quantity-like values kept as the strings partners read. `delivery_*` is the current
+ * delivery only (a reissue overwrites it); `flags` is the JSON object of the boolean flags set.
+ */
+export interface PrescriptionsTable {
+  id: string;
+  scid: string;
+  /** The secret part of the token page's address (/tokens/{token}). */
+  token: string;
+  organization_id: string;
+  patient_id: string;
+  prescriber_user_id: string;
+  status: string;
+  prescription_type: string;
+  item_name: string;
+  item_strength: string | null;
+  item_form: string | null;
+  route_administration: string | null;
+  pbs_code: string | null;
+  schedule_number: string | null;
+  quantity: string;
+  number_of_repeats_authorised: string;
+  repeat_intervals: string | null;
+  reason_for_prescribing: string | null;
+  patient_instructions: string | null;
+  doctor_notes: string | null;
+  flags: string;
+  custom_drug_id: string | null;
+  custom_product_id: string | null;
+  prescriber_title: string | null;
+  prescriber_given_name: string;
+  prescriber_family_name: string;
+  delivery_method: string;
+  delivery_recipient_type: string;
+  delivery_destination: string;
+  delivery_pharmacy_id: string | null;
+  delivery_pharmacy_name: string | null;
+  error_description: string | null;
+  created_at: string;
+  updated_at: string;
+  updated_by_user_id: string;
+}
+
 export interface Database {
   partners: PartnersTable;
   organizations: OrganizationsTable;
@@ -169,4 +216,5 @@ export interface Database {
   provider_records: ProviderRecordsTable;
   webhook_events: WebhookEventsTable;
   idempotency_keys: IdempotencyKeysTable;
+  prescriptions: PrescriptionsTable;
 }

@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import type SqliteDatabaseModule from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, type Dialect as KyselyDialect } from 'kysely';
+import { Kysely, PostgresAdapter, type Dialect as KyselyDialect } from 'kysely';
 import type { Database } from './database-schema.ts';
 import { CurrentSchemaPostgresDialect } from './postgres-schema-introspector.ts';
 import type { SqliteFastPath } from './precompiled-query.ts';
@@ -116,4 +116,13 @@ export function sqliteFileIn(dataDir: string): string {
 export function isUniqueViolation(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+}
+
+/**
+ * Whether the database behind `db` (the handle or one of its transactions) takes row locks
+ * (`FOR SHARE`, `FOR UPDATE`): PostgreSQL does; SQLite has none and needs none, since it runs
+ * one write transaction at a time.
+ */
+export function holdsRowLocks(db: Kysely<any>): boolean {
+  return db.getExecutor().adapter instanceof PostgresAdapter;
 }

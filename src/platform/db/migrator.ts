@@ -7,6 +7,7 @@ import * as patients from '../../../migrations/0002-patients.ts';
 import * as customDrugs from '../../../migrations/0003-custom-drugs.ts';
 import * as usersProviders from '../../../migrations/0004-users-providers.ts';
 import * as webhookEvents from '../../../migrations/0005-webhook-events.ts';
+import * as prescriptions from '../../../migrations/0006-prescriptions.ts';
 import * as idempotencyKeys from '../../../migrations/0009-idempotency-keys.ts';
 
 const MIGRATIONS: Record<string, Migration> = {
@@ -15,6 +16,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0003-custom-drugs': customDrugs,
   '0004-users-providers': usersProviders,
   '0005-webhook-events': webhookEvents,
+  '0006-prescriptions': prescriptions,
   '0009-idempotency-keys': idempotencyKeys,
 };
 

@@ -1,7 +1,7 @@
 // Builds every response body: the spec's success and error envelopes, and their schemas.
 // No route writes an envelope by hand.
 import { Type, type TSchema } from '@sinclair/typebox';
-import { ERROR_CODES, type ApiError, type ValidationIssue } from './api-error.ts';
+import { envelopeCodeOf, ERROR_CODES, type ApiError, type ValidationIssue } from './api-error.ts';
 
 export const API_VERSION = '1.0';
 
@@ -13,6 +13,11 @@ export interface SuccessEnvelope<T> {
   data: T;
   timestamp: string;
   requestId: string;
+}
+
+/** The success envelope of a list that pages: `pagination` beside `data`. */
+export interface PaginatedEnvelope<T, P> extends SuccessEnvelope<T> {
+  pagination: P;
 }
 
 export interface ErrorEnvelope {
@@ -65,7 +70,7 @@ export function buildErrorEnvelope(args: {
   return {
     success: false,
     statusCode: entry.status,
-    code: error.code,
+    code: envelopeCodeOf(error.code),
     error: {
       type: `${args.errorsBase}/${entry.slug}`,
       title: entry.title,
@@ -93,6 +98,11 @@ export function SuccessEnvelopeSchema<T extends TSchema>(data: T, description?: 
     },
     description ? { description } : {},
   );
+}
+
+/** Response schema of a paginated success envelope: `pagination` beside `data`. */
+export function PaginatedEnvelopeSchema<T extends TSchema, P extends TSchema>(data: T, pagination: P) {
+  return Type.Composite([SuccessEnvelopeSchema(data), Type.Object({ pagination })]);
 }
 
 export const ValidationIssueSchema = Type.Object({

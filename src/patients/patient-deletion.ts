@@ -1,0 +1,33 @@
+// Delete patient: the patient leaves every read and its partner_patient_id is free for a new
+// patient, while the row stays (deleted_at set) for the prescriptions that refer to it. Refused
+// (409) while one of them is Active. Idempotent: a patient that is not there, or no longer,
+// answers the same 200 and nothing changes.
+import type { Principal } from '../auth/auth-service.ts';
+import { ApiError } from '../platform/http/api-error.ts';
+import { isUuid } from '../platform/ids.ts';
+import { requireOrganizationUser } from '../users/users-service.ts';
+import type { PatientsContext } from './patients-service.ts';
+import { findActivePrescriptionScids, markPatientDeleted } from './patients-store.ts';
+
+/** The 409 names at most this many of the Active prescriptions. */
+const ACTIVE_SCIDS_NAMED = 5;
+
+function activePrescriptionsConflict(scids: string[]): ApiError {
+  const named = scids.slice(0, ACTIVE_SCIDS_NAMED).join(', ');
+  const more = scids.length > ACTIVE_SCIDS_NAMED ? ' and more' : '';
+  return new ApiError('CONFLICT', `The patient has Active prescriptions (${named}${more}); cease or cancel them before deleting the patient`);
+}
+
+export async function deletePatient(ctx: PatientsContext, principal: Principal, ids: { userId: string; patientId: string }): Promise<void> {
+  const actorId = await requireOrganizationUser(ctx.users, principal, ids.userId);
+  if (!isUuid(ids.patientId)) return;
+  const patientId = ids.patientId.toLowerCase();
+  const stamp = { deleted_at: ctx.clock.now().toISOString(), deleted_by_user_id: actorId };
+  await ctx.db.transaction().execute(async (trx) => {
+    // Marked first: on PostgreSQL that locks the row, so a prescription being added waits
+    // (requirePatientStillLive) or has committed and is counted here.
+    if (!(await markPatientDeleted(trx, principal.organizationId, patientId, stamp))) return;
+    const active = await findActivePrescriptionScids(trx, principal.organizationId, patientId, ACTIVE_SCIDS_NAMED + 1);
+    if (active.length > 0) throw activePrescriptionsConflict(active);
+  });
+}

@@ -1,0 +1,53 @@
+// Reading one patient (the vendor's "Read Patient"), and the patient lookups other features
+// build on: prescriptions are always of a live patient of the caller's organization.
+import type { Kysely } from 'kysely';
+import type { Principal } from '../auth/auth-service.ts';
+import type { Database } from '../platform/db/database-schema.ts';
+import { patientNotFound } from '../platform/http/api-error.ts';
+import { isUuid } from '../platform/ids.ts';
+import { requireOrganizationUser } from '../users/users-service.ts';
+import { recordOfRow, type PatientRecord } from './patient-records.ts';
+import type { PatientData } from './patients-schemas.ts';
+import type { PatientsContext } from './patients-service.ts';
+import { findPatientById, lockLivePatient, type PatientRow } from './patients-store.ts';
+
+/** The organization's live patient with this id (a platform_patient_id); 404 patient-not-found otherwise, another organization's too. */
+export async function requirePatient(ctx: PatientsContext, organizationId: string, patientId: string): Promise<PatientRow> {
+  const row = isUuid(patientId) ? await findPatientById(ctx.db, organizationId, patientId.toLowerCase()) : undefined;
+  if (!row) throw patientNotFound(`No patient ${patientId} in this organization`);
+  return row;
+}
+
+/** Inside a transaction that adds to a patient: 404 when it was deleted meanwhile (see lockLivePatient). */
+export async function requirePatientStillLive(trx: Kysely<Database>, patient: Pick<PatientRow, 'id' | 'organization_id'>): Promise<void> {
+  if (!(await lockLivePatient(trx, patient.organization_id, patient.id))) throw patientNotFound(`No patient ${patient.id} in this organization`);
+}
+
+/** Fields of the record shown as they are, when set. */
+const PLAIN_FIELDS = [
+  'title', 'medicare_card_number', 'medicare_irn', 'medicare_valid_to', 'dva_file_number', 'dva_card_color',
+  'concession_pension_number', 'entitlement_number', 'racf_id', 'ctg_eligible', 'indigenous_type', 'is_inpatient',
+  'email', 'phone', 'australian_street_address', 'international_address', 'ihi_status', 'ihi_record_status',
+] as const satisfies ReadonlyArray<keyof PatientRecord & keyof PatientData>;
+
+export function viewOfPatient(row: PatientRow, record: PatientRecord): PatientData {
+  const data: PatientData = {
+    platform_patient_id: row.id,
+    partner_patient_id: row.partner_patient_id,
+    partner_id: row.partner_id,
+    given_name: record.given_name,
+    family_name: record.family_name,
+    date_of_birth: record.date_of_birth,
+    sex: record.sex,
+    has_ihi: record.ihi_number !== null,
+  };
+  const view = data as Record<string, unknown>;
+  for (const field of PLAIN_FIELDS) if (record[field] !== null) view[field] = record[field];
+  return data;
+}
+
+export async function readPatient(ctx: PatientsContext, principal: Principal, ids: { userId: string; patientId: string }): Promise<PatientData> {
+  await requireOrganizationUser(ctx.users, principal, ids.userId);
+  const row = await requirePatient(ctx, principal.organizationId, ids.patientId);
+  return viewOfPatient(row, recordOfRow(row, ctx.secretKey));
+}

@@ -1,0 +1,87 @@
+// Ceasing, cancelling and reissuing a prescription: the path names the prescriber who acts,
+// the patient and the SCID (400 for a mistyped SCID, then 404s), the optional body is judged
+// (422), then the acting user's readiness and the lifecycle table decide (409). The change and
+// its event are written in one transaction.
+import type { Kysely } from 'kysely';
+import type { Principal } from '../auth/auth-service.ts';
+import type { PatientRow } from '../patients/patients-store.ts';
+import type { Database } from '../platform/db/database-schema.ts';
+import { ApiError, type ValidationIssue } from '../platform/http/api-error.ts';
+import { bodyFields, throwIfInvalid, type SubmittedBody } from '../platform/http/body-validation.ts';
+import { eventsCommitted } from '../webhooks/webhooks-service.ts';
+import { deliveryInputOf, resolveDelivery, type DeliveryColumns } from './prescription-delivery.ts';
+import { recordPrescriptionEvent } from './prescription-events.ts';
+import { planTransition, type PrescriptionStatus, type Transition } from './prescription-lifecycle.ts';
+import { requirePrescription } from './prescription-reads.ts';
+import { viewOfPrescription } from './prescription-view.ts';
+import type { Prescription } from './prescriptions-schemas.ts';
+import {
+  readScid,
+  requirePrescriberAndPatient,
+  requireReadyPrescriber,
+  reservedOf,
+  type PatientPath,
+  type PrescriptionsContext,
+} from './prescriptions-service.ts';
+import { findPrescriptionOfPatient, updatePrescriptionInStatus, type PrescriptionRow } from './prescriptions-store.ts';
+
+export type PrescriptionChange = 'cease' | 'cancel' | 'reissue';
+
+/** These bodies are optional: none at all reads as an empty one. */
+function presentBody(submitted: SubmittedBody): SubmittedBody {
+  return submitted.value === undefined ? { value: {}, issues: [] } : submitted;
+}
+
+/** A reissue's delivery: the one sent, or the current one again, to the patient's address as it is now. */
+function judgeReissueDelivery(body: SubmittedBody, current: PrescriptionRow, patient: PatientRow): { columns?: DeliveryColumns; issues: ValidationIssue[] } {
+  const sent = bodyFields(body).delivery;
+  return resolveDelivery(sent === undefined ? deliveryInputOf(current) : sent, patient);
+}
+
+/** Inside the transaction: the prescription changed after it was read (another request won); 409 with its status now. */
+async function refuseChangedMeanwhile(trx: Kysely<Database>, found: PrescriptionRow, action: PrescriptionChange): Promise<never> {
+  const now = await findPrescriptionOfPatient(trx, found.organization_id, found.patient_id, found.scid);
+  planTransition(action, (now?.status ?? null) as PrescriptionStatus | null, found.scid);
+  throw new ApiError('CONFLICT', `Prescription ${found.scid} changed while this request was handled; read it and try again`);
+}
+
+interface Change {
+  found: PrescriptionRow;
+  patient: PatientRow;
+  action: PrescriptionChange;
+  transition: Transition;
+  /** The prescriber who acts. */
+  actorId: string;
+  columns: Partial<PrescriptionRow>;
+}
+
+/** The change, only while the prescription still has the status it was read with, and its event; returns whether an event was written. */
+async function applyChange(ctx: PrescriptionsContext, change: Change, reserved: ReturnType<typeof reservedOf>): Promise<boolean> {
+  const { found, patient, action, transition, actorId, columns } = change;
+  return ctx.db.transaction().execute(async (trx) => {
+    if (!(await updatePrescriptionInStatus(trx, found.id, found.status, columns))) await refuseChangedMeanwhile(trx, found, action);
+    return recordPrescriptionEvent(ctx, trx, { type: transition.event, patient, actorId, scid: found.scid, reserved });
+  });
+}
+
+export async function changePrescription(
+  ctx: PrescriptionsContext,
+  principal: Principal,
+  ids: PatientPath & { scid: string },
+  action: PrescriptionChange,
+  submitted: SubmittedBody,
+): Promise<Prescription> {
+  const scid = readScid(ids.scid);
+  const { prescriber, patient } = await requirePrescriberAndPatient(ctx, principal, ids);
+  const found = await requirePrescription(ctx, patient, scid);
+  const body = presentBody(submitted);
+  const delivery: { columns?: DeliveryColumns; issues: ValidationIssue[] } = action === 'reissue' ? judgeReissueDelivery(body, found, patient) : { issues: [] };
+  throwIfInvalid(body, delivery.issues);
+  requireReadyPrescriber(prescriber);
+  const transition = planTransition(action, found.status as PrescriptionStatus, scid);
+  const at = ctx.clock.now().toISOString();
+  const columns = { status: transition.to, updated_at: at, updated_by_user_id: prescriber.user_id, ...delivery.columns };
+  const evented = await applyChange(ctx, { found, patient, action, transition, actorId: prescriber.user_id, columns }, reservedOf(body));
+  if (evented) eventsCommitted(ctx.webhooks);
+  return viewOfPrescription({ ...found, ...columns }, ctx.publicUrl);
+}

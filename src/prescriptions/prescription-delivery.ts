@@ -1,0 +1,85 @@
+// Where a prescription's token goes: by SMS to the patient's mobile, by e-mail to the
+// patient's address, or to a pharmacy of the sandbox directory by either. The destination is
+// read from the patient's record (or the directory) when the prescription is created or
+// reissued, and stored as the current delivery. Nothing is sent: in sandbox the delivery is
+// recorded, and the token page the url points to stands in for the message.
+import type { ValidationIssue } from '../platform/http/api-error.ts';
+import { findSandboxPharmacy } from './pharmacy-directory.ts';
+import type { PrescriptionRow } from './prescriptions-store.ts';
+import { DELIVERY_METHODS, RECIPIENT_TYPES, type Delivery, type DeliveryInput } from './prescriptions-schemas.ts';
+
+export type DeliveryColumns = Pick<
+  PrescriptionRow,
+  'delivery_method' | 'delivery_recipient_type' | 'delivery_destination' | 'delivery_pharmacy_id' | 'delivery_pharmacy_name'
+>;
+
+/** The patient's contact details, as stored. */
+export interface PatientContact {
+  phone: string | null;
+  email: string | null;
+}
+
+const METHOD_FIELD = 'delivery.method';
+const PHARMACY_FIELD = 'delivery.pharmacy_id';
+const issue = (field: string, message: string, code: ValidationIssue['code'] = 'VALIDATION_ERROR'): ValidationIssue => ({ field, message, code });
+
+/** Whether `input` has the shape the schema asks for (otherwise the schema has reported it). */
+function isWellFormed(input: unknown): input is DeliveryInput {
+  if (typeof input !== 'object' || input === null) return false;
+  const { method, recipient_type: recipient } = input as Record<string, unknown>;
+  return (DELIVERY_METHODS as readonly unknown[]).includes(method) && (RECIPIENT_TYPES as readonly unknown[]).includes(recipient);
+}
+
+function toPatient(input: DeliveryInput, patient: PatientContact): { columns?: DeliveryColumns; issues: ValidationIssue[] } {
+  if (input.pharmacy_id !== undefined) return { issues: [issue(PHARMACY_FIELD, 'is sent only with recipient_type PHARMACY')] };
+  const destination = input.method === 'SMS' ? patient.phone : patient.email;
+  if (destination === null) {
+    const missing = input.method === 'SMS' ? 'no mobile number (phone)' : 'no e-mail address (email)';
+    return { issues: [issue(METHOD_FIELD, `the patient has ${missing}; choose the other method or update the patient first`)] };
+  }
+  const columns = { delivery_method: input.method, delivery_recipient_type: 'PATIENT', delivery_destination: destination };
+  return { columns: { ...columns, delivery_pharmacy_id: null, delivery_pharmacy_name: null }, issues: [] };
+}
+
+function toPharmacy(input: DeliveryInput): { columns?: DeliveryColumns; issues: ValidationIssue[] } {
+  if (input.pharmacy_id === undefined) {
+    return { issues: [issue(PHARMACY_FIELD, 'delivery.pharmacy_id is required when recipient_type is PHARMACY', 'REQUIRED_FIELD')] };
+  }
+  const pharmacy = findSandboxPharmacy(input.pharmacy_id);
+  if (!pharmacy) return { issues: [issue(PHARMACY_FIELD, 'is not a pharmacy of the sandbox directory (the README lists them)')] };
+  return {
+    columns: {
+      delivery_method: input.method,
+      delivery_recipient_type: 'PHARMACY',
+      delivery_destination: input.method === 'SMS' ? pharmacy.mobile : pharmacy.email,
+      delivery_pharmacy_id: pharmacy.pharmacy_id,
+      delivery_pharmacy_name: pharmacy.name,
+    },
+    issues: [],
+  };
+}
+
+/**
+ * The delivery `input` asks for, with its destination, or why it cannot be made. Input the
+ * schema refused gives no issue here (the schema's own is reported).
+ */
+export function resolveDelivery(input: unknown, patient: PatientContact): { columns?: DeliveryColumns; issues: ValidationIssue[] } {
+  if (!isWellFormed(input)) return { issues: [] };
+  return input.recipient_type === 'PATIENT' ? toPatient(input, patient) : toPharmacy(input);
+}
+
+/** The way the current delivery went, to send the token the same way again. */
+export function deliveryInputOf(row: DeliveryColumns): DeliveryInput {
+  const input = { method: row.delivery_method, recipient_type: row.delivery_recipient_type } as DeliveryInput;
+  return row.delivery_pharmacy_id === null ? input : { ...input, pharmacy_id: row.delivery_pharmacy_id };
+}
+
+export function viewOfDelivery(row: DeliveryColumns): Delivery {
+  const delivery = {
+    method: row.delivery_method as Delivery['method'],
+    recipient_type: row.delivery_recipient_type as Delivery['recipient_type'],
+    destination: row.delivery_destination,
+  };
+  if (row.delivery_pharmacy_id === null) return delivery;
+  return { ...delivery, pharmacy: { pharmacy_id: row.delivery_pharmacy_id, name: row.delivery_pharmacy_name ?? '' } };
+}

@@ -1,0 +1,82 @@
+// The read calls: a patient's prescriptions, a page at a time, newest first (the vendor's
+// "get patient prescriptions"), one prescription by SCID, and what a token page shows. The
+// query is checked before anything is looked up (400), then the path user and the patient
+// (404), as on every route.
+import type { Principal } from '../auth/auth-service.ts';
+import type { PatientRow } from '../patients/patients-store.ts';
+import { invalidRequest, notFound, type ValidationIssue } from '../platform/http/api-error.ts';
+import { decodeLastKey, encodeLastKey, PAGE_LIMITS, readPageLimit, type PagePosition } from './prescription-paging.ts';
+import { summaryOfPatient, viewOfPrescription } from './prescription-view.ts';
+import type { ListQuery, Pagination, PrescriptionData, PrescriptionListData } from './prescriptions-schemas.ts';
+import { readScid, requirePrescriberAndPatient, type PatientPath, type PrescriptionsContext } from './prescriptions-service.ts';
+import { findPrescriptionByToken, findPrescriptionOfPatient, listPrescriptionsOfPatient, type PrescriptionRow } from './prescriptions-store.ts';
+
+/** The patient's prescription with this SCID; 404 naming both when there is none (another patient's, another organization's). */
+export async function requirePrescription(ctx: PrescriptionsContext, patient: Pick<PatientRow, 'id' | 'organization_id'>, scid: string): Promise<PrescriptionRow> {
+  const row = await findPrescriptionOfPatient(ctx.db, patient.organization_id, patient.id, scid);
+  if (!row) throw notFound(`No prescription with SCID ${scid} for patient ${patient.id}`);
+  return row;
+}
+
+const INVALID_QUERY = 'Invalid query parameters provided';
+
+/** limit and lastKey, or 400 saying which is wrong. */
+function readListQuery(patientId: string, query: ListQuery, schemaIssues: ValidationIssue[]): { limit: number; after: PagePosition | undefined } {
+  if (schemaIssues.length > 0) throw invalidRequest(`${INVALID_QUERY}: ${schemaIssues.map((issue) => `${issue.field} ${issue.message}`).join('; ')}`);
+  const limit = readPageLimit(query.limit);
+  if (limit === undefined) throw invalidRequest(`${INVALID_QUERY}: limit must be a whole number from 1 to ${PAGE_LIMITS.max}`);
+  if (query.lastKey === undefined) return { limit, after: undefined };
+  const after = decodeLastKey(patientId.toLowerCase(), query.lastKey);
+  if (!after) throw invalidRequest(`${INVALID_QUERY}: lastKey is not one this list gave (pass pagination.lastKey of the previous page unchanged)`);
+  return { limit, after };
+}
+
+export async function listPatientPrescriptions(
+  ctx: PrescriptionsContext,
+  principal: Principal,
+  ids: PatientPath,
+  query: { value: ListQuery; issues: ValidationIssue[] },
+): Promise<{ data: PrescriptionListData; pagination: Pagination }> {
+  const { limit, after } = readListQuery(ids.patientId, query.value, query.issues);
+  const { prescriber, patient } = await requirePrescriberAndPatient(ctx, principal, ids);
+  // One more than the page: whether it is there says whether a next page exists.
+  const rows = await listPrescriptionsOfPatient(ctx.db, { organizationId: patient.organization_id, patientId: patient.id }, after, limit + 1);
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  const hasNext = rows.length > limit && last !== undefined;
+  return {
+    data: {
+      patient: summaryOfPatient(patient),
+      prescriber: { given_name: prescriber.given_name, family_name: prescriber.family_name, user_id: prescriber.user_id },
+      prescriptions: page.map((row) => viewOfPrescription(row, ctx.publicUrl)),
+    },
+    pagination: { count: page.length, hasNext, limit, lastKey: hasNext ? encodeLastKey(patient.id, { createdAt: last.created_at, id: last.id }) : null },
+  };
+}
+
+export async function readPatientPrescription(ctx: PrescriptionsContext, principal: Principal, ids: PatientPath & { scid: string }): Promise<PrescriptionData> {
+  const scid = readScid(ids.scid);
+  const { patient } = await requirePrescriberAndPatient(ctx, principal, ids);
+  const row = await requirePrescription(ctx, patient, scid);
+  return { patient: summaryOfPatient(patient), prescription: viewOfPrescription(row, ctx.publicUrl) };
+}
+
+/** What a token page shows: the SCID and the medicine, never the patient. */
+export interface TokenPage {
+  scid: string;
+  status: string;
+  item_name: string;
+  item_strength: string | null;
+  item_form: string | null;
+  quantity: string;
+  repeats: string;
+}
+
+const TOKEN_PATTERN = /^[A-Za-z0-9_-]{22}$/;
+
+export async function findTokenPage(ctx: PrescriptionsContext, token: string): Promise<TokenPage> {
+  const row = TOKEN_PATTERN.test(token) ? await findPrescriptionByToken(ctx.db, token) : undefined;
+  if (!row) throw notFound('There is no prescription token at this address');
+  const { scid, status, item_name, item_strength, item_form, quantity } = row;
+  return { scid, status, item_name, item_strength, item_form, quantity, repeats: row.number_of_repeats_authorised };
+}

@@ -1,0 +1,58 @@
+// A stored prescription as partners read it (the vendor's Prescription object): quantity-like
+// values as strings, fields that are not set absent, custom_drug_details empty unless the
+// medicine is a custom drug, and error only when the status is Error. And the patient as
+// the read calls show it, the date of birth as an ISO date-time like the vendor's.
+import type { PatientRow } from '../patients/patients-store.ts';
+import { viewOfDelivery } from './prescription-delivery.ts';
+import { BOOLEAN_FLAGS, type BooleanFlag } from './prescription-fields.ts';
+import type { PatientSummary, Prescription } from './prescriptions-schemas.ts';
+import type { PrescriptionRow } from './prescriptions-store.ts';
+
+/** Columns copied into the answer under the same name, when set. */
+const OPTIONAL_COLUMNS = [
+  'repeat_intervals', 'pbs_code', 'item_strength', 'item_form', 'route_administration', 'schedule_number',
+  'reason_for_prescribing', 'patient_instructions', 'doctor_notes',
+] as const satisfies ReadonlyArray<keyof PrescriptionRow & keyof Prescription>;
+
+/** The token page of a prescription; the portal context (where it is served) is at the root. */
+export function tokenPageUrl(publicUrl: string, token: string): string {
+  return `${publicUrl}/tokens/${token}`;
+}
+
+function prescriberOf(row: PrescriptionRow): Prescription['prescriber'] {
+  const names = { given_name: row.prescriber_given_name, family_name: row.prescriber_family_name, user_id: row.prescriber_user_id };
+  return row.prescriber_title === null ? names : { title: row.prescriber_title, ...names };
+}
+
+export function viewOfPrescription(row: PrescriptionRow, publicUrl: string): Prescription {
+  const prescription: Prescription = {
+    prescription_type: 'ELECTRONIC',
+    url: tokenPageUrl(publicUrl, row.token),
+    scid: row.scid,
+    status: row.status as Prescription['status'],
+    created_date: row.created_at,
+    item_name: row.item_name,
+    quantity: row.quantity,
+    number_of_repeats_authorised: row.number_of_repeats_authorised,
+    prescriber: prescriberOf(row),
+    custom_drug_details: row.custom_product_id === null ? {} : { custom_product_id: row.custom_product_id },
+    delivery: viewOfDelivery(row),
+  };
+  const view = prescription as Record<string, unknown>;
+  for (const column of OPTIONAL_COLUMNS) if (row[column] !== null) view[column] = row[column];
+  const flags = JSON.parse(row.flags) as Partial<Record<BooleanFlag, boolean>>;
+  for (const flag of BOOLEAN_FLAGS) if (typeof flags[flag] === 'boolean') view[flag] = flags[flag];
+  if (prescription.status === 'Error') prescription.error = { description: row.error_description ?? 'The prescription could not be processed' };
+  return prescription;
+}
+
+export function summaryOfPatient(row: Pick<PatientRow, 'id' | 'partner_patient_id' | 'given_name' | 'family_name' | 'date_of_birth' | 'sex'>): PatientSummary {
+  return {
+    given_name: row.given_name,
+    family_name: row.family_name,
+    date_of_birth: `${row.date_of_birth}T00:00:00.000Z`,
+    sex: row.sex,
+    patient_id: row.id,
+    partner_patient_id: row.partner_patient_id,
+  };
+}

@@ -1,0 +1,153 @@
+// Request and response schemas of the prescription routes: the vendor's Prescription object
+// (quantity-like values as strings; fields that are not set absent), the patient and
+// prescriber as the read calls show them, the list's pagination, and the test helpers'
+// bodies. Request limits come from prescription-fields.ts.
+import { Type, type Static, type TBoolean, type TOptional } from '@sinclair/typebox';
+import { PaginatedEnvelopeSchema, SuccessEnvelopeSchema } from '../platform/http/envelope.ts';
+import { StringEnum } from '../platform/http/schema-types.ts';
+import { BOOLEAN_FLAGS, COUNT_LIMITS, RESERVED_INPUT_MAX_LENGTH, TEXT_LIMITS, TEXT_PATTERNS, type BooleanFlag, type CountField } from './prescription-fields.ts';
+import { PRESCRIPTION_STATUSES } from './prescription-lifecycle.ts';
+
+export const DELIVERY_METHODS = ['SMS', 'EMAIL'] as const;
+export const RECIPIENT_TYPES = ['PATIENT', 'PHARMACY'] as const;
+
+const { Optional } = Type;
+const text = (maxLength: number, description?: string) => Type.String({ minLength: 1, maxLength, ...(description ? { description } : {}) });
+const booleanFlags = () => Object.fromEntries(BOOLEAN_FLAGS.map((flag) => [flag, Optional(Type.Boolean())])) as Record<BooleanFlag, TOptional<TBoolean>>;
+
+// ---- requests
+
+const count = (field: CountField) =>
+  Optional(Type.Unsafe<number | string>({ type: ['integer', 'string'], maxLength: 9, description: COUNT_LIMITS[field].description }));
+const reserved = () =>
+  Optional(Type.Unsafe<string | null>({ type: ['string', 'null'], maxLength: RESERVED_INPUT_MAX_LENGTH, description: 'Echoed in the event metadata, truncated to 30 characters.' }));
+const reservedFields = { reserved_1: reserved(), reserved_2: reserved(), reserved_3: reserved() };
+
+export const DeliveryInput = Type.Object(
+  {
+    method: StringEnum(DELIVERY_METHODS, { description: 'SMS or EMAIL.' }),
+    recipient_type: StringEnum(RECIPIENT_TYPES, { description: "PATIENT (the patient's mobile or e-mail) or PHARMACY." }),
+    pharmacy_id: Optional(Type.String({ maxLength: 64, description: 'With PHARMACY: a pharmacy of the sandbox directory.' })),
+  },
+  { maxProperties: 10 },
+);
+export type DeliveryInput = Static<typeof DeliveryInput>;
+
+export const PrescribeBody = Type.Object(
+  {
+    custom_drug_id: Optional(Type.String({ maxLength: 64, description: "An organization catalog drug or one of the prescriber's own; its fields are copied." })),
+    item_name: Optional(text(TEXT_LIMITS.item_name, 'The medicine written in full (required without custom_drug_id).')),
+    item_strength: Optional(text(TEXT_LIMITS.item_strength)),
+    item_form: Optional(text(TEXT_LIMITS.item_form)),
+    route_administration: Optional(text(TEXT_LIMITS.route_administration)),
+    pbs_code: Optional(Type.String(TEXT_PATTERNS.pbs_code)),
+    schedule_number: Optional(Type.String(TEXT_PATTERNS.schedule_number)),
+    quantity: count('quantity'),
+    repeats: count('repeats'),
+    repeat_interval_days: count('repeat_interval_days'),
+    reason_for_prescribing: Optional(text(TEXT_LIMITS.reason_for_prescribing)),
+    patient_instructions: Optional(text(TEXT_LIMITS.patient_instructions)),
+    doctor_instructions: Optional(text(TEXT_LIMITS.doctor_instructions, 'Shown as doctor_notes.')),
+    ...booleanFlags(),
+    delivery: DeliveryInput,
+    ...reservedFields,
+  },
+  { maxProperties: 60 },
+);
+export type PrescribeBody = Static<typeof PrescribeBody>;
+
+export const ChangeBody = Type.Object({ ...reservedFields }, { maxProperties: 60, description: 'Optional; the body may be left out.' });
+export type ChangeBody = Static<typeof ChangeBody>;
+
+export const ReissueBody = Type.Object(
+  { delivery: Optional(DeliveryInput), ...reservedFields },
+  { maxProperties: 60, description: 'Optional; without delivery the token goes again the way it went last, to the current address.' },
+);
+export type ReissueBody = Static<typeof ReissueBody>;
+
+export const PrescriptionsParams = Type.Object({ organization_id: Type.String(), user_id: Type.String(), patient_id: Type.String() });
+export const PrescriptionParams = Type.Object({
+  organization_id: Type.String(),
+  user_id: Type.String(),
+  patient_id: Type.String(),
+  scid: Type.String({ description: 'The SCID: 18 letters and digits with a check character.' }),
+});
+
+export const ListQuery = Type.Object({
+  limit: Optional(Type.String({ description: 'Prescriptions per page, 1 to 50 (default 20).' })),
+  lastKey: Optional(Type.String({ description: "The previous page's pagination.lastKey (opaque)." })),
+});
+export type ListQuery = Static<typeof ListQuery>;
+
+// ---- responses
+
+const optionalText = () => Optional(Type.String());
+
+export const Delivery = Type.Object({
+  method: StringEnum(DELIVERY_METHODS),
+  recipient_type: StringEnum(RECIPIENT_TYPES),
+  destination: Type.String({ description: 'The exact e-mail address or mobile number used.' }),
+  pharmacy: Optional(Type.Object({ pharmacy_id: Type.String(), name: Type.String() })),
+});
+export type Delivery = Static<typeof Delivery>;
+
+export const Prescription = Type.Object({
+  prescription_type: Type.Literal('ELECTRONIC'),
+  url: Type.String({ description: 'The token page (SCID, medicine and QR code).' }),
+  scid: Type.String(),
+  status: StringEnum(PRESCRIPTION_STATUSES),
+  created_date: Type.String({ format: 'date-time' }),
+  item_name: Type.String(),
+  quantity: Type.String(),
+  number_of_repeats_authorised: Type.String(),
+  repeat_intervals: optionalText(),
+  pbs_code: optionalText(),
+  item_strength: optionalText(),
+  item_form: optionalText(),
+  route_administration: optionalText(),
+  schedule_number: optionalText(),
+  ...booleanFlags(),
+  reason_for_prescribing: optionalText(),
+  patient_instructions: optionalText(),
+  doctor_notes: optionalText(),
+  prescriber: Type.Object({ title: optionalText(), given_name: Type.String(), family_name: Type.String(), user_id: Type.String() }),
+  custom_drug_details: Type.Object({ custom_product_id: optionalText() }, { description: 'Empty when the medicine is not a custom drug.' }),
+  delivery: Delivery,
+  error: Optional(Type.Object({ description: Type.String() }, { description: 'Only when status is Error.' })),
+});
+export type Prescription = Static<typeof Prescription>;
+
+export const PatientSummary = Type.Object({
+  given_name: Type.String(),
+  family_name: Type.String(),
+  date_of_birth: Type.String({ format: 'date-time' }),
+  sex: Type.String(),
+  patient_id: Type.String(),
+  partner_patient_id: Type.String(),
+});
+export type PatientSummary = Static<typeof PatientSummary>;
+
+export const Pagination = Type.Object({
+  count: Type.Integer({ description: 'Prescriptions on this page.' }),
+  hasNext: Type.Boolean(),
+  limit: Type.Integer(),
+  lastKey: Type.Union([Type.String(), Type.Null()], { description: 'Pass as lastKey for the next page; null on the last page.' }),
+});
+export type Pagination = Static<typeof Pagination>;
+
+export const PrescriptionListData = Type.Object({
+  patient: PatientSummary,
+  prescriber: Type.Object(
+    { given_name: Type.String(), family_name: Type.String(), user_id: Type.String() },
+    { description: "Deprecated (the path user's names); use prescriptions[].prescriber." },
+  ),
+  prescriptions: Type.Array(Prescription),
+});
+export type PrescriptionListData = Static<typeof PrescriptionListData>;
+
+export const PrescriptionData = Type.Object({ patient: PatientSummary, prescription: Prescription });
+export type PrescriptionData = Static<typeof PrescriptionData>;
+
+export const PrescriptionListResponse = PaginatedEnvelopeSchema(PrescriptionListData, Pagination);
+export const PrescriptionDataResponse = SuccessEnvelopeSchema(PrescriptionData);
+export const PrescriptionResponse = SuccessEnvelopeSchema(Prescription);

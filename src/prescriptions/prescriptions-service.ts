@@ -1,0 +1,153 @@
+// Prescriptions: the context every prescription operation runs in, the checks they share (the
+// acting prescriber, the patient, the SCID), and creating a prescription. Ceasing, cancelling
+// and reissuing are in prescription-changes.ts, the read calls in prescription-reads.ts. Every
+// entry point (the sandbox test helpers now, the portal later) calls these, so the same rules
+// hold and the same events are written whichever way a prescriber acts.
+import { randomBytes } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Principal } from '../auth/auth-service.ts';
+import { findPrescribableDrug, type CustomDrugsContext } from '../custom-drugs/custom-drugs-service.ts';
+import { requirePatient, requirePatientStillLive } from '../patients/patient-reads.ts';
+import type { PatientsContext } from '../patients/patients-service.ts';
+import type { PatientRow } from '../patients/patients-store.ts';
+import type { Clock } from '../platform/clock.ts';
+import { isUniqueViolation } from '../platform/db/database.ts';
+import type { Database } from '../platform/db/database-schema.ts';
+import { ApiError, invalidRequest } from '../platform/http/api-error.ts';
+import { bodyFields, throwIfInvalid, type SubmittedBody } from '../platform/http/body-validation.ts';
+import { newId } from '../platform/ids.ts';
+import type { Deps } from '../runtime.ts';
+import { readPrescriberProfile, type PrescriberProfile, type UsersContext } from '../users/users-service.ts';
+import { eventsCommitted, type WebhooksContext } from '../webhooks/webhooks-service.ts';
+import { recordPrescriptionEvent, type ReservedValues } from './prescription-events.ts';
+import { readPrescribeBody, type PrescriptionDraft } from './prescription-input.ts';
+import { planTransition } from './prescription-lifecycle.ts';
+import { viewOfPrescription } from './prescription-view.ts';
+import type { Prescription } from './prescriptions-schemas.ts';
+import { insertPrescription, type PrescriptionRow } from './prescriptions-store.ts';
+import { isValidScid, newScid } from './scid.ts';
+
+export interface PrescriptionsContext {
+  db: Kysely<Database>;
+  clock: Clock;
+  /** The service's external root: token pages are served there (the portal context). */
+  publicUrl: string;
+  users: UsersContext;
+  patients: PatientsContext;
+  customDrugs: CustomDrugsContext;
+  webhooks: WebhooksContext;
+}
+
+export function createPrescriptionsContext(
+  deps: Pick<Deps, 'database' | 'clock' | 'config'>,
+  features: { users: UsersContext; patients: PatientsContext; customDrugs: CustomDrugsContext; webhooks: WebhooksContext },
+): PrescriptionsContext {
+  return { db: deps.database, clock: deps.clock, publicUrl: deps.config.publicUrl, ...features };
+}
+
+/** The ids a prescription route's path names. */
+export interface PatientPath {
+  userId: string;
+  patientId: string;
+}
+
+/** A mistyped SCID is refused (400) before anything is looked up. */
+export function readScid(text: string): string {
+  const scid = text.toUpperCase();
+  if (!isValidScid(scid)) {
+    throw invalidRequest(`${JSON.stringify(text.slice(0, 40))} is not a valid SCID: 18 letters and digits, the last a check character`);
+  }
+  return scid;
+}
+
+/** The path user (404 outside the organization) as a prescriber, then the patient (404 patient-not-found). */
+export async function requirePrescriberAndPatient(ctx: PrescriptionsContext, principal: Principal, ids: PatientPath) {
+  const prescriber = await readPrescriberProfile(ctx.users, principal, ids.userId);
+  const patient = await requirePatient(ctx.patients, principal.organizationId, ids.patientId);
+  return { prescriber, patient };
+}
+
+/** 409 unless the acting user can prescribe (is_escript_ready.can_prescribe), naming what is missing. */
+export function requireReadyPrescriber(prescriber: PrescriberProfile): void {
+  if (prescriber.unmetConditions.length === 0) return;
+  const unmet = prescriber.unmetConditions.join('; ');
+  throw new ApiError('CONFLICT', `User ${prescriber.user_id} cannot prescribe (is_escript_ready.can_prescribe is false): not met: ${unmet}`);
+}
+
+/** The reserved_1..3 of a body, for the event's metadata. */
+export function reservedOf(submitted: SubmittedBody): ReservedValues {
+  const { reserved_1, reserved_2, reserved_3 } = bodyFields(submitted) as ReservedValues;
+  return { reserved_1, reserved_2, reserved_3 };
+}
+
+/** Token pages are addressed by 16 random bytes: the address is the only key to the page. */
+function newToken(): string {
+  return randomBytes(16).toString('base64url');
+}
+
+function newPrescriptionRow(draft: PrescriptionDraft, prescriber: PrescriberProfile, patient: PatientRow, at: string): PrescriptionRow {
+  return {
+    id: newId(),
+    scid: newScid(),
+    token: newToken(),
+    organization_id: patient.organization_id,
+    patient_id: patient.id,
+    prescriber_user_id: prescriber.user_id,
+    status: planTransition('create', null).to,
+    prescription_type: 'ELECTRONIC',
+    ...draft.item,
+    quantity: String(draft.quantity),
+    number_of_repeats_authorised: String(draft.repeats),
+    repeat_intervals: draft.repeatIntervalDays === null ? null : String(draft.repeatIntervalDays),
+    reason_for_prescribing: draft.reason_for_prescribing,
+    patient_instructions: draft.patient_instructions,
+    doctor_notes: draft.doctor_notes,
+    flags: JSON.stringify(draft.flags),
+    custom_drug_id: draft.customDrug?.custom_drug_id ?? null,
+    custom_product_id: draft.customDrug?.custom_product_id ?? null,
+    prescriber_title: prescriber.title,
+    prescriber_given_name: prescriber.given_name,
+    prescriber_family_name: prescriber.family_name,
+    ...draft.delivery,
+    error_description: null,
+    created_at: at,
+    updated_at: at,
+    updated_by_user_id: prescriber.user_id,
+  };
+}
+
+/** Tries with a fresh SCID and token when one collides; 2^88 and 2^128 possibilities make a second try rare. */
+const INSERT_ATTEMPTS = 3;
+
+/** Inserts the prescription and its event in one transaction; returns the row stored and whether an event was written. */
+async function insertWithEvent(ctx: PrescriptionsContext, row: PrescriptionRow, patient: PatientRow, reserved: ReservedValues) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const evented = await ctx.db.transaction().execute(async (trx) => {
+        await requirePatientStillLive(trx, patient);
+        await insertPrescription(trx, row);
+        const facts = { type: planTransition('create', null).event, patient, actorId: row.prescriber_user_id, scid: row.scid, reserved };
+        return recordPrescriptionEvent(ctx, trx, facts);
+      });
+      return { row, evented };
+    } catch (error) {
+      if (!isUniqueViolation(error) || attempt === INSERT_ATTEMPTS) throw error;
+      row = { ...row, scid: newScid(), token: newToken() };
+    }
+  }
+}
+
+/** Creates an Active prescription for the path patient, prescribed by the path user. */
+export async function prescribe(ctx: PrescriptionsContext, principal: Principal, ids: PatientPath, submitted: SubmittedBody): Promise<Prescription> {
+  const { prescriber, patient } = await requirePrescriberAndPatient(ctx, principal, ids);
+  const drugId = bodyFields(submitted).custom_drug_id;
+  const drug = typeof drugId === 'string' ? await findPrescribableDrug(ctx.customDrugs, principal.organizationId, prescriber.user_id, drugId) : undefined;
+  const { draft, issues } = readPrescribeBody(submitted, { drug, patient });
+  throwIfInvalid(submitted, issues);
+  if (!draft) throw new Error('a prescribe body without issues must give a draft');
+  requireReadyPrescriber(prescriber);
+  const at = ctx.clock.now().toISOString();
+  const { row, evented } = await insertWithEvent(ctx, newPrescriptionRow(draft, prescriber, patient, at), patient, reservedOf(submitted));
+  if (evented) eventsCommitted(ctx.webhooks);
+  return viewOfPrescription(row, ctx.publicUrl);
+}

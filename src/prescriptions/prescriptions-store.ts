@@ -1,0 +1,91 @@
+// Queries of prescriptions. Every read by SCID or list is scoped to an organization and a
+// patient, so another organization's prescription is never found. The list reads the
+// (organization_id, patient_id, created_at, id) index backwards from a page position.
+import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
+import type { Database, PrescriptionsTable } from '../platform/db/database-schema.ts';
+import type { Awaitable } from '../platform/awaitable.ts';
+import { precompileQuery } from '../platform/db/precompiled-query.ts';
+import type { PagePosition } from './prescription-paging.ts';
+
+export type PrescriptionRow = Selectable<PrescriptionsTable>;
+
+export async function insertPrescription(trx: Kysely<Database>, row: Insertable<PrescriptionsTable>): Promise<void> {
+  await trx.insertInto('prescriptions').values(row).execute();
+}
+
+export async function findPrescriptionOfPatient(db: Kysely<Database>, organizationId: string, patientId: string, scid: string): Promise<PrescriptionRow | undefined> {
+  return db
+    .selectFrom('prescriptions')
+    .selectAll()
+    .where('scid', '=', scid)
+    .where('organization_id', '=', organizationId)
+    .where('patient_id', '=', patientId)
+    .executeTakeFirst();
+}
+
+/** The prescription whose token page this is (the token is the page's secret; no tenant to scope by). */
+export async function findPrescriptionByToken(db: Kysely<Database>, token: string): Promise<PrescriptionRow | undefined> {
+  return db.selectFrom('prescriptions').selectAll().where('token', '=', token).executeTakeFirst();
+}
+
+type PageParams = { organizationId: string; patientId: string; take: number };
+
+const firstPage = precompileQuery<PageParams, PrescriptionRow>((db, param) =>
+  db
+    .selectFrom('prescriptions')
+    .selectAll()
+    .where('organization_id', '=', param('organizationId'))
+    .where('patient_id', '=', param('patientId'))
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(param('take')),
+);
+
+const pageAfter = precompileQuery<PageParams & { createdAt: string; id: string }, PrescriptionRow>((db, param) =>
+  db
+    .selectFrom('prescriptions')
+    .selectAll()
+    .where('organization_id', '=', param('organizationId'))
+    .where('patient_id', '=', param('patientId'))
+    .where((eb) => eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(param('createdAt'), param('id'))))
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(param('take')),
+);
+
+/** Up to `take` of the patient's prescriptions, newest first, strictly after `after` when given. */
+export function listPrescriptionsOfPatient(
+  db: Kysely<Database>,
+  scope: { organizationId: string; patientId: string },
+  after: PagePosition | undefined,
+  take: number,
+): Awaitable<PrescriptionRow[]> {
+  const params = { organizationId: scope.organizationId, patientId: scope.patientId, take };
+  return after ? pageAfter(db, { ...params, createdAt: after.createdAt, id: after.id }) : firstPage(db, params);
+}
+
+/**
+ * Applies `changes` only while the prescription still has status `from`; false when it no
+ * longer does (another change won the race), so a transition is never applied twice.
+ */
+export async function updatePrescriptionInStatus(
+  trx: Kysely<Database>,
+  id: string,
+  from: string,
+  changes: Updateable<PrescriptionsTable>,
+): Promise<boolean> {
+  const result = await trx.updateTable('prescriptions').set(changes).where('id', '=', id).where('status', '=', from).executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** Whether the partner has validated the organization (the spec: no events before validate). */
+export async function isOrganizationValidatedBy(db: Kysely<Database>, organizationId: string, partnerId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('organization_partners')
+    .select('validated_at')
+    .where('organization_id', '=', organizationId)
+    .where('partner_id', '=', partnerId)
+    .where('validated_at', 'is not', null)
+    .executeTakeFirst();
+  return row !== undefined;
+}

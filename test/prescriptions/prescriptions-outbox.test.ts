@@ -1,0 +1,159 @@
+// Every create, cease, cancel and reissue writes exactly one event in the same transaction:
+// the envelope the spec describes, for the partner that created the patient, only once that
+// partner has validated the organization; and a failure after the change, before the commit,
+// leaves neither the change nor the event.
+import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Principal } from '../../src/auth/auth-service.ts';
+import { SCOPES } from '../../src/auth/scopes.ts';
+import { enablePartnerForOrganization } from '../../src/onboarding/onboarding-service.ts';
+import { DEMO_HPIO } from '../../src/onboarding/sandbox-seed.ts';
+import { changePrescription } from '../../src/prescriptions/prescription-changes.ts';
+import { prescribe, type PrescriptionsContext } from '../../src/prescriptions/prescriptions-service.ts';
+import { snapshotDatabase } from '../database-snapshot.ts';
+import { bearer, givenPartner, requestToken } from '../given.ts';
+import type { TestApp } from '../test-app.ts';
+import {
+  createPrescriptionsTestApp,
+  givenClinic,
+  givenPatient,
+  givenPrescription,
+  givenSecondPrescriber,
+  outboxEvents,
+  prescribeBody,
+  prescriptionsClient,
+  send,
+  type Clinic,
+} from './prescriptions-given.ts';
+
+let t: TestApp;
+let c: Clinic;
+
+beforeAll(async () => {
+  t = await createPrescriptionsTestApp();
+  c = await givenClinic(t);
+});
+afterAll(() => t.close());
+
+const EVENT_OF = { create: 'prescription.created', cease: 'prescription.ceased', cancel: 'prescription.cancelled', reissue: 'prescription.reissued' } as const;
+
+async function newEvents<T>(organizationId: string, act: () => Promise<T>) {
+  const before = (await outboxEvents(t, organizationId)).map((event) => event.id);
+  const result = await act();
+  return { result, events: (await outboxEvents(t, organizationId)).filter((event) => !before.includes(event.id)) };
+}
+
+describe('the event of each change', () => {
+  it.each(['create', 'cease', 'cancel', 'reissue'] as const)('%s writes one event with the envelope the spec describes', async (action) => {
+    const api = prescriptionsClient(t, c);
+    const reserved = { reserved_1: 'r'.repeat(40), reserved_2: '', reserved_3: null };
+    const scid = action === 'create' ? undefined : (await givenPrescription(t, c)).scid;
+    t.clock.advanceSeconds(5);
+    const { result, events } = await newEvents(c.g.organizationId, () =>
+      scid ? api.change(action, scid, reserved) : api.prescribe(prescribeBody(reserved)),
+    );
+    expect(result.statusCode).toBe(action === 'create' ? 201 : 200);
+    expect(events).toHaveLength(1);
+    const [event] = events;
+    expect(event!.envelope).toEqual({
+      event_type: EVENT_OF[action],
+      event_id: event!.id,
+      timestamp: t.clock.now().toISOString(),
+      partner_id: c.g.partnerId,
+      organization_id: c.g.organizationId,
+      data: { patient_id: c.patientId, partner_patient_id: c.partnerPatientId, user_id: c.g.userId, scid: result.json().data.scid },
+      metadata: { reserved_1: 'r'.repeat(30), reserved_2: null, reserved_3: null },
+    });
+    expect(event!.id).toMatch(/^evt_[0-9a-f]{32}$/);
+    expect(event!.event_type).toBe(EVENT_OF[action]);
+    expect(event!.partner_id).toBe(c.g.partnerId);
+  });
+
+  it('carries the prescriber who acted as user_id, not the one who prescribed', async () => {
+    const fredId = await givenSecondPrescriber(t, c);
+    const { scid } = await givenPrescription(t, c);
+    const { events } = await newEvents(c.g.organizationId, () => prescriptionsClient(t, c).change('cease', scid, undefined, { userId: fredId }));
+    expect(events.map((event) => (event.envelope.data as { user_id: string }).user_id)).toEqual([fredId]);
+  });
+});
+
+describe('whose event', () => {
+  it('is written for no one while the partner has not validated the organization; the change itself is made', async () => {
+    const unvalidated = await givenClinic(t, { validated: false });
+    const api = prescriptionsClient(t, unvalidated);
+    const { scid } = await givenPrescription(t, unvalidated);
+    expect((await api.change('reissue', scid)).statusCode).toBe(200);
+    expect((await api.change('cease', scid)).statusCode).toBe(200);
+    expect(await outboxEvents(t, unvalidated.g.organizationId)).toEqual([]);
+  });
+
+  it("belongs to the partner that created the patient, and waits for that partner's own validation", async () => {
+    // Partner B is enabled for the clinic too and creates a patient; the clinic's partner prescribes for it.
+    const partnerB = await givenPartner(t);
+    await enablePartnerForOrganization(t.features.onboarding, { organizationId: c.g.organizationId, partnerId: partnerB.partner_id });
+    const b = { ...c.g, partnerId: partnerB.partner_id, partnerSecret: partnerB.partner_secret };
+    const bHeaders = bearer(await requestToken(t, b, [...SCOPES]), b);
+    const { patientId, partnerPatientId } = await givenPatient(t, { g: b, headers: bHeaders });
+    const forB = () => newEvents(c.g.organizationId, () => givenPrescription(t, c, {}, { patientId }));
+    expect((await forB()).events).toEqual([]);
+    expect((await send(t, 'GET', `/v1/organizations/${c.g.organizationId}/validate`, bHeaders)).statusCode).toBe(200);
+    const { events } = await forB();
+    expect(events.map((event) => [event.partner_id, event.envelope.partner_id])).toEqual([[partnerB.partner_id, partnerB.partner_id]]);
+    expect(events[0]!.envelope.data).toMatchObject({ patient_id: patientId, partner_patient_id: partnerPatientId });
+  });
+});
+
+/** Fails the statement right after the event is written, inside the transaction; remembers what ran before it. */
+function failAfterEventInsert() {
+  const tables = new WeakMap<object, string>();
+  const seen: string[] = [];
+  const plugin: KyselyPlugin = {
+    transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
+      const node = args.node as { kind: string; into?: { table: { identifier: { name: string } } }; table?: { table: { identifier: { name: string } } } };
+      const table = node.into?.table.identifier.name ?? node.table?.table.identifier.name;
+      if (table) tables.set(args.queryId, `${node.kind}:${table}`);
+      return args.node;
+    },
+    async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+      const statement = tables.get(args.queryId);
+      if (statement) seen.push(statement);
+      if (statement === 'InsertQueryNode:webhook_events') throw new Error('injected failure before COMMIT');
+      return args.result;
+    },
+  };
+  return { plugin, seen };
+}
+
+describe('the transactional outbox', () => {
+  const principal = (): Principal => ({
+    partnerId: c.g.partnerId,
+    organizationId: c.g.organizationId,
+    userId: c.g.userId,
+    scopes: [...SCOPES],
+    roles: ['provider'],
+    validatedAt: t.clock.now().toISOString(),
+    organizationHpio: DEMO_HPIO,
+  });
+  const ids = () => ({ userId: c.g.userId, patientId: c.patientId });
+
+  it.each(['create', 'cease', 'cancel', 'reissue'] as const)('%s: a failure after the change, before the commit, leaves neither change nor event', async (action) => {
+    const scid = action === 'create' ? undefined : (await givenPrescription(t, c)).scid;
+    const failing = failAfterEventInsert();
+    const ctx: PrescriptionsContext = { ...t.features.prescriptions, db: t.deps.database.withPlugin(failing.plugin) };
+    const body = { value: action === 'reissue' ? { delivery: { method: 'EMAIL', recipient_type: 'PATIENT' } } : action === 'create' ? prescribeBody() : {}, issues: [] };
+    const before = await snapshotDatabase(t.deps.database);
+    const run = scid ? changePrescription(ctx, principal(), { ...ids(), scid }, action as 'cease', body) : prescribe(ctx, principal(), ids(), body);
+    await expect(run).rejects.toThrow('injected failure before COMMIT');
+    // The change was made and the event written, in that order, before the failure...
+    expect(failing.seen.slice(-2)).toEqual([action === 'create' ? 'InsertQueryNode:prescriptions' : 'UpdateQueryNode:prescriptions', 'InsertQueryNode:webhook_events']);
+    // ...and neither survived it.
+    expect(await snapshotDatabase(t.deps.database)).toEqual(before);
+  });
+
+  it('commits the change and its event together when nothing fails', async () => {
+    const { scid } = await givenPrescription(t, c);
+    const { events } = await newEvents(c.g.organizationId, () => prescriptionsClient(t, c).change('cancel', scid));
+    const stored = await t.deps.database.selectFrom('prescriptions').select('status').where('scid', '=', scid).executeTakeFirstOrThrow();
+    expect([stored.status, events.map((event) => event.event_type)]).toEqual(['Cancelled', ['prescription.cancelled']]);
+  });
+});
