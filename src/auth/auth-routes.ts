@@ -3,7 +3,7 @@ import type { RouteModule } from '../route-module.ts';
 import { errorResponses } from '../platform/http/envelope.ts';
 import { principalOf } from './route-auth.ts';
 import { JwksResponse, OrganizationParams, TokenHeadersSchema, tokenRequestSchema, TokenResponse, ValidateResponse } from './auth-schemas.ts';
-import { enforceRateLimit, issueAccessToken, publicKeysOf, readTokenHeaders, validateIntegration } from './auth-service.ts';
+import { enforceRateLimit, issueAccessToken, oauthFieldsOf, publicKeysOf, readTokenHeaders, validateIntegration } from './auth-service.ts';
 
 export const authRoutes: RouteModule = (app, { auth }, config) => {
   app.route({
@@ -24,7 +24,7 @@ export const authRoutes: RouteModule = (app, { auth }, config) => {
     },
     handler: async (request, reply) => {
       const token = await issueAccessToken(auth, readTokenHeaders(request.headers), request.body.scope);
-      return reply.success(200, 'Token generated successfully', token);
+      return reply.successWith(200, 'Token generated successfully', token, oauthFieldsOf(token));
     },
   });
 

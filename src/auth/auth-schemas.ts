@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { SuccessEnvelopeSchema } from '../platform/http/envelope.ts';
+import { SuccessEnvelopeSchema, SuccessEnvelopeWithSchema } from '../platform/http/envelope.ts';
 import { StringEnum } from '../platform/http/schema-types.ts';
 import type { Mode } from '../config.ts';
 import { GRANT_TYPES, requestableScopes, SCOPE_ALIASES } from './scopes.ts';
@@ -17,13 +17,20 @@ export function tokenRequestSchema(mode: Mode) {
 }
 export type TokenRequest = Static<ReturnType<typeof tokenRequestSchema>>;
 
-export const TokenResponse = SuccessEnvelopeSchema(
+export const TokenResponse = SuccessEnvelopeWithSchema(
   Type.Object({
     accessToken: Type.String(),
     expiresIn: Type.Integer({ description: 'Seconds until the token expires.' }),
     tokenType: Type.Literal('Bearer'),
     scope: Type.Array(Type.String()),
   }),
+  // RFC 6749 section 5.1, beside the envelope, for OAuth client libraries and the vendor's collection.
+  {
+    access_token: Type.String({ description: 'The same token as data.accessToken (RFC 6749).' }),
+    token_type: Type.Literal('Bearer'),
+    expires_in: Type.Integer({ description: 'Seconds until the token expires (RFC 6749).' }),
+    scope: Type.String({ description: 'The granted scopes, space-separated (RFC 6749).' }),
+  },
 );
 
 export const TokenHeadersSchema = Type.Object({

@@ -119,6 +119,11 @@ export async function issueAccessToken(ctx: AuthContext, headers: TokenHeaders, 
   return { accessToken, expiresIn: ctx.tokenTtlSeconds, tokenType: 'Bearer', scope: granted };
 }
 
+/** The token as RFC 6749 (section 5.1) names it, for OAuth tooling that reads the top level. */
+export function oauthFieldsOf(token: IssuedToken): { access_token: string; token_type: 'Bearer'; expires_in: number; scope: string } {
+  return { access_token: token.accessToken, token_type: token.tokenType, expires_in: token.expiresIn, scope: token.scope.join(' ') };
+}
+
 export async function validateIntegration(ctx: AuthContext, principal: Principal): Promise<{ validated: true }> {
   // The first validation is what webhooks wait for; later calls confirm it without a write.
   if (principal.validatedAt === null) await markIntegrationValidated(ctx.db, principal, ctx.clock.now().toISOString());

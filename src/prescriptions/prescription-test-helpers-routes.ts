@@ -26,7 +26,7 @@ export const prescriptionTestHelpersRoutes: RouteModule = (app, { prescriptions 
   app.route({
     method: 'POST',
     url: HELPERS_URL,
-    config: { auth: { kind: 'bearer', scopes: ['sandbox:prescribe'] } },
+    config: { auth: { kind: 'bearer', scopes: ['sandbox:prescribe'] }, idempotent: true },
     attachValidation: true,
     bodyLimit: PRESCRIPTION_BODY_LIMIT_BYTES,
     schema: {

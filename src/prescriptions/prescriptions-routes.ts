@@ -27,7 +27,7 @@ export const prescriptionsRoutes: RouteModule = (app, { prescriptions }) => {
       const { user_id: userId, patient_id: patientId } = request.params;
       const query = { value: request.query, issues: schemaIssuesOf(request) };
       const { data, pagination } = await listPatientPrescriptions(prescriptions, principalOf(request), { userId, patientId }, query);
-      return reply.successPage(200, 'Prescriptions retrieved successfully', data, pagination);
+      return reply.successWith(200, 'Prescriptions retrieved successfully', data, { pagination });
     },
   });
 

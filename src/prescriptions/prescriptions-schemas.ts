@@ -3,7 +3,7 @@
 // prescriber as the read calls show them, the list's pagination, and the test helpers'
 // bodies. Request limits come from prescription-fields.ts.
 import { Type, type Static, type TBoolean, type TOptional } from '@sinclair/typebox';
-import { PaginatedEnvelopeSchema, SuccessEnvelopeSchema } from '../platform/http/envelope.ts';
+import { SuccessEnvelopeSchema, SuccessEnvelopeWithSchema } from '../platform/http/envelope.ts';
 import { StringEnum } from '../platform/http/schema-types.ts';
 import { BOOLEAN_FLAGS, COUNT_LIMITS, RESERVED_INPUT_MAX_LENGTH, TEXT_LIMITS, TEXT_PATTERNS, type BooleanFlag, type CountField } from './prescription-fields.ts';
 import { PRESCRIPTION_STATUSES } from './prescription-lifecycle.ts';
@@ -148,6 +148,6 @@ export type PrescriptionListData = Static<typeof PrescriptionListData>;
 export const PrescriptionData = Type.Object({ patient: PatientSummary, prescription: Prescription });
 export type PrescriptionData = Static<typeof PrescriptionData>;
 
-export const PrescriptionListResponse = PaginatedEnvelopeSchema(PrescriptionListData, Pagination);
+export const PrescriptionListResponse = SuccessEnvelopeWithSchema(PrescriptionListData, { pagination: Pagination });
 export const PrescriptionDataResponse = SuccessEnvelopeSchema(PrescriptionData);
 export const PrescriptionResponse = SuccessEnvelopeSchema(Prescription);

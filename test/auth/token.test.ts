@@ -31,6 +31,18 @@ describe('POST /v1/token', () => {
     expect(claims.exp! - claims.iat!).toBe(3600);
   });
 
+  it('also answers the RFC 6749 fields at the top level, which OAuth clients and the vendor collection read', async () => {
+    const response = await post(tokenHeaders(g), body(['create:patient', 'read:users', 'read:user']));
+    const envelope = response.json();
+    expect(envelope).toMatchObject({
+      access_token: envelope.data.accessToken,
+      token_type: 'Bearer',
+      expires_in: 3600,
+      scope: 'create:patient read:users read:user',
+    });
+    expect(envelope.data.scope).toEqual(['create:patient', 'read:users', 'read:user']);
+  });
+
   it('accepts READ_USER as an alias of read:users', async () => {
     const response = await post(tokenHeaders(g), body(['READ_USER']));
     expect(response.json().data.scope).toEqual(['read:users']);

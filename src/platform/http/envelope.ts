@@ -1,6 +1,6 @@
 // Builds every response body: the spec's success and error envelopes, and their schemas.
 // No route writes an envelope by hand.
-import { Type, type TSchema } from '@sinclair/typebox';
+import { Type, type TProperties, type TSchema } from '@sinclair/typebox';
 import { envelopeCodeOf, ERROR_CODES, type ApiError, type ValidationIssue } from './api-error.ts';
 
 export const API_VERSION = '1.0';
@@ -13,11 +13,6 @@ export interface SuccessEnvelope<T> {
   data: T;
   timestamp: string;
   requestId: string;
-}
-
-/** The success envelope of a list that pages: `pagination` beside `data`. */
-export interface PaginatedEnvelope<T, P> extends SuccessEnvelope<T> {
-  pagination: P;
 }
 
 export interface ErrorEnvelope {
@@ -100,9 +95,9 @@ export function SuccessEnvelopeSchema<T extends TSchema>(data: T, description?: 
   );
 }
 
-/** Response schema of a paginated success envelope: `pagination` beside `data`. */
-export function PaginatedEnvelopeSchema<T extends TSchema, P extends TSchema>(data: T, pagination: P) {
-  return Type.Composite([SuccessEnvelopeSchema(data), Type.Object({ pagination })]);
+/** Response schema of a success envelope with more fields beside `data` (a list's `pagination`, the token's OAuth fields). */
+export function SuccessEnvelopeWithSchema<T extends TSchema, B extends TProperties>(data: T, beside: B) {
+  return Type.Composite([SuccessEnvelopeSchema(data), Type.Object(beside)]);
 }
 
 export const ValidationIssueSchema = Type.Object({

@@ -1,14 +1,15 @@
 // `reply.success(status, message, data)`: the one way a handler answers, so every success
-// body is the spec's envelope with this request's id and the injected clock's time; a list
-// that pages answers with `reply.successPage`, which adds `pagination` beside `data`.
+// body is the spec's envelope with this request's id and the injected clock's time. A response
+// that carries more at the top level (a list's `pagination`, the token's OAuth fields) answers
+// with `reply.successWith`, which adds those fields beside `data`.
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Clock } from '../clock.ts';
-import { buildSuccessEnvelope, type PaginatedEnvelope } from './envelope.ts';
+import { buildSuccessEnvelope, type SuccessEnvelope } from './envelope.ts';
 
 declare module 'fastify' {
   interface FastifyReply {
     success<T>(statusCode: number, message: string, data: T, code?: string): FastifyReply;
-    successPage<T, P>(statusCode: number, message: string, data: T, pagination: P): FastifyReply;
+    successWith<T, B extends object>(statusCode: number, message: string, data: T, beside: B): FastifyReply;
   }
 }
 
@@ -18,8 +19,8 @@ export function installSuccessReply(app: FastifyInstance, clock: Clock): void {
     const body = buildSuccessEnvelope({ statusCode, message, data, requestId: this.request.id, now: clock.now(), code });
     return this.status(statusCode).send(body);
   });
-  app.decorateReply('successPage', function successPage<T, P>(this: FastifyReply, statusCode: number, message: string, data: T, pagination: P) {
-    const body: PaginatedEnvelope<T, P> = Object.assign(buildSuccessEnvelope({ statusCode, message, data, requestId: this.request.id, now: clock.now() }), { pagination });
+  app.decorateReply('successWith', function successWith<T, B extends object>(this: FastifyReply, statusCode: number, message: string, data: T, beside: B) {
+    const body: SuccessEnvelope<T> & B = Object.assign(buildSuccessEnvelope({ statusCode, message, data, requestId: this.request.id, now: clock.now() }), beside);
     return this.status(statusCode).send(body);
   });
 }
