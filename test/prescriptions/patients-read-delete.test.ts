@@ -5,15 +5,15 @@ import { SCOPES } from '../../src/auth/scopes.ts';
 import { HI_DEMO_PATIENTS } from '../../src/hi-service/index.ts';
 import { bearer, requestToken } from '../given.ts';
 import { patientBody } from '../patients/patients-given.ts';
-import type { TestApp } from '../test-app.ts';
-import { createPrescriptionsTestApp, givenClinic, givenPatient, givenPrescription, prescriptionsClient, send, type Clinic } from './prescriptions-given.ts';
+import { createTestApp, type TestApp } from '../test-app.ts';
+import { givenClinic, givenPatient, givenPrescription, prescriptionsClient, send, type Clinic } from './prescriptions-given.ts';
 
 let t: TestApp;
 let c: Clinic;
 let other: Clinic;
 
 beforeAll(async () => {
-  t = await createPrescriptionsTestApp();
+  t = await createTestApp();
   c = await givenClinic(t);
   other = await givenClinic(t);
 });
