@@ -98,7 +98,7 @@ describe('DELETE .../patients/{patient_id}', () => {
     expect((await prescriptionsClient(t, c).change('cancel', scid, undefined, { patientId })).statusCode).toBe(200);
     const response = await deletePatient(patientId);
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toMatchObject({ success: true, message: 'Patient deleted successfully', data: null });
+    expect(response.json()).toMatchObject({ success: true, message: 'Patient deleted successfully', data: { patient_id: patientId } });
     expect((await deletePatient(patientId)).statusCode).toBe(200);
     const api = prescriptionsClient(t, c);
     for (const gone of [readPatient(patientId), api.list('', { patientId }), api.read(scid, { patientId }), api.prescribe(undefined, { patientId }),
