@@ -17,8 +17,9 @@ const drifting: RouteModule = (app) => {
     schema: { response: { 200: Type.Object({ count: Type.Integer() }) } },
     handler: async (request, reply) => {
       const { kind } = request.params as { kind: string };
-      if (kind === 'undeclared') return reply.status(202).send({ count: 1 });
-      return kind === 'wrong' ? { count: 'three' } : { count: 3 };
+      // Deliberately outside the declared schema, which the type provider would refuse to compile.
+      if (kind === 'undeclared') return reply.status(202 as 200).send({ count: 1 });
+      return (kind === 'wrong' ? { count: 'three' } : { count: 3 }) as { count: number };
     },
   });
 };
