@@ -7,6 +7,7 @@ import * as patients from '../../../migrations/0002-patients.ts';
 import * as customDrugs from '../../../migrations/0003-custom-drugs.ts';
 import * as usersProviders from '../../../migrations/0004-users-providers.ts';
 import * as webhookEvents from '../../../migrations/0005-webhook-events.ts';
+import * as webhookDeliveries from '../../../migrations/0007-webhook-deliveries.ts';
 
 const MIGRATIONS: Record<string, Migration> = {
   '0001-foundation': foundation,
@@ -14,6 +15,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0003-custom-drugs': customDrugs,
   '0004-users-providers': usersProviders,
   '0005-webhook-events': webhookEvents,
+  '0007-webhook-deliveries': webhookDeliveries,
 };
 
 export interface MigrationReport {
