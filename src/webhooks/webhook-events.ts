@@ -39,3 +39,11 @@ export function eventMetadata(values: { reserved_1?: string | null; reserved_2?:
 export function newEventId(): string {
   return `evt_${randomBytes(16).toString('hex')}`;
 }
+
+/** `dlv_` + 32 lower-case hex characters: one delivery (the event's own, or a replay) of an event. */
+export function newDeliveryId(): string {
+  return `dlv_${randomBytes(16).toString('hex')}`;
+}
+
+/** Sent by `erx webhooks ping`; receivers ignore event types they do not know. */
+export const PING_EVENT_TYPE = 'webhook.ping';

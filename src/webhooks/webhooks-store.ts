@@ -1,7 +1,112 @@
-// Queries of the webhook outbox.
+// Queries of the webhook outbox and its deliveries: what recordEvent writes and what the
+// dispatcher claims, reads and records. Each takes the database or an open transaction first.
 import type { Insertable, Kysely } from 'kysely';
-import type { Database, WebhookEventsTable } from '../platform/db/database-schema.ts';
+import type { Dialect } from '../platform/db/database.ts';
+import type { Database, WebhookAttemptsTable, WebhookDeliveriesTable, WebhookEventsTable } from '../platform/db/database-schema.ts';
 
 export async function insertWebhookEvent(db: Kysely<Database>, row: Insertable<WebhookEventsTable>): Promise<void> {
   await db.insertInto('webhook_events').values(row).execute();
+}
+
+export async function insertWebhookDeliveries(db: Kysely<Database>, rows: Insertable<WebhookDeliveriesTable>[]): Promise<void> {
+  if (rows.length > 0) await db.insertInto('webhook_deliveries').values(rows).execute();
+}
+
+export interface ClaimedDeliveryRow {
+  id: string;
+  event_id: string;
+  attempts_made: number;
+  fencing_token: number;
+}
+
+export interface ClaimParameters {
+  partnerId: string;
+  now: string;
+  limit: number;
+  leaseOwner: string;
+  leaseExpiresAt: string;
+}
+
+/**
+ * Leases up to `limit` of one endpoint's due deliveries (pending, due, lease free or expired)
+ * and bumps their fencing tokens. On PostgreSQL the rows are picked FOR UPDATE SKIP LOCKED, so
+ * concurrent claimers take disjoint sets without waiting; the pick is materialized so that it
+ * runs once. On SQLite the statement runs under the database's write lock, which orders claims.
+ */
+export async function claimDueDeliveries(db: Kysely<Database>, dialect: Dialect, p: ClaimParameters): Promise<ClaimedDeliveryRow[]> {
+  return db
+    .with(
+      (cte) => cte('picked').materialized(),
+      (db) => {
+        const due = db
+          .selectFrom('webhook_deliveries')
+          .select('id')
+          .where('partner_id', '=', p.partnerId)
+          .where('status', '=', 'pending')
+          .where('next_attempt_at', '<=', p.now)
+          .where((eb) => eb.or([eb('lease_expires_at', 'is', null), eb('lease_expires_at', '<=', p.now)]))
+          .orderBy('next_attempt_at')
+          .limit(p.limit);
+        return dialect === 'postgres' ? due.forUpdate().skipLocked() : due;
+      },
+    )
+    .updateTable('webhook_deliveries')
+    .set((eb) => ({ lease_owner: p.leaseOwner, lease_expires_at: p.leaseExpiresAt, fencing_token: eb('fencing_token', '+', 1) }))
+    .where('id', 'in', (eb) => eb.selectFrom('picked').select('picked.id'))
+    .returning(['id', 'event_id', 'attempts_made', 'fencing_token'])
+    .execute();
+}
+
+export async function findEventBodies(db: Kysely<Database>, eventIds: readonly string[]): Promise<Array<{ id: string; body: string }>> {
+  if (eventIds.length === 0) return [];
+  return db.selectFrom('webhook_events').select(['id', 'body']).where('id', 'in', eventIds).execute();
+}
+
+/** The partners with a delivery that is due and not leased, whose endpoint can receive it now. */
+export async function findPartnersWithDueDeliveries(db: Kysely<Database>, now: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('webhook_deliveries as d')
+    .innerJoin('partners as p', 'p.id', 'd.partner_id')
+    .select('d.partner_id')
+    .distinct()
+    .where('d.status', '=', 'pending')
+    .where('d.next_attempt_at', '<=', now)
+    .where((eb) => eb.or([eb('d.lease_expires_at', 'is', null), eb('d.lease_expires_at', '<=', now)]))
+    .where('p.webhook_enabled', '=', 1)
+    .where('p.webhook_url', 'is not', null)
+    .execute();
+  return rows.map((row) => row.partner_id);
+}
+
+export interface DeliveryOutcomeUpdate {
+  status: string;
+  attempts_made: number;
+  next_attempt_at: string;
+  last_outcome: string;
+  last_status_code: number | null;
+  completed_at: string | null;
+}
+
+/**
+ * Writes an attempt's effect on its delivery and ends the lease, only if the delivery still
+ * carries the fencing token of the claim the attempt was made under. False: a later claim took
+ * the delivery over (this lease had expired), and this outcome must not be recorded.
+ */
+export async function updateDeliveryIfFenced(
+  db: Kysely<Database>,
+  deliveryId: string,
+  fencingToken: number,
+  update: DeliveryOutcomeUpdate,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('webhook_deliveries')
+    .set({ ...update, lease_owner: null, lease_expires_at: null })
+    .where('id', '=', deliveryId)
+    .where('fencing_token', '=', fencingToken)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+export async function insertWebhookAttempt(db: Kysely<Database>, row: Insertable<WebhookAttemptsTable>): Promise<void> {
+  await db.insertInto('webhook_attempts').values(row).execute();
 }

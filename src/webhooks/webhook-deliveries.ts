@@ -1,0 +1,171 @@
+// The dispatcher's steps (webhook-dispatcher.ts runs them): claim an endpoint's due deliveries
+// under a lease, make one attempt of a claimed delivery, and record its outcome. No transaction
+// is open during the HTTP call: the claim commits first, and the outcome is written afterwards
+// in its own short transaction, only if the claim's fencing token is still current.
+import type { Clock } from '../platform/clock.ts';
+import { decryptSecret } from '../platform/secrets.ts';
+import { nextStepAfter, type NextStep, type OutcomeClass } from './webhook-delivery-rules.ts';
+import { findWebhookEndpoint, type WebhookEndpointRow } from './webhook-endpoints-store.ts';
+import { createWebhookHttpClient, type AttemptResult, type WebhookHttpClient } from './webhook-http-attempt.ts';
+import { signWebhookPayload } from './webhook-signature.ts';
+import type { WebhooksContext } from './webhooks-service.ts';
+import { claimDueDeliveries, findEventBodies, findPartnersWithDueDeliveries, insertWebhookAttempt, updateDeliveryIfFenced } from './webhooks-store.ts';
+
+/**
+ * How long a lease outlives the attempt's timeout: time to write the outcome. A process that
+ * has not written it by then is taken for dead and the delivery is claimed again (the stale
+ * outcome is then refused by the fencing token).
+ */
+export const LEASE_MARGIN_MS = 5_000;
+
+/** An endpoint as a batch of attempts uses it, its secrets decrypted once. */
+export interface DeliveryEndpoint {
+  partnerId: string;
+  url: string;
+  secret: string;
+  previousSecret: string | undefined;
+  /** ISO time the previous secret stops signing. */
+  previousSecretUntil: string | undefined;
+}
+
+export interface ClaimedDelivery {
+  deliveryId: string;
+  eventId: string;
+  partnerId: string;
+  /** The number this attempt will have (1 to 3). */
+  attempt: number;
+  fencingToken: number;
+  /** The stored envelope, sent byte for byte. */
+  body: string;
+}
+
+export interface ClaimBatch {
+  /** Undefined when the endpoint is disabled or not registered: nothing was claimed. */
+  endpoint: DeliveryEndpoint | undefined;
+  deliveries: ClaimedDelivery[];
+}
+
+/** The HTTP client deliveries (and pings) go out through, with the SSRF guard in production. */
+export function openWebhookSender(ctx: WebhooksContext): WebhookHttpClient {
+  return createWebhookHttpClient({ guardAddresses: ctx.mode === 'production', resolveHost: ctx.resolveHost, clock: ctx.clock });
+}
+
+export function deliveryEndpointOf(ctx: WebhooksContext, row: WebhookEndpointRow): DeliveryEndpoint | undefined {
+  if (row.webhook_enabled !== 1 || !row.webhook_url || !row.webhook_secret_encrypted) return undefined;
+  const hasPrevious = row.webhook_previous_secret_encrypted && row.webhook_previous_secret_expires_at;
+  return {
+    partnerId: row.id,
+    url: row.webhook_url,
+    secret: decryptSecret(row.webhook_secret_encrypted, ctx.secretKey),
+    previousSecret: hasPrevious ? decryptSecret(row.webhook_previous_secret_encrypted!, ctx.secretKey) : undefined,
+    previousSecretUntil: hasPrevious ? row.webhook_previous_secret_expires_at! : undefined,
+  };
+}
+
+/** Leases up to `limit` of the partner's due deliveries to `leaseOwner`, for one attempt each. */
+export async function claimEndpointDeliveries(ctx: WebhooksContext, partnerId: string, limit: number, leaseOwner: string): Promise<ClaimBatch> {
+  const now = ctx.clock.now();
+  return ctx.db.transaction().execute(async (trx) => {
+    const row = await findWebhookEndpoint(trx, partnerId);
+    const endpoint = row && deliveryEndpointOf(ctx, row);
+    if (!endpoint) return { endpoint: undefined, deliveries: [] };
+    const claimed = await claimDueDeliveries(trx, ctx.db.kind, {
+      partnerId,
+      now: now.toISOString(),
+      limit,
+      leaseOwner,
+      leaseExpiresAt: new Date(now.getTime() + ctx.settings.timeoutMs + LEASE_MARGIN_MS).toISOString(),
+    });
+    const bodies = new Map((await findEventBodies(trx, [...new Set(claimed.map((row) => row.event_id))])).map((e) => [e.id, e.body]));
+    const deliveries = claimed.map((row) => ({
+      deliveryId: row.id,
+      eventId: row.event_id,
+      partnerId,
+      attempt: Number(row.attempts_made) + 1,
+      fencingToken: Number(row.fencing_token),
+      body: bodies.get(row.event_id)!,
+    }));
+    return { endpoint, deliveries };
+  });
+}
+
+/** Partners with deliveries due now that nobody holds (new, retries, expired leases). */
+export async function findEndpointsWithDueDeliveries(ctx: WebhooksContext): Promise<string[]> {
+  return findPartnersWithDueDeliveries(ctx.db, ctx.clock.now().toISOString());
+}
+
+/** The X-Webhook-Signature for a delivery sent now: both secrets during a rotation's overlap. */
+export function signDelivery(endpoint: DeliveryEndpoint, body: string, clock: Clock): string {
+  const now = clock.now();
+  const secrets = [endpoint.secret];
+  if (endpoint.previousSecret && endpoint.previousSecretUntil! > now.toISOString()) secrets.push(endpoint.previousSecret);
+  return signWebhookPayload(body, secrets, Math.floor(now.getTime() / 1000));
+}
+
+export interface AttemptReport {
+  delivery: ClaimedDelivery;
+  outcome: OutcomeClass;
+  statusCode: number | null;
+  step: NextStep;
+  /** False when a later claim had taken the delivery over: this outcome was not written. */
+  recorded: boolean;
+  /** For a retry: when the next attempt is due. */
+  retryAt: Date | undefined;
+}
+
+/** Makes the claimed attempt and records its outcome: delivered, failed, or due again after the spec's pause. */
+export async function attemptClaimedDelivery(
+  ctx: WebhooksContext,
+  sender: WebhookHttpClient,
+  endpoint: DeliveryEndpoint,
+  delivery: ClaimedDelivery,
+  dispatcherId: string,
+): Promise<AttemptReport> {
+  const signature = signDelivery(endpoint, delivery.body, ctx.clock);
+  const result = await sender.send({ url: endpoint.url, body: delivery.body, signature, timeoutMs: ctx.settings.timeoutMs });
+  const step = nextStepAfter(delivery.attempt, result.outcome);
+  const now = ctx.clock.now();
+  const retryAt = step.kind === 'retry' ? new Date(now.getTime() + step.delayMs) : undefined;
+  const recorded = await recordAttemptOutcome(ctx, delivery, result, step, { now, retryAt, dispatcherId });
+  if (recorded && step.kind === 'failed') {
+    ctx.logger.warn(
+      { eventId: delivery.eventId, partnerId: delivery.partnerId, deliveryId: delivery.deliveryId, attempts: delivery.attempt, outcome: result.outcome, statusCode: result.statusCode },
+      'webhook delivery failed',
+    );
+  }
+  return { delivery, outcome: result.outcome, statusCode: result.statusCode, step, recorded, retryAt };
+}
+
+async function recordAttemptOutcome(
+  ctx: WebhooksContext,
+  delivery: ClaimedDelivery,
+  result: AttemptResult,
+  step: NextStep,
+  at: { now: Date; retryAt: Date | undefined; dispatcherId: string },
+): Promise<boolean> {
+  const nowIso = at.now.toISOString();
+  return ctx.db.transaction().execute(async (trx) => {
+    const fenced = await updateDeliveryIfFenced(trx, delivery.deliveryId, delivery.fencingToken, {
+      status: step.kind === 'retry' ? 'pending' : step.kind,
+      attempts_made: delivery.attempt,
+      next_attempt_at: (at.retryAt ?? at.now).toISOString(),
+      last_outcome: result.outcome,
+      last_status_code: result.statusCode,
+      completed_at: step.kind === 'retry' ? null : nowIso,
+    });
+    if (!fenced) return false;
+    await insertWebhookAttempt(trx, {
+      delivery_id: delivery.deliveryId,
+      attempt_number: delivery.attempt,
+      event_id: delivery.eventId,
+      started_at: result.startedAt.toISOString(),
+      duration_ms: result.durationMs,
+      outcome: result.outcome,
+      status_code: result.statusCode,
+      response_body: result.responseBody,
+      detail: result.detail?.trim() || null,
+      sent_by: at.dispatcherId,
+    });
+    return true;
+  });
+}
