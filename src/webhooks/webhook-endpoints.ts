@@ -82,7 +82,7 @@ export interface EndpointSet {
 export async function setWebhookEndpoint(ctx: WebhooksContext, partnerId: string, url: string): Promise<EndpointSet> {
   await requirePartner(ctx.db, partnerId);
   const prepared = await prepareWebhookEndpoint(ctx, url);
-  return ctx.db.transaction().execute(async (trx) => {
+  const result = await ctx.db.transaction().execute(async (trx) => {
     const row = await requirePartner(trx, partnerId);
     const issuing = row.webhook_secret_encrypted === null;
     await updateWebhookEndpoint(trx, partnerId, {
@@ -91,6 +91,13 @@ export async function setWebhookEndpoint(ctx: WebhooksContext, partnerId: string
     });
     return { partner_id: partnerId, webhook_url: prepared.url, previous_url: row.webhook_url, webhook_secret: issuing ? prepared.secret : null };
   });
+  wakeDispatchersFor(ctx, partnerId); // deliveries that waited for an endpoint
+  return result;
+}
+
+function wakeDispatchersFor(ctx: WebhooksContext, partnerId: string): void {
+  ctx.wakeups.noteRecorded(partnerId);
+  ctx.wakeups.committed();
 }
 
 export interface SecretRotated {
@@ -152,10 +159,7 @@ export async function setWebhookEndpointEnabled(ctx: WebhooksContext, partnerId:
     await updateWebhookEndpoint(trx, partnerId, { webhook_enabled: enabled ? 1 : 0 });
     return true;
   });
-  if (changed && enabled) {
-    ctx.wakeups.noteRecorded(partnerId);
-    ctx.wakeups.committed();
-  }
+  if (changed && enabled) wakeDispatchersFor(ctx, partnerId);
   return { partner_id: partnerId, enabled, changed };
 }
 

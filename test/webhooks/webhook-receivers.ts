@@ -14,6 +14,8 @@ export interface ReceivedRequest {
   receivedAt: number;
   /** The envelope's event_id, when the body is one. */
   eventId: string | undefined;
+  /** How many requests (this one included) were being answered when it arrived. */
+  concurrentAtArrival: number;
 }
 
 /** What to answer: a status (and body, after a delay), or a misbehaviour. */
@@ -43,10 +45,18 @@ export async function startReceiver(respond: Responder = () => ({ status: 200, b
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       const body = Buffer.concat(chunks).toString('utf8');
-      const received: ReceivedRequest = { method: req.method!, url: req.url!, headers: req.headers, body, receivedAt: Date.now(), eventId: eventIdOf(body) };
-      requests.push(received);
       concurrent += 1;
       peak = Math.max(peak, concurrent);
+      const received: ReceivedRequest = {
+        method: req.method!,
+        url: req.url!,
+        headers: req.headers,
+        body,
+        receivedAt: Date.now(),
+        eventId: eventIdOf(body),
+        concurrentAtArrival: concurrent,
+      };
+      requests.push(received);
       const answer = respond(received, requests.length - 1);
       for (const wake of waiters.splice(0)) wake();
       const done = () => (concurrent -= 1);
