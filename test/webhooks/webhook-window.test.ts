@@ -37,6 +37,8 @@ describe("an endpoint's in-flight window", () => {
     // Eight 429s halved the window to 1: the next request went out alone...
     expect(concurrency[MAX_IN_FLIGHT]).toBe(1);
     expect(Math.max(...concurrency.slice(MAX_IN_FLIGHT, MAX_IN_FLIGHT + 3))).toBeLessThanOrEqual(2);
+    // (widening by one per success, the window is back at 8 only after 7 successes: not within the next 8 requests)
+    expect(Math.max(...concurrency.slice(MAX_IN_FLIGHT, 2 * MAX_IN_FLIGHT))).toBeLessThan(MAX_IN_FLIGHT);
     // ...and successes widened it back to the maximum, never past it.
     expect(Math.max(...concurrency.slice(MAX_IN_FLIGHT))).toBe(MAX_IN_FLIGHT);
     expect(throttling.peakConcurrency()).toBe(MAX_IN_FLIGHT);
