@@ -1,6 +1,6 @@
 // Queries of the webhook outbox and its deliveries: what recordEvent writes and what the
 // dispatcher claims, reads and records. Each takes the database or an open transaction first.
-import type { Insertable, Kysely } from 'kysely';
+import type { ExpressionBuilder, Insertable, Kysely } from 'kysely';
 import type { Dialect } from '../platform/db/database.ts';
 import type { Database, WebhookAttemptsTable, WebhookDeliveriesTable, WebhookEventsTable } from '../platform/db/database-schema.ts';
 
@@ -38,23 +38,24 @@ export async function claimDueDeliveries(db: Kysely<Database>, dialect: Dialect,
     .with(
       (cte) => cte('picked').materialized(),
       (db) => {
-        const due = db
-          .selectFrom('webhook_deliveries')
-          .select('id')
-          .where('partner_id', '=', p.partnerId)
-          .where('status', '=', 'pending')
-          .where('next_attempt_at', '<=', p.now)
-          .where((eb) => eb.or([eb('lease_expires_at', 'is', null), eb('lease_expires_at', '<=', p.now)]))
-          .orderBy('next_attempt_at')
-          .limit(p.limit);
+        const due = db.selectFrom('webhook_deliveries').select('id').where('partner_id', '=', p.partnerId).where(isClaimable(p.now)).orderBy('next_attempt_at').limit(p.limit);
         return dialect === 'postgres' ? due.forUpdate().skipLocked() : due;
       },
     )
     .updateTable('webhook_deliveries')
     .set((eb) => ({ lease_owner: p.leaseOwner, lease_expires_at: p.leaseExpiresAt, fencing_token: eb('fencing_token', '+', 1) }))
     .where('id', 'in', (eb) => eb.selectFrom('picked').select('picked.id'))
+    // Checked again on the row being updated: whatever the pick saw, a delivery someone else
+    // has just leased is not taken (PostgreSQL re-reads the newest version of a row it waited for).
+    .where(isClaimable(p.now))
     .returning(['id', 'event_id', 'attempts_made', 'fencing_token'])
     .execute();
+}
+
+/** Pending, due, and not leased (or its lease has expired). */
+function isClaimable(now: string) {
+  return (eb: ExpressionBuilder<Database, 'webhook_deliveries'>) =>
+    eb.and([eb('status', '=', 'pending'), eb('next_attempt_at', '<=', now), eb.or([eb('lease_expires_at', 'is', null), eb('lease_expires_at', '<=', now)])]);
 }
 
 export async function findEventBodies(db: Kysely<Database>, eventIds: readonly string[]): Promise<Array<{ id: string; body: string }>> {

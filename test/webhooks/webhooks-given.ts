@@ -71,7 +71,8 @@ export async function givenEndpoint(bed: WebhooksBed, url: string, webhooks = be
   return { ...g, secret: set.webhook_secret!, url: set.webhook_url };
 }
 
-export function prescriptionEvent(g: GivenIntegration, type = 'prescription.created'): WebhookEventEnvelope {
+/** A prescription event of the integration's partner and organization, acted on by its prescriber. */
+export function prescriptionEvent(g: Pick<GivenIntegration, 'partnerId' | 'organizationId' | 'userId'>, type = 'prescription.created'): WebhookEventEnvelope {
   return {
     event_type: type,
     event_id: newEventId(),
@@ -92,7 +93,7 @@ export async function recordEvents(webhooks: WebhooksContext, events: WebhookEve
   return events;
 }
 
-export async function recordEventFor(webhooks: WebhooksContext, g: GivenIntegration, type?: string): Promise<WebhookEventEnvelope> {
+export async function recordEventFor(webhooks: WebhooksContext, g: Pick<GivenIntegration, 'partnerId' | 'organizationId' | 'userId'>, type?: string): Promise<WebhookEventEnvelope> {
   const [event] = await recordEvents(webhooks, [prescriptionEvent(g, type)]);
   return event!;
 }

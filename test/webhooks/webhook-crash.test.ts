@@ -1,0 +1,76 @@
+// Crash safety: `kill -9` of the serving process in the middle of 2,000 events, a restart, and
+// every event reaches the receiver at least once. What was claimed but not recorded when the
+// process died is claimed again when its lease expires (the attempt timeout, 1 s here, plus
+// the 5 s margin); a resend is possible only for the attempts that were in flight at the kill.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCliEnvironment, spawnServer, type CliEnvironment } from '../cli-helpers.ts';
+import { startReceiver, type Receiver } from './webhook-receivers.ts';
+import { givenPartnerWithEndpoint, openEventSource, waitUntil, type EventSource } from './webhook-processes.ts';
+import { prescriptionEvent, recordEvents } from './webhooks-given.ts';
+
+const EVENTS = 2_000;
+const BATCH = 50;
+const MAX_IN_FLIGHT = 16;
+let cli: CliEnvironment;
+let receiver: Receiver;
+let source: EventSource;
+const children: Array<{ kill(signal: NodeJS.Signals): boolean }> = [];
+beforeAll(async () => {
+  cli = createCliEnvironment({ ERX_WEBHOOK_POLL_MS: '100', ERX_WEBHOOK_TIMEOUT_MS: '1000', ERX_WEBHOOK_MAX_IN_FLIGHT: String(MAX_IN_FLIGHT) });
+  receiver = await startReceiver(() => ({ status: 200, delayMs: 2 }));
+  source = await openEventSource(cli.env);
+});
+afterAll(async () => {
+  for (const child of children) child.kill('SIGKILL');
+  await source?.close();
+  await receiver?.close();
+  await cli?.cleanup();
+});
+
+const distinctReceived = () => new Set(receiver.requests.map((r) => r.eventId)).size;
+
+describe('crash safety', () => {
+  it('after kill -9 mid-way through 2,000 events and a restart, every event reaches the receiver at least once', async () => {
+    const g = await givenPartnerWithEndpoint(source, 'crash-test', receiver.url);
+    const first = await spawnServer(cli.env);
+    children.push(first.child);
+    const recording = (async () => {
+      const ids: string[] = [];
+      for (let i = 0; i < EVENTS; i += BATCH) {
+        const events = await recordEvents(source.features.webhooks, Array.from({ length: BATCH }, () => prescriptionEvent(g)));
+        ids.push(...events.map((e) => e.event_id));
+      }
+      return ids;
+    })();
+
+    await waitUntil(() => distinctReceived() >= EVENTS / 5, 30_000, () => `${distinctReceived()} events received`);
+    const killed = new Promise((resolve) => first.child.once('exit', resolve));
+    first.child.kill('SIGKILL');
+    await killed;
+    const eventIds = await recording;
+    const receivedAtKill = distinctReceived();
+    const pending = await countDeliveries('pending');
+    expect(pending, 'the kill left deliveries to do').toBeGreaterThan(0);
+    expect(receivedAtKill).toBeLessThan(EVENTS);
+
+    const second = await spawnServer(cli.env);
+    children.push(second.child);
+    await waitUntil(() => distinctReceived() === EVENTS, 60_000, () => `${distinctReceived()} of ${EVENTS} events received`);
+    await waitUntil(async () => (await countDeliveries('delivered')) === EVENTS, 15_000, () => 'not every delivery recorded as delivered');
+
+    const received = new Set(receiver.requests.map((r) => r.eventId));
+    expect(eventIds.every((id) => received.has(id))).toBe(true);
+    // Only the attempts in flight at the kill could be sent again.
+    expect(receiver.requests.length - EVENTS).toBeLessThanOrEqual(MAX_IN_FLIGHT);
+    second.child.kill('SIGTERM');
+  }, 120_000);
+});
+
+async function countDeliveries(status: string): Promise<number> {
+  const row = await source.deps.database
+    .selectFrom('webhook_deliveries')
+    .select((eb) => eb.fn.countAll<string | number>().as('n'))
+    .where('status', '=', status)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
