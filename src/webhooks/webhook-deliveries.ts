@@ -9,14 +9,20 @@ import { findWebhookEndpoint, type WebhookEndpointRow } from './webhook-endpoint
 import { createWebhookHttpClient, type AttemptResult, type WebhookHttpClient } from './webhook-http-attempt.ts';
 import { signWebhookPayload } from './webhook-signature.ts';
 import type { WebhooksContext } from './webhooks-service.ts';
-import { claimDueDeliveries, findEventBodies, findPartnersWithDueDeliveries, insertWebhookAttempt, updateDeliveryIfFenced } from './webhooks-store.ts';
+import { claimDueDeliveries, findEventBodies, findPartnersWithDueDeliveries, insertWebhookAttempt, releaseDeliveryLeases, updateDeliveryIfFenced } from './webhooks-store.ts';
 
 /**
- * How long a lease outlives the attempt's timeout: time to write the outcome. A process that
- * has not written it by then is taken for dead and the delivery is claimed again (the stale
- * outcome is then refused by the fencing token).
+ * A lease covers a short wait in the dispatcher's queue of claimed deliveries (at most about
+ * one attempt: the queue is no longer than the endpoint's window), the attempt itself (the
+ * timeout), and this margin to write the outcome. A process that has not written it by then is
+ * taken for dead and the delivery is claimed again (its stale outcome is refused by the fencing
+ * token). An attempt starts only with at least a timeout plus this margin of lease left.
  */
 export const LEASE_MARGIN_MS = 5_000;
+
+export function leaseDurationMs(ctx: WebhooksContext): number {
+  return 2 * ctx.settings.timeoutMs + LEASE_MARGIN_MS;
+}
 
 /** An endpoint as a batch of attempts uses it, its secrets decrypted once. */
 export interface DeliveryEndpoint {
@@ -35,6 +41,8 @@ export interface ClaimedDelivery {
   /** The number this attempt will have (1 to 3). */
   attempt: number;
   fencingToken: number;
+  /** When the lease ends (epoch ms). */
+  leaseExpiresAt: number;
   /** The stored envelope, sent byte for byte. */
   body: string;
 }
@@ -65,6 +73,7 @@ export function deliveryEndpointOf(ctx: WebhooksContext, row: WebhookEndpointRow
 /** Leases up to `limit` of the partner's due deliveries to `leaseOwner`, for one attempt each. */
 export async function claimEndpointDeliveries(ctx: WebhooksContext, partnerId: string, limit: number, leaseOwner: string): Promise<ClaimBatch> {
   const now = ctx.clock.now();
+  const leaseExpiresAt = now.getTime() + leaseDurationMs(ctx);
   return ctx.db.transaction().execute(async (trx) => {
     const row = await findWebhookEndpoint(trx, partnerId);
     const endpoint = row && deliveryEndpointOf(ctx, row);
@@ -74,7 +83,7 @@ export async function claimEndpointDeliveries(ctx: WebhooksContext, partnerId: s
       now: now.toISOString(),
       limit,
       leaseOwner,
-      leaseExpiresAt: new Date(now.getTime() + ctx.settings.timeoutMs + LEASE_MARGIN_MS).toISOString(),
+      leaseExpiresAt: new Date(leaseExpiresAt).toISOString(),
     });
     const bodies = new Map((await findEventBodies(trx, [...new Set(claimed.map((row) => row.event_id))])).map((e) => [e.id, e.body]));
     const deliveries = claimed.map((row) => ({
@@ -83,10 +92,22 @@ export async function claimEndpointDeliveries(ctx: WebhooksContext, partnerId: s
       partnerId,
       attempt: Number(row.attempts_made) + 1,
       fencingToken: Number(row.fencing_token),
+      leaseExpiresAt,
       body: bodies.get(row.event_id)!,
     }));
     return { endpoint, deliveries };
   });
+}
+
+/** Whether enough of the lease is left to make the attempt and record it before it ends. */
+export function hasLeaseForAttempt(ctx: WebhooksContext, delivery: ClaimedDelivery): boolean {
+  return delivery.leaseExpiresAt - ctx.clock.now().getTime() >= ctx.settings.timeoutMs + LEASE_MARGIN_MS;
+}
+
+/** Gives back claimed deliveries that will not be attempted (stopping, or too little lease left): they are due again at once. */
+export async function releaseClaimedDeliveries(ctx: WebhooksContext, deliveries: readonly ClaimedDelivery[]): Promise<void> {
+  if (deliveries.length === 0) return;
+  await ctx.db.transaction().execute((trx) => releaseDeliveryLeases(trx, deliveries.map((d) => ({ id: d.deliveryId, fencingToken: d.fencingToken }))));
 }
 
 /** Partners with deliveries due now that nobody holds (new, retries, expired leases). */
@@ -113,16 +134,22 @@ export interface AttemptReport {
   retryAt: Date | undefined;
 }
 
-/** Makes the claimed attempt and records its outcome: delivered, failed, or due again after the spec's pause. */
+/**
+ * Makes the claimed attempt and records its outcome: delivered, failed, or due again after the
+ * spec's pause. `onAnswered` hears the outcome as soon as the receiver's answer is in, before it
+ * is recorded, so the dispatcher can use the endpoint's slot for the next delivery meanwhile.
+ */
 export async function attemptClaimedDelivery(
   ctx: WebhooksContext,
   sender: WebhookHttpClient,
   endpoint: DeliveryEndpoint,
   delivery: ClaimedDelivery,
   dispatcherId: string,
+  onAnswered?: (outcome: OutcomeClass) => void,
 ): Promise<AttemptReport> {
   const signature = signDelivery(endpoint, delivery.body, ctx.clock);
   const result = await sender.send({ url: endpoint.url, body: delivery.body, signature, timeoutMs: ctx.settings.timeoutMs });
+  onAnswered?.(result.outcome);
   const step = nextStepAfter(delivery.attempt, result.outcome);
   const now = ctx.clock.now();
   const retryAt = step.kind === 'retry' ? new Date(now.getTime() + step.delayMs) : undefined;

@@ -2,12 +2,24 @@
 // database. It learns of due deliveries from in-process wakes (eventsCommitted), PostgreSQL
 // NOTIFY from other instances, timers for its own retries, and a poll (at most every second)
 // that also finds other processes' work on SQLite and leases that expired with a dead process.
-// For each endpoint with work it claims as many deliveries as that endpoint's window has room
-// for, starts their attempts, and claims again as they finish. Claims run one at a time.
+// For each endpoint with work it keeps a short queue of claimed deliveries (up to the window's
+// size beyond those in flight), so a slot freed by an answer is used at once, without waiting
+// for a claim to commit; the outcome is recorded behind it (bounded by MAX_UNRECORDED). Claims
+// run one at a time.
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import { listenToPostgresChannel, type PostgresListener } from '../platform/db/postgres-listener.ts';
-import { attemptClaimedDelivery, claimEndpointDeliveries, findEndpointsWithDueDeliveries, openWebhookSender, type ClaimedDelivery, type DeliveryEndpoint } from './webhook-deliveries.ts';
+import {
+  attemptClaimedDelivery,
+  claimEndpointDeliveries,
+  findEndpointsWithDueDeliveries,
+  hasLeaseForAttempt,
+  openWebhookSender,
+  releaseClaimedDeliveries,
+  type ClaimedDelivery,
+  type DeliveryEndpoint,
+} from './webhook-deliveries.ts';
+import type { OutcomeClass } from './webhook-delivery-rules.ts';
 import { EndpointWindow } from './webhook-endpoint-window.ts';
 import { decodeWakePayload } from './webhook-wakeups.ts';
 import type { WebhooksContext } from './webhooks-service.ts';
@@ -15,12 +27,41 @@ import type { WebhooksContext } from './webhooks-service.ts';
 export interface RunningDispatcher {
   /** Recorded as `sent_by` on every attempt this dispatcher makes. */
   readonly id: string;
-  /** Stops claiming, lets the attempts in flight finish and record their outcome (each bounded by the timeout). */
+  /**
+   * Stops claiming, gives back what it claimed and has not started, and lets the attempts in
+   * flight finish and record their outcome (each bounded by the timeout).
+   */
   stop(): Promise<void>;
 }
 
 /** setTimeout may fire within the millisecond the retry is due; one more keeps the claim from finding it not yet due. */
 const RETRY_TIMER_SLACK_MS = 2;
+/**
+ * Attempts started but not yet recorded, across endpoints. Past this no attempt starts until
+ * recording catches up: when the database is slower than the receivers, answers must not pile
+ * up in memory (each holds its delivery's lease meanwhile).
+ */
+const MAX_UNRECORDED = 512;
+
+interface QueuedDelivery {
+  endpoint: DeliveryEndpoint;
+  delivery: ClaimedDelivery;
+}
+
+/** One endpoint as this dispatcher sees it: its window, and the deliveries it claimed that wait for a slot. */
+class EndpointLane {
+  readonly window: EndpointWindow;
+  readonly queued: QueuedDelivery[] = [];
+
+  constructor(maxInFlight: number) {
+    this.window = new EndpointWindow(maxInFlight);
+  }
+
+  /** How many more to claim: enough that every slot can be refilled once more from the queue. */
+  get toClaim(): number {
+    return Math.max(0, 2 * this.window.size - this.window.inFlight - this.queued.length);
+  }
+}
 
 export function startWebhookDispatcher(webhooks: WebhooksContext, options: { id?: string } = {}): RunningDispatcher {
   const dispatcher = new WebhookDispatcher(webhooks, options.id ?? `${os.hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`);
@@ -31,11 +72,13 @@ export function startWebhookDispatcher(webhooks: WebhooksContext, options: { id?
 class WebhookDispatcher {
   readonly #ctx: WebhooksContext;
   readonly #sender;
-  readonly #windows = new Map<string, EndpointWindow>();
+  readonly #lanes = new Map<string, EndpointLane>();
   /** Endpoints that may have due deliveries this dispatcher has not claimed yet. */
   readonly #wanted = new Set<string>();
-  readonly #attempts = new Set<Promise<void>>();
+  /** Attempts and lease releases under way, awaited by stop(). */
+  readonly #running = new Set<Promise<void>>();
   readonly #timers = new Set<NodeJS.Timeout>();
+  #unrecorded = 0;
   #claiming: Promise<void> | undefined;
   #claimAgain = false;
   #discovering = false;
@@ -78,7 +121,9 @@ class WebhookDispatcher {
     this.#unsubscribe?.();
     await this.#listener?.close();
     await this.#claiming;
-    await Promise.allSettled([...this.#attempts]);
+    // Claimed but not started: given back at once, so another dispatcher need not wait out their leases.
+    this.#release([...this.#lanes.values()].flatMap((lane) => lane.queued.splice(0).map((q) => q.delivery)));
+    while (this.#running.size > 0) await Promise.allSettled([...this.#running]);
     await this.#sender.close();
   }
 
@@ -121,42 +166,73 @@ class WebhookDispatcher {
     } while (this.#claimAgain && !this.#stopped);
   }
 
-  /** Claims what the endpoint's window has room for. It stays wanted while a claim fills the room (more may be due). */
+  /** Tops the endpoint's queue up. It stays wanted while a claim gets all it asked for (more may be due). */
   async #claimFor(partnerId: string): Promise<void> {
-    const window = this.#windowOf(partnerId);
-    const room = window.room;
-    if (room === 0) return; // a finishing attempt claims again
+    const lane = this.#laneOf(partnerId);
+    const limit = lane.toClaim;
+    if (limit === 0) return; // the queue is full; it asks again as it empties
     this.#wanted.delete(partnerId);
     let batch;
     try {
-      batch = await claimEndpointDeliveries(this.#ctx, partnerId, room, this.id);
+      batch = await claimEndpointDeliveries(this.#ctx, partnerId, limit, this.id);
     } catch (error) {
       this.#ctx.logger.error({ err: error, partnerId }, 'webhook dispatcher: claim failed; the poll will try again');
       return;
     }
-    if (batch.deliveries.length === room) this.#wanted.add(partnerId);
-    window.started(batch.deliveries.length);
-    for (const delivery of batch.deliveries) this.#startAttempt(batch.endpoint!, delivery, window);
+    if (batch.deliveries.length === limit) this.#wanted.add(partnerId);
+    for (const delivery of batch.deliveries) lane.queued.push({ endpoint: batch.endpoint!, delivery });
+    if (this.#stopped) this.#release(lane.queued.splice(0).map((q) => q.delivery));
+    else this.#startQueued(partnerId, lane);
   }
 
-  #startAttempt(endpoint: DeliveryEndpoint, delivery: ClaimedDelivery, window: EndpointWindow): void {
-    const attempt = attemptClaimedDelivery(this.#ctx, this.#sender, endpoint, delivery, this.id)
-      .then(
-        (report) => {
-          window.finished(report.outcome);
-          if (report.retryAt) this.#wakeAt(delivery.partnerId, report.retryAt);
-        },
-        (error: unknown) => {
+  /** Starts queued deliveries while the window has room, then asks for more if the queue runs low. */
+  #startQueued(partnerId: string, lane: EndpointLane): void {
+    while (!this.#stopped && lane.window.room > 0 && lane.queued.length > 0 && this.#unrecorded < MAX_UNRECORDED) {
+      const next = lane.queued.shift()!;
+      if (hasLeaseForAttempt(this.#ctx, next.delivery)) this.#startAttempt(partnerId, lane, next);
+      else this.#release([next.delivery]);
+    }
+    if (lane.toClaim > 0 && this.#wanted.has(partnerId)) this.#scheduleClaims();
+  }
+
+  #startAttempt(partnerId: string, lane: EndpointLane, { endpoint, delivery }: QueuedDelivery): void {
+    lane.window.started(1);
+    this.#unrecorded += 1;
+    let answered = false;
+    // The slot is free once the answer is in; the outcome is recorded behind it.
+    const onAnswered = (outcome: OutcomeClass | undefined) => {
+      answered = true;
+      lane.window.finished(outcome);
+      this.#startQueued(partnerId, lane);
+    };
+    this.#track(
+      attemptClaimedDelivery(this.#ctx, this.#sender, endpoint, delivery, this.id, onAnswered)
+        .then(
+          (report) => {
+            if (report.retryAt) this.#wakeAt(partnerId, report.retryAt);
+          },
           // The outcome could not be written: the lease expires and the delivery is claimed again.
-          window.finished(undefined);
-          this.#ctx.logger.error({ err: error, eventId: delivery.eventId, partnerId: delivery.partnerId }, 'webhook dispatcher: recording an attempt failed');
-        },
-      )
-      .finally(() => {
-        this.#attempts.delete(attempt);
-        if (this.#wanted.has(delivery.partnerId)) this.#scheduleClaims();
-      });
-    this.#attempts.add(attempt);
+          (error: unknown) => this.#ctx.logger.error({ err: error, eventId: delivery.eventId, partnerId }, 'webhook dispatcher: an attempt could not be recorded'),
+        )
+        .finally(() => {
+          if (!answered) onAnswered(undefined);
+          if (this.#unrecorded-- === MAX_UNRECORDED) for (const [id, waiting] of this.#lanes) this.#startQueued(id, waiting);
+        }),
+    );
+  }
+
+  #release(deliveries: ClaimedDelivery[]): void {
+    if (deliveries.length === 0) return;
+    this.#track(
+      releaseClaimedDeliveries(this.#ctx, deliveries).catch((error: unknown) =>
+        this.#ctx.logger.warn({ err: error }, 'webhook dispatcher: giving back unused claims failed; their leases will expire'),
+      ),
+    );
+  }
+
+  #track(work: Promise<void>): void {
+    this.#running.add(work);
+    void work.finally(() => this.#running.delete(work));
   }
 
   #wakeAt(partnerId: string, at: Date): void {
@@ -168,12 +244,12 @@ class WebhookDispatcher {
     this.#timers.add(timer);
   }
 
-  #windowOf(partnerId: string): EndpointWindow {
-    let window = this.#windows.get(partnerId);
-    if (!window) {
-      window = new EndpointWindow(this.#ctx.settings.maxInFlightPerEndpoint);
-      this.#windows.set(partnerId, window);
+  #laneOf(partnerId: string): EndpointLane {
+    let lane = this.#lanes.get(partnerId);
+    if (!lane) {
+      lane = new EndpointLane(this.#ctx.settings.maxInFlightPerEndpoint);
+      this.#lanes.set(partnerId, lane);
     }
-    return window;
+    return lane;
   }
 }

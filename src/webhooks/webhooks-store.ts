@@ -1,6 +1,7 @@
 // Queries of the webhook outbox and its deliveries: what recordEvent writes and what the
 // dispatcher claims, reads and records. Each takes the database or an open transaction first.
-import type { ExpressionBuilder, Insertable, Kysely } from 'kysely';
+import type { ExpressionBuilder, Insertable, Kysely, Selectable } from 'kysely';
+import { precompileQuery } from '../platform/db/precompiled-query.ts';
 import type { Dialect } from '../platform/db/database.ts';
 import type { Database, WebhookAttemptsTable, WebhookDeliveriesTable, WebhookEventsTable } from '../platform/db/database-schema.ts';
 
@@ -75,18 +76,38 @@ export async function findPartnersWithDueDeliveries(db: Kysely<Database>, now: s
     .where((eb) => eb.or([eb('d.lease_expires_at', 'is', null), eb('d.lease_expires_at', '<=', now)]))
     .where('p.webhook_enabled', '=', 1)
     .where('p.webhook_url', 'is not', null)
+    .where('p.webhook_secret_encrypted', 'is not', null)
     .execute();
   return rows.map((row) => row.partner_id);
 }
 
-export interface DeliveryOutcomeUpdate {
+export type DeliveryOutcomeUpdate = {
   status: string;
   attempts_made: number;
   next_attempt_at: string;
   last_outcome: string;
   last_status_code: number | null;
   completed_at: string | null;
-}
+};
+
+// Precompiled: they run once per attempt, and building a Kysely query costs more than running it.
+const updateFencedDelivery = precompileQuery<DeliveryOutcomeUpdate & { id: string; fencing_token: number }, { id: string }>((db, param) =>
+  db
+    .updateTable('webhook_deliveries')
+    .set({
+      status: param('status'),
+      attempts_made: param('attempts_made'),
+      next_attempt_at: param('next_attempt_at'),
+      last_outcome: param('last_outcome'),
+      last_status_code: param('last_status_code'),
+      completed_at: param('completed_at'),
+      lease_owner: null,
+      lease_expires_at: null,
+    })
+    .where('id', '=', param('id'))
+    .where('fencing_token', '=', param('fencing_token'))
+    .returning('id'),
+);
 
 /**
  * Writes an attempt's effect on its delivery and ends the lease, only if the delivery still
@@ -99,15 +120,39 @@ export async function updateDeliveryIfFenced(
   fencingToken: number,
   update: DeliveryOutcomeUpdate,
 ): Promise<boolean> {
-  const result = await db
-    .updateTable('webhook_deliveries')
-    .set({ ...update, lease_owner: null, lease_expires_at: null })
-    .where('id', '=', deliveryId)
-    .where('fencing_token', '=', fencingToken)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+  const rows = await updateFencedDelivery(db, { ...update, id: deliveryId, fencing_token: fencingToken });
+  return rows.length === 1;
 }
 
-export async function insertWebhookAttempt(db: Kysely<Database>, row: Insertable<WebhookAttemptsTable>): Promise<void> {
-  await db.insertInto('webhook_attempts').values(row).execute();
+type AttemptRow = Selectable<WebhookAttemptsTable>;
+
+const insertAttemptRow = precompileQuery<AttemptRow, never>((db, param) =>
+  db.insertInto('webhook_attempts').values({
+    delivery_id: param('delivery_id'),
+    attempt_number: param('attempt_number'),
+    event_id: param('event_id'),
+    started_at: param('started_at'),
+    duration_ms: param('duration_ms'),
+    outcome: param('outcome'),
+    status_code: param('status_code'),
+    response_body: param('response_body'),
+    detail: param('detail'),
+    sent_by: param('sent_by'),
+  }),
+);
+
+export async function insertWebhookAttempt(db: Kysely<Database>, row: AttemptRow): Promise<void> {
+  await insertAttemptRow(db, row);
+}
+
+/** Ends leases that were never used (claimed, not attempted), unless a later claim holds the delivery already. */
+export async function releaseDeliveryLeases(db: Kysely<Database>, leases: ReadonlyArray<{ id: string; fencingToken: number }>): Promise<void> {
+  for (const lease of leases) {
+    await db
+      .updateTable('webhook_deliveries')
+      .set({ lease_owner: null, lease_expires_at: null })
+      .where('id', '=', lease.id)
+      .where('fencing_token', '=', lease.fencingToken)
+      .execute();
+  }
 }

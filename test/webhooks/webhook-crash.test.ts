@@ -1,7 +1,8 @@
 // Crash safety: `kill -9` of the serving process in the middle of 2,000 events, a restart, and
 // every event reaches the receiver at least once. What was claimed but not recorded when the
-// process died is claimed again when its lease expires (the attempt timeout, 1 s here, plus
-// the 5 s margin); a resend is possible only for the attempts that were in flight at the kill.
+// process died is claimed again when its lease expires (twice the attempt timeout, 1 s here,
+// plus the 5 s margin); an event is sent again only if the killed process had sent it without
+// recording the attempt.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCliEnvironment, spawnServer, type CliEnvironment } from '../cli-helpers.ts';
 import { startReceiver, type Receiver } from './webhook-receivers.ts';
@@ -49,6 +50,7 @@ describe('crash safety', () => {
     await killed;
     const eventIds = await recording;
     const receivedAtKill = distinctReceived();
+    const receivedBeforeKill = new Set(receiver.requests.map((r) => r.eventId));
     const pending = await countDeliveries('pending');
     expect(pending, 'the kill left deliveries to do').toBeGreaterThan(0);
     expect(receivedAtKill).toBeLessThan(EVENTS);
@@ -60,11 +62,23 @@ describe('crash safety', () => {
 
     const received = new Set(receiver.requests.map((r) => r.eventId));
     expect(eventIds.every((id) => received.has(id))).toBe(true);
-    // Only the attempts in flight at the kill could be sent again.
-    expect(receiver.requests.length - EVENTS).toBeLessThanOrEqual(MAX_IN_FLIGHT);
+    // Sent again: only events the killed process had sent, and whose attempt only the restarted one recorded.
+    const sentTwice = [...received].filter((id): id is string => receiver.requests.filter((r) => r.eventId === id).length > 1);
+    expect(sentTwice.every((id) => receivedBeforeKill.has(id))).toBe(true);
+    const recorders = await recordedBy(eventIds);
+    const restartedId = recorders.get(eventIds.find((id) => !receivedBeforeKill.has(id))!);
+    expect(sentTwice.map((id) => recorders.get(id)).every((id) => id === restartedId)).toBe(true);
+    expect(new Set(recorders.values()).size).toBe(2);
     second.child.kill('SIGTERM');
   }, 120_000);
 });
+
+/** event_id → the dispatcher that recorded its (one) attempt. */
+async function recordedBy(eventIds: string[]): Promise<Map<string, string>> {
+  const rows = await source.deps.database.selectFrom('webhook_attempts').select(['event_id', 'sent_by']).execute();
+  expect(rows).toHaveLength(eventIds.length);
+  return new Map(rows.map((row) => [row.event_id, row.sent_by]));
+}
 
 async function countDeliveries(status: string): Promise<number> {
   const row = await source.deps.database

@@ -4,7 +4,15 @@
 // current holder's outcome is recorded.
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { attemptClaimedDelivery, claimEndpointDeliveries, LEASE_MARGIN_MS, openWebhookSender } from '../../src/webhooks/webhook-deliveries.ts';
+import {
+  attemptClaimedDelivery,
+  claimEndpointDeliveries,
+  hasLeaseForAttempt,
+  LEASE_MARGIN_MS,
+  leaseDurationMs,
+  openWebhookSender,
+  releaseClaimedDeliveries,
+} from '../../src/webhooks/webhook-deliveries.ts';
 import type { WebhookHttpClient } from '../../src/webhooks/webhook-http-attempt.ts';
 import { listWebhookAttempts } from '../../src/webhooks/webhook-history.ts';
 import { startReceiver, type Receiver } from './webhook-receivers.ts';
@@ -31,7 +39,7 @@ async function expireLease(deliveryId: string): Promise<void> {
 }
 
 describe('claims, leases and fencing', () => {
-  it('leases a due delivery for the attempt timeout plus a margin, to one claimer at a time', async () => {
+  it('leases a due delivery for a queue wait, the attempt and a margin, to one claimer at a time', async () => {
     const event = await recordEventFor(bed.webhooks, g);
     const before = Date.now();
     const first = await claimEndpointDeliveries(bed.webhooks, g.partnerId, 10, 'dispatcher-a');
@@ -40,8 +48,11 @@ describe('claims, leases and fencing', () => {
     const row = await bed.t.deps.database.selectFrom('webhook_deliveries').selectAll().where('id', '=', first.deliveries[0]!.deliveryId).executeTakeFirstOrThrow();
     expect(row.lease_owner).toBe('dispatcher-a');
     const leaseMs = Date.parse(row.lease_expires_at!) - before;
-    expect(leaseMs).toBeGreaterThanOrEqual(bed.webhooks.settings.timeoutMs + LEASE_MARGIN_MS - 50);
-    expect(leaseMs).toBeLessThan(bed.webhooks.settings.timeoutMs + LEASE_MARGIN_MS + 1000);
+    expect(leaseDurationMs(bed.webhooks)).toBe(2 * bed.webhooks.settings.timeoutMs + LEASE_MARGIN_MS);
+    expect(leaseMs).toBeGreaterThanOrEqual(leaseDurationMs(bed.webhooks) - 50);
+    expect(leaseMs).toBeLessThan(leaseDurationMs(bed.webhooks) + 1000);
+    expect(first.deliveries[0]!.leaseExpiresAt).toBe(Date.parse(row.lease_expires_at!));
+    expect(hasLeaseForAttempt(bed.webhooks, first.deliveries[0]!)).toBe(true);
 
     expect((await claimEndpointDeliveries(bed.webhooks, g.partnerId, 10, 'dispatcher-b')).deliveries).toEqual([]);
     const report = await attemptClaimedDelivery(bed.webhooks, sender, first.endpoint!, first.deliveries[0]!, 'dispatcher-a');
@@ -78,6 +89,21 @@ describe('claims, leases and fencing', () => {
     const later = await recordEventFor(bed.webhooks, g);
     await sql`update webhook_deliveries set next_attempt_at = ${new Date(Date.now() + 60_000).toISOString()} where event_id = ${later.event_id}`.execute(bed.t.deps.database);
     expect((await claimEndpointDeliveries(bed.webhooks, g.partnerId, 10, 'dispatcher-a')).deliveries).toEqual([]);
+  });
+
+  it('gives back unused claims, claimable again at once; no attempt starts on a lease too short to finish it', async () => {
+    const event = await recordEventFor(bed.webhooks, g);
+    const { endpoint, deliveries: claimed } = await claimEndpointDeliveries(bed.webhooks, g.partnerId, 10, 'stopping');
+    expect(claimed.map((d) => d.eventId)).toEqual([event.event_id]);
+    const nearlyOver = { ...claimed[0]!, leaseExpiresAt: Date.now() + bed.webhooks.settings.timeoutMs + LEASE_MARGIN_MS - 100 };
+    expect(hasLeaseForAttempt(bed.webhooks, nearlyOver)).toBe(false);
+    await releaseClaimedDeliveries(bed.webhooks, claimed);
+    const again = (await claimEndpointDeliveries(bed.webhooks, g.partnerId, 10, 'next')).deliveries;
+    expect(again.map((d) => [d.eventId, d.fencingToken])).toEqual([[event.event_id, claimed[0]!.fencingToken + 1]]);
+    // A release under a stale token leaves the current holder's lease alone.
+    await releaseClaimedDeliveries(bed.webhooks, claimed);
+    expect((await claimEndpointDeliveries(bed.webhooks, g.partnerId, 10, 'third')).deliveries).toEqual([]);
+    expect((await attemptClaimedDelivery(bed.webhooks, sender, endpoint!, again[0]!, 'next')).recorded).toBe(true);
   });
 
   it('claims nothing for a disabled endpoint', async () => {
