@@ -19,7 +19,7 @@ export interface ReceivedRequest {
 }
 
 /** What to answer: a status (and body, after a delay), or a misbehaviour. */
-export type Answer = { status: number; body?: string; headers?: Record<string, string>; delayMs?: number } | 'hang' | 'reset-mid-response';
+export type Answer = { status: number; body?: string; headers?: Record<string, string>; delayMs?: number } | 'hang' | 'reset-mid-response' | 'stall-body';
 
 export type Responder = (request: ReceivedRequest, index: number) => Answer;
 
@@ -99,6 +99,12 @@ export async function startReceiver(respond: Responder = () => ({ status: 200, b
 
 function sendAnswer(answer: Answer, res: http.ServerResponse, socket: net.Socket): void {
   if (answer === 'hang') return;
+  if (answer === 'stall-body') {
+    // A 200 status line and the start of a body that never ends.
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': '64' });
+    res.write('{"received":');
+    return;
+  }
   if (answer === 'reset-mid-response') {
     // The status line and part of the body, then a TCP reset.
     socket.write('HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 64\r\n\r\n{"received":');
