@@ -134,26 +134,22 @@ export interface AttemptReport {
   retryAt: Date | undefined;
 }
 
-/**
- * Makes the claimed attempt and records its outcome: delivered, failed, or due again after the
- * spec's pause. `onAnswered` hears the outcome as soon as the receiver's answer is in, before it
- * is recorded, so the dispatcher can use the endpoint's slot for the next delivery meanwhile.
- */
-export async function attemptClaimedDelivery(
-  ctx: WebhooksContext,
-  sender: WebhookHttpClient,
-  endpoint: DeliveryEndpoint,
-  delivery: ClaimedDelivery,
-  dispatcherId: string,
-  onAnswered?: (outcome: OutcomeClass) => void,
-): Promise<AttemptReport> {
+/** Makes the claimed attempt, signed as it is sent. Never throws: a failure is an outcome class. */
+export async function sendClaimedAttempt(ctx: WebhooksContext, sender: WebhookHttpClient, endpoint: DeliveryEndpoint, delivery: ClaimedDelivery): Promise<AttemptResult> {
   const signature = signDelivery(endpoint, delivery.body, ctx.clock);
-  const result = await sender.send({ url: endpoint.url, body: delivery.body, signature, timeoutMs: ctx.settings.timeoutMs });
-  onAnswered?.(result.outcome);
+  return sender.send({ url: endpoint.url, body: delivery.body, signature, timeoutMs: ctx.settings.timeoutMs });
+}
+
+/**
+ * Records an attempt's outcome in a transaction of its own: delivered, failed (with one warning
+ * line), or due again the spec's pause after the attempt ended. Refused (recorded: false) if a
+ * later claim has taken the delivery over.
+ */
+export async function recordAttemptOutcome(ctx: WebhooksContext, delivery: ClaimedDelivery, result: AttemptResult, dispatcherId: string): Promise<AttemptReport> {
   const step = nextStepAfter(delivery.attempt, result.outcome);
-  const now = ctx.clock.now();
-  const retryAt = step.kind === 'retry' ? new Date(now.getTime() + step.delayMs) : undefined;
-  const recorded = await recordAttemptOutcome(ctx, delivery, result, step, { now, retryAt, dispatcherId });
+  const endedAt = result.startedAt.getTime() + result.durationMs;
+  const retryAt = step.kind === 'retry' ? new Date(endedAt + step.delayMs) : undefined;
+  const recorded = await writeAttemptOutcome(ctx, delivery, result, step, { now: ctx.clock.now(), retryAt, dispatcherId });
   if (recorded && step.kind === 'failed') {
     ctx.logger.warn(
       { eventId: delivery.eventId, partnerId: delivery.partnerId, deliveryId: delivery.deliveryId, attempts: delivery.attempt, outcome: result.outcome, statusCode: result.statusCode },
@@ -163,7 +159,18 @@ export async function attemptClaimedDelivery(
   return { delivery, outcome: result.outcome, statusCode: result.statusCode, step, recorded, retryAt };
 }
 
-async function recordAttemptOutcome(
+/** Both steps at once: the attempt, then its outcome recorded. */
+export async function attemptClaimedDelivery(
+  ctx: WebhooksContext,
+  sender: WebhookHttpClient,
+  endpoint: DeliveryEndpoint,
+  delivery: ClaimedDelivery,
+  dispatcherId: string,
+): Promise<AttemptReport> {
+  return recordAttemptOutcome(ctx, delivery, await sendClaimedAttempt(ctx, sender, endpoint, delivery), dispatcherId);
+}
+
+async function writeAttemptOutcome(
   ctx: WebhooksContext,
   delivery: ClaimedDelivery,
   result: AttemptResult,
