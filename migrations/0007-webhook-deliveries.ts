@@ -37,8 +37,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .columns(['partner_id', 'next_attempt_at'])
     .where(sql.ref('status'), '=', 'pending')
     .execute();
-  // What operators list and replay: a partner's failed (or pending) deliveries.
-  await db.schema.createIndex('webhook_deliveries_partner_status_idx').on('webhook_deliveries').columns(['partner_id', 'status']).execute();
+  // An event's deliveries (its latest one's state, its replays); operators reach a partner's
+  // deliveries through its events (webhook_events_partner_idx). No other index: each one costs
+  // every recorded attempt a write.
   await db.schema.createIndex('webhook_deliveries_event_idx').on('webhook_deliveries').columns(['event_id', 'created_at']).execute();
 
   await db.schema
@@ -53,9 +54,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('response_body', 'text')
     .addColumn('detail', 'text')
     .addColumn('sent_by', 'text', (c) => c.notNull())
+    // Also how an event's attempts are found: through its deliveries.
     .addPrimaryKeyConstraint('webhook_attempts_pk', ['delivery_id', 'attempt_number'])
     .execute();
-  await db.schema.createIndex('webhook_attempts_event_idx').on('webhook_attempts').columns(['event_id']).execute();
 }
 
 /** One ALTER per column: SQLite adds a single column per statement. */

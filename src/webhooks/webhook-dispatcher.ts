@@ -86,18 +86,23 @@ class EndpointLane {
     this.#answerMs += (ms - this.#answerMs) / 8;
   }
 
-  /** How many more to claim: enough to refill every slot from the queue, several times over for a fast endpoint. */
+  /** How many deliveries may wait in the queue: several windows for a fast endpoint, one for a slow one. */
+  get #queueCapacity(): number {
+    return (this.#answerMs <= FAST_ANSWER_MS ? FAST_QUEUE_WINDOWS : 1) * this.window.size;
+  }
+
+  /** How many more to claim: enough to fill every free slot and the queue. */
   get toClaim(): number {
-    const queueWindows = this.#answerMs <= FAST_ANSWER_MS ? FAST_QUEUE_WINDOWS : 1;
-    return Math.max(0, (queueWindows + 1) * this.window.size - this.window.inFlight - this.queued.length);
+    return Math.max(0, this.window.size + this.#queueCapacity - this.window.inFlight - this.queued.length);
   }
 
   /**
    * Whether to claim now rather than let the queue run lower: each claim is a transaction of
-   * its own, and on SQLite a COMMIT, so it waits until a window's worth can be claimed at once.
+   * its own, and on SQLite a COMMIT, so while the queue lasts it waits until half of it can be
+   * refilled at once.
    */
   get shouldClaim(): boolean {
-    return this.queued.length === 0 ? this.toClaim > 0 : this.toClaim >= this.window.size;
+    return this.toClaim > 0 && (this.queued.length === 0 || this.toClaim >= this.#queueCapacity / 2);
   }
 }
 

@@ -38,13 +38,14 @@ export async function updateWebhookEndpoint(db: Kysely<Database>, partnerId: str
   await db.updateTable('partners').set(update).where('id', '=', partnerId).execute();
 }
 
-/** How many of the partner's deliveries are in each status. */
+/** How many of the partner's deliveries are in each status (reached through its events' index). */
 export async function countDeliveriesByStatus(db: Kysely<Database>, partnerId: string): Promise<Record<string, number>> {
   const rows = await db
-    .selectFrom('webhook_deliveries')
-    .select(['status', (eb) => eb.fn.countAll<string | number>().as('n')])
-    .where('partner_id', '=', partnerId)
-    .groupBy('status')
+    .selectFrom('webhook_events as e')
+    .innerJoin('webhook_deliveries as d', 'd.event_id', 'e.id')
+    .select(['d.status', (eb) => eb.fn.countAll<string | number>().as('n')])
+    .where('e.partner_id', '=', partnerId)
+    .groupBy('d.status')
     .execute();
   return Object.fromEntries(rows.map((row) => [row.status, Number(row.n)]));
 }

@@ -70,7 +70,7 @@ export async function listAttemptsOfEvent(db: Kysely<Database>, eventId: string)
   return db
     .selectFrom('webhook_attempts')
     .select(['delivery_id', 'attempt_number', 'started_at', 'duration_ms', 'outcome', 'status_code', 'response_body', 'detail', 'sent_by'] satisfies Array<keyof WebhookAttemptsTable>)
-    .where('event_id', '=', eventId)
+    .where('delivery_id', 'in', (eb) => eb.selectFrom('webhook_deliveries').select('id').where('event_id', '=', eventId))
     .orderBy('started_at')
     .orderBy('attempt_number')
     .execute();

@@ -48,6 +48,8 @@ describe('crash safety', () => {
     const killed = new Promise((resolve) => first.child.once('exit', resolve));
     first.child.kill('SIGKILL');
     await killed;
+    // Its connections close once the receiver has read everything the process sent on them.
+    await waitUntil(() => receiver.openConnections() === 0, 10_000, () => `${receiver.openConnections()} connections still open`);
     const eventIds = await recording;
     const receivedAtKill = distinctReceived();
     const receivedBeforeKill = new Set(receiver.requests.map((r) => r.eventId));

@@ -29,6 +29,8 @@ export interface Receiver {
   requests: ReceivedRequest[];
   /** The most requests that were being answered at once. */
   peakConcurrency: () => number;
+  /** Connections open now (a closed one has delivered all its requests first). */
+  openConnections: () => number;
   /** Resolves once `count` requests arrived; rejects after `timeoutMs`. */
   waitForRequests(count: number, timeoutMs?: number): Promise<ReceivedRequest[]>;
   close(): Promise<void>;
@@ -75,6 +77,7 @@ export async function startReceiver(respond: Responder = () => ({ status: 200, b
     port,
     requests,
     peakConcurrency: () => peak,
+    openConnections: () => sockets.size,
     async waitForRequests(count, timeoutMs = 15_000) {
       const deadline = Date.now() + timeoutMs;
       while (requests.length < count) {
