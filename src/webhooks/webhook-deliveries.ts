@@ -9,7 +9,17 @@ import { findWebhookEndpoint, type WebhookEndpointRow } from './webhook-endpoint
 import { createWebhookHttpClient, type AttemptResult, type WebhookHttpClient } from './webhook-http-attempt.ts';
 import { signWebhookPayload } from './webhook-signature.ts';
 import type { WebhooksContext } from './webhooks-service.ts';
-import { claimDueDeliveries, findEventBodies, findPartnersWithDueDeliveries, insertWebhookAttempt, releaseDeliveryLeases, updateDeliveryIfFenced } from './webhooks-store.ts';
+import {
+  claimDueDeliveries,
+  claimDueDeliveriesWithBodies,
+  findEventBodies,
+  findPartnersWithDueDeliveries,
+  insertWebhookAttempt,
+  recordAttemptIfFenced,
+  releaseDeliveryLeases,
+  updateDeliveryIfFenced,
+  type ClaimedDeliveryRow,
+} from './webhooks-store.ts';
 
 /**
  * A lease covers a short wait in the dispatcher's queue of claimed deliveries (at most about
@@ -70,32 +80,38 @@ export function deliveryEndpointOf(ctx: WebhooksContext, row: WebhookEndpointRow
   };
 }
 
-/** Leases up to `limit` of the partner's due deliveries to `leaseOwner`, for one attempt each. */
+/**
+ * Leases up to `limit` of the partner's due deliveries to `leaseOwner`, for one attempt each.
+ * On SQLite in one transaction (its statements cost no round trips); on PostgreSQL the
+ * endpoint is read, then one statement claims and returns the bodies.
+ */
 export async function claimEndpointDeliveries(ctx: WebhooksContext, partnerId: string, limit: number, leaseOwner: string): Promise<ClaimBatch> {
   const now = ctx.clock.now();
   const leaseExpiresAt = now.getTime() + leaseDurationMs(ctx);
+  const claim = { partnerId, now: now.toISOString(), limit, leaseOwner, leaseExpiresAt: new Date(leaseExpiresAt).toISOString() };
+  const toDelivery = (row: ClaimedDeliveryRow, body: string): ClaimedDelivery => ({
+    deliveryId: row.id,
+    eventId: row.event_id,
+    partnerId,
+    attempt: Number(row.attempts_made) + 1,
+    fencingToken: Number(row.fencing_token),
+    leaseExpiresAt,
+    body,
+  });
+  if (ctx.db.kind === 'postgres') {
+    const row = await findWebhookEndpoint(ctx.db, partnerId);
+    const endpoint = row && deliveryEndpointOf(ctx, row);
+    if (!endpoint) return { endpoint: undefined, deliveries: [] };
+    const claimed = await claimDueDeliveriesWithBodies(ctx.db, claim);
+    return { endpoint, deliveries: claimed.map((row) => toDelivery(row, row.body)) };
+  }
   return ctx.db.transaction().execute(async (trx) => {
     const row = await findWebhookEndpoint(trx, partnerId);
     const endpoint = row && deliveryEndpointOf(ctx, row);
     if (!endpoint) return { endpoint: undefined, deliveries: [] };
-    const claimed = await claimDueDeliveries(trx, ctx.db.kind, {
-      partnerId,
-      now: now.toISOString(),
-      limit,
-      leaseOwner,
-      leaseExpiresAt: new Date(leaseExpiresAt).toISOString(),
-    });
+    const claimed = await claimDueDeliveries(trx, claim);
     const bodies = new Map((await findEventBodies(trx, [...new Set(claimed.map((row) => row.event_id))])).map((e) => [e.id, e.body]));
-    const deliveries = claimed.map((row) => ({
-      deliveryId: row.id,
-      eventId: row.event_id,
-      partnerId,
-      attempt: Number(row.attempts_made) + 1,
-      fencingToken: Number(row.fencing_token),
-      leaseExpiresAt,
-      body: bodies.get(row.event_id)!,
-    }));
-    return { endpoint, deliveries };
+    return { endpoint, deliveries: claimed.map((row) => toDelivery(row, bodies.get(row.event_id)!)) };
   });
 }
 
@@ -170,6 +186,7 @@ export async function attemptClaimedDelivery(
   return recordAttemptOutcome(ctx, delivery, await sendClaimedAttempt(ctx, sender, endpoint, delivery), dispatcherId);
 }
 
+/** The outcome and its attempt row, in one transaction: on PostgreSQL one statement (one round trip). */
 async function writeAttemptOutcome(
   ctx: WebhooksContext,
   delivery: ClaimedDelivery,
@@ -177,29 +194,30 @@ async function writeAttemptOutcome(
   step: NextStep,
   at: { now: Date; retryAt: Date | undefined; dispatcherId: string },
 ): Promise<boolean> {
-  const nowIso = at.now.toISOString();
+  const update = {
+    status: step.kind === 'retry' ? 'pending' : step.kind,
+    attempts_made: delivery.attempt,
+    next_attempt_at: (at.retryAt ?? at.now).toISOString(),
+    last_outcome: result.outcome,
+    last_status_code: result.statusCode,
+    completed_at: step.kind === 'retry' ? null : at.now.toISOString(),
+  };
+  const attempt = {
+    delivery_id: delivery.deliveryId,
+    attempt_number: delivery.attempt,
+    event_id: delivery.eventId,
+    started_at: result.startedAt.toISOString(),
+    duration_ms: result.durationMs,
+    outcome: result.outcome,
+    status_code: result.statusCode,
+    response_body: result.responseBody,
+    detail: result.detail?.trim() || null,
+    sent_by: at.dispatcherId,
+  };
+  if (ctx.db.kind === 'postgres') return recordAttemptIfFenced(ctx.db, delivery.deliveryId, delivery.fencingToken, update, attempt);
   return ctx.db.transaction().execute(async (trx) => {
-    const fenced = await updateDeliveryIfFenced(trx, delivery.deliveryId, delivery.fencingToken, {
-      status: step.kind === 'retry' ? 'pending' : step.kind,
-      attempts_made: delivery.attempt,
-      next_attempt_at: (at.retryAt ?? at.now).toISOString(),
-      last_outcome: result.outcome,
-      last_status_code: result.statusCode,
-      completed_at: step.kind === 'retry' ? null : nowIso,
-    });
-    if (!fenced) return false;
-    await insertWebhookAttempt(trx, {
-      delivery_id: delivery.deliveryId,
-      attempt_number: delivery.attempt,
-      event_id: delivery.eventId,
-      started_at: result.startedAt.toISOString(),
-      duration_ms: result.durationMs,
-      outcome: result.outcome,
-      status_code: result.statusCode,
-      response_body: result.responseBody,
-      detail: result.detail?.trim() || null,
-      sent_by: at.dispatcherId,
-    });
+    if (!(await updateDeliveryIfFenced(trx, delivery.deliveryId, delivery.fencingToken, update))) return false;
+    await insertWebhookAttempt(trx, attempt);
     return true;
   });
 }

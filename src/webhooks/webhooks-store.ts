@@ -1,8 +1,7 @@
 // Queries of the webhook outbox and its deliveries: what recordEvent writes and what the
 // dispatcher claims, reads and records. Each takes the database or an open transaction first.
-import type { ExpressionBuilder, Insertable, Kysely, Selectable } from 'kysely';
+import { sql, type ExpressionBuilder, type Insertable, type Kysely, type Selectable } from 'kysely';
 import { precompileQuery } from '../platform/db/precompiled-query.ts';
-import type { Dialect } from '../platform/db/database.ts';
 import type { Database, WebhookAttemptsTable, WebhookDeliveriesTable, WebhookEventsTable } from '../platform/db/database-schema.ts';
 
 export async function insertWebhookEvent(db: Kysely<Database>, row: Insertable<WebhookEventsTable>): Promise<void> {
@@ -29,19 +28,15 @@ export interface ClaimParameters {
 }
 
 /**
- * Leases up to `limit` of one endpoint's due deliveries (pending, due, lease free or expired)
- * and bumps their fencing tokens. On PostgreSQL the rows are picked FOR UPDATE SKIP LOCKED, so
- * concurrent claimers take disjoint sets without waiting; the pick is materialized so that it
- * runs once. On SQLite the statement runs under the database's write lock, which orders claims.
+ * SQLite: leases up to `limit` of one endpoint's due deliveries (pending, due, lease free or
+ * expired) and bumps their fencing tokens. The statement runs under the database's write lock,
+ * which orders concurrent claims, from this process or another.
  */
-export async function claimDueDeliveries(db: Kysely<Database>, dialect: Dialect, p: ClaimParameters): Promise<ClaimedDeliveryRow[]> {
+export async function claimDueDeliveries(db: Kysely<Database>, p: ClaimParameters): Promise<ClaimedDeliveryRow[]> {
   return db
     .with(
       (cte) => cte('picked').materialized(),
-      (db) => {
-        const due = db.selectFrom('webhook_deliveries').select('id').where('partner_id', '=', p.partnerId).where(isClaimable(p.now)).orderBy('next_attempt_at').limit(p.limit);
-        return dialect === 'postgres' ? due.forUpdate().skipLocked() : due;
-      },
+      (db) => db.selectFrom('webhook_deliveries').select('id').where('partner_id', '=', p.partnerId).where(isClaimable(p.now)).orderBy('next_attempt_at').limit(p.limit),
     )
     .updateTable('webhook_deliveries')
     .set((eb) => ({ lease_owner: p.leaseOwner, lease_expires_at: p.leaseExpiresAt, fencing_token: eb('fencing_token', '+', 1) }))
@@ -50,6 +45,35 @@ export async function claimDueDeliveries(db: Kysely<Database>, dialect: Dialect,
     // has just leased is not taken (PostgreSQL re-reads the newest version of a row it waited for).
     .where(isClaimable(p.now))
     .returning(['id', 'event_id', 'attempts_made', 'fencing_token'])
+    .execute();
+}
+
+export interface ClaimedDeliveryWithBody extends ClaimedDeliveryRow {
+  body: string;
+}
+
+/**
+ * PostgreSQL: the same claim, with each event's body joined in, as one statement (one round
+ * trip, its own transaction). The rows are picked FOR UPDATE SKIP LOCKED, so concurrent
+ * claimers take disjoint sets without waiting; the pick is materialized so that it runs once.
+ */
+export async function claimDueDeliveriesWithBodies(db: Kysely<Database>, p: ClaimParameters): Promise<ClaimedDeliveryWithBody[]> {
+  return db
+    .with(
+      (cte) => cte('picked').materialized(),
+      (db) => db.selectFrom('webhook_deliveries').select('id').where('partner_id', '=', p.partnerId).where(isClaimable(p.now)).orderBy('next_attempt_at').limit(p.limit).forUpdate().skipLocked(),
+    )
+    .with('claimed', (db) =>
+      db
+        .updateTable('webhook_deliveries')
+        .set((eb) => ({ lease_owner: p.leaseOwner, lease_expires_at: p.leaseExpiresAt, fencing_token: eb('fencing_token', '+', 1) }))
+        .where('id', 'in', (eb) => eb.selectFrom('picked').select('picked.id'))
+        .where(isClaimable(p.now))
+        .returning(['id', 'event_id', 'attempts_made', 'fencing_token']),
+    )
+    .selectFrom('claimed')
+    .innerJoin('webhook_events as e', 'e.id', 'claimed.event_id')
+    .select(['claimed.id', 'claimed.event_id', 'claimed.attempts_made', 'claimed.fencing_token', 'e.body'])
     .execute();
 }
 
@@ -124,7 +148,7 @@ export async function updateDeliveryIfFenced(
   return rows.length === 1;
 }
 
-type AttemptRow = Selectable<WebhookAttemptsTable>;
+export type AttemptRow = Selectable<WebhookAttemptsTable>;
 
 const insertAttemptRow = precompileQuery<AttemptRow, never>((db, param) =>
   db.insertInto('webhook_attempts').values({
@@ -143,6 +167,61 @@ const insertAttemptRow = precompileQuery<AttemptRow, never>((db, param) =>
 
 export async function insertWebhookAttempt(db: Kysely<Database>, row: AttemptRow): Promise<void> {
   await insertAttemptRow(db, row);
+}
+
+type FencedOutcome = DeliveryOutcomeUpdate & { id: string; fencing_token: number } & Omit<AttemptRow, 'delivery_id'>;
+
+// The attempt's values reach the INSERT through a SELECT, where PostgreSQL cannot tell their
+// types from a column: each says its own.
+const recordFencedOutcome = precompileQuery<FencedOutcome, { delivery_id: string }>((db, param) =>
+  db
+    .with('updated', (db) =>
+      db
+        .updateTable('webhook_deliveries')
+        .set({
+          status: param('status'),
+          attempts_made: param('attempts_made'),
+          next_attempt_at: param('next_attempt_at'),
+          last_outcome: param('last_outcome'),
+          last_status_code: param('last_status_code'),
+          completed_at: param('completed_at'),
+          lease_owner: null,
+          lease_expires_at: null,
+        })
+        .where('id', '=', param('id'))
+        .where('fencing_token', '=', param('fencing_token'))
+        .returning('id'),
+    )
+    .insertInto('webhook_attempts')
+    .columns(['delivery_id', 'attempt_number', 'event_id', 'started_at', 'duration_ms', 'outcome', 'status_code', 'response_body', 'detail', 'sent_by'])
+    .expression((eb) =>
+      eb
+        .selectFrom('updated')
+        .select([
+          'updated.id',
+          sql<number>`cast(${param('attempt_number')} as integer)`.as('attempt_number'),
+          sql<string>`cast(${param('event_id')} as text)`.as('event_id'),
+          sql<string>`cast(${param('started_at')} as text)`.as('started_at'),
+          sql<number>`cast(${param('duration_ms')} as integer)`.as('duration_ms'),
+          sql<string>`cast(${param('outcome')} as text)`.as('outcome'),
+          sql<number | null>`cast(${param('status_code')} as integer)`.as('status_code'),
+          sql<string | null>`cast(${param('response_body')} as text)`.as('response_body'),
+          sql<string | null>`cast(${param('detail')} as text)`.as('detail'),
+          sql<string>`cast(${param('sent_by')} as text)`.as('sent_by'),
+        ]),
+    )
+    .returning('delivery_id'),
+);
+
+/**
+ * PostgreSQL: updateDeliveryIfFenced and insertWebhookAttempt as one statement (a
+ * data-modifying WITH: atomic, one round trip). False when the fencing token was stale: then
+ * neither is written.
+ */
+export async function recordAttemptIfFenced(db: Kysely<Database>, deliveryId: string, fencingToken: number, update: DeliveryOutcomeUpdate, attempt: AttemptRow): Promise<boolean> {
+  const { delivery_id: _, ...values } = attempt;
+  const rows = await recordFencedOutcome(db, { ...update, ...values, id: deliveryId, fencing_token: fencingToken });
+  return rows.length === 1;
 }
 
 /** Ends leases that were never used (claimed, not attempted), unless a later claim holds the delivery already. */
