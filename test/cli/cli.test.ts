@@ -60,7 +60,7 @@ describe('erx operator CLI', () => {
     const stored = await readWebhookSecretColumn(partner.partner_id);
     expect(stored).not.toContain(partner.webhook_secret);
     expect(decryptSecret(stored, loadSecretKey(loadConfig(cli.env)))).toBe(partner.webhook_secret);
-  });
+  }, 60_000); // seven CLI processes, each starting Node and the TypeScript loader
 
   it('seeds a sandbox whose printed credentials work', async () => {
     const seed = await runErxJson(cli.env, ['sandbox', 'seed']);
