@@ -30,6 +30,8 @@ export const SETTINGS = {
   logLevel: { env: 'LOG_LEVEL', default: 'info', meaning: 'pino log level (`silent` to turn logs off).' },
   hiFixtures: { env: 'ERX_HI_FIXTURES', default: '', meaning: 'Path of an HI Service sandbox fixture file (JSON), merged with the built-in demo set.' },
   hiLatencyMs: { env: 'ERX_HI_LATENCY_MS', default: '0', meaning: 'Simulated HI Service latency per call in sandbox, in milliseconds.' },
+  portalUrl: { env: 'ERX_PORTAL_URL', default: '', meaning: 'Origin of the prescribing portal, used in the `redirect_url` of `POST /v1/sso`. Empty: the public URL.' },
+  portalIdleTimeoutSeconds: { env: 'ERX_PORTAL_IDLE_TIMEOUT_SECONDS', default: '1800', meaning: 'A portal session ends after this many seconds without a request (60 to 43200).' },
 } as const satisfies Record<string, Setting>;
 
 export interface Config {
@@ -52,6 +54,8 @@ export interface Config {
   logLevel: string;
   hiFixtures: string | undefined;
   hiLatencyMs: number;
+  portalUrl: string;
+  portalIdleTimeoutSeconds: number;
 }
 
 export class ConfigError extends Error {
@@ -87,6 +91,22 @@ function readBasePath(env: Env): string {
   return text;
 }
 
+/** The portal's origin (scheme, host and port only): the SSO redirect_url is built on it. */
+function readPortalUrl(env: Env, publicUrl: string): string {
+  const text = readText(env, 'portalUrl').replace(/\/+$/, '');
+  if (text === '') return publicUrl;
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(text);
+  } catch {
+    parsed = undefined;
+  }
+  if (!parsed || !['http:', 'https:'].includes(parsed.protocol) || parsed.origin !== text) {
+    throw new ConfigError(`ERX_PORTAL_URL must be an origin like https://portal.example.org (no path), got "${text}"`);
+  }
+  return text;
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const mode = readText(env, 'mode');
   if (mode !== 'sandbox' && mode !== 'production') {
@@ -94,6 +114,7 @@ export function loadConfig(env: Env = process.env): Config {
   }
   const port = readInteger(env, 'port', 0, 65535);
   const host = readText(env, 'host');
+  const publicUrl = readText(env, 'publicUrl').replace(/\/+$/, '') || `http://${host}:${port}`;
   const config: Config = {
     port,
     host,
@@ -102,7 +123,7 @@ export function loadConfig(env: Env = process.env): Config {
     databaseSchema: readOptional(env, 'databaseSchema'),
     dataDir: path.resolve(readText(env, 'dataDir')),
     basePath: readBasePath(env),
-    publicUrl: readText(env, 'publicUrl').replace(/\/+$/, '') || `http://${host}:${port}`,
+    publicUrl,
     errorsBase: readText(env, 'errorsBase').replace(/\/+$/, ''),
     tokenTtlSeconds: readInteger(env, 'tokenTtlSeconds', 60, 86_400),
     jwtPrivateKey: readOptional(env, 'jwtPrivateKey'),
@@ -114,6 +135,8 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: readText(env, 'logLevel'),
     hiFixtures: readOptional(env, 'hiFixtures'),
     hiLatencyMs: readInteger(env, 'hiLatencyMs', 0, 60_000),
+    portalUrl: readPortalUrl(env, publicUrl),
+    portalIdleTimeoutSeconds: readInteger(env, 'portalIdleTimeoutSeconds', 60, 43_200),
   };
   if (config.databaseSchema && !/^[a-z_][a-z0-9_]{0,62}$/.test(config.databaseSchema)) {
     throw new ConfigError(`ERX_DATABASE_SCHEMA must be a lower-case SQL identifier, got "${config.databaseSchema}"`);
