@@ -3,7 +3,7 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { createTestApp, type TestApp, type TestAppOptions } from './test-app.ts';
-import { SCOPES } from '../src/auth/scopes.ts';
+import { requestableScopes } from '../src/auth/scopes.ts';
 import { createOrganization, createPartner, enablePartnerForOrganization } from '../src/onboarding/onboarding-service.ts';
 import { DEMO_HPIO } from '../src/onboarding/sandbox-seed.ts';
 import { createUser } from '../src/onboarding/operator-users.ts';
@@ -73,7 +73,8 @@ export function tokenHeaders(g: GivenIntegration, userId = g.userId): Record<str
   };
 }
 
-export async function requestToken(t: TestApp, g: GivenIntegration, scope: string[] = [...SCOPES], userId = g.userId): Promise<string> {
+/** A token of `userId` (the prescriber by default) with `scope` (every scope the app's mode offers by default). */
+export async function requestToken(t: TestApp, g: GivenIntegration, scope: string[] = requestableScopes(t.deps.config.mode), userId = g.userId): Promise<string> {
   const response = await t.app.inject({
     method: 'POST',
     url: `${t.deps.config.basePath}/v1/token`,

@@ -4,7 +4,8 @@
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { inject } from 'vitest';
-import { buildApp, type Surfaces } from '../src/app.ts';
+import { API_ROUTE_MODULES, buildApp, PORTAL_ROUTE_MODULES, type Surfaces } from '../src/app.ts';
+import { checkResponseContract } from './response-contract.ts';
 import { buildFeatures, type Features } from '../src/features.ts';
 import type { App } from '../src/route-module.ts';
 import type { Deps } from '../src/runtime.ts';
@@ -115,7 +116,9 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     hiService: options.hiService ?? hi,
   };
   const features = buildFeatures(deps);
-  const app = await buildApp(deps, features, options.surfaces).catch(async (error: unknown) => {
+  const surfaces = options.surfaces ?? { api: API_ROUTE_MODULES, portal: PORTAL_ROUTE_MODULES };
+  const checked = { api: [checkResponseContract, ...surfaces.api], portal: surfaces.portal };
+  const app = await buildApp(deps, features, checked).catch(async (error: unknown) => {
     await database.drop();
     throw error;
   });

@@ -18,10 +18,11 @@ function activePrescriptionsConflict(scids: string[]): ApiError {
   return new ApiError('CONFLICT', `The patient has Active prescriptions (${named}${more}); cease or cancel them before deleting the patient`);
 }
 
-export async function deletePatient(ctx: PatientsContext, principal: Principal, ids: { userId: string; patientId: string }): Promise<void> {
+/** Answers the id it was asked to delete (the vendor's envelope never carries a null `data`). */
+export async function deletePatient(ctx: PatientsContext, principal: Principal, ids: { userId: string; patientId: string }): Promise<{ patient_id: string }> {
   const actorId = await requireOrganizationUser(ctx.users, principal, ids.userId);
-  if (!isUuid(ids.patientId)) return;
   const patientId = ids.patientId.toLowerCase();
+  if (!isUuid(patientId)) return { patient_id: patientId };
   const stamp = { deleted_at: ctx.clock.now().toISOString(), deleted_by_user_id: actorId };
   await ctx.db.transaction().execute(async (trx) => {
     // Marked first: on PostgreSQL that locks the row, so a prescription being added waits
@@ -30,4 +31,5 @@ export async function deletePatient(ctx: PatientsContext, principal: Principal, 
     const active = await findActivePrescriptionScids(trx, principal.organizationId, patientId, ACTIVE_SCIDS_NAMED + 1);
     if (active.length > 0) throw activePrescriptionsConflict(active);
   });
+  return { patient_id: patientId };
 }

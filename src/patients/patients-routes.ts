@@ -118,8 +118,8 @@ export const patientsRoutes: RouteModule = (app, { patients }) => {
     },
     handler: async (request, reply) => {
       const { user_id: userId, patient_id: patientId } = request.params;
-      await deletePatient(patients, principalOf(request), { userId, patientId });
-      return reply.success(200, 'Patient deleted successfully', null);
+      const deleted = await deletePatient(patients, principalOf(request), { userId, patientId });
+      return reply.success(200, 'Patient deleted successfully', deleted);
     },
   });
 };

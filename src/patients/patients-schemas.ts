@@ -291,7 +291,7 @@ export type PatientData = Static<typeof PatientData>;
 
 export const PrecheckResponse = SuccessEnvelopeSchema(PrecheckData);
 export const PatientResponse = SuccessEnvelopeSchema(PatientData);
-export const PatientDeletedResponse = SuccessEnvelopeSchema(Type.Null());
+export const PatientDeletedResponse = SuccessEnvelopeSchema(Type.Object({ patient_id: Type.String() }));
 export const PatientCreatedResponse = SuccessEnvelopeSchema(PatientCreatedData, 'Patient created');
 export const PatientExistingResponse = SuccessEnvelopeSchema(PatientCreatedData, 'The patient already existed');
 export const PatientUpdatedResponse = SuccessEnvelopeSchema(PatientUpdatedData);

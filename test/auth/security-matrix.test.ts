@@ -38,11 +38,11 @@ useTestApp({}, async (app, client) => {
   foreignKeyToken = await signAccessToken(claims, foreignKeys, t.clock, 3600);
   const past = new ManualClock(new Date(t.clock.now().getTime() - 2 * 3600 * 1000));
   expiredToken = await signAccessToken(claims, t.deps.keys, past, 3600);
-  const headers = bearer(fullToken, g);
+  const headers = client.prescriber;
   await makeReadyToPrescribe(t, { g, headers }, g.userId);
   const patient = await givenPatient(t, { g, headers });
   patientId = patient.patientId;
-  scid = (await givenPrescription(t, { g, token: fullToken, headers, ...patient })).scid;
+  scid = (await givenPrescription(t, { ...client, headers, ...patient })).scid;
 });
 
 function authenticatedRoutes(): Array<RouteCatalogEntry & { scopes: Scope[] }> {

@@ -8,17 +8,18 @@ import { call, clientFor, givenClient, requestToken, type TestClient } from '../
 import { validDrug } from '../custom-drugs/custom-drugs-given.ts';
 import { patientBody } from '../patients/patients-given.ts';
 import { createTestApp, TEST_DATABASE_URL, type TestApp } from '../test-app.ts';
-import { ANNA, providerDetails } from '../users/users-given.ts';
+import { givenClinic, helpersPath, prescribeBody, type Clinic } from '../prescriptions/prescriptions-given.ts';
+import { providerDetails, TEST_PROVIDERS } from '../users/users-given.ts';
 
 let t: TestApp;
 let second: TestApp;
-let c: TestClient;
+let c: Clinic;
 let keyCounter = 0;
 
 beforeAll(async () => {
   t = await createTestApp();
   second = TEST_DATABASE_URL ? await createTestApp({ sameDatabaseAs: t }) : t;
-  c = await givenClient(t);
+  c = await givenClinic(t);
 });
 afterAll(async () => {
   if (second !== t) await second.close();
@@ -28,14 +29,14 @@ afterAll(async () => {
 const newKey = () => `key-${process.pid}-${++keyCounter}-${Date.now()}`;
 const withKey = (headers: Record<string, string>, key: string) => ({ ...headers, 'idempotency-key': key });
 
-async function countRows(table: 'patients' | 'users' | 'custom_drugs', organizationId = c.g.organizationId): Promise<number> {
+async function countRows(table: 'patients' | 'users' | 'custom_drugs' | 'prescriptions', organizationId = c.g.organizationId): Promise<number> {
   const rows = await t.deps.database.selectFrom(table).select('id').where('organization_id', '=', organizationId).execute();
   return rows.length;
 }
 
 interface CreateRoute {
   name: string;
-  table: 'patients' | 'users' | 'custom_drugs';
+  table: 'patients' | 'users' | 'custom_drugs' | 'prescriptions';
   send(key?: string, variant?: number): ReturnType<typeof call>;
   status: number;
 }
@@ -47,6 +48,7 @@ const routes = (): CreateRoute[] => {
     { name: 'create user', table: 'users', status: 201, send: (key, v = 0) => call(t, 'POST', c.usersUrl, key ? withKey(c.owner, key) : c.owner, { given_name: 'Rita', family_name: 'Retry', email: `rita.${keyCounter}.${v}@retry.example`, access_roles: ['receptionist'] }) },
     { name: 'bulk create drugs', table: 'custom_drugs', status: 200, send: (key, v = 0) => call(t, 'POST', c.catalogUrl, key ? withKey(c.owner, key) : c.owner, [validDrug({ custom_product_id: `BULK-${v}` })]) },
     { name: "create a prescriber's drug", table: 'custom_drugs', status: 201, send: (key, v = 0) => call(t, 'POST', c.userDrugsUrl(), key ? withKey(c.prescriber, key) : c.prescriber, validDrug({ custom_product_id: `OWN-${v}` })) },
+    { name: 'prescribe (sandbox test helper)', table: 'prescriptions', status: 201, send: (key, v = 0) => call(t, 'POST', helpersPath(c), key ? withKey(c.headers, key) : c.headers, prescribeBody({ patient_instructions: `Take as directed ${v}` })) },
   ];
 };
 
@@ -127,7 +129,8 @@ describe('Idempotency-Key on every create', () => {
   it(`makes one resource when a retry arrives while the first is still running${TEST_DATABASE_URL ? ', on another instance' : ''}`, async () => {
     const key = newKey();
     const email = `racing.${Date.now()}@retry.example`;
-    const { given_name, family_name, ...details } = providerDetails(ANNA);
+    // Priya: the clinic's prescriber holds Anna's HPI-I already, so Anna would need no lookup.
+    const { given_name, family_name, ...details } = providerDetails(TEST_PROVIDERS.priya);
     const body = { given_name, family_name, email, access_roles: ['provider'], ...details };
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));

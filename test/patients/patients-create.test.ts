@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { isUniqueViolation } from '../../src/platform/db/database.ts';
 import { decryptSecret } from '../../src/platform/secrets.ts';
 import { bearer, givenIntegration, requestToken, type TestClient, givenClient, useTestApp, clientFor } from '../given.ts';
-import { countPatients, DEMO, givenImportedPatient, insertPatientRow, patientBody, readPatientRow } from './patients-given.ts';
+import { countPatients, DEMO, givenImportedPatient, insertPatientRow, patientBody, readPatientRow, medicareOf } from './patients-given.ts';
 import { createTestApp, type TestApp } from '../test-app.ts';
 
 let t: TestApp;
@@ -16,10 +16,6 @@ useTestApp({}, (app, client) => {
 });
 
 const wood = DEMO.activeVerified;
-const medicareOf = (person: { medicare_card_number: string; medicare_irn: string }) => ({
-  medicare_card_number: person.medicare_card_number,
-  medicare_irn: person.medicare_irn,
-});
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 describe('creating a patient', () => {

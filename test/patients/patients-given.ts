@@ -16,6 +16,12 @@ export function demographicsOf(person: HiPatientFixture) {
   return { family_name, given_name, date_of_birth, sex };
 }
 
+/** The Medicare card number and IRN of a demo identity, the search path most tests use. */
+export const medicareOf = (person: { medicare_card_number: string; medicare_irn: string }) => ({
+  medicare_card_number: person.medicare_card_number,
+  medicare_irn: person.medicare_irn,
+});
+
 /** The body of a patient: demographics of `person`, the given identifiers, a fresh partner_patient_id. */
 export function patientBody(g: GivenIntegration, person: HiPatientFixture, identifiers: Record<string, unknown> = {}) {
   return { partner_patient_id: freshPartnerPatientId(), partner_id: g.partnerId, ...demographicsOf(person), ...identifiers };

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { HI_DEMO_FIXTURES } from '../../src/hi-service/index.ts';
 import { snapshotDatabase } from '../database-snapshot.ts';
 import { bearer, givenIntegration, givenUser, requestToken, type TestClient, clientFor, givenClient, useTestApp } from '../given.ts';
-import { DEMO, givenImportedPatient, patientBody } from './patients-given.ts';
+import { DEMO, givenImportedPatient, patientBody, medicareOf } from './patients-given.ts';
 import type { TestApp } from '../test-app.ts';
 
 let t: TestApp;
@@ -18,10 +18,6 @@ useTestApp({}, async (app, client) => {
 });
 
 const wood = DEMO.activeVerified;
-const medicareOf = (person: { medicare_card_number: string; medicare_irn: string }) => ({
-  medicare_card_number: person.medicare_card_number,
-  medicare_irn: person.medicare_irn,
-});
 
 async function precheckData(body: unknown, client = api) {
   const response = await client.precheck(body);

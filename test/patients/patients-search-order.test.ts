@@ -1,7 +1,7 @@
 // The precheck's search order: each of the seven paths finds its record, higher priority
 // wins, and identifiers that find no record fall through in order (named in failed_paths).
 import { describe, expect, it } from 'vitest';
-import { DEMO, patientBody } from './patients-given.ts';
+import { DEMO, patientBody, medicareOf } from './patients-given.ts';
 import type { TestApp } from '../test-app.ts';
 import { type TestClient, useTestApp } from '../given.ts';
 
@@ -14,10 +14,6 @@ useTestApp({}, (app, client) => {
 });
 
 const wood = DEMO.activeVerified;
-const medicareOf = (person: { medicare_card_number: string; medicare_irn: string }) => ({
-  medicare_card_number: person.medicare_card_number,
-  medicare_irn: person.medicare_irn,
-});
 
 async function precheckData(body: unknown) {
   const response = await api.precheck(body);

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { decryptSecret } from '../../src/platform/secrets.ts';
 import { requestToken, type TestClient, clientFor, givenClient, useTestApp } from '../given.ts';
-import { DEMO, givenImportedPatient, patientBody, readPatientRow } from './patients-given.ts';
+import { DEMO, givenImportedPatient, patientBody, readPatientRow, medicareOf } from './patients-given.ts';
 import { snapshotDatabase } from '../database-snapshot.ts';
 import type { TestApp } from '../test-app.ts';
 
@@ -16,10 +16,6 @@ useTestApp({}, (app, client) => {
 });
 
 const wood = DEMO.activeVerified;
-const medicareOf = (person: { medicare_card_number: string; medicare_irn: string }) => ({
-  medicare_card_number: person.medicare_card_number,
-  medicare_irn: person.medicare_irn,
-});
 
 /** Jessica Wood, created with her Medicare number, phone and e-mail: holds her IHI. */
 async function givenWood(extra: Record<string, unknown> = {}): Promise<string> {

@@ -5,15 +5,15 @@ import { SCOPES } from '../../src/auth/scopes.ts';
 import { HI_DEMO_PATIENTS } from '../../src/hi-service/index.ts';
 import { bearer, requestToken } from '../given.ts';
 import { patientBody } from '../patients/patients-given.ts';
-import type { TestApp } from '../test-app.ts';
-import { createPrescriptionsTestApp, givenClinic, givenPatient, givenPrescription, prescriptionsClient, send, type Clinic } from './prescriptions-given.ts';
+import { createTestApp, type TestApp } from '../test-app.ts';
+import { givenClinic, givenPatient, givenPrescription, prescriptionsClient, send, type Clinic } from './prescriptions-given.ts';
 
 let t: TestApp;
 let c: Clinic;
 let other: Clinic;
 
 beforeAll(async () => {
-  t = await createPrescriptionsTestApp();
+  t = await createTestApp();
   c = await givenClinic(t);
   other = await givenClinic(t);
 });
@@ -98,7 +98,7 @@ describe('DELETE .../patients/{patient_id}', () => {
     expect((await prescriptionsClient(t, c).change('cancel', scid, undefined, { patientId })).statusCode).toBe(200);
     const response = await deletePatient(patientId);
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toMatchObject({ success: true, message: 'Patient deleted successfully', data: null });
+    expect(response.json()).toMatchObject({ success: true, message: 'Patient deleted successfully', data: { patient_id: patientId } });
     expect((await deletePatient(patientId)).statusCode).toBe(200);
     const api = prescriptionsClient(t, c);
     for (const gone of [readPatient(patientId), api.list('', { patientId }), api.read(scid, { patientId }), api.prescribe(undefined, { patientId }),

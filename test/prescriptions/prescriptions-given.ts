@@ -1,41 +1,31 @@
-// Factories for the prescription tests: an app whose HI simulator also knows a second
-// prescriber, a clinic whose prescriber is ready to prescribe (made so through update user,
-// as a partner would) with a patient, and a client for the prescription, patient and test
-// helper routes. Everything is created through the API.
+// Factories for the prescription tests: a clinic (the tests' client, whose prescriber is made
+// ready to prescribe through update user, as a partner would, with a patient) and the calls of
+// the prescription, patient and test helper routes. Everything is created through the API.
 import { randomBytes } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
-import { requestableScopes } from '../../src/auth/scopes.ts';
 import { generateSigningKeyPem } from '../../src/auth/signing-keys.ts';
-import { createHiSandboxSimulator, HI_DEMO_FIXTURES, HI_DEMO_PATIENTS, mergeHiFixtures, type HiProviderFixture } from '../../src/hi-service/index.ts';
+import { HI_DEMO_PATIENTS, type HiProviderFixture } from '../../src/hi-service/index.ts';
 import { DEMO_PRESCRIBER_DETAILS } from '../../src/onboarding/sandbox-seed.ts';
-import { bearer, givenIntegration, givenUser, requestToken, type GivenIntegration } from '../given.ts';
+import { call, givenClient, givenUser, type TestClient } from '../given.ts';
 import { patientBody } from '../patients/patients-given.ts';
-import { createTestApp, type TestApp, type TestAppOptions } from '../test-app.ts';
+import type { TestApp } from '../test-app.ts';
 import { TEST_PROVIDERS } from '../users/users-given.ts';
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
-
-/** The app of the prescription tests: the demo HI simulator, plus Fred Citizen, a second verifiable prescriber. */
-export function createPrescriptionsTestApp(options: TestAppOptions = {}): Promise<TestApp> {
-  const fixtures = mergeHiFixtures({ patients: [], providers: [TEST_PROVIDERS.fred] }, HI_DEMO_FIXTURES);
-  return createTestApp({ hiService: createHiSandboxSimulator({ fixtures }), ...options });
-}
 
 /** The settings production mode insists on, with real values (createTestApp signs with its own key either way). */
 export function productionEnv(): Record<string, string> {
   return { ERX_MODE: 'production', ERX_JWT_PRIVATE_KEY: generateSigningKeyPem(), ERX_SECRET_KEY: randomBytes(32).toString('base64') };
 }
 
-/** Sends to an API path (under the app's base path, if it has one); `payload` as JSON when given. */
+/** Sends to an API path, under the app's base path if it has one. */
 export function send(t: TestApp, method: Method, path: string, headers: Record<string, string>, payload?: unknown): Promise<LightMyRequestResponse> {
-  const body = payload === undefined ? {} : { payload: JSON.stringify(payload), headers: { ...headers, 'content-type': 'application/json' } };
-  return t.app.inject({ method, url: `${t.deps.config.basePath}${path}`, headers, ...body });
+  return call(t, method, `${t.deps.config.basePath}${path}`, headers, payload);
 }
 
-export interface Clinic {
-  g: GivenIntegration;
-  /** The prescriber's token, with every scope the server's mode offers (sandbox:prescribe in sandbox). */
-  token: string;
+/** The tests' client of an organization whose prescriber can prescribe, with a patient. */
+export interface Clinic extends TestClient {
+  /** The prescriber's bearer headers (token with every scope the server's mode offers). */
   headers: Record<string, string>;
   /** A patient with a mobile number and an e-mail address. */
   patientId: string;
@@ -64,15 +54,14 @@ export async function givenPatient(t: TestApp, c: Pick<Clinic, 'g' | 'headers'>,
 
 /** A fresh organization whose prescriber can prescribe, validated by its partner unless `validated: false`, with a patient. */
 export async function givenClinic(t: TestApp, options: { validated?: boolean; partner?: { partner_id: string; partner_secret: string } } = {}): Promise<Clinic> {
-  const g = await givenIntegration(t, options.partner ? { partner: options.partner } : {});
-  const token = await requestToken(t, g, requestableScopes(t.deps.config.mode));
-  const headers = bearer(token, g);
+  const client = await givenClient(t, options.partner ? { partner: options.partner } : {});
+  const { g, prescriber: headers } = client;
   await makeReadyToPrescribe(t, { g, headers }, g.userId);
   if (options.validated !== false) {
     const validated = await send(t, 'GET', `/v1/organizations/${g.organizationId}/validate`, headers);
     if (validated.statusCode !== 200) throw new Error(`validate failed: ${validated.body}`);
   }
-  return { g, token, headers, ...(await givenPatient(t, { g, headers })) };
+  return { ...client, headers, ...(await givenPatient(t, { g, headers })) };
 }
 
 /** A second prescriber in the clinic (Fred Citizen), ready to prescribe. */

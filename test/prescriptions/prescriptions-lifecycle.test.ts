@@ -4,26 +4,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isValidScid } from '../../src/prescriptions/scid.ts';
 import { snapshotDatabase } from '../database-snapshot.ts';
-import type { TestApp } from '../test-app.ts';
-import {
-  createPrescriptionsTestApp,
-  givenClinic,
-  givenPatient,
-  givenPrescription,
-  outboxEvents,
-  prescriptionsClient,
-  send,
-  storedPrescription,
-  type Clinic,
-  type PrescriptionsClient,
-} from './prescriptions-given.ts';
+import { createTestApp, type TestApp } from '../test-app.ts';
+import { givenClinic, givenPatient, givenPrescription, outboxEvents, prescriptionsClient, send, storedPrescription, type Clinic, type PrescriptionsClient } from './prescriptions-given.ts';
 
 let t: TestApp;
 let c: Clinic;
 let api: PrescriptionsClient;
 
 beforeAll(async () => {
-  t = await createPrescriptionsTestApp();
+  t = await createTestApp();
   c = await givenClinic(t);
   api = prescriptionsClient(t, c);
 });

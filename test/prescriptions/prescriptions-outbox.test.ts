@@ -12,25 +12,14 @@ import { changePrescription } from '../../src/prescriptions/prescription-changes
 import { prescribe, type PrescriptionsContext } from '../../src/prescriptions/prescriptions-service.ts';
 import { snapshotDatabase } from '../database-snapshot.ts';
 import { bearer, givenPartner, requestToken } from '../given.ts';
-import type { TestApp } from '../test-app.ts';
-import {
-  createPrescriptionsTestApp,
-  givenClinic,
-  givenPatient,
-  givenPrescription,
-  givenSecondPrescriber,
-  outboxEvents,
-  prescribeBody,
-  prescriptionsClient,
-  send,
-  type Clinic,
-} from './prescriptions-given.ts';
+import { createTestApp, type TestApp } from '../test-app.ts';
+import { givenClinic, givenPatient, givenPrescription, givenSecondPrescriber, outboxEvents, prescribeBody, prescriptionsClient, send, type Clinic } from './prescriptions-given.ts';
 
 let t: TestApp;
 let c: Clinic;
 
 beforeAll(async () => {
-  t = await createPrescriptionsTestApp();
+  t = await createTestApp();
   c = await givenClinic(t);
 });
 afterAll(() => t.close());

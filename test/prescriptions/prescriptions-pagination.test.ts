@@ -1,14 +1,14 @@
 // Walking a patient's prescriptions with limit and lastKey: every prescription exactly once,
 // newest first, also while new ones are created between the pages.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestApp } from '../test-app.ts';
-import { createPrescriptionsTestApp, givenClinic, givenPatient, givenPrescription, prescriptionsClient, type Clinic } from './prescriptions-given.ts';
+import { createTestApp, type TestApp } from '../test-app.ts';
+import { givenClinic, givenPatient, givenPrescription, prescriptionsClient, type Clinic } from './prescriptions-given.ts';
 
 let t: TestApp;
 let c: Clinic;
 
 beforeAll(async () => {
-  t = await createPrescriptionsTestApp();
+  t = await createTestApp();
   c = await givenClinic(t);
 });
 afterAll(() => t.close());

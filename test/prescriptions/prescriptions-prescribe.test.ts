@@ -8,18 +8,8 @@ import { SANDBOX_PHARMACIES } from '../../src/prescriptions/pharmacy-directory.t
 import { fieldsOf, validDrug } from '../custom-drugs/custom-drugs-given.ts';
 import { snapshotDatabase } from '../database-snapshot.ts';
 import { bearer, requestToken } from '../given.ts';
-import type { TestApp } from '../test-app.ts';
-import {
-  createPrescriptionsTestApp,
-  givenClinic,
-  givenPatient,
-  givenSecondPrescriber,
-  prescribeBody,
-  prescriptionsClient,
-  send,
-  type Clinic,
-  type PrescriptionsClient,
-} from './prescriptions-given.ts';
+import { createTestApp, type TestApp } from '../test-app.ts';
+import { givenClinic, givenPatient, givenSecondPrescriber, prescribeBody, prescriptionsClient, send, type Clinic, type PrescriptionsClient } from './prescriptions-given.ts';
 
 let t: TestApp;
 let c: Clinic;
@@ -28,7 +18,7 @@ let ownerHeaders: Record<string, string>;
 let fredId: string;
 
 beforeAll(async () => {
-  t = await createPrescriptionsTestApp();
+  t = await createTestApp();
   c = await givenClinic(t);
   api = prescriptionsClient(t, c);
   ownerHeaders = bearer(await requestToken(t, c.g, [...SCOPES], c.g.ownerId), c.g);

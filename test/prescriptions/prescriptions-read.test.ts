@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCOPES } from '../../src/auth/scopes.ts';
 import { encodeLastKey } from '../../src/prescriptions/prescription-paging.ts';
 import { bearer, requestToken } from '../given.ts';
-import type { TestApp } from '../test-app.ts';
-import { createPrescriptionsTestApp, givenClinic, givenPatient, givenPrescription, prescriptionsClient, send, type Clinic, type PrescriptionsClient } from './prescriptions-given.ts';
+import { createTestApp, type TestApp } from '../test-app.ts';
+import { givenClinic, givenPatient, givenPrescription, prescriptionsClient, send, type Clinic, type PrescriptionsClient } from './prescriptions-given.ts';
 
 let t: TestApp;
 let c: Clinic;
@@ -21,7 +21,7 @@ const UNKNOWN_PATIENT = '3f1c2a9e-5b7d-4c1e-9a2b-6d8e0f1a2b3c';
 const ANOTHER_PATIENT = '4a2d3b0f-6c8e-4d2f-8b3c-7e9f1a2b3c4d';
 
 beforeAll(async () => {
-  t = await createPrescriptionsTestApp();
+  t = await createTestApp();
   c = await givenClinic(t);
   other = await givenClinic(t);
   api = prescriptionsClient(t, c);

@@ -3,8 +3,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requestableScopes, SCOPES } from '../../src/auth/scopes.ts';
 import { givenIntegration, tokenHeaders } from '../given.ts';
-import type { TestApp } from '../test-app.ts';
-import { createPrescriptionsTestApp, givenClinic, prescribeBody, prescriptionsClient, productionEnv, type Clinic } from './prescriptions-given.ts';
+import { createTestApp, type TestApp } from '../test-app.ts';
+import { givenClinic, prescribeBody, prescriptionsClient, productionEnv, type Clinic } from './prescriptions-given.ts';
 
 const A_SCID = 'A12425GABC1234002M';
 
@@ -13,7 +13,7 @@ describe('in production mode', () => {
   let c: Clinic;
 
   beforeAll(async () => {
-    t = await createPrescriptionsTestApp({ env: productionEnv() });
+    t = await createTestApp({ env: productionEnv() });
     c = await givenClinic(t);
   });
   afterAll(() => t.close());
@@ -49,7 +49,7 @@ describe('in sandbox mode', () => {
   let t: TestApp;
 
   beforeAll(async () => {
-    t = await createPrescriptionsTestApp();
+    t = await createTestApp();
   });
   afterAll(() => t.close());
 

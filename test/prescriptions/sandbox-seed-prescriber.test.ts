@@ -6,14 +6,14 @@ import { seedSandbox, type SandboxSeed } from '../../src/onboarding/sandbox-seed
 import { readUser } from '../../src/users/users-service.ts';
 import type { GivenIntegration } from '../given.ts';
 import { bearer, requestToken } from '../given.ts';
-import type { TestApp } from '../test-app.ts';
-import { createPrescriptionsTestApp, givenPatient, prescribeBody, send } from './prescriptions-given.ts';
+import { createTestApp, type TestApp } from '../test-app.ts';
+import { givenPatient, prescribeBody, send } from './prescriptions-given.ts';
 
 let t: TestApp;
 let seed: SandboxSeed;
 
 beforeAll(async () => {
-  t = await createPrescriptionsTestApp();
+  t = await createTestApp();
   seed = await seedSandbox(t.features.onboarding, t.features);
 });
 afterAll(() => t.close());

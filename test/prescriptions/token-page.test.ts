@@ -2,15 +2,15 @@
 // (outside the API's base path), public, HTML with every value escaped, and a QR code of the SCID.
 import QRCode from 'qrcode';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestApp } from '../test-app.ts';
-import { createPrescriptionsTestApp, givenClinic, givenPrescription, prescriptionsClient, type Clinic } from './prescriptions-given.ts';
+import { createTestApp, type TestApp } from '../test-app.ts';
+import { givenClinic, givenPrescription, prescriptionsClient, type Clinic } from './prescriptions-given.ts';
 
 let t: TestApp;
 let c: Clinic;
 
 beforeAll(async () => {
   // Mounted under a prefix, and reached at a public URL of its own, like a real deployment.
-  t = await createPrescriptionsTestApp({ env: { ERX_BASE_PATH: '/external', ERX_PUBLIC_URL: 'https://erx.example.org' } });
+  t = await createTestApp({ env: { ERX_BASE_PATH: '/external', ERX_PUBLIC_URL: 'https://erx.example.org' } });
   c = await givenClinic(t);
 });
 afterAll(() => t.close());

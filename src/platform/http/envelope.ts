@@ -127,6 +127,6 @@ export const ErrorEnvelopeSchema = Type.Object(
 
 /** The error responses every authenticated route can produce, for its response schema. */
 export function errorResponses(...statuses: number[]): Record<number, typeof ErrorEnvelopeSchema> {
-  const all = [400, 401, 413, 429, 500, ...statuses];
+  const all = [400, 401, 413, 415, 429, 500, ...statuses];
   return Object.fromEntries(all.map((status) => [status, ErrorEnvelopeSchema]));
 }
