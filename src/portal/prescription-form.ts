@@ -169,6 +169,12 @@ const REQUIRED_PHRASES: Readonly<Record<FormField, string>> = {
   send_to: 'Choose where the token goes.',
 };
 
+/** A service message as a sentence: one about the field ("must be ...", "is not ...") follows its label. */
+function asSentence(label: string, message: string): string {
+  if (/^(must|is|are)\b/.test(message)) return `${label} ${message}`;
+  return message.charAt(0).toUpperCase() + message.slice(1);
+}
+
 /** Each issue under its field, phrased for the prescriber (a required field simply says so). */
 export function formErrorsOf(issues: readonly ValidationIssue[]): FormErrors {
   const errors: FormErrors = { fields: {}, general: [] };
@@ -178,8 +184,7 @@ export function formErrorsOf(issues: readonly ValidationIssue[]): FormErrors {
       errors.general.push(`${found.field}: ${found.message}`);
       continue;
     }
-    // The service's messages are about a field ("must be a whole number ..."): they follow its label.
-    const message = found.code === 'REQUIRED_FIELD' ? REQUIRED_PHRASES[field] : /^[a-z]/.test(found.message) ? `${FIELD_LABELS[field]} ${found.message}` : found.message;
+    const message = found.code === 'REQUIRED_FIELD' ? REQUIRED_PHRASES[field] : asSentence(FIELD_LABELS[field], found.message);
     const list = (errors.fields[field] ??= []);
     if (!list.includes(message)) list.push(message);
   }

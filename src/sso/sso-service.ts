@@ -72,10 +72,12 @@ export async function mintSsoToken(ctx: SsoContext, headers: Record<string, stri
   await enforceRateLimit(ctx.auth, credentials['x-partner-id'], credentials['x-organization-id'].toLowerCase());
   const checked = await checkCredentials(ctx.auth, credentials);
   if (!checked) throw unauthorized(INVALID_PARTNER_CREDENTIALS);
-  const sent = bodyFields(submitted).redirect_path;
-  const refused = new Set(submitted.issues.map((issue) => issue.field));
+  // No body at all reads as an empty one: the default path.
+  const body: SubmittedBody = submitted.value === undefined ? { value: {}, issues: [] } : submitted;
+  const sent = bodyFields(body).redirect_path;
+  const refused = new Set(body.issues.map((issue) => issue.field));
   const { redirect, issues } = refused.has('redirect_path') ? { redirect: undefined, issues: [] } : readRedirectPath(sent as string | undefined, ctx.portalUrl);
-  throwIfInvalid(submitted, issues);
+  throwIfInvalid(body, issues);
   if (!redirect) throw new Error('a redirect_path without issues must give a redirect');
   const token = newBrowserSecret();
   const now = ctx.clock.now();
