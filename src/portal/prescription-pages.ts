@@ -21,7 +21,7 @@ const CHANGES: readonly PrescriptionChange[] = ['cease', 'cancel', 'reissue'];
 
 /** The banner a prescription page shows after the action that led to it (only these words, never the query's). */
 function noticeOf(query: { created?: string; done?: string }): string | undefined {
-  if (query.created !== undefined) return 'Prescription created: its token was sent.';
+  if (query.created !== undefined) return 'Prescription created.';
   const action = CHANGES.find((change) => change === query.done);
   return action ? `Prescription ${TRANSITIONS[action].verb}.` : undefined;
 }

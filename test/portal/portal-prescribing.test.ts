@@ -23,7 +23,7 @@ const RESERVED = '?reserved_1=abc&reserved_2=&reserved_3=' + 'z'.repeat(40);
 useTestApp({}, async (app) => {
   t = app;
   c = await givenClinic(t);
-  [catalogDrugId] = await givenCatalogDrugs(t, c, [validDrug({ item_generic_name: 'Doxycycline <b>hyclate</b>', item_strength: '100mg', quantity: '7', max_repeats: '1' })]);
+  catalogDrugId = (await givenCatalogDrugs(t, c, [validDrug({ item_generic_name: 'Doxycycline <b>hyclate</b>', item_strength: '100mg', quantity: '7', max_repeats: '1' })]))[0]!;
   ownDrugId = await givenUserDrug(t, c, validDrug({ item_generic_name: 'Ibuprofen', item_strength: '400mg', item_form: 'Tablet' }));
   const colleague = await givenUser(t, c.g.organizationId, ['provider']);
   colleaguesDrugId = await givenUserDrug(t, c, validDrug({ item_generic_name: 'Colleague only' }), colleague.user_id);
@@ -127,7 +127,7 @@ describe('creating a prescription', () => {
     const scid = scidOfRedirect(response);
     expect(response.headers.location).toBe(`${form()}/${scid}?created=1`);
     const confirmation = await session.get(String(response.headers.location));
-    expect(confirmation.body).toContain('Prescription created: its token was sent.');
+    expect(confirmation.body).toContain('<p class="notice success" role="status">Prescription created.</p>');
     expect(confirmation.body).toContain(`<dd aria-labelledby="scid-term" class="scid">${scid}</dd>`);
     expect(confirmation.body).toContain('<dd>Amoxicillin 500 mg Capsule</dd>');
     expect(confirmation.body).toContain('SMS to the patient (0412345678)');
