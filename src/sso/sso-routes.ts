@@ -14,7 +14,8 @@ export const ssoRoutes: RouteModule = (app, { sso }) => {
     url: '/v1/sso',
     config: { auth: { kind: 'public' } },
     attachValidation: true,
-    bodyLimit: 16 * 1024,
+    // A redirect_path is at most 2 KB; 32 KB as the prescription routes take.
+    bodyLimit: 32 * 1024,
     schema: {
       summary: 'Mint a single sign-on link into the prescribing portal',
       description:
