@@ -14,7 +14,16 @@ import { bodyFields, throwIfInvalid, type SubmittedBody } from '../platform/http
 import { hashSecret } from '../platform/secrets.ts';
 import type { Deps } from '../runtime.ts';
 import { readRedirectPath } from './redirect-path.ts';
-import { deleteStaleSignIns, findPartnerFrameOrigins, findSsoToken, insertPortalSession, insertSsoToken, isSignInStillAllowed, spendSsoToken } from './sso-store.ts';
+import {
+  deleteStaleSignIns,
+  findPartnerFrameOrigins,
+  findSsoToken,
+  insertPortalSession,
+  insertSsoToken,
+  isSignInStillAllowed,
+  spendSsoToken,
+  type SsoTokenRow,
+} from './sso-store.ts';
 
 export interface SsoContext {
   db: Kysely<Database>;
@@ -119,6 +128,24 @@ async function refusalOf(ctx: SsoContext, tokenHash: string, now: string): Promi
 /** Thrown inside the sign-in transaction to roll the spent token back. */
 class SignInRevoked extends Error {}
 
+/** Inside the sign-in transaction: the session the spent token opens (and stale rows swept out on the way). */
+async function openSession(ctx: SsoContext, trx: Kysely<Database>, spent: SsoTokenRow, sessionId: string, now: Date): Promise<void> {
+  const at = now.toISOString();
+  await deleteStaleSignIns(trx, { tokensBefore: secondsAfter(now, -EXPIRED_TOKENS_KEPT_SECONDS), sessionsIdleSince: secondsAfter(now, -ctx.idleTimeoutSeconds) });
+  await insertPortalSession(trx, {
+    session_hash: hashSecret(sessionId),
+    partner_id: spent.partner_id,
+    organization_id: spent.organization_id,
+    user_id: spent.user_id,
+    reserved_1: spent.reserved_1,
+    reserved_2: spent.reserved_2,
+    reserved_3: spent.reserved_3,
+    csrf_secret: newBrowserSecret(),
+    created_at: at,
+    last_seen_at: at,
+  });
+}
+
 /**
  * GET /auth/sso: spends the token and opens a session, in one transaction, unless the user or
  * the partner lost access since the token was minted. Nothing is written when it refuses.
@@ -127,33 +154,22 @@ export async function signInWithSsoToken(ctx: SsoContext, token: string | undefi
   if (token === undefined || !SECRET_PATTERN.test(token)) return { ok: false, reason: 'unknown', frameOrigins: [] };
   const tokenHash = hashSecret(token);
   const now = ctx.clock.now();
-  const at = now.toISOString();
   const sessionId = newBrowserSecret();
-  const opened = await ctx.db.transaction().execute(async (trx) => {
-    const spent = await spendSsoToken(trx, tokenHash, at);
-    if (!spent) return undefined;
-    const ids = { partnerId: spent.partner_id, organizationId: spent.organization_id, userId: spent.user_id };
-    if (!(await isSignInStillAllowed(trx, ids))) throw new SignInRevoked();
-    await deleteStaleSignIns(trx, { tokensBefore: secondsAfter(now, -EXPIRED_TOKENS_KEPT_SECONDS), sessionsIdleSince: secondsAfter(now, -ctx.idleTimeoutSeconds) });
-    const { reserved_1, reserved_2, reserved_3 } = spent;
-    await insertPortalSession(trx, {
-      session_hash: hashSecret(sessionId),
-      partner_id: spent.partner_id,
-      organization_id: spent.organization_id,
-      user_id: spent.user_id,
-      reserved_1,
-      reserved_2,
-      reserved_3,
-      csrf_secret: newBrowserSecret(),
-      created_at: at,
-      last_seen_at: at,
+  const opened = await ctx.db
+    .transaction()
+    .execute(async (trx) => {
+      const spent = await spendSsoToken(trx, tokenHash, now.toISOString());
+      if (!spent) return undefined;
+      const ids = { partnerId: spent.partner_id, organizationId: spent.organization_id, userId: spent.user_id };
+      if (!(await isSignInStillAllowed(trx, ids))) throw new SignInRevoked();
+      await openSession(ctx, trx, spent, sessionId, now);
+      return spent;
+    })
+    .catch((error: unknown) => {
+      if (error instanceof SignInRevoked) return null;
+      throw error;
     });
-    return spent;
-  }).catch((error: unknown) => {
-    if (error instanceof SignInRevoked) return null;
-    throw error;
-  });
-  if (opened === undefined) return refusalOf(ctx, tokenHash, at);
+  if (opened === undefined) return refusalOf(ctx, tokenHash, now.toISOString());
   if (opened === null) return { ok: false, reason: 'revoked', frameOrigins: [] };
   const frameOrigins = parseFrameOrigins(await findPartnerFrameOrigins(ctx.db, opened.partner_id));
   return { ok: true, sessionId, redirectPath: opened.redirect_path, frameOrigins };
