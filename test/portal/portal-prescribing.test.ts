@@ -7,8 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { givenCatalogDrugs, givenUserDrug, validDrug } from '../custom-drugs/custom-drugs-given.ts';
 import { snapshotDatabase } from '../database-snapshot.ts';
 import { givenUser, useTestApp } from '../given.ts';
-import { givenClinic, givenPrescription, outboxEvents, prescriptionsClient, storedPrescription, type Clinic } from '../prescriptions/prescriptions-given.ts';
-import type { TestApp } from '../test-app.ts';
+import { givenClinic, givenPrescription, outboxEvents, prescriptionsClient, productionEnv, storedPrescription, type Clinic } from '../prescriptions/prescriptions-given.ts';
+import { createTestApp, type TestApp } from '../test-app.ts';
 import { csrfOf, scidOfRedirect, signIn, type PortalClient } from './portal-given.ts';
 
 let t: TestApp;
@@ -182,6 +182,21 @@ describe('creating a prescription', () => {
     expect((await session.get(form())).body).not.toContain('<nav');
     const created = await session.submit(form('dashboard'), { medicine: 'formulary:cefalexin-500-capsule', quantity: '10', send_to: 'patient-email', intent: 'create' });
     expect(created.headers.location).toMatch(new RegExp(`^${form('dashboard')}/[A-Z0-9]{18}\\?created=1$`));
+  });
+  it('offers no sandbox formulary in production, and refuses an entry of it posted anyway', async () => {
+    const production = await createTestApp({ env: productionEnv() });
+    try {
+      const clinic = await givenClinic(production);
+      const theirs = await signIn(production, clinic.g, `/embed/patients/${clinic.patientId}/prescriptions`);
+      const page = await theirs.get(`/embed/patients/${clinic.patientId}/prescriptions`);
+      expect(page.body).not.toContain('Sandbox formulary');
+      expect(page.body).not.toContain('formulary:');
+      const posted = await theirs.submit(`/embed/patients/${clinic.patientId}/prescriptions`, { medicine: 'formulary:amoxicillin-500-capsule', quantity: '5', send_to: 'patient-sms', intent: 'create' });
+      expect(posted.statusCode).toBe(422);
+      expect(posted.body).toContain('Medicine is not a drug of the organization catalog');
+    } finally {
+      await production.close();
+    }
   });
 });
 
