@@ -1,4 +1,5 @@
-// The flags of `npm run bench`: how long and how hard each endpoint is driven.
+// The flags of `npm run bench`: how long and how hard each endpoint is driven; and of its
+// separate webhooks mode (`npm run bench -- webhooks`), which measures webhook delivery.
 import { parseArgs } from 'node:util';
 
 export interface BenchOptions {
@@ -17,12 +18,38 @@ const DEFAULT_CONNECTIONS = 10;
 /** Measured seconds come in slices about this long, each beside as long a slice of the baseline. */
 export const SLICE_SECONDS = 2;
 
+/** What `npm run bench -- webhooks` measures (see bench/webhooks-bench.ts). */
+export interface WebhooksBenchOptions {
+  /** Events per second recorded for the latency measurement (the issue's 500). */
+  ratePerSecond: number;
+  /** Seconds the latency is measured at that rate, after WARMUP_SECONDS. */
+  latencySeconds: number;
+  /** Events waiting in the outbox when the dispatcher starts, for the sustained rate. */
+  backlogEvents: number;
+  /** Seconds of the bare undici loop, before and again after the dispatcher drains the backlog. */
+  bareLoopSeconds: number;
+  warmupSeconds: number;
+}
+
+export type BenchCommand = { mode: 'endpoints'; options: BenchOptions } | { mode: 'webhooks'; options: WebhooksBenchOptions };
+
+const WEBHOOK_RATE_PER_SECOND = 500;
+const WEBHOOK_LATENCY_SECONDS = 20;
+const WEBHOOK_BACKLOG_EVENTS = 40_000;
+const WEBHOOK_BARE_LOOP_SECONDS = 5;
+
 export const BENCH_USAGE = [
   'usage: npm run bench -- [--duration SECONDS | --quick] [--connections N]',
   `  --duration SECONDS  measured seconds per endpoint (default ${DEFAULT_DURATION_SECONDS}, after a ${WARMUP_SECONDS} s warm-up), in ${SLICE_SECONDS} s slices`,
   '                      that alternate with as many seconds of its baseline',
   `  --quick             smoke run: ${QUICK_DURATION_SECONDS} s per endpoint`,
   `  --connections N     concurrent connections (default ${DEFAULT_CONNECTIONS})`,
+  '',
+  '       npm run bench -- webhooks [--duration SECONDS | --quick]',
+  `  webhook delivery on SQLite, or PostgreSQL when DATABASE_URL is set: commit-to-first-delivery latency at`,
+  `  ${WEBHOOK_RATE_PER_SECOND} events/s, then the sustained rate draining ${WEBHOOK_BACKLOG_EVENTS} events beside a bare undici loop`,
+  `  --duration SECONDS  seconds the latency is measured (default ${WEBHOOK_LATENCY_SECONDS})`,
+  `  --quick             smoke run: ${QUICK_DURATION_SECONDS} s of latency, a backlog of ${WEBHOOK_BACKLOG_EVENTS / 10} events`,
 ].join('\n');
 
 export class BenchUsageError extends Error {
@@ -36,6 +63,39 @@ function readWholeNumber(flag: string, text: string | undefined, fallback: numbe
     throw new BenchUsageError(`--${flag} must be a whole number from 1 to ${max}, got "${text}"`);
   }
   return value;
+}
+
+/** The mode and its options, or undefined when --help was asked for. */
+export function parseBenchCommand(argv: string[]): BenchCommand | undefined {
+  if (argv[0] !== 'webhooks') {
+    const options = parseBenchOptions(argv);
+    return options && { mode: 'endpoints', options };
+  }
+  const options = parseWebhooksBenchOptions(argv.slice(1));
+  return options && { mode: 'webhooks', options };
+}
+
+function parseWebhooksBenchOptions(argv: string[]): WebhooksBenchOptions | undefined {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: { duration: { type: 'string' }, quick: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h', default: false } },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (error) {
+    throw new BenchUsageError(error instanceof Error ? error.message : String(error));
+  }
+  if (values.help) return undefined;
+  if (values.quick && values.duration !== undefined) throw new BenchUsageError('--quick and --duration cannot be combined');
+  return {
+    ratePerSecond: WEBHOOK_RATE_PER_SECOND,
+    latencySeconds: readWholeNumber('duration', values.duration, values.quick ? QUICK_DURATION_SECONDS : WEBHOOK_LATENCY_SECONDS, 600),
+    backlogEvents: values.quick ? WEBHOOK_BACKLOG_EVENTS / 10 : WEBHOOK_BACKLOG_EVENTS,
+    bareLoopSeconds: values.quick ? 2 : WEBHOOK_BARE_LOOP_SECONDS,
+    warmupSeconds: WARMUP_SECONDS,
+  };
 }
 
 /** Returns undefined when --help was asked for. */

@@ -2,12 +2,14 @@
 // the same run, beside each row, prints the table, writes .bench/last-run.json, and fails
 // (exit 1) when a response was not 2xx or a target was missed. The machine has 2 cores, so
 // the baseline and the API are never driven at the same time, each alone with autocannon.
+// `npm run bench -- webhooks` is a separate mode: webhook delivery (bench/webhooks-bench.ts).
 import os from 'node:os';
 import { runPendingCleanups } from './bench-cleanup.ts';
-import { BENCH_USAGE, BenchUsageError, parseBenchOptions, type BenchOptions } from './bench-options.ts';
+import { BENCH_USAGE, BenchUsageError, parseBenchCommand, type BenchCommand, type BenchOptions, type WebhooksBenchOptions } from './bench-options.ts';
 import { measureRun } from './bench-phases.ts';
 import { killLiveChildrenNow } from './bench-processes.ts';
 import { buildRunRecord, compareToBaselines, formatReportTable, missedTargets, writeRunRecord } from './bench-report.ts';
+import { runWebhooksBench } from './webhooks-bench.ts';
 
 let finishing = false;
 
@@ -52,22 +54,31 @@ async function runBench(options: BenchOptions): Promise<void> {
   await finish(0, `bench: PASS, every response 2xx and every target met (recorded in ${file})`);
 }
 
-let options: BenchOptions | undefined;
+async function runWebhooks(options: WebhooksBenchOptions): Promise<void> {
+  const { report, file } = await runWebhooksBench(options);
+  if (report.missed.length > 0) {
+    await finish(1, `bench webhooks: FAIL, target missed: ${report.missed.join('; ')} (recorded in ${file})`);
+    return;
+  }
+  await finish(0, `bench webhooks: PASS, every event delivered and every target met (recorded in ${file})`);
+}
+
+let command: BenchCommand | undefined;
 try {
-  options = parseBenchOptions(process.argv.slice(2));
+  command = parseBenchCommand(process.argv.slice(2));
 } catch (error) {
   if (!(error instanceof BenchUsageError)) throw error;
   process.stderr.write(`bench: ${error.message}\n${BENCH_USAGE}\n`);
   process.exit(2);
 }
-if (!options) {
+if (!command) {
   process.stdout.write(`${BENCH_USAGE}\n`);
   process.exit(0);
 }
 
 installExitGuards();
 try {
-  await runBench(options);
+  await (command.mode === 'webhooks' ? runWebhooks(command.options) : runBench(command.options));
 } catch (error) {
   const message = error instanceof Error ? error.message : String(error);
   await finish(1, `bench: FAILED: ${message}`);

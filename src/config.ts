@@ -30,6 +30,9 @@ export const SETTINGS = {
   logLevel: { env: 'LOG_LEVEL', default: 'info', meaning: 'pino log level (`silent` to turn logs off).' },
   hiFixtures: { env: 'ERX_HI_FIXTURES', default: '', meaning: 'Path of an HI Service sandbox fixture file (JSON), merged with the built-in demo set.' },
   hiLatencyMs: { env: 'ERX_HI_LATENCY_MS', default: '0', meaning: 'Simulated HI Service latency per call in sandbox, in milliseconds.' },
+  webhookTimeoutMs: { env: 'ERX_WEBHOOK_TIMEOUT_MS', default: '', meaning: "Timeout of one webhook attempt, in milliseconds. Empty: the spec's 10 s. Meant for tests; partners rely on the 10 s." },
+  webhookMaxInFlight: { env: 'ERX_WEBHOOK_MAX_IN_FLIGHT', default: '16', meaning: 'Most webhook deliveries one process has in flight to one endpoint (a 429 halves it for a while).' },
+  webhookPollMs: { env: 'ERX_WEBHOOK_POLL_MS', default: '1000', meaning: 'How often a dispatcher looks for due deliveries it was not woken for (other processes on SQLite, retries, expired leases), in milliseconds; at most 1000.' },
   portalUrl: { env: 'ERX_PORTAL_URL', default: '', meaning: 'Origin of the prescribing portal, used in the `redirect_url` of `POST /v1/sso`. Empty: the public URL.' },
   portalIdleTimeoutSeconds: { env: 'ERX_PORTAL_IDLE_TIMEOUT_SECONDS', default: '1800', meaning: 'A portal session ends after this many seconds without a request (60 to 43200).' },
 } as const satisfies Record<string, Setting>;
@@ -54,6 +57,10 @@ export interface Config {
   logLevel: string;
   hiFixtures: string | undefined;
   hiLatencyMs: number;
+  /** Undefined: the spec's 10 s (webhook-delivery-rules.ts). */
+  webhookTimeoutMs: number | undefined;
+  webhookMaxInFlight: number;
+  webhookPollMs: number;
   portalUrl: string;
   portalIdleTimeoutSeconds: number;
 }
@@ -135,6 +142,9 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: readText(env, 'logLevel'),
     hiFixtures: readOptional(env, 'hiFixtures'),
     hiLatencyMs: readInteger(env, 'hiLatencyMs', 0, 60_000),
+    webhookTimeoutMs: readText(env, 'webhookTimeoutMs') === '' ? undefined : readInteger(env, 'webhookTimeoutMs', 50, 60_000),
+    webhookMaxInFlight: readInteger(env, 'webhookMaxInFlight', 1, 1_000),
+    webhookPollMs: readInteger(env, 'webhookPollMs', 10, 1_000),
     portalUrl: readPortalUrl(env, publicUrl),
     portalIdleTimeoutSeconds: readInteger(env, 'portalIdleTimeoutSeconds', 60, 43_200),
   };

@@ -31,11 +31,11 @@ export interface Features {
 export function buildFeatures(deps: Deps): Features {
   const system = createSystemContext(deps);
   const auth = createAuthContext(deps);
-  const onboarding = createOnboardingContext(deps);
+  const webhooks = createWebhooksContext(deps);
+  const onboarding = createOnboardingContext(deps, { webhooks });
   const users = createUsersContext(deps);
   const patients = createPatientsContext(deps, { users });
   const customDrugs = createCustomDrugsContext(deps, { users });
-  const webhooks = createWebhooksContext(deps);
   const idempotency = createIdempotencyContext(deps);
   const prescriptions = createPrescriptionsContext(deps, { users, patients, customDrugs, webhooks });
   const sso = createSsoContext(deps, { auth });

@@ -3,6 +3,7 @@ import { Command, CommanderError } from 'commander';
 import { fail } from './cli/cli-output.ts';
 import { registerOnboardingCommands } from './cli/onboarding-commands.ts';
 import { registerServerCommands } from './cli/server-commands.ts';
+import { registerWebhooksCommands } from './cli/webhooks-commands.ts';
 
 const program = new Command('erx')
   .description('Operator CLI of the erx partner API')
@@ -12,6 +13,7 @@ const program = new Command('erx')
 
 registerServerCommands(program);
 registerOnboardingCommands(program);
+registerWebhooksCommands(program);
 
 try {
   await program.parseAsync(process.argv);

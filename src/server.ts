@@ -1,5 +1,6 @@
 // Runs the app on a socket and stops it cleanly: stop accepting, let in-flight requests
-// finish, then close the rate limiter and the database.
+// finish, stop what else runs on the same infrastructure (the webhook dispatcher), then close
+// the rate limiter and the database.
 import { buildApp } from './app.ts';
 import { buildFeatures, type Features } from './features.ts';
 import type { App } from './route-module.ts';
@@ -15,9 +16,16 @@ export async function startServer(
   deps: Deps,
   features: Features = buildFeatures(deps),
   build: (deps: Deps, features: Features) => Promise<App> = buildApp,
+  options: { beforeClosingDeps?: () => Promise<void> } = {},
 ): Promise<RunningServer> {
   const app = await build(deps, features);
-  app.addHook('onClose', () => closeDeps(deps));
+  app.addHook('onClose', async () => {
+    try {
+      await options.beforeClosingDeps?.();
+    } finally {
+      await closeDeps(deps);
+    }
+  });
   // Once stopping, every response asks the client to close its keep-alive connection, so
   // the connections of requests that were in flight end with them and close() can finish.
   let stopping: Promise<void> | undefined;

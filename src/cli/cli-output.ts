@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import { ConfigError, loadConfig } from '../config.ts';
 import { OnboardingError } from '../onboarding/onboarding-service.ts';
 import { buildFeatures, type Features } from '../features.ts';
+import { WebhooksError } from '../webhooks/webhooks-service.ts';
 import { assembleDeps, closeDeps, type Deps } from '../runtime.ts';
 
 export interface CommandOptions {
@@ -16,7 +17,7 @@ export function printResult(options: CommandOptions, result: unknown, lines: str
 
 /** Expected failures (bad input, missing records, bad config) print their message alone. */
 export function describeFailure(error: unknown): string {
-  if (error instanceof OnboardingError || error instanceof ConfigError) return error.message;
+  if (error instanceof OnboardingError || error instanceof WebhooksError || error instanceof ConfigError) return error.message;
   if (error instanceof Error) return `${error.name === 'Error' ? '' : `${error.name}: `}${error.message}`;
   return String(error);
 }

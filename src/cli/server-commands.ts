@@ -1,11 +1,13 @@
-// erx serve | migrate | sandbox seed
+// erx serve | worker | migrate | sandbox seed
 import type { Command } from 'commander';
+import type { Logger } from 'pino';
 import { loadConfig } from '../config.ts';
 import { describeSandboxSeed, isDatabaseEmpty, seedSandbox } from '../onboarding/sandbox-seed.ts';
 import { buildFeatures } from '../features.ts';
 import { tuneV8ForServing } from '../platform/v8-tuning.ts';
-import { assembleDeps, migrateConfiguredDatabase } from '../runtime.ts';
+import { assembleDeps, closeDeps, migrateConfiguredDatabase } from '../runtime.ts';
 import { startServer } from '../server.ts';
+import { startWebhookDispatcher } from '../webhooks/webhook-dispatcher.ts';
 import { addJsonOption, printResult, withFeatures, type CommandOptions } from './cli-output.ts';
 
 async function serve(options: { seedIfEmpty?: boolean }): Promise<void> {
@@ -17,14 +19,37 @@ async function serve(options: { seedIfEmpty?: boolean }): Promise<void> {
     const seed = await seedSandbox(features.onboarding, features);
     process.stdout.write(`${describeSandboxSeed(seed).join('\n')}\n\n`);
   }
-  const server = await startServer(deps, features);
+  // Deliveries go out from every serving process; on close, the attempts in flight finish and
+  // record their outcome before the database closes.
+  const dispatcher = startWebhookDispatcher(features.webhooks);
+  const server = await startServer(deps, features, undefined, { beforeClosingDeps: () => dispatcher.stop() });
   process.stdout.write(`erx listening on ${server.url}${config.basePath} (${config.mode}, ${deps.database.describe})\n`);
+  exitOnSignal(deps.logger, () => server.stop());
+}
+
+/** `erx worker`: the webhook dispatcher alone, beside or instead of the servers' own. */
+async function work(): Promise<void> {
+  const config = loadConfig();
+  const deps = await assembleDeps(config);
+  const dispatcher = startWebhookDispatcher(buildFeatures(deps).webhooks);
+  process.stdout.write(`erx worker ${dispatcher.id} dispatching webhooks (${config.mode}, ${deps.database.describe})\n`);
+  exitOnSignal(deps.logger, async () => {
+    try {
+      await dispatcher.stop();
+    } finally {
+      await closeDeps(deps);
+    }
+  });
+}
+
+/** On SIGTERM or SIGINT: stop, then exit 0 (1 if stopping failed). */
+function exitOnSignal(logger: Logger, stop: () => Promise<void>): void {
   const shutdown = (signal: string) => {
-    deps.logger.info({ signal }, 'shutting down');
-    server.stop().then(
+    logger.info({ signal }, 'shutting down');
+    stop().then(
       () => process.exit(0),
       (error: unknown) => {
-        deps.logger.error({ err: error }, 'shutdown failed');
+        logger.error({ err: error }, 'shutdown failed');
         process.exit(1);
       },
     );
@@ -39,6 +64,11 @@ export function registerServerCommands(program: Command): void {
     .description('serve the API (HOST, PORT and the rest from the environment)')
     .option('--seed-if-empty', 'in sandbox mode, run `sandbox seed` first when the database has no partner')
     .action(serve);
+
+  program
+    .command('worker')
+    .description('deliver webhooks only: the dispatcher every `erx serve` also runs (configuration from the environment)')
+    .action(work);
 
   addJsonOption(program.command('migrate'))
     .description('apply pending database migrations')

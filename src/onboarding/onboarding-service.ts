@@ -1,6 +1,6 @@
 // Operator actions that bring a partner and an organization together: register a partner,
 // create an organization, enable the partner for the organization. Secrets are returned
-// once and stored only as hashes (webhook secrets encrypted, since they must sign).
+// once and stored only as hashes (a webhook endpoint's secret is the webhooks feature's).
 import type { Kysely } from 'kysely';
 import { isValidHpio } from '../identifiers/index.ts';
 import { isScope, SCOPES, type Scope } from '../auth/scopes.ts';
@@ -8,8 +8,10 @@ import type { Mode } from '../config.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { Database } from '../platform/db/database-schema.ts';
 import { newId } from '../platform/ids.ts';
-import { encryptSecret, generateSecret, hashSecret } from '../platform/secrets.ts';
+import { generateSecret, hashSecret } from '../platform/secrets.ts';
 import type { Deps } from '../runtime.ts';
+import { prepareWebhookEndpoint } from '../webhooks/webhook-endpoints.ts';
+import type { WebhooksContext } from '../webhooks/webhooks-service.ts';
 import { findOrganization, findPartner, insertOrganization, insertPartner, insertPartnerEnablement, updatePartnerFrameOrigins } from './onboarding-store.ts';
 
 /** A mistake in what the operator asked for; the CLI prints it as one line. */
@@ -23,16 +25,22 @@ export interface OnboardingContext {
   secretKey: Buffer;
   /** Where the API is reached from outside (`${publicUrl}${basePath}`), for printed examples. */
   apiBaseUrl: string;
+  /** A partner created with a webhook URL gets its endpoint as `erx webhooks set-endpoint` would register it. */
+  webhooks: WebhooksContext;
   /** Production accepts only https frame origins. */
   mode: Mode;
 }
 
-export function createOnboardingContext(deps: Pick<Deps, 'database' | 'clock' | 'secretKey' | 'config'>): OnboardingContext {
+export function createOnboardingContext(
+  deps: Pick<Deps, 'database' | 'clock' | 'secretKey' | 'config'>,
+  features: { webhooks: WebhooksContext },
+): OnboardingContext {
   return {
     db: deps.database,
     clock: deps.clock,
     secretKey: deps.secretKey,
     apiBaseUrl: `${deps.config.publicUrl}${deps.config.basePath}`,
+    webhooks: features.webhooks,
     mode: deps.config.mode,
   };
 }
@@ -46,18 +54,6 @@ export interface PartnerCreated {
   webhook_secret: string | null;
 }
 
-function checkWebhookUrl(url: string): void {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw new OnboardingError(`webhook URL is not a valid URL: ${url}`);
-  }
-  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') {
-    throw new OnboardingError(`webhook URL must be http(s): ${url}`);
-  }
-}
-
 export async function createPartner(
   ctx: OnboardingContext,
   input: { partnerId: string; name?: string | undefined; webhookUrl?: string | undefined },
@@ -65,19 +61,19 @@ export async function createPartner(
   if (!PARTNER_ID_PATTERN.test(input.partnerId)) {
     throw new OnboardingError(`partner_id must be a lowercase slug (a-z, 0-9, hyphens), got "${input.partnerId}"`);
   }
-  if (input.webhookUrl) checkWebhookUrl(input.webhookUrl);
+  const endpoint = input.webhookUrl ? await prepareWebhookEndpoint(ctx.webhooks, input.webhookUrl) : undefined;
   if (await findPartner(ctx.db, input.partnerId)) throw new OnboardingError(`partner ${input.partnerId} already exists`);
   const partnerSecret = generateSecret();
-  const webhookSecret = input.webhookUrl ? generateSecret('whsec_') : null;
   await insertPartner(ctx.db, {
     id: input.partnerId,
     name: input.name ?? input.partnerId,
     secret_hash: hashSecret(partnerSecret),
-    webhook_url: input.webhookUrl ?? null,
-    webhook_secret_encrypted: webhookSecret ? encryptSecret(webhookSecret, ctx.secretKey) : null,
+    webhook_url: endpoint?.url ?? null,
+    webhook_secret_encrypted: endpoint?.secretEncrypted ?? null,
+    webhook_secret_issued_at: endpoint?.issuedAt ?? null,
     created_at: ctx.clock.now().toISOString(),
   });
-  return { partner_id: input.partnerId, partner_secret: partnerSecret, webhook_url: input.webhookUrl ?? null, webhook_secret: webhookSecret };
+  return { partner_id: input.partnerId, partner_secret: partnerSecret, webhook_url: endpoint?.url ?? null, webhook_secret: endpoint?.secret ?? null };
 }
 
 export interface OrganizationCreated {

@@ -35,7 +35,24 @@ export function eventMetadata(values: { reserved_1?: string | null; reserved_2?:
   return { reserved_1: metadataValue(values.reserved_1), reserved_2: metadataValue(values.reserved_2), reserved_3: metadataValue(values.reserved_3) };
 }
 
-/** `evt_` + 32 lower-case hex characters. */
-export function newEventId(): string {
-  return `evt_${randomBytes(16).toString('hex')}`;
+/**
+ * 32 lower-case hex characters: the creation time in milliseconds (12), then 80 random bits.
+ * Ids made close in time sort close together, so the outbox's indexes grow at their end instead
+ * of at random places: a delivery then writes about half as many database pages.
+ */
+function timeOrderedHex(): string {
+  return Date.now().toString(16).padStart(12, '0').slice(-12) + randomBytes(10).toString('hex');
 }
+
+/** `evt_` + 32 lower-case hex characters (time-ordered, see timeOrderedHex). */
+export function newEventId(): string {
+  return `evt_${timeOrderedHex()}`;
+}
+
+/** `dlv_` + 32 lower-case hex characters (time-ordered): one delivery (the event's own, or a replay) of an event. */
+export function newDeliveryId(): string {
+  return `dlv_${timeOrderedHex()}`;
+}
+
+/** Sent by `erx webhooks ping`; receivers ignore event types they do not know. */
+export const PING_EVENT_TYPE = 'webhook.ping';

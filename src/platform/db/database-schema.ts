@@ -9,6 +9,12 @@ export interface PartnersTable {
   webhook_url: string | null;
   webhook_secret_encrypted: string | null;
   created_at: string;
+  /** 1 while deliveries go out; 0 holds them (pending) until the endpoint is enabled again. */
+  webhook_enabled: Generated<number>;
+  webhook_secret_issued_at: string | null;
+  /** The secret the last rotation replaced; deliveries carry its signature too until it expires. */
+  webhook_previous_secret_encrypted: string | null;
+  webhook_previous_secret_expires_at: string | null;
   /** Origins allowed to frame the portal for this partner's users (JSON list; '[]': none). */
   frame_origins: Generated<string>;
 }
@@ -208,6 +214,47 @@ export interface PrescriptionsTable {
   updated_by_user_id: string;
 }
 
+/** One run of up to 3 attempts of one event: the event's own, or an operator's replay. */
+export interface WebhookDeliveriesTable {
+  id: string;
+  event_id: string;
+  partner_id: string;
+  /** 'event' or 'replay'. */
+  reason: string;
+  /** Who asked for a replay; null for the event's own delivery. */
+  requested_by: string | null;
+  /** 'pending', 'delivered' or 'failed'. */
+  status: string;
+  attempts_made: Generated<number>;
+  next_attempt_at: string;
+  lease_owner: string | null;
+  lease_expires_at: string | null;
+  /** Bumped by every claim; an outcome is written only with the token its claim got. */
+  fencing_token: Generated<number>;
+  last_outcome: string | null;
+  last_status_code: number | null;
+  created_at: string;
+  completed_at: string | null;
+}
+
+/** Every attempt of every delivery, as it happened. */
+export interface WebhookAttemptsTable {
+  delivery_id: string;
+  attempt_number: number;
+  event_id: string;
+  started_at: string;
+  duration_ms: number;
+  /** An outcome class of webhook-delivery-rules.ts. */
+  outcome: string;
+  status_code: number | null;
+  /** The first 4 KiB of the receiver's answer. */
+  response_body: string | null;
+  /** What went wrong below HTTP (the error's message), for the operator. */
+  detail: string | null;
+  /** The dispatcher (host, process) that made the attempt. */
+  sent_by: string;
+}
+
 /** A single-use SSO token minted by POST /v1/sso, keyed by its SHA-256 (the token is never stored). */
 export interface SsoTokensTable {
   token_hash: string;
@@ -250,6 +297,8 @@ export interface Database {
   webhook_events: WebhookEventsTable;
   idempotency_keys: IdempotencyKeysTable;
   prescriptions: PrescriptionsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
   sso_tokens: SsoTokensTable;
   portal_sessions: PortalSessionsTable;
 }

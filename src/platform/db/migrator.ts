@@ -8,6 +8,7 @@ import * as customDrugs from '../../../migrations/0003-custom-drugs.ts';
 import * as usersProviders from '../../../migrations/0004-users-providers.ts';
 import * as webhookEvents from '../../../migrations/0005-webhook-events.ts';
 import * as prescriptions from '../../../migrations/0006-prescriptions.ts';
+import * as webhookDeliveries from '../../../migrations/0007-webhook-deliveries.ts';
 import * as portal from '../../../migrations/0008-portal.ts';
 import * as idempotencyKeys from '../../../migrations/0009-idempotency-keys.ts';
 
@@ -18,6 +19,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0004-users-providers': usersProviders,
   '0005-webhook-events': webhookEvents,
   '0006-prescriptions': prescriptions,
+  '0007-webhook-deliveries': webhookDeliveries,
   '0008-portal': portal,
   '0009-idempotency-keys': idempotencyKeys,
 };

@@ -1,0 +1,223 @@
+// The dispatcher's steps (webhook-dispatcher.ts runs them): claim an endpoint's due deliveries
+// under a lease, make one attempt of a claimed delivery, and record its outcome. No transaction
+// is open during the HTTP call: the claim commits first, and the outcome is written afterwards
+// in its own short transaction, only if the claim's fencing token is still current.
+import type { Clock } from '../platform/clock.ts';
+import { decryptSecret } from '../platform/secrets.ts';
+import { nextStepAfter, type NextStep, type OutcomeClass } from './webhook-delivery-rules.ts';
+import { findWebhookEndpoint, type WebhookEndpointRow } from './webhook-endpoints-store.ts';
+import { createWebhookHttpClient, type AttemptResult, type WebhookHttpClient } from './webhook-http-attempt.ts';
+import { signWebhookPayload } from './webhook-signature.ts';
+import type { WebhooksContext } from './webhooks-service.ts';
+import {
+  claimDueDeliveries,
+  claimDueDeliveriesWithBodies,
+  findEventBodies,
+  findPartnersWithDueDeliveries,
+  insertWebhookAttempt,
+  recordAttemptIfFenced,
+  releaseDeliveryLeases,
+  updateDeliveryIfFenced,
+  type ClaimedDeliveryRow,
+} from './webhooks-store.ts';
+
+/**
+ * A lease covers a short wait in the dispatcher's queue of claimed deliveries (at most about
+ * one attempt: the queue is no longer than the endpoint's window), the attempt itself (the
+ * timeout), and this margin to write the outcome. A process that has not written it by then is
+ * taken for dead and the delivery is claimed again (its stale outcome is refused by the fencing
+ * token). An attempt starts only with at least a timeout plus this margin of lease left.
+ */
+export const LEASE_MARGIN_MS = 5_000;
+
+export function leaseDurationMs(ctx: WebhooksContext): number {
+  return 2 * ctx.settings.timeoutMs + LEASE_MARGIN_MS;
+}
+
+/** An endpoint as a batch of attempts uses it, its secrets decrypted once. */
+export interface DeliveryEndpoint {
+  partnerId: string;
+  url: string;
+  secret: string;
+  previousSecret: string | undefined;
+  /** ISO time the previous secret stops signing. */
+  previousSecretUntil: string | undefined;
+}
+
+export interface ClaimedDelivery {
+  deliveryId: string;
+  eventId: string;
+  partnerId: string;
+  /** The number this attempt will have (1 to 3). */
+  attempt: number;
+  fencingToken: number;
+  /** When the lease ends (epoch ms). */
+  leaseExpiresAt: number;
+  /** The stored envelope, sent byte for byte. */
+  body: string;
+}
+
+export interface ClaimBatch {
+  /** Undefined when the endpoint is disabled or not registered: nothing was claimed. */
+  endpoint: DeliveryEndpoint | undefined;
+  deliveries: ClaimedDelivery[];
+}
+
+/** The HTTP client deliveries (and pings) go out through, with the SSRF guard in production. */
+export function openWebhookSender(ctx: WebhooksContext): WebhookHttpClient {
+  return createWebhookHttpClient({ guardAddresses: ctx.mode === 'production', resolveHost: ctx.resolveHost, clock: ctx.clock });
+}
+
+export function deliveryEndpointOf(ctx: WebhooksContext, row: WebhookEndpointRow): DeliveryEndpoint | undefined {
+  if (row.webhook_enabled !== 1 || !row.webhook_url || !row.webhook_secret_encrypted) return undefined;
+  const hasPrevious = row.webhook_previous_secret_encrypted && row.webhook_previous_secret_expires_at;
+  return {
+    partnerId: row.id,
+    url: row.webhook_url,
+    secret: decryptSecret(row.webhook_secret_encrypted, ctx.secretKey),
+    previousSecret: hasPrevious ? decryptSecret(row.webhook_previous_secret_encrypted!, ctx.secretKey) : undefined,
+    previousSecretUntil: hasPrevious ? row.webhook_previous_secret_expires_at! : undefined,
+  };
+}
+
+/**
+ * Leases up to `limit` of the partner's due deliveries to `leaseOwner`, for one attempt each.
+ * On SQLite in one transaction (its statements cost no round trips); on PostgreSQL the
+ * endpoint is read, then one statement claims and returns the bodies.
+ */
+export async function claimEndpointDeliveries(ctx: WebhooksContext, partnerId: string, limit: number, leaseOwner: string): Promise<ClaimBatch> {
+  const now = ctx.clock.now();
+  const leaseExpiresAt = now.getTime() + leaseDurationMs(ctx);
+  const claim = { partnerId, now: now.toISOString(), limit, leaseOwner, leaseExpiresAt: new Date(leaseExpiresAt).toISOString() };
+  const toDelivery = (row: ClaimedDeliveryRow, body: string): ClaimedDelivery => ({
+    deliveryId: row.id,
+    eventId: row.event_id,
+    partnerId,
+    attempt: Number(row.attempts_made) + 1,
+    fencingToken: Number(row.fencing_token),
+    leaseExpiresAt,
+    body,
+  });
+  if (ctx.db.kind === 'postgres') {
+    const row = await findWebhookEndpoint(ctx.db, partnerId);
+    const endpoint = row && deliveryEndpointOf(ctx, row);
+    if (!endpoint) return { endpoint: undefined, deliveries: [] };
+    const claimed = await claimDueDeliveriesWithBodies(ctx.db, claim);
+    return { endpoint, deliveries: claimed.map((row) => toDelivery(row, row.body)) };
+  }
+  return ctx.db.transaction().execute(async (trx) => {
+    const row = await findWebhookEndpoint(trx, partnerId);
+    const endpoint = row && deliveryEndpointOf(ctx, row);
+    if (!endpoint) return { endpoint: undefined, deliveries: [] };
+    const claimed = await claimDueDeliveries(trx, claim);
+    const bodies = new Map((await findEventBodies(trx, [...new Set(claimed.map((row) => row.event_id))])).map((e) => [e.id, e.body]));
+    return { endpoint, deliveries: claimed.map((row) => toDelivery(row, bodies.get(row.event_id)!)) };
+  });
+}
+
+/** Whether enough of the lease is left to make the attempt and record it before it ends. */
+export function hasLeaseForAttempt(ctx: WebhooksContext, delivery: ClaimedDelivery): boolean {
+  return delivery.leaseExpiresAt - ctx.clock.now().getTime() >= ctx.settings.timeoutMs + LEASE_MARGIN_MS;
+}
+
+/** Gives back claimed deliveries that will not be attempted (stopping, or too little lease left): they are due again at once. */
+export async function releaseClaimedDeliveries(ctx: WebhooksContext, deliveries: readonly ClaimedDelivery[]): Promise<void> {
+  if (deliveries.length === 0) return;
+  await ctx.db.transaction().execute((trx) => releaseDeliveryLeases(trx, deliveries.map((d) => ({ id: d.deliveryId, fencingToken: d.fencingToken }))));
+}
+
+/** Partners with deliveries due now that nobody holds (new, retries, expired leases). */
+export async function findEndpointsWithDueDeliveries(ctx: WebhooksContext): Promise<string[]> {
+  return findPartnersWithDueDeliveries(ctx.db, ctx.clock.now().toISOString());
+}
+
+/** The X-Webhook-Signature for a delivery sent now: both secrets during a rotation's overlap. */
+export function signDelivery(endpoint: DeliveryEndpoint, body: string, clock: Clock): string {
+  const now = clock.now();
+  const secrets = [endpoint.secret];
+  if (endpoint.previousSecret && endpoint.previousSecretUntil! > now.toISOString()) secrets.push(endpoint.previousSecret);
+  return signWebhookPayload(body, secrets, Math.floor(now.getTime() / 1000));
+}
+
+export interface AttemptReport {
+  delivery: ClaimedDelivery;
+  outcome: OutcomeClass;
+  statusCode: number | null;
+  step: NextStep;
+  /** False when a later claim had taken the delivery over: this outcome was not written. */
+  recorded: boolean;
+  /** For a retry: when the next attempt is due. */
+  retryAt: Date | undefined;
+}
+
+/** Makes the claimed attempt, signed as it is sent. Never throws: a failure is an outcome class. */
+export async function sendClaimedAttempt(ctx: WebhooksContext, sender: WebhookHttpClient, endpoint: DeliveryEndpoint, delivery: ClaimedDelivery): Promise<AttemptResult> {
+  const signature = signDelivery(endpoint, delivery.body, ctx.clock);
+  return sender.send({ url: endpoint.url, body: delivery.body, signature, timeoutMs: ctx.settings.timeoutMs });
+}
+
+/**
+ * Records an attempt's outcome in a transaction of its own: delivered, failed (with one warning
+ * line), or due again the spec's pause after the attempt ended. Refused (recorded: false) if a
+ * later claim has taken the delivery over.
+ */
+export async function recordAttemptOutcome(ctx: WebhooksContext, delivery: ClaimedDelivery, result: AttemptResult, dispatcherId: string): Promise<AttemptReport> {
+  const step = nextStepAfter(delivery.attempt, result.outcome);
+  const endedAt = result.startedAt.getTime() + result.durationMs;
+  const retryAt = step.kind === 'retry' ? new Date(endedAt + step.delayMs) : undefined;
+  const recorded = await writeAttemptOutcome(ctx, delivery, result, step, { now: ctx.clock.now(), retryAt, dispatcherId });
+  if (recorded && step.kind === 'failed') {
+    ctx.logger.warn(
+      { eventId: delivery.eventId, partnerId: delivery.partnerId, deliveryId: delivery.deliveryId, attempts: delivery.attempt, outcome: result.outcome, statusCode: result.statusCode },
+      'webhook delivery failed',
+    );
+  }
+  return { delivery, outcome: result.outcome, statusCode: result.statusCode, step, recorded, retryAt };
+}
+
+/** Both steps at once: the attempt, then its outcome recorded. */
+export async function attemptClaimedDelivery(
+  ctx: WebhooksContext,
+  sender: WebhookHttpClient,
+  endpoint: DeliveryEndpoint,
+  delivery: ClaimedDelivery,
+  dispatcherId: string,
+): Promise<AttemptReport> {
+  return recordAttemptOutcome(ctx, delivery, await sendClaimedAttempt(ctx, sender, endpoint, delivery), dispatcherId);
+}
+
+/** The outcome and its attempt row, in one transaction: on PostgreSQL one statement (one round trip). */
+async function writeAttemptOutcome(
+  ctx: WebhooksContext,
+  delivery: ClaimedDelivery,
+  result: AttemptResult,
+  step: NextStep,
+  at: { now: Date; retryAt: Date | undefined; dispatcherId: string },
+): Promise<boolean> {
+  const update = {
+    status: step.kind === 'retry' ? 'pending' : step.kind,
+    attempts_made: delivery.attempt,
+    next_attempt_at: (at.retryAt ?? at.now).toISOString(),
+    last_outcome: result.outcome,
+    last_status_code: result.statusCode,
+    completed_at: step.kind === 'retry' ? null : at.now.toISOString(),
+  };
+  const attempt = {
+    delivery_id: delivery.deliveryId,
+    attempt_number: delivery.attempt,
+    event_id: delivery.eventId,
+    started_at: result.startedAt.toISOString(),
+    duration_ms: result.durationMs,
+    outcome: result.outcome,
+    status_code: result.statusCode,
+    response_body: result.responseBody,
+    detail: result.detail?.trim() || null,
+    sent_by: at.dispatcherId,
+  };
+  if (ctx.db.kind === 'postgres') return recordAttemptIfFenced(ctx.db, delivery.deliveryId, delivery.fencingToken, update, attempt);
+  return ctx.db.transaction().execute(async (trx) => {
+    if (!(await updateDeliveryIfFenced(trx, delivery.deliveryId, delivery.fencingToken, update))) return false;
+    await insertWebhookAttempt(trx, attempt);
+    return true;
+  });
+}

@@ -1,0 +1,77 @@
+// Queries of what operators see: events with the state of their latest delivery, every
+// delivery and attempt of an event.
+import type { Kysely } from 'kysely';
+import type { Database, WebhookAttemptsTable, WebhookDeliveriesTable } from '../platform/db/database-schema.ts';
+
+export interface EventQuery {
+  partnerId?: string | undefined;
+  /** Of the event's latest delivery. */
+  status?: string | undefined;
+  eventType?: string | undefined;
+  /** ISO times, inclusive, on the event's creation. */
+  since?: string | undefined;
+  until?: string | undefined;
+  limit: number;
+  order: 'oldest first' | 'newest first';
+}
+
+export interface EventWithLatestDelivery {
+  id: string;
+  event_type: string;
+  partner_id: string;
+  organization_id: string;
+  created_at: string;
+  delivery_id: string;
+  status: string;
+  attempts_made: number;
+  last_outcome: string | null;
+  last_status_code: number | null;
+  delivered_or_failed_at: string | null;
+}
+
+/** Events matching `q`, each with its latest delivery (the last replay, or its own). */
+export async function listEventsWithLatestDelivery(db: Kysely<Database>, q: EventQuery): Promise<EventWithLatestDelivery[]> {
+  const direction = q.order === 'oldest first' ? 'asc' : 'desc';
+  return db
+    .selectFrom('webhook_events as e')
+    .innerJoin('webhook_deliveries as d', 'd.event_id', 'e.id')
+    .select(['e.id', 'e.event_type', 'e.partner_id', 'e.organization_id', 'e.created_at', 'd.id as delivery_id', 'd.status', 'd.attempts_made', 'd.last_outcome', 'd.last_status_code'])
+    .select('d.completed_at as delivered_or_failed_at')
+    .where('d.id', '=', (eb) =>
+      eb.selectFrom('webhook_deliveries as l').select('l.id').whereRef('l.event_id', '=', 'e.id').orderBy('l.created_at', 'desc').orderBy('l.id', 'desc').limit(1),
+    )
+    .$if(q.partnerId !== undefined, (qb) => qb.where('e.partner_id', '=', q.partnerId!))
+    .$if(q.status !== undefined, (qb) => qb.where('d.status', '=', q.status!))
+    .$if(q.eventType !== undefined, (qb) => qb.where('e.event_type', '=', q.eventType!))
+    .$if(q.since !== undefined, (qb) => qb.where('e.created_at', '>=', q.since!))
+    .$if(q.until !== undefined, (qb) => qb.where('e.created_at', '<=', q.until!))
+    .orderBy('e.created_at', direction)
+    .orderBy('e.id', direction)
+    .limit(q.limit)
+    .execute();
+}
+
+export async function findEvents(db: Kysely<Database>, eventIds: readonly string[]): Promise<Array<{ id: string; partner_id: string; event_type: string }>> {
+  if (eventIds.length === 0) return [];
+  return db.selectFrom('webhook_events').select(['id', 'partner_id', 'event_type']).where('id', 'in', eventIds).execute();
+}
+
+export async function listDeliveriesOfEvent(db: Kysely<Database>, eventId: string) {
+  return db
+    .selectFrom('webhook_deliveries')
+    .select(['id', 'reason', 'requested_by', 'status', 'attempts_made', 'next_attempt_at', 'created_at', 'completed_at'] satisfies Array<keyof WebhookDeliveriesTable>)
+    .where('event_id', '=', eventId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+}
+
+export async function listAttemptsOfEvent(db: Kysely<Database>, eventId: string) {
+  return db
+    .selectFrom('webhook_attempts')
+    .select(['delivery_id', 'attempt_number', 'started_at', 'duration_ms', 'outcome', 'status_code', 'response_body', 'detail', 'sent_by'] satisfies Array<keyof WebhookAttemptsTable>)
+    .where('delivery_id', 'in', (eb) => eb.selectFrom('webhook_deliveries').select('id').where('event_id', '=', eventId))
+    .orderBy('started_at')
+    .orderBy('attempt_number')
+    .execute();
+}

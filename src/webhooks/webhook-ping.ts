@@ -1,0 +1,53 @@
+// `erx webhooks ping`: one signed `webhook.ping` event, sent at once through the same client
+// as deliveries (the SSRF guard in production included), so an operator checks a new endpoint
+// in one command. It is neither stored nor retried: the operator reads the answer.
+import { eventMetadata, newEventId, PING_EVENT_TYPE } from './webhook-events.ts';
+import { deliveryEndpointOf, openWebhookSender, signDelivery } from './webhook-deliveries.ts';
+import { findWebhookEndpoint } from './webhook-endpoints-store.ts';
+import { WebhooksError, type WebhooksContext } from './webhooks-service.ts';
+
+export interface PingResult {
+  partner_id: string;
+  url: string;
+  event_id: string;
+  status_code: number | null;
+  latency_ms: number;
+  /** Whether the receiver answered 2xx. */
+  ok: boolean;
+  outcome: string;
+  detail: string | null;
+}
+
+export async function pingWebhookEndpoint(ctx: WebhooksContext, partnerId: string): Promise<PingResult> {
+  const row = await findWebhookEndpoint(ctx.db, partnerId);
+  if (!row) throw new WebhooksError(`partner ${partnerId} not found`);
+  // A disabled endpoint can still be pinged: checking it is how an operator decides to enable it.
+  const endpoint = deliveryEndpointOf(ctx, { ...row, webhook_enabled: 1 });
+  if (!endpoint) throw new WebhooksError(`partner ${partnerId} has no webhook endpoint; register one with erx webhooks set-endpoint`);
+  const envelope = {
+    event_type: PING_EVENT_TYPE,
+    event_id: newEventId(),
+    timestamp: ctx.clock.now().toISOString(),
+    partner_id: partnerId,
+    organization_id: null,
+    data: {},
+    metadata: eventMetadata(),
+  };
+  const body = JSON.stringify(envelope);
+  const sender = openWebhookSender(ctx);
+  try {
+    const result = await sender.send({ url: endpoint.url, body, signature: signDelivery(endpoint, body, ctx.clock), timeoutMs: ctx.settings.timeoutMs });
+    return {
+      partner_id: partnerId,
+      url: endpoint.url,
+      event_id: envelope.event_id,
+      status_code: result.statusCode,
+      latency_ms: result.durationMs,
+      ok: result.outcome === 'success',
+      outcome: result.outcome,
+      detail: result.detail?.trim() || null,
+    };
+  } finally {
+    await sender.close();
+  }
+}

@@ -1,0 +1,70 @@
+// Dispatchers in child processes (`erx worker`, `erx serve`) beside a test process that records
+// events into the same database through the webhooks service, as the prescriptions service
+// will; and a deadline-bound wait for what a receiver must eventually have seen.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { loadConfig } from '../../src/config.ts';
+import { buildFeatures, type Features } from '../../src/features.ts';
+import { createOrganization } from '../../src/onboarding/onboarding-service.ts';
+import { createPartner } from '../../src/onboarding/onboarding-service.ts';
+import { assembleDeps, closeDeps, type Deps } from '../../src/runtime.ts';
+import { ERX_BIN } from '../cli/cli-helpers.ts';
+
+export interface ChildDispatcher {
+  child: ChildProcess;
+  /** The dispatcher id it prints (`sent_by` of its attempts). */
+  id: string;
+  output: () => string;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/** Starts `erx worker` and resolves once it says it is dispatching. */
+export function spawnWorker(env: Record<string, string>): Promise<ChildDispatcher> {
+  const child = spawn(process.execPath, [ERX_BIN, 'worker'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`erx worker did not start:\n${output}`)), 30_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /erx worker (\S+) dispatching webhooks/.exec(output);
+      if (match?.[1]) {
+        clearTimeout(timer);
+        resolve({ child, id: match[1], output: () => output, exited });
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    void exited.then(({ code, signal }) => {
+      clearTimeout(timer);
+      reject(new Error(`erx worker exited (${code ?? signal}) before it was ready:\n${output}`));
+    });
+  });
+}
+
+/** The test process's own view of the child's database: features, and no dispatcher. */
+export interface EventSource {
+  deps: Deps;
+  features: Features;
+  close(): Promise<void>;
+}
+
+export async function openEventSource(env: Record<string, string>): Promise<EventSource> {
+  const deps = await assembleDeps(loadConfig(env));
+  return { deps, features: buildFeatures(deps), close: () => closeDeps(deps) };
+}
+
+/** A partner with its endpoint at `url`, and an organization to attach its events to. */
+export async function givenPartnerWithEndpoint(source: EventSource, partnerId: string, url: string): Promise<{ partnerId: string; organizationId: string; userId: string; secret: string }> {
+  const partner = await createPartner(source.features.onboarding, { partnerId, webhookUrl: url });
+  const organization = await createOrganization(source.features.onboarding, { name: `Clinic of ${partnerId}` });
+  return { partnerId, organizationId: organization.organization_id, userId: 'b1c2d3e4-0000-4000-8000-000000000002', secret: partner.webhook_secret! };
+}
+
+/** Waits, polling every 50 ms, until `done()`; throws with `describe()` after the deadline. */
+export async function waitUntil(done: () => boolean | Promise<boolean>, timeoutMs: number, describe: () => string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await done())) {
+    if (Date.now() > deadline) throw new Error(`not within ${timeoutMs} ms: ${describe()}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
