@@ -24,9 +24,13 @@ import { describeOpenApi } from './platform/http/openapi.ts';
 import { installRequestLog } from './platform/http/request-log.ts';
 import { installSuccessReply } from './platform/http/success-reply.ts';
 import { newRequestId } from './platform/ids.ts';
-import { installPortalErrorPage, installSessionAuth } from './portal/portal-context.ts';
+import { dashboardPages } from './portal/dashboard-pages.ts';
+import { installPortal } from './portal/portal-context.ts';
+import { prescriptionPages } from './portal/prescription-pages.ts';
+import { signInPages } from './portal/sign-in-pages.ts';
 import { sandboxOnly, type App, type RouteModule } from './route-module.ts';
 import type { Deps } from './runtime.ts';
+import { ssoRoutes } from './sso/sso-routes.ts';
 import { systemRoutes } from './system/system-routes.ts';
 import { userRoutes } from './users/users-routes.ts';
 
@@ -39,10 +43,11 @@ export const API_ROUTE_MODULES: RouteModule[] = [
   userRoutes,
   prescriptionsRoutes,
   sandboxOnly(prescriptionTestHelpersRoutes),
+  ssoRoutes,
 ];
 
 /** The prescribing portal (HTML), at the root. */
-export const PORTAL_ROUTE_MODULES: RouteModule[] = [tokenPageRoutes];
+export const PORTAL_ROUTE_MODULES: RouteModule[] = [signInPages, dashboardPages, prescriptionPages, tokenPageRoutes];
 
 /** The route modules of each context; tests add their own to prove what a context refuses. */
 export interface Surfaces {
@@ -104,8 +109,7 @@ export async function buildApp(
   );
   await app.register(async (portal) => {
     requireDeclaredAuth(portal, ['public', 'session'], catalog);
-    installPortalErrorPage(portal, deps.logger);
-    installSessionAuth(portal);
+    await installPortal(portal, { config, sso: features.sso, logger: deps.logger });
     for (const register of surfaces.portal) register(portal as unknown as App, features, config);
   });
   return app as unknown as App;

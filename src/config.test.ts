@@ -7,6 +7,13 @@ describe('loadConfig', () => {
     const config = loadConfig({});
     expect(config).toMatchObject({ port: 3000, host: '127.0.0.1', mode: 'sandbox', databaseUrl: undefined, basePath: '', tokenTtlSeconds: 3600 });
     expect(config.publicUrl).toBe('http://127.0.0.1:3000');
+    expect(config.portalUrl).toBe('http://127.0.0.1:3000');
+    expect(config.portalIdleTimeoutSeconds).toBe(1800);
+  });
+
+  it('takes the portal origin from the public URL unless set', () => {
+    expect(loadConfig({ ERX_PUBLIC_URL: 'https://erx.example.org/' }).portalUrl).toBe('https://erx.example.org');
+    expect(loadConfig({ ERX_PUBLIC_URL: 'https://erx.example.org', ERX_PORTAL_URL: 'https://portal.example.org/' }).portalUrl).toBe('https://portal.example.org');
   });
 
   it('normalises the mount prefix and the errors base', () => {
@@ -22,6 +29,9 @@ describe('loadConfig', () => {
     [{ ERX_BASE_PATH: 'external' }, /ERX_BASE_PATH must look like/],
     [{ ERX_TOKEN_TTL_SECONDS: '5' }, /ERX_TOKEN_TTL_SECONDS/],
     [{ ERX_DATABASE_SCHEMA: 'Robert"); drop' }, /ERX_DATABASE_SCHEMA/],
+    [{ ERX_PORTAL_URL: 'https://portal.example.org/app' }, /ERX_PORTAL_URL must be an origin/],
+    [{ ERX_PORTAL_URL: 'portal.example.org' }, /ERX_PORTAL_URL must be an origin/],
+    [{ ERX_PORTAL_IDLE_TIMEOUT_SECONDS: '10' }, /ERX_PORTAL_IDLE_TIMEOUT_SECONDS must be a whole number from 60 to 43200/],
     [{ ERX_MODE: 'production' }, /production mode needs ERX_JWT_PRIVATE_KEY and ERX_SECRET_KEY/],
   ])('rejects %o with a clear message', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);

@@ -33,6 +33,8 @@ export const SETTINGS = {
   webhookTimeoutMs: { env: 'ERX_WEBHOOK_TIMEOUT_MS', default: '', meaning: "Timeout of one webhook attempt, in milliseconds. Empty: the spec's 10 s. Meant for tests; partners rely on the 10 s." },
   webhookMaxInFlight: { env: 'ERX_WEBHOOK_MAX_IN_FLIGHT', default: '16', meaning: 'Most webhook deliveries one process has in flight to one endpoint (a 429 halves it for a while).' },
   webhookPollMs: { env: 'ERX_WEBHOOK_POLL_MS', default: '1000', meaning: 'How often a dispatcher looks for due deliveries it was not woken for (other processes on SQLite, retries, expired leases), in milliseconds; at most 1000.' },
+  portalUrl: { env: 'ERX_PORTAL_URL', default: '', meaning: 'Origin of the prescribing portal, used in the `redirect_url` of `POST /v1/sso`. Empty: the public URL.' },
+  portalIdleTimeoutSeconds: { env: 'ERX_PORTAL_IDLE_TIMEOUT_SECONDS', default: '1800', meaning: 'A portal session ends after this many seconds without a request (60 to 43200).' },
 } as const satisfies Record<string, Setting>;
 
 export interface Config {
@@ -59,6 +61,8 @@ export interface Config {
   webhookTimeoutMs: number | undefined;
   webhookMaxInFlight: number;
   webhookPollMs: number;
+  portalUrl: string;
+  portalIdleTimeoutSeconds: number;
 }
 
 export class ConfigError extends Error {
@@ -94,6 +98,22 @@ function readBasePath(env: Env): string {
   return text;
 }
 
+/** The portal's origin (scheme, host and port only): the SSO redirect_url is built on it. */
+function readPortalUrl(env: Env, publicUrl: string): string {
+  const text = readText(env, 'portalUrl').replace(/\/+$/, '');
+  if (text === '') return publicUrl;
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(text);
+  } catch {
+    parsed = undefined;
+  }
+  if (!parsed || !['http:', 'https:'].includes(parsed.protocol) || parsed.origin !== text) {
+    throw new ConfigError(`ERX_PORTAL_URL must be an origin like https://portal.example.org (no path), got "${text}"`);
+  }
+  return text;
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const mode = readText(env, 'mode');
   if (mode !== 'sandbox' && mode !== 'production') {
@@ -101,6 +121,7 @@ export function loadConfig(env: Env = process.env): Config {
   }
   const port = readInteger(env, 'port', 0, 65535);
   const host = readText(env, 'host');
+  const publicUrl = readText(env, 'publicUrl').replace(/\/+$/, '') || `http://${host}:${port}`;
   const config: Config = {
     port,
     host,
@@ -109,7 +130,7 @@ export function loadConfig(env: Env = process.env): Config {
     databaseSchema: readOptional(env, 'databaseSchema'),
     dataDir: path.resolve(readText(env, 'dataDir')),
     basePath: readBasePath(env),
-    publicUrl: readText(env, 'publicUrl').replace(/\/+$/, '') || `http://${host}:${port}`,
+    publicUrl,
     errorsBase: readText(env, 'errorsBase').replace(/\/+$/, ''),
     tokenTtlSeconds: readInteger(env, 'tokenTtlSeconds', 60, 86_400),
     jwtPrivateKey: readOptional(env, 'jwtPrivateKey'),
@@ -124,6 +145,8 @@ export function loadConfig(env: Env = process.env): Config {
     webhookTimeoutMs: readText(env, 'webhookTimeoutMs') === '' ? undefined : readInteger(env, 'webhookTimeoutMs', 50, 60_000),
     webhookMaxInFlight: readInteger(env, 'webhookMaxInFlight', 1, 1_000),
     webhookPollMs: readInteger(env, 'webhookPollMs', 10, 1_000),
+    portalUrl: readPortalUrl(env, publicUrl),
+    portalIdleTimeoutSeconds: readInteger(env, 'portalIdleTimeoutSeconds', 60, 43_200),
   };
   if (config.databaseSchema && !/^[a-z_][a-z0-9_]{0,62}$/.test(config.databaseSchema)) {
     throw new ConfigError(`ERX_DATABASE_SCHEMA must be a lower-case SQL identifier, got "${config.databaseSchema}"`);

@@ -6,8 +6,10 @@ import { createCustomDrugsContext, type CustomDrugsContext } from './custom-drug
 import { createIdempotencyContext, type IdempotencyContext } from './idempotency/idempotency-service.ts';
 import { createOnboardingContext, type OnboardingContext } from './onboarding/onboarding-service.ts';
 import { createPatientsContext, type PatientsContext } from './patients/patients-service.ts';
+import { createPortalContext, type PortalContext } from './portal/portal-service.ts';
 import { createPrescriptionsContext, type PrescriptionsContext } from './prescriptions/prescriptions-service.ts';
 import type { Deps } from './runtime.ts';
+import { createSsoContext, type SsoContext } from './sso/sso-service.ts';
 import { createSystemContext, type SystemContext } from './system/system-service.ts';
 import { createUsersContext, type UsersContext } from './users/users-service.ts';
 import { createWebhooksContext, type WebhooksContext } from './webhooks/webhooks-service.ts';
@@ -22,6 +24,8 @@ export interface Features {
   webhooks: WebhooksContext;
   idempotency: IdempotencyContext;
   prescriptions: PrescriptionsContext;
+  sso: SsoContext;
+  portal: PortalContext;
 }
 
 export function buildFeatures(deps: Deps): Features {
@@ -34,5 +38,7 @@ export function buildFeatures(deps: Deps): Features {
   const customDrugs = createCustomDrugsContext(deps, { users });
   const idempotency = createIdempotencyContext(deps);
   const prescriptions = createPrescriptionsContext(deps, { users, patients, customDrugs, webhooks });
-  return { system, auth, onboarding, users, patients, customDrugs, webhooks, idempotency, prescriptions };
+  const sso = createSsoContext(deps, { auth });
+  const portal = createPortalContext(deps, { users, patients, customDrugs, prescriptions });
+  return { system, auth, onboarding, users, patients, customDrugs, webhooks, idempotency, prescriptions, sso, portal };
 }

@@ -80,14 +80,18 @@ export const TOKEN_HEADERS = ['x-partner-id', 'x-partner-secret', 'x-organizatio
 
 export type TokenHeaders = Record<(typeof TOKEN_HEADERS)[number], string>;
 
-export function readTokenHeaders(headers: Record<string, string | string[] | undefined>): TokenHeaders {
-  const values: Partial<TokenHeaders> = {};
-  for (const name of TOKEN_HEADERS) {
+/** The credential headers that are absent or blank, in TOKEN_HEADERS order. */
+export function missingCredentialHeaders(headers: Record<string, string | string[] | undefined>): string[] {
+  return TOKEN_HEADERS.filter((name) => {
     const value = headers[name];
-    if (typeof value !== 'string' || value.trim() === '') throw invalidRequest(`Missing required header: ${name}`);
-    values[name] = value.trim();
-  }
-  return values as TokenHeaders;
+    return typeof value !== 'string' || value.trim() === '';
+  });
+}
+
+export function readTokenHeaders(headers: Record<string, string | string[] | undefined>): TokenHeaders {
+  const [missing] = missingCredentialHeaders(headers);
+  if (missing !== undefined) throw invalidRequest(`Missing required header: ${missing}`);
+  return Object.fromEntries(TOKEN_HEADERS.map((name) => [name, (headers[name] as string).trim()])) as TokenHeaders;
 }
 
 export interface IssuedToken {
@@ -97,25 +101,44 @@ export interface IssuedToken {
   scope: Scope[];
 }
 
-export async function issueAccessToken(ctx: AuthContext, headers: TokenHeaders, requested: string[]): Promise<IssuedToken> {
+/** Who the five credential headers name, once every one of them checked out. */
+export interface CheckedCredentials {
+  partnerId: string;
+  organizationId: string;
+  userId: string;
+  /** The scopes the organization allows partners to be granted. */
+  allowedScopes: string[];
+}
+
+/**
+ * The five credentials of /v1/token and /v1/sso: both secrets match, the organization has
+ * enabled the partner, and the user belongs to it and is enabled. Undefined when any fails;
+ * each caller answers that with its own 401.
+ */
+export async function checkCredentials(ctx: AuthContext, headers: TokenHeaders): Promise<CheckedCredentials | undefined> {
   const ids = {
     partnerId: headers['x-partner-id'],
     organizationId: headers['x-organization-id'].toLowerCase(),
     userId: headers['x-user-id'].toLowerCase(),
   };
-  if (!isUuid(ids.organizationId) || !isUuid(ids.userId)) throw unauthorized(AUTH_DETAIL.credentials);
+  if (!isUuid(ids.organizationId) || !isUuid(ids.userId)) return undefined;
   const row = await findTokenCredentials(ctx.db, ids);
   const partnerOk = row.partner_secret_hash !== null && secretMatchesHash(headers['x-partner-secret'], row.partner_secret_hash);
   const organizationOk =
     row.organization_secret_hash !== null && secretMatchesHash(headers['x-organization-secret'], row.organization_secret_hash);
-  if (!partnerOk || !organizationOk || row.partner_enabled !== 1 || row.user_enabled !== 1) {
-    throw unauthorized(AUTH_DETAIL.credentials);
-  }
-  const allowed = new Set(JSON.parse(row.allowed_scopes ?? '[]') as string[]);
+  if (!partnerOk || !organizationOk || row.partner_enabled !== 1 || row.user_enabled !== 1) return undefined;
+  return { ...ids, allowedScopes: JSON.parse(row.allowed_scopes ?? '[]') as string[] };
+}
+
+export async function issueAccessToken(ctx: AuthContext, headers: TokenHeaders, requested: string[]): Promise<IssuedToken> {
+  const checked = await checkCredentials(ctx, headers);
+  if (!checked) throw unauthorized(AUTH_DETAIL.credentials);
+  const allowed = new Set(checked.allowedScopes);
   const granted = [...new Set(requested.map(canonicalScope))].filter(
     (s): s is Scope => s !== undefined && allowed.has(s) && ctx.requestableScopes.has(s),
   );
-  const accessToken = await signAccessToken(Object.assign({}, ids, { scopes: granted }), ctx.keys, ctx.clock, ctx.tokenTtlSeconds);
+  const ids = { partnerId: checked.partnerId, organizationId: checked.organizationId, userId: checked.userId };
+  const accessToken = await signAccessToken(Object.assign(ids, { scopes: granted }), ctx.keys, ctx.clock, ctx.tokenTtlSeconds);
   return { accessToken, expiresIn: ctx.tokenTtlSeconds, tokenType: 'Bearer', scope: granted };
 }
 

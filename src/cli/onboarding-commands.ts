@@ -1,6 +1,6 @@
-// erx partner create | org create | org enable-partner | user create
+// erx partner create | partner set-frame-origins | org create | org enable-partner | user create | user show
 import type { Command } from 'commander';
-import { createOrganization, createPartner, enablePartnerForOrganization } from '../onboarding/onboarding-service.ts';
+import { createOrganization, createPartner, enablePartnerForOrganization, OnboardingError, setPartnerFrameOrigins } from '../onboarding/onboarding-service.ts';
 import { createUser, showUser } from '../onboarding/operator-users.ts';
 import { addJsonOption, listOption, printResult, withFeatures, type CommandOptions } from './cli-output.ts';
 
@@ -18,6 +18,19 @@ export function registerOnboardingCommands(program: Command): void {
         `partner_id:      ${result.partner_id}`,
         `partner_secret:  ${result.partner_secret}   (shown once)`,
         ...(result.webhook_secret ? [`webhook_url:     ${result.webhook_url}`, `webhook_secret:  ${result.webhook_secret}   (shown once)`] : []),
+      ]);
+    });
+
+  addJsonOption(partner.command('set-frame-origins <partner_id> [origins...]'))
+    .description("set the origins allowed to frame the portal (an iframe of /embed/...) for this partner's users; replaces the list")
+    .option('--none', 'refuse framing altogether (clears the list)')
+    .action(async (partnerId: string, origins: string[], options: CommandOptions & { none?: boolean }) => {
+      if (origins.length === 0 && !options.none) throw new OnboardingError('name at least one origin, or --none to refuse framing');
+      if (origins.length > 0 && options.none) throw new OnboardingError('--none takes no origins');
+      const result = await withFeatures(({ onboarding }) => setPartnerFrameOrigins(onboarding, partnerId, origins));
+      printResult(options, result, [
+        `partner_id:     ${result.partner_id}`,
+        `frame origins:  ${result.frame_origins.length > 0 ? result.frame_origins.join(' ') : "(none: framing refused)"}`,
       ]);
     });
 

@@ -55,8 +55,11 @@ function organizationCatalogOf(principal: Principal): DrugOwner {
   return { organizationId: principal.organizationId, userId: null };
 }
 
+/** Who asks for a user's drugs: a bearer Principal, or a portal session (its own user). */
+type DrugsCaller = Pick<Principal, 'organizationId' | 'userId'>;
+
 /** The path user's own drugs; 404 when the user is not in the caller's organization. */
-async function userDrugsOf(ctx: CustomDrugsContext, principal: Principal, pathUserId: string): Promise<UserDrugOwner> {
+async function userDrugsOf(ctx: CustomDrugsContext, principal: DrugsCaller, pathUserId: string): Promise<UserDrugOwner> {
   const userId = await requireOrganizationUser(ctx.users, principal, pathUserId);
   return { organizationId: principal.organizationId, userId };
 }
@@ -153,7 +156,7 @@ export async function listCatalogDrugs(ctx: CustomDrugsContext, principal: Princ
 }
 
 /** A user's combined list: the organization catalog and the user's own drugs, each marked. */
-export async function listDrugsVisibleToUser(ctx: CustomDrugsContext, principal: Principal, pathUserId: string): Promise<Array<CustomDrug & { level: DrugLevel }>> {
+export async function listDrugsVisibleToUser(ctx: CustomDrugsContext, principal: DrugsCaller, pathUserId: string): Promise<Array<CustomDrug & { level: DrugLevel }>> {
   const owner = await userDrugsOf(ctx, principal, pathUserId);
   const rows = await findCustomDrugsVisibleToUser(ctx.db, owner.organizationId, owner.userId);
   return rows.map((row) => Object.assign(toCustomDrug(row), { level: row.user_id === null ? ('organization' as const) : ('user' as const) }));

@@ -4,6 +4,7 @@
 import type { Kysely } from 'kysely';
 import { isValidHpio } from '../identifiers/index.ts';
 import { isScope, SCOPES, type Scope } from '../auth/scopes.ts';
+import type { Mode } from '../config.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { Database } from '../platform/db/database-schema.ts';
 import { newId } from '../platform/ids.ts';
@@ -11,7 +12,7 @@ import { generateSecret, hashSecret } from '../platform/secrets.ts';
 import type { Deps } from '../runtime.ts';
 import { prepareWebhookEndpoint } from '../webhooks/webhook-endpoints.ts';
 import type { WebhooksContext } from '../webhooks/webhooks-service.ts';
-import { findOrganization, findPartner, insertOrganization, insertPartner, insertPartnerEnablement } from './onboarding-store.ts';
+import { findOrganization, findPartner, insertOrganization, insertPartner, insertPartnerEnablement, updatePartnerFrameOrigins } from './onboarding-store.ts';
 
 /** A mistake in what the operator asked for; the CLI prints it as one line. */
 export class OnboardingError extends Error {
@@ -26,13 +27,22 @@ export interface OnboardingContext {
   apiBaseUrl: string;
   /** A partner created with a webhook URL gets its endpoint as `erx webhooks set-endpoint` would register it. */
   webhooks: WebhooksContext;
+  /** Production accepts only https frame origins. */
+  mode: Mode;
 }
 
 export function createOnboardingContext(
   deps: Pick<Deps, 'database' | 'clock' | 'secretKey' | 'config'>,
   features: { webhooks: WebhooksContext },
 ): OnboardingContext {
-  return { db: deps.database, clock: deps.clock, secretKey: deps.secretKey, apiBaseUrl: `${deps.config.publicUrl}${deps.config.basePath}`, webhooks: features.webhooks };
+  return {
+    db: deps.database,
+    clock: deps.clock,
+    secretKey: deps.secretKey,
+    apiBaseUrl: `${deps.config.publicUrl}${deps.config.basePath}`,
+    webhooks: features.webhooks,
+    mode: deps.config.mode,
+  };
 }
 
 export const PARTNER_ID_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;
@@ -117,4 +127,35 @@ export async function enablePartnerForOrganization(
     enabled_at: ctx.clock.now().toISOString(),
   });
   return { organization_id: organizationId, partner_id: input.partnerId, already_enabled: !inserted };
+}
+
+/** Most origins one partner may list; a CSP header stays short. */
+export const MAX_FRAME_ORIGINS = 20;
+
+/** `text` as an exact origin (scheme, host, optional port; lower case), or why it is not one. */
+function readFrameOrigin(text: string, mode: Mode): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(text);
+  } catch {
+    url = undefined;
+  }
+  const bare = url !== undefined && url.origin !== 'null' && url.pathname === '/' && !/[?#*@]/.test(text) && !/\/[^/]/.test(text.replace(/^[a-z]+:\/\//i, ''));
+  if (!url || !bare) {
+    throw new OnboardingError(`frame origin must be an origin like https://app.example.com (scheme, host, optional port; no path or wildcard), got "${text}"`);
+  }
+  const allowed = mode === 'production' ? ['https:'] : ['https:', 'http:'];
+  if (!allowed.includes(url.protocol)) throw new OnboardingError(`frame origin must use ${allowed.join(' or ')} in ${mode} mode, got "${text}"`);
+  return url.origin;
+}
+
+/**
+ * Replaces the origins allowed to frame the portal for this partner's users (the portal's
+ * Content-Security-Policy frame-ancestors). An empty list refuses framing altogether.
+ */
+export async function setPartnerFrameOrigins(ctx: OnboardingContext, partnerId: string, origins: string[]): Promise<{ partner_id: string; frame_origins: string[] }> {
+  if (origins.length > MAX_FRAME_ORIGINS) throw new OnboardingError(`at most ${MAX_FRAME_ORIGINS} frame origins, got ${origins.length}`);
+  const normalised = [...new Set(origins.map((origin) => readFrameOrigin(origin, ctx.mode)))];
+  if (!(await updatePartnerFrameOrigins(ctx.db, partnerId, JSON.stringify(normalised)))) throw new OnboardingError(`partner ${partnerId} not found`);
+  return { partner_id: partnerId, frame_origins: normalised };
 }

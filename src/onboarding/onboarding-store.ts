@@ -10,6 +10,12 @@ export async function findPartner(db: Kysely<Database>, partnerId: string) {
   return db.selectFrom('partners').selectAll().where('id', '=', partnerId).executeTakeFirst();
 }
 
+/** Whether the partner exists (and now has these frame origins). */
+export async function updatePartnerFrameOrigins(db: Kysely<Database>, partnerId: string, originsJson: string): Promise<boolean> {
+  const result = await db.updateTable('partners').set({ frame_origins: originsJson }).where('id', '=', partnerId).executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
 export async function insertOrganization(db: Kysely<Database>, row: Insertable<OrganizationsTable>): Promise<void> {
   await db.insertInto('organizations').values(row).execute();
 }

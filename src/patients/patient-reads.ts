@@ -9,13 +9,18 @@ import { requireOrganizationUser } from '../users/users-service.ts';
 import { recordOfRow, type PatientRecord } from './patient-records.ts';
 import type { PatientData } from './patients-schemas.ts';
 import type { PatientsContext } from './patients-service.ts';
-import { findPatientById, lockLivePatient, type PatientRow } from './patients-store.ts';
+import { findPatientById, findPatientsByPartnerPatientId, lockLivePatient, type PatientRow } from './patients-store.ts';
 
 /** The organization's live patient with this id (a platform_patient_id); 404 patient-not-found otherwise, another organization's too. */
 export async function requirePatient(ctx: PatientsContext, organizationId: string, patientId: string): Promise<PatientRow> {
   const row = isUuid(patientId) ? await findPatientById(ctx.db, organizationId, patientId.toLowerCase()) : undefined;
   if (!row) throw patientNotFound(`No patient ${patientId} in this organization`);
   return row;
+}
+
+/** The organization's live patients holding the partner's own id for them (normally one; none when unknown). */
+export async function findPatientsOfPartnerId(ctx: PatientsContext, organizationId: string, partnerPatientId: string): Promise<PatientRow[]> {
+  return findPatientsByPartnerPatientId(ctx.db, organizationId, partnerPatientId);
 }
 
 /** Inside a transaction that adds to a patient: 404 when it was deleted meanwhile (see lockLivePatient). */

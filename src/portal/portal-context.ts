@@ -1,42 +1,124 @@
-// The portal's own machinery: errors as an HTML page (a browser shows it, inside a partner's
-// iframe too), and the session check of every session route. Sessions come with SSO; until a
-// session store exists every session route answers 401 with the sign-in explanation.
-import type { FastifyError, FastifyInstance } from 'fastify';
+// The portal context's own machinery, registered on it alone (the JSON API stays JSON-only):
+// cookies, form bodies, templates that escape by default (Eta), CSRF tokens bound to the
+// session, the session check of every session route, the security headers of every
+// response (the Content-Security-Policy's frame-ancestors are the partner's frame origins),
+// and errors as an HTML page, which a browser shows (inside a partner's iframe too).
+import { fileURLToPath } from 'node:url';
+import cookie from '@fastify/cookie';
+import csrf from '@fastify/csrf-protection';
+import formbody from '@fastify/formbody';
+import view from '@fastify/view';
+import { Eta } from 'eta';
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import type { Logger } from 'pino';
+import type { Config } from '../config.ts';
 import { ApiError, ERROR_CODES } from '../platform/http/api-error.ts';
+import { findLivePortalSession, type PortalSession } from '../sso/portal-sessions.ts';
+import type { SsoContext } from '../sso/sso-service.ts';
+import { contentSecurityPolicy, sessionCookiePolicy } from './portal-security.ts';
 
-const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (character) => HTML_ESCAPES[character]!);
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The signed-in session of a session route (null on public routes). */
+    portalSession: PortalSession | null;
+    /** Where @fastify/csrf-protection (in its session mode) finds the session's CSRF secret. */
+    session: { csrfSecret?: string } | null;
+    /** Origins allowed to frame this response (null: none). */
+    frameOrigins: readonly string[] | null;
+  }
 }
 
-export function renderErrorPage(status: number, title: string, detail: string, requestId: string): string {
-  return [
-    '<!doctype html>',
-    '<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">',
-    `<title>${escapeHtml(title)}</title></head>`,
-    `<body><main><h1>${escapeHtml(title)}</h1><p>${escapeHtml(detail)}</p>`,
-    `<p><small>Error ${status}; quote reference ${escapeHtml(requestId)} to support.</small></p></main></body></html>`,
-  ].join('\n');
+export const TEMPLATES_DIR = fileURLToPath(new URL('./templates/', import.meta.url));
+
+/** Longest form body the portal accepts (a prescription form is well under 4 KB). */
+const FORM_BODY_LIMIT_BYTES = 32 * 1024;
+
+export const SIGN_IN_AGAIN = 'Your session has ended or was never opened here. Open the portal again from your clinical software.';
+
+/** The signed-in session of a session route. */
+export function sessionOf(request: { portalSession: PortalSession | null }): PortalSession {
+  if (!request.portalSession) throw new Error('sessionOf called on a route without session authentication');
+  return request.portalSession;
+}
+
+interface ErrorPage {
+  status: number;
+  title: string;
+  detail: string;
+}
+
+const CSRF_ERRORS = new Set(['FST_CSRF_MISSING_SECRET', 'FST_CSRF_INVALID_TOKEN']);
+
+function describeError(error: FastifyError): ErrorPage {
+  if (error instanceof ApiError) return { status: error.status, title: ERROR_CODES[error.code].title, detail: error.detail };
+  if (CSRF_ERRORS.has(error.code)) {
+    return { status: 403, title: 'Form refused', detail: 'This form was not sent from the page this session showed, or the page is out of date. Go back, reload the page and try again.' };
+  }
+  const status = error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
+  if (status === 500) return { status, title: 'Something went wrong', detail: 'The page could not be shown. Try again in a moment.' };
+  return { status, title: 'Request refused', detail: 'The request could not be handled.' };
 }
 
 /** Every failure in the portal context answers an HTML page with the status it stands for. */
-export function installPortalErrorPage(portal: FastifyInstance, logger: Logger): void {
-  portal.setErrorHandler((error: FastifyError, request, reply) => {
-    const known = error instanceof ApiError ? error : undefined;
-    if (!known) logger.error({ err: error, requestId: request.id }, 'unhandled portal error');
-    const status = known ? known.status : (error.statusCode ?? 500) < 500 ? error.statusCode! : 500;
-    const title = known ? ERROR_CODES[known.code].title : status === 500 ? 'Something went wrong' : 'Request refused';
-    const detail = known ? known.detail : status === 500 ? 'The page could not be shown. Try again in a moment.' : 'The request could not be handled.';
-    return reply.status(status).type('text/html; charset=utf-8').send(renderErrorPage(status, title, detail, request.id));
+function installPortalErrorPage(portal: FastifyInstance, logger: Logger): void {
+  portal.setErrorHandler(async (error: FastifyError, request, reply) => {
+    const page = describeError(error);
+    if (page.status === 500) logger.error({ err: error, requestId: request.id }, 'unhandled portal error');
+    return renderErrorPage(reply, page, request.id);
   });
 }
 
-/** Session routes: no session store yet, so nobody is signed in. */
-export function installSessionAuth(portal: FastifyInstance): void {
-  portal.addHook('onRequest', (request, _reply, done) => {
-    if (request.routeOptions.config.auth?.kind !== 'session') return done();
-    done(new ApiError('UNAUTHORIZED', 'Open the portal from your clinical software to sign in'));
+export async function renderErrorPage(reply: FastifyReply, page: ErrorPage, requestId: string): Promise<FastifyReply> {
+  reply.status(page.status).type('text/html; charset=utf-8');
+  return reply.send(await reply.viewAsync('portal-error', { ...page, requestId }));
+}
+
+/** Session routes: the cookie must name a live session; it becomes request.portalSession. */
+function installSessionAuth(portal: FastifyInstance, sso: SsoContext, config: Pick<Config, 'mode' | 'portalUrl'>): void {
+  const cookiePolicy = sessionCookiePolicy(config);
+  portal.decorateRequest('portalSession', null);
+  portal.decorateRequest('session', null);
+  portal.decorateRequest('frameOrigins', null);
+  portal.addHook('onRequest', async (request, reply) => {
+    request.session = {};
+    if (request.routeOptions.config.auth?.kind !== 'session') return;
+    const presented = request.cookies[cookiePolicy.name];
+    const session = await findLivePortalSession(sso, presented);
+    if (!session) {
+      if (presented !== undefined) reply.clearCookie(cookiePolicy.name, cookiePolicy.options);
+      throw new ApiError('UNAUTHORIZED', SIGN_IN_AGAIN);
+    }
+    request.portalSession = session;
+    request.session = { csrfSecret: session.csrfSecret };
+    request.frameOrigins = session.frameOrigins;
   });
+  // Every POST is a form of a session page: it must carry that session's CSRF token.
+  portal.addHook('preHandler', (request, reply, done) => (request.method === 'POST' ? portal.csrfProtection(request, reply, done) : done()));
+}
+
+/** Headers on every portal response, errors and redirects included. */
+function installSecurityHeaders(portal: FastifyInstance): void {
+  portal.addHook('onSend', async (request, reply, payload) => {
+    reply.header('content-security-policy', contentSecurityPolicy(request.frameOrigins ?? []));
+    reply.header('x-content-type-options', 'nosniff');
+    if (!reply.hasHeader('referrer-policy')) reply.header('referrer-policy', 'same-origin');
+    // Session pages show patient data: never from a cache.
+    if (request.routeOptions.config.auth?.kind === 'session' && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+    return payload;
+  });
+}
+
+/** Registers everything above on the portal context, before its routes. */
+export async function installPortal(portal: FastifyInstance, options: { config: Config; sso: SsoContext; logger: Logger }): Promise<void> {
+  await portal.register(cookie);
+  await portal.register(formbody, { bodyLimit: FORM_BODY_LIMIT_BYTES });
+  await portal.register(view, {
+    engine: { eta: new Eta({ views: TEMPLATES_DIR, autoEscape: true, cache: true }) },
+    templates: TEMPLATES_DIR,
+    production: true,
+  });
+  await portal.register(csrf, { sessionPlugin: '@fastify/session', sessionKey: 'csrfSecret' });
+  installPortalErrorPage(portal, options.logger);
+  installSessionAuth(portal, options.sso, options.config);
+  installSecurityHeaders(portal);
 }

@@ -3,7 +3,6 @@
 // (422), then the acting user's readiness and the lifecycle table decide (409). The change and
 // its event are written in one transaction.
 import type { Kysely } from 'kysely';
-import type { Principal } from '../auth/auth-service.ts';
 import type { PatientRow } from '../patients/patients-store.ts';
 import type { Database } from '../platform/db/database-schema.ts';
 import { ApiError, type ValidationIssue } from '../platform/http/api-error.ts';
@@ -21,6 +20,7 @@ import {
   requireReadyPrescriber,
   reservedOf,
   type PatientPath,
+  type PrescribingCaller,
   type PrescriptionsContext,
 } from './prescriptions-service.ts';
 import { findPrescriptionOfPatient, updatePrescriptionInStatus, type PrescriptionRow } from './prescriptions-store.ts';
@@ -66,13 +66,13 @@ async function applyChange(ctx: PrescriptionsContext, change: Change, reserved: 
 
 export async function changePrescription(
   ctx: PrescriptionsContext,
-  principal: Principal,
+  caller: PrescribingCaller,
   ids: PatientPath & { scid: string },
   action: PrescriptionChange,
   submitted: SubmittedBody,
 ): Promise<Prescription> {
   const scid = readScid(ids.scid);
-  const { prescriber, patient } = await requirePrescriberAndPatient(ctx, principal, ids);
+  const { prescriber, patient } = await requirePrescriberAndPatient(ctx, caller, ids);
   const found = await requirePrescription(ctx, patient, scid);
   const body = presentBody(submitted);
   const delivery: { columns?: DeliveryColumns; issues: ValidationIssue[] } = action === 'reissue' ? judgeReissueDelivery(body, found, patient) : { issues: [] };

@@ -2,13 +2,12 @@
 // "get patient prescriptions"), one prescription by SCID, and what a token page shows. The
 // query is checked before anything is looked up (400), then the path user and the patient
 // (404), as on every route.
-import type { Principal } from '../auth/auth-service.ts';
 import type { PatientRow } from '../patients/patients-store.ts';
 import { invalidRequest, notFound, type ValidationIssue } from '../platform/http/api-error.ts';
 import { decodeLastKey, encodeLastKey, PAGE_LIMITS, readPageLimit, type PagePosition } from './prescription-paging.ts';
 import { summaryOfPatient, viewOfPrescription } from './prescription-view.ts';
 import type { ListQuery, Pagination, PrescriptionData, PrescriptionListData } from './prescriptions-schemas.ts';
-import { readScid, requirePrescriberAndPatient, type PatientPath, type PrescriptionsContext } from './prescriptions-service.ts';
+import { readScid, requirePrescriberAndPatient, type PatientPath, type PrescribingCaller, type PrescriptionsContext } from './prescriptions-service.ts';
 import { findPrescriptionByToken, findPrescriptionOfPatient, listPrescriptionsOfPatient, type PrescriptionRow } from './prescriptions-store.ts';
 
 /** The patient's prescription with this SCID; 404 naming both when there is none (another patient's, another organization's). */
@@ -33,12 +32,12 @@ function readListQuery(patientId: string, query: ListQuery, schemaIssues: Valida
 
 export async function listPatientPrescriptions(
   ctx: PrescriptionsContext,
-  principal: Principal,
+  caller: PrescribingCaller,
   ids: PatientPath,
   query: { value: ListQuery; issues: ValidationIssue[] },
 ): Promise<{ data: PrescriptionListData; pagination: Pagination }> {
   const { limit, after } = readListQuery(ids.patientId, query.value, query.issues);
-  const { prescriber, patient } = await requirePrescriberAndPatient(ctx, principal, ids);
+  const { prescriber, patient } = await requirePrescriberAndPatient(ctx, caller, ids);
   // One more than the page: whether it is there says whether a next page exists.
   const rows = await listPrescriptionsOfPatient(ctx.db, { organizationId: patient.organization_id, patientId: patient.id }, after, limit + 1);
   const page = rows.slice(0, limit);
@@ -54,9 +53,9 @@ export async function listPatientPrescriptions(
   };
 }
 
-export async function readPatientPrescription(ctx: PrescriptionsContext, principal: Principal, ids: PatientPath & { scid: string }): Promise<PrescriptionData> {
+export async function readPatientPrescription(ctx: PrescriptionsContext, caller: PrescribingCaller, ids: PatientPath & { scid: string }): Promise<PrescriptionData> {
   const scid = readScid(ids.scid);
-  const { patient } = await requirePrescriberAndPatient(ctx, principal, ids);
+  const { patient } = await requirePrescriberAndPatient(ctx, caller, ids);
   const row = await requirePrescription(ctx, patient, scid);
   return { patient: summaryOfPatient(patient), prescription: viewOfPrescription(row, ctx.publicUrl) };
 }

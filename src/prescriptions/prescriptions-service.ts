@@ -1,11 +1,10 @@
 // Prescriptions: the context every prescription operation runs in, the checks they share (the
 // acting prescriber, the patient, the SCID), and creating a prescription. Ceasing, cancelling
 // and reissuing are in prescription-changes.ts, the read calls in prescription-reads.ts. Every
-// entry point (the sandbox test helpers now, the portal later) calls these, so the same rules
+// entry point (the sandbox test helpers and the portal) calls these, so the same rules
 // hold and the same events are written whichever way a prescriber acts.
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { Principal } from '../auth/auth-service.ts';
 import { findPrescribableDrug, type CustomDrugsContext } from '../custom-drugs/custom-drugs-service.ts';
 import { requirePatient, requirePatientStillLive } from '../patients/patient-reads.ts';
 import type { PatientsContext } from '../patients/patients-service.ts';
@@ -17,7 +16,7 @@ import { ApiError, invalidRequest } from '../platform/http/api-error.ts';
 import { bodyFields, throwIfInvalid, type SubmittedBody } from '../platform/http/body-validation.ts';
 import { newId } from '../platform/ids.ts';
 import type { Deps } from '../runtime.ts';
-import { readPrescriberProfile, type PrescriberProfile, type UsersContext } from '../users/users-service.ts';
+import { readPrescriberProfile, type CallerOrganization, type PrescriberProfile, type UsersContext } from '../users/users-service.ts';
 import { eventsCommitted, type WebhooksContext } from '../webhooks/webhooks-service.ts';
 import { recordPrescriptionEvent, type ReservedValues } from './prescription-events.ts';
 import { readPrescribeBody, type PrescriptionDraft } from './prescription-input.ts';
@@ -45,6 +44,13 @@ export function createPrescriptionsContext(
   return { db: deps.database, clock: deps.clock, publicUrl: deps.config.publicUrl, ...features };
 }
 
+/**
+ * Who acts, as far as prescriptions need to know: the caller's organization (with its HPI-O as
+ * of this request). A bearer Principal is one, and so is a portal session; the acting
+ * prescriber is the path's (or the session's) user.
+ */
+export type PrescribingCaller = CallerOrganization;
+
 /** The ids a prescription route's path names. */
 export interface PatientPath {
   userId: string;
@@ -61,9 +67,9 @@ export function readScid(text: string): string {
 }
 
 /** The path user (404 outside the organization) as a prescriber, then the patient (404 patient-not-found). */
-export async function requirePrescriberAndPatient(ctx: PrescriptionsContext, principal: Principal, ids: PatientPath) {
-  const prescriber = await readPrescriberProfile(ctx.users, principal, ids.userId);
-  const patient = await requirePatient(ctx.patients, principal.organizationId, ids.patientId);
+export async function requirePrescriberAndPatient(ctx: PrescriptionsContext, caller: PrescribingCaller, ids: PatientPath) {
+  const prescriber = await readPrescriberProfile(ctx.users, caller, ids.userId);
+  const patient = await requirePatient(ctx.patients, caller.organizationId, ids.patientId);
   return { prescriber, patient };
 }
 
@@ -138,10 +144,10 @@ async function insertWithEvent(ctx: PrescriptionsContext, row: PrescriptionRow, 
 }
 
 /** Creates an Active prescription for the path patient, prescribed by the path user. */
-export async function prescribe(ctx: PrescriptionsContext, principal: Principal, ids: PatientPath, submitted: SubmittedBody): Promise<Prescription> {
-  const { prescriber, patient } = await requirePrescriberAndPatient(ctx, principal, ids);
+export async function prescribe(ctx: PrescriptionsContext, caller: PrescribingCaller, ids: PatientPath, submitted: SubmittedBody): Promise<Prescription> {
+  const { prescriber, patient } = await requirePrescriberAndPatient(ctx, caller, ids);
   const drugId = bodyFields(submitted).custom_drug_id;
-  const drug = typeof drugId === 'string' ? await findPrescribableDrug(ctx.customDrugs, principal.organizationId, prescriber.user_id, drugId) : undefined;
+  const drug = typeof drugId === 'string' ? await findPrescribableDrug(ctx.customDrugs, caller.organizationId, prescriber.user_id, drugId) : undefined;
   const { draft, issues } = readPrescribeBody(submitted, { drug, patient });
   throwIfInvalid(submitted, issues);
   if (!draft) throw new Error('a prescribe body without issues must give a draft');

@@ -3,8 +3,7 @@
 // by SMS: the 22-character random token in the address is the only key to it.
 import { Type } from '@sinclair/typebox';
 import type { RouteModule } from '../route-module.ts';
-import { findTokenPage } from './prescription-reads.ts';
-import { renderTokenPage } from './token-page-view.ts';
+import { readTokenPage } from './token-page-view.ts';
 
 export const tokenPageRoutes: RouteModule = (app, { prescriptions }) => {
   app.route({
@@ -14,10 +13,10 @@ export const tokenPageRoutes: RouteModule = (app, { prescriptions }) => {
     // An HTML page, not part of the JSON API's document.
     schema: { hide: true, params: Type.Object({ token: Type.String() }) },
     handler: async (request, reply) => {
-      const page = await findTokenPage(prescriptions, request.params.token);
+      const page = await readTokenPage(prescriptions, request.params.token);
       // The address is the secret: keep it out of caches, other sites' Referer headers and search engines.
       reply.headers({ 'cache-control': 'no-store', 'referrer-policy': 'no-referrer', 'x-robots-tag': 'noindex' });
-      return reply.type('text/html; charset=utf-8').send(await renderTokenPage(page));
+      return reply.view('token-page', page);
     },
   });
 };

@@ -1,32 +1,30 @@
-// The token page as HTML: what a patient or pharmacy opens from the delivered link. It shows
-// the SCID, the medicine and a QR code of the SCID (what a dispensing system scans), inline
-// as SVG, so the page needs no script and no other request. Every value is escaped.
+// What the token page shows (the portal renders it from token-page.eta): the SCID, the
+// medicine and a QR code of the SCID (what a dispensing system scans), inline as SVG, so the
+// page needs no script and no other request. The portal's prescription page shows the same
+// QR code.
 import QRCode from 'qrcode';
-import { escapeHtml } from '../portal/portal-context.ts';
-import type { TokenPage } from './prescription-reads.ts';
+import { findTokenPage, type TokenPage } from './prescription-reads.ts';
+import type { PrescriptionsContext } from './prescriptions-service.ts';
 
-function medicineOf(page: TokenPage): string {
-  return [page.item_name, page.item_strength, page.item_form].filter((part): part is string => part !== null).join(' ');
+/** The medicine in one line: name, strength and form, as far as they are known. */
+export function describeMedicine(item: { item_name: string; item_strength?: string | null; item_form?: string | null }): string {
+  return [item.item_name, item.item_strength, item.item_form].filter((part): part is string => typeof part === 'string' && part !== '').join(' ');
 }
 
-export async function renderTokenPage(page: TokenPage): Promise<string> {
-  // The SVG comes from the qrcode package, built from the SCID alone (18 letters and digits).
-  const qr = await QRCode.toString(page.scid, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 });
-  const active = page.status === 'Active';
-  return [
-    '<!doctype html>',
-    '<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">',
-    `<title>Electronic prescription ${escapeHtml(page.scid)}</title></head>`,
-    '<body><main>',
-    '<h1>Electronic prescription</h1>',
-    `<p>SCID: <strong>${escapeHtml(page.scid)}</strong></p>`,
-    `<p>Medicine: ${escapeHtml(medicineOf(page))}</p>`,
-    `<p>Quantity: ${escapeHtml(page.quantity)}; repeats: ${escapeHtml(page.repeats)}</p>`,
-    active ? '' : `<p><strong>This prescription is ${escapeHtml(page.status)} and can no longer be dispensed.</strong></p>`,
-    `<figure aria-label="QR code of SCID ${escapeHtml(page.scid)}" style="max-width:16rem">${qr}</figure>`,
-    '<p><small>Sandbox: nothing was sent; this page stands in for the message.</small></p>',
-    '</main></body></html>',
-  ]
-    .filter((line) => line !== '')
-    .join('\n');
+/** An SVG of the SCID's QR code, made by the qrcode package from the SCID alone (18 letters and digits). */
+export function renderScidQrCode(scid: string): Promise<string> {
+  return QRCode.toString(scid, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 });
+}
+
+export interface TokenPageView extends TokenPage {
+  medicine: string;
+  /** Still dispensable. */
+  active: boolean;
+  qrSvg: string;
+}
+
+/** The token page at this address; 404 when there is none. */
+export async function readTokenPage(ctx: PrescriptionsContext, token: string): Promise<TokenPageView> {
+  const page = await findTokenPage(ctx, token);
+  return { ...page, medicine: describeMedicine(page), active: page.status === 'Active', qrSvg: await renderScidQrCode(page.scid) };
 }

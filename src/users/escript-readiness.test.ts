@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canPrescribe, CAN_PRESCRIBE_CONDITIONS, type ReadinessFacts } from './escript-readiness.ts';
+import { canPrescribe, CAN_PRESCRIBE_CONDITIONS, remedyOf, unmetPrescribingConditions, type ReadinessFacts } from './escript-readiness.ts';
 import type { ProviderRecordRow } from './provider-details.ts';
 
 const record = { status: 'active', prescriber_type: 'M', prescriber_number: '1234567', qualifications: 'MBBS' } as ProviderRecordRow;
@@ -23,6 +23,13 @@ describe('can_prescribe', () => {
     ['an invalid HPI-O', { organizationHpio: '8003624166667004' }],
   ] as const)('is false with %s', (_case, change) => {
     expect(canPrescribe({ ...ready, ...change } as ReadinessFacts)).toBe(false);
+  });
+
+  it('names what to do about each unmet condition', () => {
+    const unmet = unmetPrescribingConditions({ ...ready, enabled: false, organizationHpio: null });
+    expect(unmet).toEqual(['the user is enabled', 'the organization has a valid HPI-O']);
+    expect(unmet.map(remedyOf)).toEqual([expect.stringMatching(/^Ask an owner or admin .* enable your account/), expect.stringMatching(/operator .* HPI-O/)]);
+    expect(new Set(CAN_PRESCRIBE_CONDITIONS.map((entry) => entry.remedy)).size).toBe(CAN_PRESCRIBE_CONDITIONS.length);
   });
 
   it.each([

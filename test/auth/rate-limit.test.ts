@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/platform/clock.ts';
 import { createMemoryRateLimiter, createRedisRateLimiter, type RateLimiter } from '../../src/platform/http/rate-limiter.ts';
-import { bearer, givenIntegration, requestToken, type GivenIntegration } from '../given.ts';
+import { bearer, givenIntegration, requestToken, tokenHeaders, type GivenIntegration } from '../given.ts';
 import { shouldRunWith } from '../service-availability.ts';
 import { createTestApp, type TestApp } from '../test-app.ts';
 
@@ -39,6 +39,16 @@ describe('rate limiting per partner and organization (in memory)', () => {
     const token = await requestToken(t, fresh, ['create:patient']);
     const response = await t.app.inject({ method: 'GET', url: `/v1/organizations/${fresh.organizationId}/validate`, headers: bearer(token, fresh) });
     expect(response.statusCode).toBe(200);
+  });
+
+  it('counts SSO links against the same budget: 429 before the credentials are checked', async () => {
+    const g = await givenIntegration(t);
+    const sso = (secret: string) =>
+      t.app.inject({ method: 'POST', url: '/v1/sso', headers: { ...tokenHeaders(g), 'x-partner-secret': secret, 'content-type': 'application/json' }, payload: '{}' });
+    for (let i = 0; i < 5; i += 1) expect((await sso(i % 2 === 0 ? g.partnerSecret : 'wrong')).statusCode).toBe(i % 2 === 0 ? 200 : 401);
+    const limited = await sso(g.partnerSecret);
+    expect(limited.statusCode).toBe(429);
+    expect(limited.json()).toMatchObject({ success: false, statusCode: 429, code: 'RATE_LIMIT_EXCEEDED' });
   });
 
   it('opens a new window when the old one ends', async () => {

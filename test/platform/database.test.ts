@@ -4,9 +4,10 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { openDatabase } from '../../src/platform/db/database.ts';
-import { migrateToLatest } from '../../src/platform/db/migrator.ts';
+import { migrateToLatest, MIGRATIONS } from '../../src/platform/db/migrator.ts';
+import { dropSchemas } from '../global-setup.ts';
 import { precompileQuery } from '../../src/platform/db/precompiled-query.ts';
-import { createTestDatabase, TEST_DATABASE_URL, type TestDatabase } from '../test-app.ts';
+import { createTestDatabase, newTestSchemaName, TEST_DATABASE_URL, type TestDatabase } from '../test-app.ts';
 
 let database: TestDatabase;
 beforeAll(async () => {
@@ -27,6 +28,21 @@ describe('the database this suite runs on', () => {
 
   it('applies migrations once: a second run has nothing to do', async () => {
     expect(await migrateToLatest(database.handle)).toEqual({ applied: [] });
+  });
+
+  it('applies a lower-numbered migration merged after a higher one already ran', async () => {
+    const schema = TEST_DATABASE_URL ? newTestSchemaName('m') : undefined;
+    const handle = await openDatabase({ databaseUrl: TEST_DATABASE_URL, databaseSchema: schema });
+    try {
+      const { '0008-portal': portal, ...before } = MIGRATIONS;
+      expect(portal).toBeDefined();
+      expect((await migrateToLatest(handle, before)).applied).toContain('0009-idempotency-keys');
+      expect(await migrateToLatest(handle)).toEqual({ applied: ['0008-portal'] });
+      expect(await handle.selectFrom('portal_sessions').selectAll().execute()).toEqual([]);
+    } finally {
+      await handle.close();
+      if (TEST_DATABASE_URL && schema) await dropSchemas(TEST_DATABASE_URL, [schema]);
+    }
   });
 
   it('runs a precompiled query with fresh values each time', async () => {

@@ -25,7 +25,8 @@ function concreteUrl(url: string): string {
 
 describe('deeply nested bodies', () => {
   it('are refused with 400 on every route that takes a body, up to the body limit', async () => {
-    const routes = t.app.routeCatalog.filter((route) => route.method === 'POST' || route.method === 'PUT');
+    // The JSON API's routes; the portal's (HTML forms behind a session cookie) answer 401 before reading a body.
+    const routes = t.app.routeCatalog.filter((route) => (route.method === 'POST' || route.method === 'PUT') && route.auth.kind !== 'session');
     expect(routes.length).toBeGreaterThanOrEqual(8);
     // Patient routes take at most 32 KB; the others the configured limit (over a route's own limit, 413).
     for (const depth of [15_000, Math.floor((t.deps.config.bodyLimitBytes - 64) / 2)]) {

@@ -15,6 +15,8 @@ export interface PartnersTable {
   /** The secret the last rotation replaced; deliveries carry its signature too until it expires. */
   webhook_previous_secret_encrypted: string | null;
   webhook_previous_secret_expires_at: string | null;
+  /** Origins allowed to frame the portal for this partner's users (JSON list; '[]': none). */
+  frame_origins: Generated<string>;
 }
 
 export interface OrganizationsTable {
@@ -253,6 +255,37 @@ export interface WebhookAttemptsTable {
   sent_by: string;
 }
 
+/** A single-use SSO token minted by POST /v1/sso, keyed by its SHA-256 (the token is never stored). */
+export interface SsoTokensTable {
+  token_hash: string;
+  partner_id: string;
+  organization_id: string;
+  user_id: string;
+  redirect_path: string;
+  reserved_1: string | null;
+  reserved_2: string | null;
+  reserved_3: string | null;
+  created_at: string;
+  expires_at: string;
+  /** Set when the token opened a session: it works once. */
+  used_at: string | null;
+}
+
+/** A portal session, keyed by the SHA-256 of its cookie value; it ends after an idle timeout. */
+export interface PortalSessionsTable {
+  session_hash: string;
+  partner_id: string;
+  organization_id: string;
+  user_id: string;
+  reserved_1: string | null;
+  reserved_2: string | null;
+  reserved_3: string | null;
+  /** What the CSRF tokens of this session's forms are made from and checked against. */
+  csrf_secret: string;
+  created_at: string;
+  last_seen_at: string;
+}
+
 export interface Database {
   partners: PartnersTable;
   organizations: OrganizationsTable;
@@ -266,4 +299,6 @@ export interface Database {
   prescriptions: PrescriptionsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
+  sso_tokens: SsoTokensTable;
+  portal_sessions: PortalSessionsTable;
 }

@@ -9,9 +9,10 @@ import * as usersProviders from '../../../migrations/0004-users-providers.ts';
 import * as webhookEvents from '../../../migrations/0005-webhook-events.ts';
 import * as prescriptions from '../../../migrations/0006-prescriptions.ts';
 import * as webhookDeliveries from '../../../migrations/0007-webhook-deliveries.ts';
+import * as portal from '../../../migrations/0008-portal.ts';
 import * as idempotencyKeys from '../../../migrations/0009-idempotency-keys.ts';
 
-const MIGRATIONS: Record<string, Migration> = {
+export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0001-foundation': foundation,
   '0002-patients': patients,
   '0003-custom-drugs': customDrugs,
@@ -19,6 +20,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0005-webhook-events': webhookEvents,
   '0006-prescriptions': prescriptions,
   '0007-webhook-deliveries': webhookDeliveries,
+  '0008-portal': portal,
   '0009-idempotency-keys': idempotencyKeys,
 };
 
@@ -26,11 +28,13 @@ export interface MigrationReport {
   applied: string[];
 }
 
-export async function migrateToLatest(database: DatabaseHandle): Promise<MigrationReport> {
+export async function migrateToLatest(database: DatabaseHandle, migrations: Readonly<Record<string, Migration>> = MIGRATIONS): Promise<MigrationReport> {
   const db: Kysely<any> = database;
   // On PostgreSQL the bookkeeping tables live in the connection's schema, the only one its
-  // introspector reads (postgres-schema-introspector.ts).
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => MIGRATIONS } });
+  // introspector reads (postgres-schema-introspector.ts). Numbers are handed out per issue
+  // and merged in any order, so a database may have run 0009 before 0008 exists: the missing
+  // lower number is applied then, instead of refusing to start.
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => ({ ...migrations }) }, allowUnorderedMigrations: true });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName;

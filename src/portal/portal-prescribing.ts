@@ -1,0 +1,187 @@
+// Prescribing from the portal: the new-prescription form (prefilled from its address, its
+// medicines narrowed by a search), creating the prescription, the prescription's own page
+// (the confirmation after creating it), and ceasing, cancelling or reissuing it after a
+// confirmation step. Creating and changing call the prescriptions service with the session
+// as the caller and its user as the acting prescriber, and with the session's reserved_1..3,
+// so the same rules hold and the same events are written as through any other entry point.
+import { listDrugsVisibleToUser } from '../custom-drugs/custom-drugs-service.ts';
+import { requirePatient } from '../patients/patient-reads.ts';
+import { ApiError } from '../platform/http/api-error.ts';
+import { bodyFields, type SubmittedBody } from '../platform/http/body-validation.ts';
+import { changePrescription, type PrescriptionChange } from '../prescriptions/prescription-changes.ts';
+import { TRANSITIONS } from '../prescriptions/prescription-lifecycle.ts';
+import { readPatientPrescription } from '../prescriptions/prescription-reads.ts';
+import { prescribe } from '../prescriptions/prescriptions-service.ts';
+import { describeMedicine, renderScidQrCode } from '../prescriptions/token-page-view.ts';
+import type { PortalSession } from '../sso/portal-sessions.ts';
+import { readPrescriberProfile } from '../users/users-service.ts';
+import { choiceOfDelivery, deliveryChoicesOf, describeDelivery, medicineGroupsOf, type Choice, type MedicineGroup } from './prescription-choices.ts';
+import { deliveryOfChoice, EMPTY_FORM, formErrorsOf, medicineValueOfDrug, prescribeBodyOf, readFormValues, readPrefill, type FormErrors, type FormValues } from './prescription-form.ts';
+import { shownReserved, viewOfPatientRow, viewOfPrescriber, type PatientView, type PortalContext, type PrescriberView } from './portal-service.ts';
+
+export interface FormPage {
+  patient: PatientView;
+  prescriber: PrescriberView;
+  values: FormValues;
+  medicines: MedicineGroup[];
+  /** Matching medicines not listed (search to narrow). */
+  hiddenMedicines: number;
+  deliveries: Choice[];
+  warnings: string[];
+  errors: FormErrors;
+  reserved: Array<{ name: string; value: string }>;
+}
+
+const NO_ERRORS: FormErrors = { fields: {}, general: [] };
+
+interface FormNotes {
+  warnings?: string[];
+  errors?: FormErrors;
+  /** A custom_drug_id to preselect, if it is one the prescriber may use (else a warning). */
+  prefillDrugId?: string;
+}
+
+async function formPageOf(ctx: PortalContext, session: PortalSession, patientId: string, values: FormValues, notes: FormNotes): Promise<FormPage> {
+  const patient = await requirePatient(ctx.patients, session.organizationId, patientId);
+  const prescriber = viewOfPrescriber(await readPrescriberProfile(ctx.users, session, session.userId));
+  const drugs = await listDrugsVisibleToUser(ctx.customDrugs, session, session.userId);
+  const warnings = [...(notes.warnings ?? [])];
+  const wanted = notes.prefillDrugId;
+  if (wanted !== undefined) {
+    const drug = drugs.find((d) => d.custom_drug_id === wanted.toLowerCase());
+    if (drug) values = { ...values, medicine: medicineValueOfDrug(drug.custom_drug_id) };
+    else warnings.push(`custom_drug_id "${wanted.slice(0, 64)}" was ignored: it is not a drug of your organization's catalog or one of your own.`);
+  }
+  const { groups, hidden } = medicineGroupsOf(drugs, { formularyOffered: ctx.formularyOffered, search: values.search, selected: values.medicine });
+  return {
+    patient: viewOfPatientRow(patient),
+    prescriber,
+    values,
+    medicines: groups,
+    hiddenMedicines: hidden,
+    deliveries: deliveryChoicesOf(patient, values.send_to),
+    warnings,
+    errors: notes.errors ?? NO_ERRORS,
+    reserved: shownReserved(session.reserved),
+  };
+}
+
+/** The empty form, prefilled from its address (invalid numbers ignored with a warning). */
+export async function readPrescriptionForm(ctx: PortalContext, session: PortalSession, patientId: string, query: Record<string, unknown>): Promise<FormPage> {
+  const prefill = readPrefill(query);
+  const values: FormValues = { ...EMPTY_FORM, ...prefill.values };
+  return formPageOf(ctx, session, patientId, values, { warnings: prefill.warnings, prefillDrugId: prefill.customDrugId });
+}
+
+export type FormOutcome = { kind: 'created'; scid: string } | { kind: 'form'; status: 200 | 409 | 422; page: FormPage };
+
+/**
+ * Creates the prescription the form describes, or shows the form again: with the medicines a
+ * search found (200), with each issue under its field (422), or saying why the prescriber
+ * cannot prescribe (409). The patient is found first (404), as on every route.
+ */
+export async function submitPrescriptionForm(ctx: PortalContext, session: PortalSession, patientId: string, submitted: SubmittedBody): Promise<FormOutcome> {
+  const values = readFormValues(bodyFields(submitted));
+  if (bodyFields(submitted).intent === 'search') return { kind: 'form', status: 200, page: await formPageOf(ctx, session, patientId, values, {}) };
+  const { body, issues } = prescribeBodyOf(values, { formularyOffered: ctx.formularyOffered, reserved: session.reserved });
+  try {
+    const created = await prescribe(ctx.prescriptions, session, { userId: session.userId, patientId }, { value: body, issues: [...submitted.issues, ...issues] });
+    return { kind: 'created', scid: created.scid };
+  } catch (error) {
+    if (!(error instanceof ApiError) || (error.code !== 'VALIDATION_ERROR' && error.code !== 'CONFLICT')) throw error;
+    const errors = error.code === 'VALIDATION_ERROR' ? formErrorsOf(error.validation ?? []) : { fields: {}, general: [error.detail] };
+    return { kind: 'form', status: error.code === 'VALIDATION_ERROR' ? 422 : 409, page: await formPageOf(ctx, session, patientId, values, { errors }) };
+  }
+}
+
+export interface PrescriptionPage {
+  patient: PatientView;
+  scid: string;
+  status: string;
+  medicine: string;
+  quantity: string;
+  repeats: string;
+  repeatIntervalDays: string | undefined;
+  patientInstructions: string | undefined;
+  doctorNotes: string | undefined;
+  prescriber: string;
+  createdDate: string;
+  delivery: string;
+  /** The current delivery as a choice (preselected when reissuing). */
+  deliveryChoice: string;
+  tokenUrl: string;
+  qrSvg: string;
+  /** The changes the prescription's status allows. */
+  actions: PrescriptionChange[];
+  reserved: Array<{ name: string; value: string }>;
+}
+
+const CHANGES: readonly PrescriptionChange[] = ['cease', 'cancel', 'reissue'];
+
+/** The prescription (404 for another patient's or organization's), with its token's QR code and the changes it allows. */
+export async function readPrescriptionPage(ctx: PortalContext, session: PortalSession, patientId: string, scid: string): Promise<PrescriptionPage> {
+  const { patient, prescription: p } = await readPatientPrescription(ctx.prescriptions, session, { userId: session.userId, patientId, scid });
+  return {
+    patient: { patientId: patient.patient_id, name: `${patient.given_name} ${patient.family_name}`, dateOfBirth: patient.date_of_birth.slice(0, 10), partnerPatientId: patient.partner_patient_id },
+    scid: p.scid,
+    status: p.status,
+    medicine: describeMedicine(p),
+    quantity: p.quantity,
+    repeats: p.number_of_repeats_authorised,
+    repeatIntervalDays: p.repeat_intervals,
+    patientInstructions: p.patient_instructions,
+    doctorNotes: p.doctor_notes,
+    prescriber: [p.prescriber.title, p.prescriber.given_name, p.prescriber.family_name].filter(Boolean).join(' '),
+    createdDate: p.created_date,
+    delivery: describeDelivery(p.delivery),
+    deliveryChoice: choiceOfDelivery(p.delivery),
+    tokenUrl: p.url,
+    qrSvg: await renderScidQrCode(p.scid),
+    actions: CHANGES.filter((action) => TRANSITIONS[action].from === p.status),
+    reserved: shownReserved(session.reserved),
+  };
+}
+
+export interface ChangeConfirmation {
+  action: PrescriptionChange;
+  prescription: PrescriptionPage;
+  /** For a reissue: where the token can go this time. */
+  deliveries: Choice[];
+  errors: string[];
+}
+
+export type ChangeOutcome = { kind: 'done' } | { kind: 'confirm'; status: 200 | 409 | 422; confirmation: ChangeConfirmation };
+
+async function confirmationOf(ctx: PortalContext, session: PortalSession, ids: { patientId: string; scid: string }, action: PrescriptionChange, sendTo: string, errors: string[]): Promise<ChangeConfirmation> {
+  const prescription = await readPrescriptionPage(ctx, session, ids.patientId, ids.scid);
+  const deliveries = action === 'reissue' ? deliveryChoicesOf(await requirePatient(ctx.patients, session.organizationId, ids.patientId), sendTo || prescription.deliveryChoice) : [];
+  return { action, prescription, deliveries, errors };
+}
+
+/**
+ * A change asked for without `confirm=yes` shows its confirmation step; confirmed, it is made
+ * through the prescriptions service (which refuses what the lifecycle does not allow: 409,
+ * shown on the confirmation page).
+ */
+export async function submitPrescriptionChange(
+  ctx: PortalContext,
+  session: PortalSession,
+  ids: { patientId: string; scid: string },
+  action: PrescriptionChange,
+  submitted: SubmittedBody,
+): Promise<ChangeOutcome> {
+  const fields = bodyFields(submitted);
+  const sendTo = typeof fields.send_to === 'string' ? fields.send_to : '';
+  if (fields.confirm !== 'yes') return { kind: 'confirm', status: 200, confirmation: await confirmationOf(ctx, session, ids, action, sendTo, []) };
+  const delivery = action === 'reissue' ? deliveryOfChoice(sendTo) : undefined;
+  const body = { ...session.reserved, ...(delivery ? { delivery } : {}) };
+  try {
+    await changePrescription(ctx.prescriptions, session, { userId: session.userId, ...ids }, action, { value: body, issues: submitted.issues });
+    return { kind: 'done' };
+  } catch (error) {
+    if (!(error instanceof ApiError) || (error.code !== 'VALIDATION_ERROR' && error.code !== 'CONFLICT')) throw error;
+    const errors = error.code === 'VALIDATION_ERROR' ? (error.validation ?? []).map((issue) => issue.message) : [error.detail];
+    const status = error.code === 'VALIDATION_ERROR' ? 422 : 409;
+    return { kind: 'confirm', status, confirmation: await confirmationOf(ctx, session, ids, action, sendTo, errors) };
+  }
+}

@@ -1,0 +1,35 @@
+// The portal's browser-facing security settings, as pure functions of configuration and the
+// partner's frame origins: the session cookie and the Content-Security-Policy.
+import type { CookieSerializeOptions } from '@fastify/cookie';
+import type { Config } from '../config.ts';
+
+export interface SessionCookiePolicy {
+  name: string;
+  options: CookieSerializeOptions;
+}
+
+/**
+ * HttpOnly and host-only (no Domain) always. A portal that must work inside a partner's
+ * iframe needs `SameSite=None`, which browsers accept only with `Secure`, i.e. over https: so
+ * in production, and whenever the portal is served over https. A sandbox over plain http
+ * gets `SameSite=Lax` (an iframe on another port of the same host still works: same site).
+ * A Secure cookie takes the `__Host-` prefix, so the browser itself refuses a Domain or a
+ * path other than `/` for it.
+ */
+export function sessionCookiePolicy(config: Pick<Config, 'mode' | 'portalUrl'>): SessionCookiePolicy {
+  const secure = config.mode === 'production' || config.portalUrl.startsWith('https:');
+  return {
+    name: secure ? '__Host-erx_portal_session' : 'erx_portal_session',
+    options: { httpOnly: true, path: '/', secure, sameSite: secure ? 'none' : 'lax' },
+  };
+}
+
+/**
+ * Every portal response's policy: nothing loads but the portal's own stylesheet and inline
+ * images (data: URLs), no script, forms post only to the portal, and only the partner's
+ * listed origins may frame it (none listed, or no session: nobody may).
+ */
+export function contentSecurityPolicy(frameOrigins: readonly string[]): string {
+  const ancestors = frameOrigins.length > 0 ? frameOrigins.join(' ') : "'none'";
+  return `default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; base-uri 'none'; frame-ancestors ${ancestors}`;
+}

@@ -1,0 +1,127 @@
+// The prescribing portal: what its pages show and do for a signed-in session (one user of one
+// organization). Every operation goes through the feature that owns it (users for readiness,
+// patients, custom drugs, prescriptions for every change), with the session as the caller, so
+// the portal applies the API's rules and its tenancy: another organization's patient or
+// prescription is a 404 here too. Prescribing and managing are in portal-prescribing.ts.
+import type { CustomDrugsContext } from '../custom-drugs/custom-drugs-service.ts';
+import { findPatientsOfPartnerId, requirePatient } from '../patients/patient-reads.ts';
+import type { PatientsContext } from '../patients/patients-service.ts';
+import type { PatientRow } from '../patients/patients-store.ts';
+import { bodyFields, type SubmittedBody } from '../platform/http/body-validation.ts';
+import { listPatientPrescriptions } from '../prescriptions/prescription-reads.ts';
+import type { PrescriptionsContext } from '../prescriptions/prescriptions-service.ts';
+import { describeMedicine } from '../prescriptions/token-page-view.ts';
+import type { Deps } from '../runtime.ts';
+import type { PortalSession } from '../sso/portal-sessions.ts';
+import { remedyOf } from '../users/escript-readiness.ts';
+import { readPrescriberProfile, type PrescriberProfile, type UsersContext } from '../users/users-service.ts';
+import type { EventMetadata } from '../webhooks/webhook-events.ts';
+
+export interface PortalContext {
+  /** The built-in sandbox formulary is offered (sandbox mode only). */
+  formularyOffered: boolean;
+  users: UsersContext;
+  patients: PatientsContext;
+  customDrugs: CustomDrugsContext;
+  prescriptions: PrescriptionsContext;
+}
+
+export function createPortalContext(
+  deps: Pick<Deps, 'config'>,
+  features: { users: UsersContext; patients: PatientsContext; customDrugs: CustomDrugsContext; prescriptions: PrescriptionsContext },
+): PortalContext {
+  return { formularyOffered: deps.config.mode === 'sandbox', ...features };
+}
+
+/** The signed-in prescriber, and whether (and if not, why not) they can prescribe. */
+export interface PrescriberView {
+  name: string;
+  canPrescribe: boolean;
+  unmet: Array<{ condition: string; remedy: string }>;
+}
+
+export function viewOfPrescriber(profile: PrescriberProfile): PrescriberView {
+  const name = [profile.title, profile.given_name, profile.family_name].filter(Boolean).join(' ');
+  return { name, canPrescribe: profile.unmetConditions.length === 0, unmet: profile.unmetConditions.map((condition) => ({ condition, remedy: remedyOf(condition) })) };
+}
+
+export interface PatientView {
+  patientId: string;
+  name: string;
+  dateOfBirth: string;
+  partnerPatientId: string;
+}
+
+export function viewOfPatientRow(row: Pick<PatientRow, 'id' | 'given_name' | 'family_name' | 'date_of_birth' | 'partner_patient_id'>): PatientView {
+  return { patientId: row.id, name: `${row.given_name} ${row.family_name}`, dateOfBirth: row.date_of_birth, partnerPatientId: row.partner_patient_id };
+}
+
+/** The session's reserved values that are set, for the read-only display. */
+export function shownReserved(reserved: EventMetadata): Array<{ name: string; value: string }> {
+  return Object.entries(reserved).flatMap(([name, value]) => (value === null ? [] : [{ name, value }]));
+}
+
+export interface DashboardPage {
+  prescriber: PrescriberView;
+  reserved: Array<{ name: string; value: string }>;
+  /** The patients a lookup by partner_patient_id found (none: nothing was looked up, or nothing found). */
+  found: PatientView[];
+  /** What was looked up, when it found nothing. */
+  notFound: string | undefined;
+}
+
+async function dashboardOf(ctx: PortalContext, session: PortalSession, lookup?: { partnerPatientId: string; found: PatientRow[] }): Promise<DashboardPage> {
+  const profile = await readPrescriberProfile(ctx.users, session, session.userId);
+  return {
+    prescriber: viewOfPrescriber(profile),
+    reserved: shownReserved(session.reserved),
+    found: (lookup?.found ?? []).map(viewOfPatientRow),
+    notFound: lookup && lookup.found.length === 0 ? lookup.partnerPatientId : undefined,
+  };
+}
+
+export function readDashboard(ctx: PortalContext, session: PortalSession): Promise<DashboardPage> {
+  return dashboardOf(ctx, session);
+}
+
+/** Finds a patient by the partner's own id for them: straight to the one found, else the dashboard saying what it found. */
+export async function findPatientFromDashboard(
+  ctx: PortalContext,
+  session: PortalSession,
+  submitted: SubmittedBody,
+): Promise<{ kind: 'patient'; patientId: string } | { kind: 'dashboard'; page: DashboardPage }> {
+  const sent = bodyFields(submitted).partner_patient_id;
+  const partnerPatientId = typeof sent === 'string' ? sent.trim().slice(0, 150) : '';
+  const found = partnerPatientId === '' ? [] : await findPatientsOfPartnerId(ctx.patients, session.organizationId, partnerPatientId);
+  if (found.length === 1) return { kind: 'patient', patientId: found[0]!.id };
+  return { kind: 'dashboard', page: await dashboardOf(ctx, session, { partnerPatientId, found }) };
+}
+
+export interface PatientPageRow {
+  scid: string;
+  status: string;
+  medicine: string;
+  createdDate: string;
+}
+
+export interface PatientPage {
+  patient: PatientView;
+  prescriptions: PatientPageRow[];
+  /** The next page's lastKey; null on the last page. */
+  nextKey: string | null;
+}
+
+/** Prescriptions per page of the patient page. */
+const PATIENT_PAGE_SIZE = 50;
+
+/** The patient (404 outside the organization) and their prescriptions, newest first. */
+export async function readPatientPage(ctx: PortalContext, session: PortalSession, patientId: string, lastKey: string | undefined): Promise<PatientPage> {
+  const row = await requirePatient(ctx.patients, session.organizationId, patientId);
+  const query = { value: { limit: String(PATIENT_PAGE_SIZE), ...(lastKey ? { lastKey } : {}) }, issues: [] };
+  const { data, pagination } = await listPatientPrescriptions(ctx.prescriptions, session, { userId: session.userId, patientId: row.id }, query);
+  return {
+    patient: viewOfPatientRow(row),
+    prescriptions: data.prescriptions.map((p) => ({ scid: p.scid, status: p.status, medicine: describeMedicine(p), createdDate: p.created_date })),
+    nextKey: pagination.lastKey,
+  };
+}

@@ -1,0 +1,94 @@
+// The choices the prescription pages offer: medicines (the organization catalog, the
+// prescriber's own custom drugs and, in the sandbox, the built-in formulary), narrowed by a
+// search, and where the token can go (the patient by SMS or e-mail, or a pharmacy).
+import type { CustomDrug } from '../custom-drugs/custom-drugs-fields.ts';
+import type { DrugLevel } from '../custom-drugs/custom-drugs-schemas.ts';
+import type { PatientContact } from '../prescriptions/prescription-delivery.ts';
+import { SANDBOX_PHARMACIES } from '../prescriptions/pharmacy-directory.ts';
+import type { Delivery } from '../prescriptions/prescriptions-schemas.ts';
+import { SANDBOX_FORMULARY } from '../prescriptions/sandbox-formulary.ts';
+import { medicineValueOfDrug, medicineValueOfFormulary } from './prescription-form.ts';
+
+export interface Choice {
+  value: string;
+  label: string;
+  selected: boolean;
+  disabled: boolean;
+}
+
+export interface MedicineGroup {
+  label: string;
+  options: Choice[];
+}
+
+/** Options shown per group; a search narrows a longer list (the chosen one is always shown). */
+export const MEDICINES_SHOWN_PER_GROUP = 200;
+
+function labelOfDrug(drug: CustomDrug): string {
+  const name = [drug.item_generic_name, drug.item_strength, drug.item_form].filter(Boolean).join(' ');
+  const brand = drug.item_trade_name ?? drug.brand_name;
+  return brand ? `${name} (${brand})` : name;
+}
+
+interface Candidate {
+  value: string;
+  label: string;
+}
+
+function narrow(candidates: Candidate[], search: string, selected: string): { options: Choice[]; hidden: number } {
+  const needle = search.toLowerCase();
+  const matching = needle === '' ? candidates : candidates.filter((c) => c.label.toLowerCase().includes(needle) || c.value === selected);
+  const shown = matching.filter((c, index) => index < MEDICINES_SHOWN_PER_GROUP || c.value === selected);
+  return { options: shown.map((c) => ({ ...c, selected: c.value === selected, disabled: false })), hidden: matching.length - shown.length };
+}
+
+/** The medicine groups, each narrowed by `search`, and how many matching options were left out. */
+export function medicineGroupsOf(
+  drugs: Array<CustomDrug & { level: DrugLevel }>,
+  options: { formularyOffered: boolean; search: string; selected: string },
+): { groups: MedicineGroup[]; hidden: number } {
+  const asCandidate = (drug: CustomDrug) => ({ value: medicineValueOfDrug(drug.custom_drug_id), label: labelOfDrug(drug) });
+  const sources: Array<{ label: string; candidates: Candidate[] }> = [
+    { label: "Your organization's catalog", candidates: drugs.filter((d) => d.level === 'organization').map(asCandidate) },
+    { label: 'Your own drugs', candidates: drugs.filter((d) => d.level === 'user').map(asCandidate) },
+  ];
+  if (options.formularyOffered) {
+    const formulary = SANDBOX_FORMULARY.map((item) => ({ value: medicineValueOfFormulary(item.formulary_id), label: `${item.item_name} ${item.item_strength} ${item.item_form}` }));
+    sources.push({ label: 'Sandbox formulary', candidates: formulary });
+  }
+  let hidden = 0;
+  const groups = sources.flatMap(({ label, candidates }) => {
+    const narrowed = narrow(candidates, options.search, options.selected);
+    hidden += narrowed.hidden;
+    return narrowed.options.length > 0 ? [{ label, options: narrowed.options }] : [];
+  });
+  return { groups, hidden };
+}
+
+/** Every way the token can go, those the patient's record cannot serve shown but disabled. */
+export function deliveryChoicesOf(patient: PatientContact, selected: string): Choice[] {
+  const toPatient = [
+    { value: 'patient-sms', label: patient.phone ? `Patient by SMS (${patient.phone})` : 'Patient by SMS (no mobile number on record)', disabled: !patient.phone },
+    { value: 'patient-email', label: patient.email ? `Patient by e-mail (${patient.email})` : 'Patient by e-mail (no e-mail address on record)', disabled: !patient.email },
+  ];
+  const toPharmacy = SANDBOX_PHARMACIES.flatMap((pharmacy) => [
+    { value: `pharmacy-email:${pharmacy.pharmacy_id}`, label: `${pharmacy.name} by e-mail`, disabled: false },
+    { value: `pharmacy-sms:${pharmacy.pharmacy_id}`, label: `${pharmacy.name} by SMS`, disabled: false },
+  ]);
+  const all = [...toPatient, ...toPharmacy];
+  const chosen = all.find((c) => c.value === selected && !c.disabled) ?? all.find((c) => !c.disabled);
+  return all.map((c) => ({ ...c, selected: c === chosen }));
+}
+
+/** The current delivery as one of the choices above (to preselect it for a reissue). */
+export function choiceOfDelivery(delivery: Delivery): string {
+  const method = delivery.method === 'SMS' ? 'sms' : 'email';
+  return delivery.pharmacy ? `pharmacy-${method}:${delivery.pharmacy.pharmacy_id}` : `patient-${method}`;
+}
+
+/** The delivery in words: "SMS to the patient (0412345678)". */
+export function describeDelivery(delivery: Delivery): string {
+  const how = delivery.method === 'SMS' ? 'SMS' : 'E-mail';
+  const to = delivery.pharmacy ? delivery.pharmacy.name : 'the patient';
+  return `${how} to ${to} (${delivery.destination})`;
+}

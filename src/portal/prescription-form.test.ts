@@ -1,0 +1,107 @@
+import { describe, expect, it } from 'vitest';
+import { deliveryOfChoice, EMPTY_FORM, formErrorsOf, prescribeBodyOf, readFormValues, readPrefill } from './prescription-form.ts';
+
+const NO_RESERVED = { reserved_1: null, reserved_2: null, reserved_3: null };
+
+describe('readPrefill', () => {
+  it('takes every parameter in range', () => {
+    const query = { custom_drug_id: ' 3f1c2a9e-5b7d-4c1e-9a2b-6d8e0f1a2b3c ', quantity: '1', repeats: '0', repeats_interval: '365', patient_instructions: 'Take one', doctor_instructions: 'Review' };
+    expect(readPrefill(query)).toEqual({
+      values: { quantity: '1', repeats: '0', repeat_interval_days: '365', patient_instructions: 'Take one', doctor_instructions: 'Review' },
+      customDrugId: '3f1c2a9e-5b7d-4c1e-9a2b-6d8e0f1a2b3c',
+      warnings: [],
+    });
+  });
+
+  it.each([
+    ['quantity', '0', /quantity "0" was ignored: it must be a whole number from 1 to 99/],
+    ['quantity', '100', /quantity "100" was ignored/],
+    ['quantity', 'ten', /quantity "ten" was ignored/],
+    ['quantity', '2.5', /quantity "2.5" was ignored/],
+    ['repeats', '-1', /repeats "-1" was ignored: it must be a whole number from 0 to 99/],
+    ['repeats', '100', /repeats "100" was ignored/],
+    ['repeats_interval', '0', /repeats_interval "0" was ignored: it must be a whole number from 1 to 365/],
+    ['repeats_interval', '366', /repeats_interval "366" was ignored/],
+  ])('ignores %s=%s with a warning', (param, value, warning) => {
+    const prefill = readPrefill({ [param]: value, quantity: param === 'quantity' ? value : '7' });
+    expect(prefill.warnings).toEqual([expect.stringMatching(warning)]);
+    expect(prefill.values).toEqual(param === 'quantity' ? {} : { quantity: '7' });
+  });
+
+  it('truncates the instructions to 250 and 50 characters, saying so', () => {
+    const prefill = readPrefill({ patient_instructions: 'p'.repeat(300), doctor_instructions: 'd'.repeat(51) });
+    expect(prefill.values).toEqual({ patient_instructions: 'p'.repeat(250), doctor_instructions: 'd'.repeat(50) });
+    expect(prefill.warnings).toEqual(['patient_instructions was shortened to 250 characters.', 'doctor_instructions was shortened to 50 characters.']);
+  });
+
+  it('reads the first of a repeated parameter and nothing from an empty one', () => {
+    expect(readPrefill({ quantity: ['5', '6'], repeats: '', custom_drug_id: '' })).toEqual({ values: { quantity: '5' }, customDrugId: undefined, warnings: [] });
+  });
+});
+
+describe('deliveryOfChoice', () => {
+  it.each([
+    ['patient-sms', { method: 'SMS', recipient_type: 'PATIENT' }],
+    ['patient-email', { method: 'EMAIL', recipient_type: 'PATIENT' }],
+    ['pharmacy-email:abc', { method: 'EMAIL', recipient_type: 'PHARMACY', pharmacy_id: 'abc' }],
+    ['pharmacy-sms:abc', { method: 'SMS', recipient_type: 'PHARMACY', pharmacy_id: 'abc' }],
+  ])('reads %s', (choice, delivery) => {
+    expect(deliveryOfChoice(choice)).toEqual(delivery);
+  });
+
+  it.each(['', 'patient-fax', 'pharmacy-sms', 'patient-sms:abc', 'PATIENT-SMS'])('refuses %j', (choice) => {
+    expect(deliveryOfChoice(choice)).toBeUndefined();
+  });
+});
+
+describe('prescribeBodyOf', () => {
+  const form = { ...EMPTY_FORM, quantity: '20', repeats: '', send_to: 'patient-sms' };
+
+  it('writes a formulary entry out in full and leaves empty fields out', () => {
+    const { body, issues } = prescribeBodyOf({ ...form, medicine: 'formulary:amoxicillin-500-capsule' }, { formularyOffered: true, reserved: { ...NO_RESERVED, reserved_1: 'abc' } });
+    expect(issues).toEqual([]);
+    expect(body).toEqual({
+      item_name: 'Amoxicillin', item_strength: '500 mg', item_form: 'Capsule', route_administration: 'Oral', schedule_number: 'S4',
+      quantity: '20', delivery: { method: 'SMS', recipient_type: 'PATIENT' }, reserved_1: 'abc', reserved_2: null, reserved_3: null,
+    });
+  });
+
+  it('passes a custom drug, an unknown entry, or the formulary where it is not offered, as a custom_drug_id for the service to judge', () => {
+    const bodyOf = (medicine: string, formularyOffered = true) => prescribeBodyOf({ ...form, medicine }, { formularyOffered, reserved: NO_RESERVED }).body;
+    expect(bodyOf('drug:3f1c2a9e-5b7d-4c1e-9a2b-6d8e0f1a2b3c')).toMatchObject({ custom_drug_id: '3f1c2a9e-5b7d-4c1e-9a2b-6d8e0f1a2b3c' });
+    expect(bodyOf('formulary:nonsense')).toMatchObject({ custom_drug_id: 'formulary:nonsense' });
+    expect(bodyOf('formulary:amoxicillin-500-capsule', false)).toMatchObject({ custom_drug_id: 'formulary:amoxicillin-500-capsule' });
+    expect(bodyOf('')).not.toHaveProperty('custom_drug_id');
+    expect(bodyOf('')).not.toHaveProperty('item_name');
+  });
+
+  it('reports a missing destination itself (the service takes one for granted)', () => {
+    expect(prescribeBodyOf({ ...form, send_to: 'nowhere' }, { formularyOffered: true, reserved: NO_RESERVED }).issues).toEqual([
+      { field: 'send_to', message: 'Choose where the token goes.', code: 'REQUIRED_FIELD' },
+    ]);
+  });
+
+  it('reads posted values trimmed, ignoring what is not a string', () => {
+    expect(readFormValues({ quantity: ' 5 ', medicine: { x: 1 }, extra: 'ignored' })).toEqual({ ...EMPTY_FORM, quantity: '5' });
+  });
+});
+
+describe('formErrorsOf', () => {
+  it('puts each service issue under the form field it is about, in the prescriber\'s words', () => {
+    const errors = formErrorsOf([
+      { field: 'item_name', message: 'item_name is required when no custom_drug_id is sent', code: 'REQUIRED_FIELD' },
+      { field: 'quantity', message: 'must be a whole number from 1 to 99', code: 'VALIDATION_ERROR' },
+      { field: 'delivery.method', message: 'the patient has no mobile number (phone); choose the other method or update the patient first', code: 'VALIDATION_ERROR' },
+      { field: 'custom_drug_id', message: "is not a drug of the organization catalog or of the prescriber's own", code: 'VALIDATION_ERROR' },
+      { field: 'search', message: 'must NOT have more than 100 characters', code: 'VALIDATION_ERROR' },
+    ]);
+    expect(errors).toEqual({
+      fields: {
+        medicine: ['Choose a medicine.', "Medicine is not a drug of the organization catalog or of the prescriber's own"],
+        quantity: ['Quantity must be a whole number from 1 to 99'],
+        send_to: ['The patient has no mobile number (phone); choose the other method or update the patient first'],
+      },
+      general: ['search: must NOT have more than 100 characters'],
+    });
+  });
+});

@@ -1,0 +1,192 @@
+// The new-prescription form as data: its fields, the prefill a partner may put on the form's
+// address (custom_drug_id, quantity, repeats, repeats_interval, patient_instructions,
+// doctor_instructions), and the translation of a submitted form into the prescribe body the
+// prescriptions service judges, so the portal applies exactly the rules the API does. The
+// service's issues are mapped back onto the form's fields.
+import { Type } from '@sinclair/typebox';
+import type { ValidationIssue } from '../platform/http/api-error.ts';
+import { COUNT_LIMITS, describeCountLimit, readCount, TEXT_LIMITS, type CountField } from '../prescriptions/prescription-fields.ts';
+import { findFormularyItem } from '../prescriptions/sandbox-formulary.ts';
+import type { EventMetadata } from '../webhooks/webhook-events.ts';
+
+export const FORM_FIELDS = ['medicine', 'quantity', 'repeats', 'repeat_interval_days', 'patient_instructions', 'doctor_instructions', 'send_to'] as const;
+export type FormField = (typeof FORM_FIELDS)[number];
+export type FormValues = Record<FormField, string> & { search: string };
+
+/** The visible label of each field: also its accessible name, which partners' tests rely on. */
+export const FIELD_LABELS: Readonly<Record<FormField, string>> = {
+  medicine: 'Medicine',
+  quantity: 'Quantity',
+  repeats: 'Repeats',
+  repeat_interval_days: 'Repeat interval (days)',
+  patient_instructions: 'Patient instructions',
+  doctor_instructions: 'Doctor instructions',
+  send_to: 'Send token to',
+};
+
+const text = (maxLength: number) => Type.Optional(Type.String({ maxLength }));
+
+/** What the form posts. Lengths as the prescribe body's; the counts are judged by the service. */
+export const PrescriptionFormBody = Type.Object({
+  medicine: text(200),
+  quantity: text(20),
+  repeats: text(20),
+  repeat_interval_days: text(20),
+  patient_instructions: text(TEXT_LIMITS.patient_instructions),
+  doctor_instructions: text(TEXT_LIMITS.doctor_instructions),
+  send_to: text(200),
+  search: text(100),
+  /** `search` re-shows the form with the medicines found; anything else creates the prescription. */
+  intent: text(20),
+});
+
+export const EMPTY_FORM: FormValues = {
+  medicine: '', quantity: '', repeats: '', repeat_interval_days: '', patient_instructions: '', doctor_instructions: '', send_to: '', search: '',
+};
+
+const stringOf = (value: unknown): string => (typeof value === 'string' ? value : Array.isArray(value) && typeof value[0] === 'string' ? value[0] : '');
+
+/** The posted values, trimmed; anything that is not a string reads as empty (the schema has reported it). */
+export function readFormValues(body: Record<string, unknown>): FormValues {
+  const values = { ...EMPTY_FORM };
+  for (const field of [...FORM_FIELDS, 'search'] as const) values[field] = stringOf(body[field]).trim();
+  return values;
+}
+
+// ---- prefill
+
+/** The prefill parameter of each count field (the vendor calls the interval repeats_interval). */
+const PREFILL_COUNTS: ReadonlyArray<{ param: string; field: CountField & FormField }> = [
+  { param: 'quantity', field: 'quantity' },
+  { param: 'repeats', field: 'repeats' },
+  { param: 'repeats_interval', field: 'repeat_interval_days' },
+];
+const PREFILL_TEXTS = ['patient_instructions', 'doctor_instructions'] as const;
+
+export interface Prefill {
+  values: Partial<FormValues>;
+  /** The custom drug to preselect, once it is known to be one the prescriber may use. */
+  customDrugId: string | undefined;
+  warnings: string[];
+}
+
+const codePoints = (value: string) => [...value];
+
+/** The prefill of the form's query: numbers out of range are ignored with a warning, long text truncated. */
+export function readPrefill(query: Record<string, unknown>): Prefill {
+  const prefill: Prefill = { values: {}, customDrugId: undefined, warnings: [] };
+  for (const { param, field } of PREFILL_COUNTS) {
+    const sent = stringOf(query[param]);
+    if (sent === '') continue;
+    const count = readCount(field, sent);
+    if (count === undefined) prefill.warnings.push(`${param} "${sent.slice(0, 20)}" was ignored: it ${describeCountLimit(field)}.`);
+    else prefill.values[field] = String(count);
+  }
+  for (const field of PREFILL_TEXTS) {
+    const sent = codePoints(stringOf(query[field]));
+    if (sent.length > TEXT_LIMITS[field]) prefill.warnings.push(`${field} was shortened to ${TEXT_LIMITS[field]} characters.`);
+    if (sent.length > 0) prefill.values[field] = sent.slice(0, TEXT_LIMITS[field]).join('');
+  }
+  const drugId = stringOf(query.custom_drug_id).trim();
+  if (drugId !== '') prefill.customDrugId = drugId;
+  return prefill;
+}
+
+export const COUNT_HINTS: Readonly<Record<'quantity' | 'repeats' | 'repeat_interval_days', string>> = {
+  quantity: `${COUNT_LIMITS.quantity.min} to ${COUNT_LIMITS.quantity.max}; leave empty to use a custom drug's own quantity.`,
+  repeats: `${COUNT_LIMITS.repeats.min} to ${COUNT_LIMITS.repeats.max}; empty means none.`,
+  repeat_interval_days: `${COUNT_LIMITS.repeat_interval_days.min} to ${COUNT_LIMITS.repeat_interval_days.max} days between supplies; may be left empty.`,
+};
+
+// ---- medicine and delivery choices
+
+/** Medicine choices: a custom drug (`drug:<custom_drug_id>`) or a sandbox formulary entry (`formulary:<id>`). */
+export const medicineValueOfDrug = (customDrugId: string) => `drug:${customDrugId}`;
+export const medicineValueOfFormulary = (formularyId: string) => `formulary:${formularyId}`;
+
+/** Delivery choices: `patient-sms`, `patient-email`, `pharmacy-sms:<id>` or `pharmacy-email:<id>`. */
+export function deliveryOfChoice(choice: string): { method: 'SMS' | 'EMAIL'; recipient_type: 'PATIENT' | 'PHARMACY'; pharmacy_id?: string } | undefined {
+  const match = /^(patient|pharmacy)-(sms|email)(?::(.{1,64}))?$/.exec(choice);
+  if (!match || (match[1] === 'pharmacy') !== (match[3] !== undefined)) return undefined;
+  const delivery = { method: match[2] === 'sms' ? ('SMS' as const) : ('EMAIL' as const), recipient_type: match[1] === 'patient' ? ('PATIENT' as const) : ('PHARMACY' as const) };
+  return match[3] === undefined ? delivery : { ...delivery, pharmacy_id: match[3] };
+}
+
+/**
+ * A custom drug's id, or a formulary entry written out in full. Anything else (an unknown
+ * entry, the formulary where it is not offered) is passed on as a custom_drug_id, which the
+ * service then refuses as not one the prescriber may use; nothing chosen is the service's
+ * "required" issue.
+ */
+function medicineFieldsOf(choice: string, formularyOffered: boolean): Record<string, unknown> {
+  if (choice === '') return {};
+  const item = choice.startsWith('formulary:') && formularyOffered ? findFormularyItem(choice.slice('formulary:'.length)) : undefined;
+  if (!item) return { custom_drug_id: choice.startsWith('drug:') ? choice.slice('drug:'.length) : choice };
+  const { formulary_id: _id, ...fields } = item;
+  return fields;
+}
+
+/**
+ * The prescribe body a submitted form stands for, with the session's reserved values (every
+ * event the session causes carries them), and what the form itself got wrong. Empty fields
+ * are left out, so the service applies its defaults (a custom drug's quantity, no repeats).
+ */
+export function prescribeBodyOf(values: FormValues, context: { formularyOffered: boolean; reserved: EventMetadata }) {
+  const issues: ValidationIssue[] = [];
+  const delivery = deliveryOfChoice(values.send_to);
+  // The service takes a delivery for granted (its schema requires one), so the form reports a missing one.
+  if (!delivery) issues.push({ field: 'send_to', message: REQUIRED_PHRASES.send_to, code: 'REQUIRED_FIELD' });
+  const optional = Object.fromEntries(
+    (['quantity', 'repeats', 'repeat_interval_days', 'patient_instructions', 'doctor_instructions'] as const).flatMap((field) => (values[field] === '' ? [] : [[field, values[field]]])),
+  );
+  const body = { ...medicineFieldsOf(values.medicine, context.formularyOffered), ...optional, ...(delivery ? { delivery } : {}), ...context.reserved };
+  return { body, issues };
+}
+
+// ---- issues back onto the form
+
+/** The form field a prescribe body's issue is about; undefined: the form as a whole. */
+export function formFieldOf(issueField: string): FormField | undefined {
+  if (/^(custom_drug_id|item_|route_administration|pbs_code|schedule_number)/.test(issueField)) return 'medicine';
+  if (issueField.startsWith('delivery') || issueField === 'send_to') return 'send_to';
+  return (FORM_FIELDS as readonly string[]).includes(issueField) ? (issueField as FormField) : undefined;
+}
+
+export interface FormErrors {
+  fields: Partial<Record<FormField, string[]>>;
+  /** Issues no single field owns. */
+  general: string[];
+}
+
+/** What the prescriber is told when a field is required and empty. */
+const REQUIRED_PHRASES: Readonly<Record<FormField, string>> = {
+  medicine: 'Choose a medicine.',
+  quantity: "Enter a quantity, or choose a custom drug (its own quantity is used).",
+  repeats: 'Enter the number of repeats.',
+  repeat_interval_days: 'Enter the repeat interval in days.',
+  patient_instructions: 'Enter the patient instructions.',
+  doctor_instructions: 'Enter the doctor instructions.',
+  send_to: 'Choose where the token goes.',
+};
+
+/** A service message as a sentence: one about the field ("must be ...", "is not ...") follows its label. */
+function asSentence(label: string, message: string): string {
+  if (/^(must|is|are)\b/.test(message)) return `${label} ${message}`;
+  return message.charAt(0).toUpperCase() + message.slice(1);
+}
+
+/** Each issue under its field, phrased for the prescriber (a required field simply says so). */
+export function formErrorsOf(issues: readonly ValidationIssue[]): FormErrors {
+  const errors: FormErrors = { fields: {}, general: [] };
+  for (const found of issues) {
+    const field = formFieldOf(found.field);
+    if (!field) {
+      errors.general.push(`${found.field}: ${found.message}`);
+      continue;
+    }
+    const message = found.code === 'REQUIRED_FIELD' ? REQUIRED_PHRASES[field] : asSentence(FIELD_LABELS[field], found.message);
+    const list = (errors.fields[field] ??= []);
+    if (!list.includes(message)) list.push(message);
+  }
+  return errors;
+}

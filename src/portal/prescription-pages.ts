@@ -1,0 +1,87 @@
+// Prescribing pages, each in both frames: /dashboard/patients/{patient_id}/prescriptions (with
+// navigation) and /embed/patients/{patient_id}/prescriptions (without, for a partner's
+// iframe). The form (GET, prefilled from its query; POST creates, then redirects to the
+// prescription's page, its confirmation), the prescription's page (view and manage), and
+// cease, cancel and reissue, each shown for confirmation first.
+import { Type } from '@sinclair/typebox';
+import { submittedBody } from '../platform/http/body-validation.ts';
+import { TRANSITIONS } from '../prescriptions/prescription-lifecycle.ts';
+import type { PrescriptionChange } from '../prescriptions/prescription-changes.ts';
+import type { RouteModule } from '../route-module.ts';
+import { ACTION_LABELS, layoutOf, PORTAL_FRAMES, portalPaths } from './page-layout.ts';
+import { sessionOf } from './portal-context.ts';
+import { readPrescriptionForm, readPrescriptionPage, submitPrescriptionChange, submitPrescriptionForm } from './portal-prescribing.ts';
+import { PrescriptionFormBody } from './prescription-form.ts';
+
+const session = { auth: { kind: 'session' as const } };
+const PatientParams = Type.Object({ patient_id: Type.String() });
+const PrescriptionParams = Type.Object({ patient_id: Type.String(), scid: Type.String() });
+const ChangeForm = Type.Object({ confirm: Type.Optional(Type.String({ maxLength: 10 })), send_to: Type.Optional(Type.String({ maxLength: 200 })) });
+const CHANGES: readonly PrescriptionChange[] = ['cease', 'cancel', 'reissue'];
+
+/** The banner a prescription page shows after the action that led to it (only these words, never the query's). */
+function noticeOf(query: { created?: string; done?: string }): string | undefined {
+  if (query.created !== undefined) return 'Prescription created.';
+  const action = CHANGES.find((change) => change === query.done);
+  return action ? `Prescription ${TRANSITIONS[action].verb}.` : undefined;
+}
+
+export const prescriptionPages: RouteModule = (app, { portal }) => {
+  for (const frame of PORTAL_FRAMES) {
+    const base = `/${frame}/patients/:patient_id/prescriptions`;
+
+    app.route({
+      method: 'GET',
+      url: base,
+      config: session,
+      schema: { hide: true, params: PatientParams },
+      handler: async (request, reply) => {
+        const page = await readPrescriptionForm(portal, sessionOf(request), request.params.patient_id, request.query as Record<string, unknown>);
+        return reply.view('new-prescription', { ...layoutOf(reply, frame, 'New prescription'), page, paths: portalPaths(frame, page.patient.patientId) });
+      },
+    });
+
+    app.route({
+      method: 'POST',
+      url: base,
+      config: session,
+      attachValidation: true,
+      schema: { hide: true, params: PatientParams, body: PrescriptionFormBody },
+      handler: async (request, reply) => {
+        const outcome = await submitPrescriptionForm(portal, sessionOf(request), request.params.patient_id, submittedBody(request));
+        if (outcome.kind === 'created') return reply.redirect(`${portalPaths(frame, request.params.patient_id.toLowerCase()).prescription(outcome.scid)}?created=1`, 303);
+        const paths = portalPaths(frame, outcome.page.patient.patientId);
+        return reply.status(outcome.status).view('new-prescription', { ...layoutOf(reply, frame, 'New prescription'), page: outcome.page, paths });
+      },
+    });
+
+    app.route({
+      method: 'GET',
+      url: `${base}/:scid`,
+      config: session,
+      schema: { hide: true, params: PrescriptionParams, querystring: Type.Object({ created: Type.Optional(Type.String()), done: Type.Optional(Type.String()) }) },
+      handler: async (request, reply) => {
+        const page = await readPrescriptionPage(portal, sessionOf(request), request.params.patient_id, request.params.scid);
+        const paths = portalPaths(frame, page.patient.patientId);
+        return reply.view('prescription-page', { ...layoutOf(reply, frame, `Prescription ${page.scid}`), page, paths, notice: noticeOf(request.query) });
+      },
+    });
+
+    for (const action of CHANGES) {
+      app.route({
+        method: 'POST',
+        url: `${base}/:scid/${action}`,
+        config: session,
+        attachValidation: true,
+        schema: { hide: true, params: PrescriptionParams, body: ChangeForm },
+        handler: async (request, reply) => {
+          const { patient_id: patientId, scid } = request.params;
+          const outcome = await submitPrescriptionChange(portal, sessionOf(request), { patientId, scid }, action, submittedBody(request));
+          if (outcome.kind === 'done') return reply.redirect(`${portalPaths(frame, patientId.toLowerCase()).prescription(scid.toUpperCase())}?done=${action}`, 303);
+          const paths = portalPaths(frame, outcome.confirmation.prescription.patient.patientId);
+          return reply.status(outcome.status).view('prescription-change', { ...layoutOf(reply, frame, ACTION_LABELS[action]), confirmation: outcome.confirmation, paths });
+        },
+      });
+    }
+  }
+};

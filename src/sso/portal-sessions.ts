@@ -1,0 +1,68 @@
+// A portal request's session: found by the hash of its cookie value, with the facts the
+// request depends on read each time (the user still enabled in the organization, the partner
+// still enabled there, the organization's HPI-O, the partner's frame origins), so revoking
+// any of them ends the session at its next request. A session idle longer than the timeout,
+// or older than SESSION_MAX_AGE_SECONDS, is ended (deleted) when it is next presented.
+import { hashSecret } from '../platform/secrets.ts';
+import type { EventMetadata } from '../webhooks/webhook-events.ts';
+import { parseFrameOrigins, SESSION_MAX_AGE_SECONDS, type SsoContext } from './sso-service.ts';
+import { deletePortalSession, findPortalSession, touchPortalSession, type PortalSessionRow } from './sso-store.ts';
+
+/** One user of one organization, signed in through one partner's SSO link. */
+export interface PortalSession {
+  partnerId: string;
+  organizationId: string;
+  /** As of this request. */
+  organizationHpio: string | null;
+  userId: string;
+  /** The SSO link's reserved_1..3: every event this session causes carries them. */
+  reserved: EventMetadata;
+  /** What this session's CSRF tokens are made from. */
+  csrfSecret: string;
+  /** As of this request (none: framing refused). */
+  frameOrigins: string[];
+}
+
+/**
+ * last_seen_at is written at most once a minute per session rather than on every page view,
+ * so the idle timeout is honoured to within a minute.
+ */
+const TOUCH_INTERVAL_SECONDS = 60;
+
+const secondsBetween = (from: string, to: Date) => (to.getTime() - Date.parse(from)) / 1000;
+
+function isLive(ctx: SsoContext, row: PortalSessionRow, now: Date): boolean {
+  return row.user_enabled === 1 && secondsBetween(row.last_seen_at, now) <= ctx.idleTimeoutSeconds && secondsBetween(row.created_at, now) <= SESSION_MAX_AGE_SECONDS;
+}
+
+function sessionOf(row: PortalSessionRow): PortalSession {
+  return {
+    partnerId: row.partner_id,
+    organizationId: row.organization_id,
+    organizationHpio: row.organization_hpio,
+    userId: row.user_id,
+    reserved: { reserved_1: row.reserved_1, reserved_2: row.reserved_2, reserved_3: row.reserved_3 },
+    csrfSecret: row.csrf_secret,
+    frameOrigins: parseFrameOrigins(row.frame_origins),
+  };
+}
+
+/** The live session this cookie value opens, or undefined (no such session, ended, idle too long). */
+export async function findLivePortalSession(ctx: SsoContext, sessionId: string | undefined): Promise<PortalSession | undefined> {
+  if (sessionId === undefined || sessionId === '') return undefined;
+  const sessionHash = hashSecret(sessionId);
+  const row = await findPortalSession(ctx.db, sessionHash);
+  if (!row) return undefined;
+  const now = ctx.clock.now();
+  if (!isLive(ctx, row, now)) {
+    await deletePortalSession(ctx.db, sessionHash);
+    return undefined;
+  }
+  if (secondsBetween(row.last_seen_at, now) >= TOUCH_INTERVAL_SECONDS) await touchPortalSession(ctx.db, sessionHash, now.toISOString());
+  return sessionOf(row);
+}
+
+/** Signs out: the session is deleted, whichever instance is asked next. */
+export async function endPortalSession(ctx: SsoContext, sessionId: string): Promise<void> {
+  await deletePortalSession(ctx.db, hashSecret(sessionId));
+}

@@ -1,0 +1,176 @@
+// Single sign-on into the prescribing portal. A partner's server mints a token with the same
+// five credentials as /v1/token (POST /v1/sso); the browser brings it to /auth/sso, which
+// spends it (once, within 300 s) and opens a portal session for that user of that
+// organization. Sessions live in the database, so any instance serves them; they end after
+// an idle timeout (a setting) or 12 hours, whichever comes first. Tokens and session ids are
+// random and stored only as hashes.
+import { randomBytes } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import { checkCredentials, enforceRateLimit, missingCredentialHeaders, readTokenHeaders, type AuthContext } from '../auth/auth-service.ts';
+import type { Clock } from '../platform/clock.ts';
+import type { Database } from '../platform/db/database-schema.ts';
+import { invalidRequest, unauthorized } from '../platform/http/api-error.ts';
+import { bodyFields, throwIfInvalid, type SubmittedBody } from '../platform/http/body-validation.ts';
+import { hashSecret } from '../platform/secrets.ts';
+import type { Deps } from '../runtime.ts';
+import { readRedirectPath } from './redirect-path.ts';
+import {
+  deleteStaleSignIns,
+  findPartnerFrameOrigins,
+  findSsoToken,
+  insertPortalSession,
+  insertSsoToken,
+  isSignInStillAllowed,
+  spendSsoToken,
+  type SsoTokenRow,
+} from './sso-store.ts';
+
+export interface SsoContext {
+  db: Kysely<Database>;
+  clock: Clock;
+  auth: AuthContext;
+  /** The portal's origin: redirect_url is built on it. */
+  portalUrl: string;
+  idleTimeoutSeconds: number;
+}
+
+export function createSsoContext(deps: Pick<Deps, 'database' | 'clock' | 'config'>, features: { auth: AuthContext }): SsoContext {
+  return {
+    db: deps.database,
+    clock: deps.clock,
+    auth: features.auth,
+    portalUrl: deps.config.portalUrl,
+    idleTimeoutSeconds: deps.config.portalIdleTimeoutSeconds,
+  };
+}
+
+/** The spec's lifetime of an SSO token. */
+export const SSO_TOKEN_TTL_SECONDS = 300;
+/** However active, a session ends this long after it opened: sign in again through the partner. */
+export const SESSION_MAX_AGE_SECONDS = 12 * 3600;
+/** Expired tokens are kept this long, so a late click is told "expired" rather than "unknown". */
+const EXPIRED_TOKENS_KEPT_SECONDS = 24 * 3600;
+
+export const INVALID_PARTNER_CREDENTIALS = 'Invalid partner credentials';
+
+/** 32 random bytes, base64url (43 characters): the form of SSO tokens and session ids. */
+const SECRET_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+
+function newBrowserSecret(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+const secondsAfter = (at: Date, seconds: number) => new Date(at.getTime() + seconds * 1000).toISOString();
+
+export interface MintedSsoToken {
+  sso_token: string;
+  redirect_url: string;
+  expires_in: number;
+}
+
+/** Every missing credential header named at once: 400 `Missing required headers: a, b`. */
+function readSsoHeaders(headers: Record<string, string | string[] | undefined>) {
+  const missing = missingCredentialHeaders(headers);
+  if (missing.length > 0) throw invalidRequest(`Missing required headers: ${missing.join(', ')}`);
+  return readTokenHeaders(headers);
+}
+
+/** POST /v1/sso: headers (400), rate limit, credentials (401), then the body (422). */
+export async function mintSsoToken(ctx: SsoContext, headers: Record<string, string | string[] | undefined>, submitted: SubmittedBody): Promise<MintedSsoToken> {
+  const credentials = readSsoHeaders(headers);
+  await enforceRateLimit(ctx.auth, credentials['x-partner-id'], credentials['x-organization-id'].toLowerCase());
+  const checked = await checkCredentials(ctx.auth, credentials);
+  if (!checked) throw unauthorized(INVALID_PARTNER_CREDENTIALS);
+  // No body at all reads as an empty one: the default path.
+  const body: SubmittedBody = submitted.value === undefined ? { value: {}, issues: [] } : submitted;
+  const sent = bodyFields(body).redirect_path;
+  const refused = new Set(body.issues.map((issue) => issue.field));
+  const { redirect, issues } = refused.has('redirect_path') ? { redirect: undefined, issues: [] } : readRedirectPath(sent as string | undefined, ctx.portalUrl);
+  throwIfInvalid(body, issues);
+  if (!redirect) throw new Error('a redirect_path without issues must give a redirect');
+  const token = newBrowserSecret();
+  const now = ctx.clock.now();
+  await insertSsoToken(ctx.db, {
+    token_hash: hashSecret(token),
+    partner_id: checked.partnerId,
+    organization_id: checked.organizationId,
+    user_id: checked.userId,
+    redirect_path: redirect.path,
+    ...redirect.reserved,
+    created_at: now.toISOString(),
+    expires_at: secondsAfter(now, SSO_TOKEN_TTL_SECONDS),
+    used_at: null,
+  });
+  const query = `token=${token}&redirect=${encodeURIComponent(typeof sent === 'string' ? sent : redirect.path)}`;
+  return { sso_token: token, redirect_url: `${ctx.portalUrl}/auth/sso?${query}`, expires_in: SSO_TOKEN_TTL_SECONDS };
+}
+
+/** Origins allowed to frame the portal for a partner's users (none: framing refused). */
+export function parseFrameOrigins(stored: string | undefined): string[] {
+  return stored === undefined ? [] : (JSON.parse(stored) as string[]);
+}
+
+export type SignInRefusal = 'unknown' | 'used' | 'expired' | 'revoked';
+
+export type SignInResult =
+  | { ok: true; sessionId: string; redirectPath: string; frameOrigins: string[] }
+  /** frameOrigins: those of the token's partner when the token is known, so its frame can show why. */
+  | { ok: false; reason: SignInRefusal; frameOrigins: string[] };
+
+/** Why a token that could not be spent was refused. */
+async function refusalOf(ctx: SsoContext, tokenHash: string, now: string): Promise<SignInResult> {
+  const row = await findSsoToken(ctx.db, tokenHash);
+  if (!row) return { ok: false, reason: 'unknown', frameOrigins: [] };
+  const frameOrigins = parseFrameOrigins(await findPartnerFrameOrigins(ctx.db, row.partner_id));
+  return { ok: false, reason: row.used_at !== null ? 'used' : row.expires_at <= now ? 'expired' : 'revoked', frameOrigins };
+}
+
+/** Thrown inside the sign-in transaction to roll the spent token back. */
+class SignInRevoked extends Error {}
+
+/** Inside the sign-in transaction: the session the spent token opens (and stale rows swept out on the way). */
+async function openSession(ctx: SsoContext, trx: Kysely<Database>, spent: SsoTokenRow, sessionId: string, now: Date): Promise<void> {
+  const at = now.toISOString();
+  await deleteStaleSignIns(trx, { tokensBefore: secondsAfter(now, -EXPIRED_TOKENS_KEPT_SECONDS), sessionsIdleSince: secondsAfter(now, -ctx.idleTimeoutSeconds) });
+  await insertPortalSession(trx, {
+    session_hash: hashSecret(sessionId),
+    partner_id: spent.partner_id,
+    organization_id: spent.organization_id,
+    user_id: spent.user_id,
+    reserved_1: spent.reserved_1,
+    reserved_2: spent.reserved_2,
+    reserved_3: spent.reserved_3,
+    csrf_secret: newBrowserSecret(),
+    created_at: at,
+    last_seen_at: at,
+  });
+}
+
+/**
+ * GET /auth/sso: spends the token and opens a session, in one transaction, unless the user or
+ * the partner lost access since the token was minted. Nothing is written when it refuses.
+ */
+export async function signInWithSsoToken(ctx: SsoContext, token: string | undefined): Promise<SignInResult> {
+  if (token === undefined || !SECRET_PATTERN.test(token)) return { ok: false, reason: 'unknown', frameOrigins: [] };
+  const tokenHash = hashSecret(token);
+  const now = ctx.clock.now();
+  const sessionId = newBrowserSecret();
+  const opened = await ctx.db
+    .transaction()
+    .execute(async (trx) => {
+      const spent = await spendSsoToken(trx, tokenHash, now.toISOString());
+      if (!spent) return undefined;
+      const ids = { partnerId: spent.partner_id, organizationId: spent.organization_id, userId: spent.user_id };
+      if (!(await isSignInStillAllowed(trx, ids))) throw new SignInRevoked();
+      await openSession(ctx, trx, spent, sessionId, now);
+      return spent;
+    })
+    .catch((error: unknown) => {
+      if (error instanceof SignInRevoked) return null;
+      throw error;
+    });
+  if (opened === undefined) return refusalOf(ctx, tokenHash, now.toISOString());
+  if (opened === null) return { ok: false, reason: 'revoked', frameOrigins: [] };
+  const frameOrigins = parseFrameOrigins(await findPartnerFrameOrigins(ctx.db, opened.partner_id));
+  return { ok: true, sessionId, redirectPath: opened.redirect_path, frameOrigins };
+}

@@ -1,0 +1,159 @@
+// Who may see and do what in the portal, over every registered session route (so pages added
+// later are covered without editing this file): no session is a 401 page, another
+// organization's patient or prescription a 404 page, a POST without its session's CSRF token a
+// 403; each changes nothing. And the headers every response carries: the CSP whose
+// frame-ancestors are the partner's frame origins, read afresh on every request.
+import { describe, expect, it } from 'vitest';
+import type { RouteCatalogEntry } from '../../src/auth/route-auth.ts';
+import { setPartnerFrameOrigins } from '../../src/onboarding/onboarding-service.ts';
+import { snapshotDatabase } from '../database-snapshot.ts';
+import { useTestApp } from '../given.ts';
+import { givenClinic, givenPrescription, type Clinic } from '../prescriptions/prescriptions-given.ts';
+import type { TestApp } from '../test-app.ts';
+import { csrfOf, mintSsoUrl, pathOf, signIn, type PortalClient } from './portal-given.ts';
+
+let t: TestApp;
+let c: Clinic;
+let other: Clinic;
+let scid: string;
+let otherScid: string;
+let session: PortalClient;
+
+useTestApp({}, async (app) => {
+  t = app;
+  c = await givenClinic(t);
+  other = await givenClinic(t);
+  scid = (await givenPrescription(t, c)).scid;
+  otherScid = (await givenPrescription(t, other)).scid;
+  session = await signIn(t, c.g);
+});
+
+const sessionRoutes = (): RouteCatalogEntry[] => t.app.routeCatalog.filter((entry) => entry.auth.kind === 'session');
+const concrete = (url: string, ids = { patientId: c.patientId, scid }) => url.replace(':patient_id', ids.patientId).replace(':scid', ids.scid);
+const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
+
+function send(route: RouteCatalogEntry, headers: Record<string, string>, ids?: { patientId: string; scid: string }, fields: Record<string, string> = {}) {
+  const url = concrete(route.url, ids);
+  if (route.method === 'GET') return t.app.inject({ method: 'GET', url, headers });
+  return t.app.inject({ method: 'POST', url, headers: { ...headers, ...FORM }, payload: new URLSearchParams(fields).toString() });
+}
+
+async function expectPageUnchanged(request: () => ReturnType<typeof send>, status: number, text: string) {
+  const before = await snapshotDatabase(t.deps.database);
+  const response = await request();
+  expect(response.statusCode, `${response.body.slice(0, 300)}`).toBe(status);
+  expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
+  expect(response.body).toContain(text);
+  expect(await snapshotDatabase(t.deps.database)).toEqual(before);
+  return response;
+}
+
+describe('the session routes', () => {
+  it('include every path the vendor documents, in both frames', () => {
+    const urls = sessionRoutes().map((r) => `${r.method} ${r.url}`);
+    const prescriptions = (frame: string) => `/${frame}/patients/:patient_id/prescriptions`;
+    expect(urls).toEqual(
+      expect.arrayContaining([
+        'GET /dashboard',
+        'GET /dashboard/patients/:patient_id',
+        ...['dashboard', 'embed'].flatMap((frame) => [
+          `GET ${prescriptions(frame)}`,
+          `POST ${prescriptions(frame)}`,
+          `GET ${prescriptions(frame)}/:scid`,
+          ...['cease', 'cancel', 'reissue'].map((action) => `POST ${prescriptions(frame)}/:scid/${action}`),
+        ]),
+      ]),
+    );
+    expect(t.app.routeCatalog.filter((r) => r.url === '/auth/sso').map((r) => r.auth.kind)).toEqual(['public']);
+  });
+
+  it('answer a 401 page and change nothing without a session cookie', async () => {
+    for (const route of sessionRoutes()) {
+      const response = await expectPageUnchanged(() => send(route, {}), 401, 'Open the portal again from your clinical software');
+      expect(response.headers['content-security-policy']).toMatch(/frame-ancestors 'none'$/);
+    }
+  });
+
+  it('answer a 401 page, clear the cookie and change nothing with an unknown session', async () => {
+    for (const route of sessionRoutes()) {
+      const response = await expectPageUnchanged(() => send(route, { cookie: 'erx_portal_session=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' }), 401, 'Open the portal again');
+      expect(String(response.headers['set-cookie'])).toMatch(/^erx_portal_session=; Max-Age=0/);
+    }
+  });
+
+  it("answer a 404 page and change nothing for another organization's patient, in every page and form", async () => {
+    const csrf = csrfOf((await session.get('/dashboard')).body);
+    const foreign = { patientId: other.patientId, scid: otherScid };
+    const withIds = sessionRoutes().filter((route) => route.url.includes(':patient_id'));
+    expect(withIds.length).toBeGreaterThan(10);
+    for (const route of withIds) {
+      const fields = { _csrf: csrf, confirm: 'yes', medicine: 'formulary:amoxicillin-500-capsule', quantity: '5', send_to: 'patient-sms' };
+      await expectPageUnchanged(() => send(route, { cookie: session.cookie }, foreign, fields), 404, `No patient ${other.patientId} in this organization`);
+    }
+  });
+
+  it("answer a 404 page and change nothing for another organization's SCID under this organization's patient", async () => {
+    const csrf = csrfOf((await session.get('/dashboard')).body);
+    for (const route of sessionRoutes().filter((r) => r.url.includes(':scid'))) {
+      await expectPageUnchanged(() => send(route, { cookie: session.cookie }, { patientId: c.patientId, scid: otherScid }, { _csrf: csrf, confirm: 'yes' }), 404, `No prescription with SCID ${otherScid}`);
+    }
+  });
+});
+
+describe('CSRF tokens', () => {
+  const createFields = { medicine: 'formulary:amoxicillin-500-capsule', quantity: '5', send_to: 'patient-sms', intent: 'create' };
+
+  it('are required on every form post: without one, a 403 page and nothing written', async () => {
+    for (const route of sessionRoutes().filter((r) => r.method === 'POST')) {
+      await expectPageUnchanged(() => send(route, { cookie: session.cookie }, undefined, { ...createFields, confirm: 'yes' }), 403, 'Form refused');
+    }
+  });
+
+  it("are bound to their session: another session's token, or an altered one, is a 403 and creates nothing", async () => {
+    const otherSession = await signIn(t, c.g);
+    const othersToken = csrfOf((await otherSession.get('/dashboard')).body);
+    const form = `/embed/patients/${c.patientId}/prescriptions`;
+    await expectPageUnchanged(() => session.post(form, { ...createFields, _csrf: othersToken }), 403, 'Form refused');
+    const own = csrfOf((await session.get(form)).body);
+    await expectPageUnchanged(() => session.post(form, { ...createFields, _csrf: `${own.slice(0, -2)}xx` }), 403, 'Form refused');
+    expect((await session.post(form, { ...createFields, _csrf: own })).statusCode).toBe(303);
+  });
+});
+
+describe('the Content-Security-Policy', () => {
+  const ancestorsOf = (response: { headers: Record<string, unknown> }) => /frame-ancestors (.*)$/.exec(String(response.headers['content-security-policy']))?.[1];
+
+  it("lists the session's partner's frame origins on every response, read afresh on each request; none refuses framing", async () => {
+    const page = `/embed/patients/${c.patientId}/prescriptions/${scid}`;
+    expect(ancestorsOf(await session.get(page))).toBe("'none'");
+    await setPartnerFrameOrigins(t.features.onboarding, c.g.partnerId, ['https://pms.example.com', 'http://127.0.0.1:8080']);
+    expect(ancestorsOf(await session.get(page))).toBe('https://pms.example.com http://127.0.0.1:8080');
+    // Error pages of a session too, and the sign-in redirect (the frame's first response).
+    expect(ancestorsOf(await session.get(`/embed/patients/${other.patientId}/prescriptions`))).toBe('https://pms.example.com http://127.0.0.1:8080');
+    const landing = await t.app.inject({ method: 'GET', url: pathOf(await mintSsoUrl(t, c.g, page)) });
+    expect(landing.statusCode).toBe(303);
+    expect(ancestorsOf(landing)).toBe('https://pms.example.com http://127.0.0.1:8080');
+    // Another partner's users are not framed by these origins.
+    const othersSession = await signIn(t, other.g);
+    expect(ancestorsOf(await othersSession.get('/dashboard'))).toBe("'none'");
+    await setPartnerFrameOrigins(t.features.onboarding, c.g.partnerId, []);
+    expect(ancestorsOf(await session.get(page))).toBe("'none'");
+  });
+
+  it('refuses framing of public pages and a refused sign-in link', async () => {
+    const unknown = await t.app.inject({ method: 'GET', url: '/auth/sso?token=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' });
+    expect(ancestorsOf(unknown)).toBe("'none'");
+    expect(ancestorsOf(await t.app.inject({ method: 'GET', url: '/assets/portal.css' }))).toBe("'none'");
+  });
+
+  it('comes with nosniff, and no caching of session pages', async () => {
+    const response = await session.get('/dashboard');
+    expect(response.headers).toMatchObject({ 'x-content-type-options': 'nosniff', 'cache-control': 'no-store' });
+    expect(response.headers['content-security-policy']).toMatch(/^default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; base-uri 'none'; /);
+  });
+
+  it('leaves the JSON API without one', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/health' });
+    expect(response.headers['content-security-policy']).toBeUndefined();
+  });
+});
