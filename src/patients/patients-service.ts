@@ -27,8 +27,8 @@ export interface PatientsContext {
   hiService: HiServicePort;
   /** Seals IHI, Medicare and DVA numbers at rest. */
   secretKey: Buffer;
-  /** `${publicUrl}${basePath}`: portal links are built on it. */
-  publicBaseUrl: string;
+  /** The portal's origin: a patient's `url` is its page there. */
+  portalUrl: string;
   /** The path user of every patient route belongs to the caller's organization. */
   users: UsersContext;
 }
@@ -42,7 +42,7 @@ export function createPatientsContext(
     clock: deps.clock,
     hiService: deps.hiService,
     secretKey: deps.secretKey,
-    publicBaseUrl: `${deps.config.publicUrl}${deps.config.basePath}`,
+    portalUrl: deps.config.portalUrl,
     users: features.users,
   };
 }
@@ -106,7 +106,7 @@ export function viewOfCreated(ctx: PatientsContext, row: Pick<PatientRow, 'id' |
     has_ihi: row.ihi_number_encrypted !== null,
     ...(row.ihi_status ? { ihi_status: row.ihi_status as PatientCreatedData['ihi_status'] } : {}),
     ...(row.ihi_record_status ? { ihi_record_status: row.ihi_record_status as PatientCreatedData['ihi_record_status'] } : {}),
-    url: `${ctx.publicBaseUrl}/portal/patients/${row.id}`,
+    url: `${ctx.portalUrl}/dashboard/patients/${row.id}`,
     external_patient_id: row.partner_patient_id,
     parchment_patient_id: row.id,
   };

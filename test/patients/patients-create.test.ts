@@ -33,7 +33,7 @@ describe('creating a patient', () => {
       has_ihi: true,
       ihi_status: 'ACTIVE',
       ihi_record_status: 'VERIFIED',
-      url: `http://127.0.0.1:3000/portal/patients/${id}`,
+      url: `http://127.0.0.1:3000/dashboard/patients/${id}`,
       // The vendor's names for the two ids.
       external_patient_id: body.partner_patient_id,
       parchment_patient_id: id,
@@ -216,8 +216,8 @@ describe('path and credentials', () => {
 });
 
 describe('portal URL', () => {
-  it('is built on the public URL and base path of the deployment', async () => {
-    const mounted = await createTestApp({ env: { ERX_PUBLIC_URL: 'https://erx.example.org', ERX_BASE_PATH: '/external' } });
+  it("is the patient's page in the portal, on the portal's origin whatever the API's base path", async () => {
+    const mounted = await createTestApp({ env: { ERX_PUBLIC_URL: 'https://erx.example.org', ERX_BASE_PATH: '/external', ERX_PORTAL_URL: 'https://portal.example.org' } });
     try {
       const g = await givenIntegration(mounted);
       const token = await requestToken(mounted, g);
@@ -228,7 +228,7 @@ describe('portal URL', () => {
         payload: patientBody(g, wood, medicareOf(wood)),
       });
       const data = response.json().data;
-      expect(data.url).toBe(`https://erx.example.org/external/portal/patients/${data.platform_patient_id}`);
+      expect(data.url).toBe(`https://portal.example.org/dashboard/patients/${data.platform_patient_id}`);
     } finally {
       await mounted.close();
     }
