@@ -1,7 +1,7 @@
 // The Idempotency-Key header on the routes that declare `config.idempotent`: claimed once the
 // request is authenticated and its body parsed, and settled with the response just before it
 // is sent (so a retry never finds a first request that answered but left no response).
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, onSendAsyncHookHandler, preHandlerAsyncHookHandler } from 'fastify';
 import { claimIdempotencyKey, IDEMPOTENCY_HEADER, settleIdempotencyKey, type IdempotencyClaim, type IdempotencyContext } from './idempotency-service.ts';
 
 declare module 'fastify' {
@@ -21,13 +21,9 @@ function documentHeader(schema: Record<string, unknown> | undefined): void {
   schema.description = [schema.description, note].filter(Boolean).join('\n\n');
 }
 
-export function installIdempotencyKeys(app: FastifyInstance, idempotency: IdempotencyContext): void {
-  app.decorateRequest('idempotencyClaim', null);
-  app.addHook('onRoute', (route) => {
-    if (route.config?.idempotent) documentHeader(route.schema as Record<string, unknown> | undefined);
-  });
-  app.addHook('preHandler', async (request, reply) => {
-    if (!request.routeOptions.config.idempotent) return;
+/** Claims the key before the handler runs; a retry of a finished request is answered here. */
+function createClaimHook(idempotency: IdempotencyContext): preHandlerAsyncHookHandler {
+  return async (request, reply) => {
     const key = request.headers[IDEMPOTENCY_HEADER];
     if (key === undefined || !request.principal) return;
     const claim = await claimIdempotencyKey(idempotency, request.principal, String(key), { method: request.method, url: request.url, body: request.body });
@@ -35,12 +31,29 @@ export function installIdempotencyKeys(app: FastifyInstance, idempotency: Idempo
       return reply.code(claim.status).header('content-type', 'application/json; charset=utf-8').header('idempotent-replayed', 'true').send(claim.body);
     }
     request.idempotencyClaim = claim;
-  });
-  app.addHook('onSend', async (request, reply, payload) => {
+  };
+}
+
+/** Keeps the response of the request that claimed the key, before it leaves. */
+function createSettleHook(idempotency: IdempotencyContext): onSendAsyncHookHandler {
+  return async (request, reply, payload) => {
     const claim = request.idempotencyClaim;
     if (!claim) return payload;
     request.idempotencyClaim = null;
     await settleIdempotencyKey(idempotency, claim, reply.statusCode, typeof payload === 'string' ? payload : String(payload));
     return payload;
+  };
+}
+
+/** Gives the routes that declare `config.idempotent` their two hooks; every other route pays nothing. */
+export function installIdempotencyKeys(app: FastifyInstance, idempotency: IdempotencyContext): void {
+  app.decorateRequest('idempotencyClaim', null);
+  const claim = createClaimHook(idempotency);
+  const settle = createSettleHook(idempotency);
+  app.addHook('onRoute', (route) => {
+    if (!route.config?.idempotent) return;
+    documentHeader(route.schema as Record<string, unknown> | undefined);
+    route.preHandler = [...[route.preHandler ?? []].flat(), claim];
+    route.onSend = [...[route.onSend ?? []].flat(), settle];
   });
 }
