@@ -2,7 +2,9 @@
 // under a lease, make one attempt of a claimed delivery, and record its outcome. No transaction
 // is open during the HTTP call: the claim commits first, and the outcome is written afterwards
 // in its own short transaction, only if the claim's fencing token is still current.
+import type { Kysely } from 'kysely';
 import type { Clock } from '../platform/clock.ts';
+import type { Database } from '../platform/db/database-schema.ts';
 import { decryptSecret } from '../platform/secrets.ts';
 import { nextStepAfter, type NextStep, type OutcomeClass } from './webhook-delivery-rules.ts';
 import { findWebhookEndpoint, type WebhookEndpointRow } from './webhook-endpoints-store.ts';
@@ -13,12 +15,14 @@ import {
   claimDueDeliveries,
   claimDueDeliveriesWithBodies,
   findEventBodies,
+  fencedKey,
   findPartnersWithDueDeliveries,
   insertWebhookAttempt,
-  recordAttemptIfFenced,
+  recordAttemptsIfFenced,
   releaseDeliveryLeases,
   updateDeliveryIfFenced,
   type ClaimedDeliveryRow,
+  type FencedOutcomeRow,
 } from './webhooks-store.ts';
 
 /**
@@ -156,23 +160,41 @@ export async function sendClaimedAttempt(ctx: WebhooksContext, sender: WebhookHt
   return sender.send({ url: endpoint.url, body: delivery.body, signature, timeoutMs: ctx.settings.timeoutMs });
 }
 
+export interface AnsweredDelivery {
+  delivery: ClaimedDelivery;
+  result: AttemptResult;
+}
+
 /**
- * Records an attempt's outcome in a transaction of its own: delivered, failed (with one warning
- * line), or due again the spec's pause after the attempt ended. Refused (recorded: false) if a
- * later claim has taken the delivery over.
+ * Records attempts' outcomes, all in one transaction (on PostgreSQL one statement): each delivered, failed (with one warning
+ * line), or due again the spec's pause after its attempt ended. An outcome is refused
+ * (recorded: false) if a later claim has taken its delivery over. If the transaction fails,
+ * none is written: their leases expire and the deliveries are claimed again.
  */
+export async function recordAttemptOutcomes(ctx: WebhooksContext, answered: readonly AnsweredDelivery[], dispatcherId: string): Promise<AttemptReport[]> {
+  const now = ctx.clock.now();
+  const planned = answered.map(({ delivery, result }) => {
+    const step = nextStepAfter(delivery.attempt, result.outcome);
+    const retryAt = step.kind === 'retry' ? new Date(result.startedAt.getTime() + result.durationMs + step.delayMs) : undefined;
+    return { delivery, result, step, retryAt };
+  });
+  const rows = planned.map((p) => outcomeRow(p.delivery, p.result, p.step, { now, retryAt: p.retryAt, dispatcherId }));
+  const written = ctx.db.kind === 'postgres' ? await recordAttemptsIfFenced(ctx.db, rows) : await ctx.db.transaction().execute((trx) => writeOutcomesOnSqlite(trx, rows));
+  return planned.map(({ delivery, result, step, retryAt }) => {
+    const recorded = written.has(fencedKey(delivery.deliveryId, delivery.fencingToken));
+    if (recorded && step.kind === 'failed') {
+      ctx.logger.warn(
+        { eventId: delivery.eventId, partnerId: delivery.partnerId, deliveryId: delivery.deliveryId, attempts: delivery.attempt, outcome: result.outcome, statusCode: result.statusCode },
+        'webhook delivery failed',
+      );
+    }
+    return { delivery, outcome: result.outcome, statusCode: result.statusCode, step, recorded, retryAt };
+  });
+}
+
 export async function recordAttemptOutcome(ctx: WebhooksContext, delivery: ClaimedDelivery, result: AttemptResult, dispatcherId: string): Promise<AttemptReport> {
-  const step = nextStepAfter(delivery.attempt, result.outcome);
-  const endedAt = result.startedAt.getTime() + result.durationMs;
-  const retryAt = step.kind === 'retry' ? new Date(endedAt + step.delayMs) : undefined;
-  const recorded = await writeAttemptOutcome(ctx, delivery, result, step, { now: ctx.clock.now(), retryAt, dispatcherId });
-  if (recorded && step.kind === 'failed') {
-    ctx.logger.warn(
-      { eventId: delivery.eventId, partnerId: delivery.partnerId, deliveryId: delivery.deliveryId, attempts: delivery.attempt, outcome: result.outcome, statusCode: result.statusCode },
-      'webhook delivery failed',
-    );
-  }
-  return { delivery, outcome: result.outcome, statusCode: result.statusCode, step, recorded, retryAt };
+  const [report] = await recordAttemptOutcomes(ctx, [{ delivery, result }], dispatcherId);
+  return report!;
 }
 
 /** Both steps at once: the attempt, then its outcome recorded. */
@@ -186,24 +208,17 @@ export async function attemptClaimedDelivery(
   return recordAttemptOutcome(ctx, delivery, await sendClaimedAttempt(ctx, sender, endpoint, delivery), dispatcherId);
 }
 
-/** The outcome and its attempt row, in one transaction: on PostgreSQL one statement (one round trip). */
-async function writeAttemptOutcome(
-  ctx: WebhooksContext,
-  delivery: ClaimedDelivery,
-  result: AttemptResult,
-  step: NextStep,
-  at: { now: Date; retryAt: Date | undefined; dispatcherId: string },
-): Promise<boolean> {
-  const update = {
+/** What an attempt's outcome writes: its delivery's new state and the attempt row. */
+function outcomeRow(delivery: ClaimedDelivery, result: AttemptResult, step: NextStep, at: { now: Date; retryAt: Date | undefined; dispatcherId: string }): FencedOutcomeRow {
+  return {
+    id: delivery.deliveryId,
+    fencing_token: delivery.fencingToken,
     status: step.kind === 'retry' ? 'pending' : step.kind,
     attempts_made: delivery.attempt,
     next_attempt_at: (at.retryAt ?? at.now).toISOString(),
     last_outcome: result.outcome,
     last_status_code: result.statusCode,
     completed_at: step.kind === 'retry' ? null : at.now.toISOString(),
-  };
-  const attempt = {
-    delivery_id: delivery.deliveryId,
     attempt_number: delivery.attempt,
     event_id: delivery.eventId,
     started_at: result.startedAt.toISOString(),
@@ -214,10 +229,16 @@ async function writeAttemptOutcome(
     detail: result.detail?.trim() || null,
     sent_by: at.dispatcherId,
   };
-  if (ctx.db.kind === 'postgres') return recordAttemptIfFenced(ctx.db, delivery.deliveryId, delivery.fencingToken, update, attempt);
-  return ctx.db.transaction().execute(async (trx) => {
-    if (!(await updateDeliveryIfFenced(trx, delivery.deliveryId, delivery.fencingToken, update))) return false;
-    await insertWebhookAttempt(trx, attempt);
-    return true;
-  });
+}
+
+/** SQLite: each outcome's update and attempt row, in the transaction given (statements cost no round trips). */
+async function writeOutcomesOnSqlite(trx: Kysely<Database>, rows: readonly FencedOutcomeRow[]): Promise<Set<string>> {
+  const written = new Set<string>();
+  for (const row of rows) {
+    const { id, fencing_token, status, attempts_made, next_attempt_at, last_outcome, last_status_code, completed_at, ...attempt } = row;
+    if (!(await updateDeliveryIfFenced(trx, id, fencing_token, { status, attempts_made, next_attempt_at, last_outcome, last_status_code, completed_at }))) continue;
+    await insertWebhookAttempt(trx, { delivery_id: id, ...attempt });
+    written.add(fencedKey(id, fencing_token));
+  }
+  return written;
 }

@@ -14,9 +14,10 @@ import {
   findEndpointsWithDueDeliveries,
   hasLeaseForAttempt,
   openWebhookSender,
-  recordAttemptOutcome,
+  recordAttemptOutcomes,
   releaseClaimedDeliveries,
   sendClaimedAttempt,
+  type AnsweredDelivery,
   type ClaimedDelivery,
   type DeliveryEndpoint,
 } from './webhook-deliveries.ts';
@@ -44,18 +45,16 @@ const RETRY_TIMER_SLACK_MS = 2;
  */
 const MAX_UNRECORDED = 512;
 /**
- * Outcomes are recorded in batches (each in its own transaction, issued together): on SQLite
- * they then share one COMMIT, whose fsync holds the whole process up, instead of each burst of
- * answers paying one. A batch goes when it has this many, or this long (ms) after its first.
+ * Outcomes are recorded in batches, each batch in one transaction (on PostgreSQL one statement):
+ * on SQLite a burst of answers then shares one COMMIT, whose fsync holds the whole process up,
+ * and on PostgreSQL one round trip. A batch goes when it has this many, or this long (ms)
+ * after its first.
  */
-// 60: with a claim, a batch still fits the SQLite group commit's 64 units, so it takes one COMMIT.
 const RECORD_BATCH = 60;
 const RECORD_BATCH_MS = 20;
 
-interface AnsweredAttempt {
+interface AnsweredAttempt extends AnsweredDelivery {
   partnerId: string;
-  delivery: ClaimedDelivery;
-  result: AttemptResult;
 }
 
 interface QueuedDelivery {
@@ -268,21 +267,24 @@ class WebhookDispatcher {
     clearTimeout(this.#recordTimer);
     this.#recordTimer = undefined;
     if ([...this.#lanes].some(([partnerId, lane]) => lane.shouldClaim && this.#wanted.has(partnerId))) this.#scheduleClaims();
-    for (const { partnerId, delivery, result } of this.#toRecord.splice(0)) {
-      this.#track(
-        recordAttemptOutcome(this.#ctx, delivery, result, this.id)
-          .then(
-            (report) => {
-              if (report.retryAt) this.#wakeAt(partnerId, report.retryAt);
-            },
-            // Not written: the lease expires and the delivery is claimed again.
-            (error: unknown) => this.#ctx.logger.error({ err: error, eventId: delivery.eventId, partnerId }, 'webhook dispatcher: an attempt could not be recorded'),
-          )
-          .finally(() => {
-            if (this.#unrecorded-- === MAX_UNRECORDED) for (const [id, waiting] of this.#lanes) this.#startQueued(id, waiting);
-          }),
-      );
-    }
+    const batch = this.#toRecord.splice(0);
+    if (batch.length === 0) return;
+    this.#track(
+      recordAttemptOutcomes(this.#ctx, batch, this.id)
+        .then(
+          (reports) => {
+            for (const [index, report] of reports.entries()) if (report.retryAt) this.#wakeAt(batch[index]!.partnerId, report.retryAt);
+          },
+          // Not written: the leases expire and the deliveries are claimed again.
+          (error: unknown) =>
+            this.#ctx.logger.error({ err: error, eventIds: batch.map((answered) => answered.delivery.eventId) }, 'webhook dispatcher: attempts could not be recorded'),
+        )
+        .finally(() => {
+          const wasFull = this.#unrecorded >= MAX_UNRECORDED;
+          this.#unrecorded -= batch.length;
+          if (wasFull) for (const [id, waiting] of this.#lanes) this.#startQueued(id, waiting);
+        }),
+    );
   }
 
   #release(deliveries: ClaimedDelivery[]): void {

@@ -169,59 +169,47 @@ export async function insertWebhookAttempt(db: Kysely<Database>, row: AttemptRow
   await insertAttemptRow(db, row);
 }
 
-type FencedOutcome = DeliveryOutcomeUpdate & { id: string; fencing_token: number } & Omit<AttemptRow, 'delivery_id'>;
+/** A delivery as claimed under one fencing token. */
+export const fencedKey = (deliveryId: string, fencingToken: number) => `${deliveryId} ${fencingToken}`;
 
-// The attempt's values reach the INSERT through a SELECT, where PostgreSQL cannot tell their
-// types from a column: each says its own.
-const recordFencedOutcome = precompileQuery<FencedOutcome, { delivery_id: string }>((db, param) =>
-  db
-    .with('updated', (db) =>
-      db
-        .updateTable('webhook_deliveries')
-        .set({
-          status: param('status'),
-          attempts_made: param('attempts_made'),
-          next_attempt_at: param('next_attempt_at'),
-          last_outcome: param('last_outcome'),
-          last_status_code: param('last_status_code'),
-          completed_at: param('completed_at'),
-          lease_owner: null,
-          lease_expires_at: null,
-        })
-        .where('id', '=', param('id'))
-        .where('fencing_token', '=', param('fencing_token'))
-        .returning('id'),
-    )
-    .insertInto('webhook_attempts')
-    .columns(['delivery_id', 'attempt_number', 'event_id', 'started_at', 'duration_ms', 'outcome', 'status_code', 'response_body', 'detail', 'sent_by'])
-    .expression((eb) =>
-      eb
-        .selectFrom('updated')
-        .select([
-          'updated.id',
-          sql<number>`cast(${param('attempt_number')} as integer)`.as('attempt_number'),
-          sql<string>`cast(${param('event_id')} as text)`.as('event_id'),
-          sql<string>`cast(${param('started_at')} as text)`.as('started_at'),
-          sql<number>`cast(${param('duration_ms')} as integer)`.as('duration_ms'),
-          sql<string>`cast(${param('outcome')} as text)`.as('outcome'),
-          sql<number | null>`cast(${param('status_code')} as integer)`.as('status_code'),
-          sql<string | null>`cast(${param('response_body')} as text)`.as('response_body'),
-          sql<string | null>`cast(${param('detail')} as text)`.as('detail'),
-          sql<string>`cast(${param('sent_by')} as text)`.as('sent_by'),
-        ]),
-    )
-    .returning('delivery_id'),
-);
+export type FencedOutcomeRow = DeliveryOutcomeUpdate & { id: string; fencing_token: number } & Omit<AttemptRow, 'delivery_id'>;
 
 /**
- * PostgreSQL: updateDeliveryIfFenced and insertWebhookAttempt as one statement (a
- * data-modifying WITH: atomic, one round trip). False when the fencing token was stale: then
- * neither is written.
+ * PostgreSQL: recordAttemptIfFenced for many outcomes as one statement, one round trip. The
+ * outcomes arrive as one array per column (so the statement's text is the same for any
+ * number). Returns the fencedKey of each delivery whose fencing token was still current: only
+ * theirs were written, each update with its attempt row (a data-modifying WITH: atomic).
  */
-export async function recordAttemptIfFenced(db: Kysely<Database>, deliveryId: string, fencingToken: number, update: DeliveryOutcomeUpdate, attempt: AttemptRow): Promise<boolean> {
-  const { delivery_id: _, ...values } = attempt;
-  const rows = await recordFencedOutcome(db, { ...update, ...values, id: deliveryId, fencing_token: fencingToken });
-  return rows.length === 1;
+export async function recordAttemptsIfFenced(db: Kysely<Database>, outcomes: readonly FencedOutcomeRow[]): Promise<Set<string>> {
+  const column = <K extends keyof FencedOutcomeRow>(key: K) => outcomes.map((outcome) => outcome[key]);
+  const { rows } = await sql<{ id: string; fencing_token: number }>`
+    with v as (
+      select * from unnest(
+        ${column('id')}::text[], ${column('fencing_token')}::integer[], ${column('status')}::text[],
+        ${column('attempts_made')}::integer[], ${column('next_attempt_at')}::text[], ${column('last_outcome')}::text[],
+        ${column('last_status_code')}::integer[], ${column('completed_at')}::text[], ${column('attempt_number')}::integer[],
+        ${column('event_id')}::text[], ${column('started_at')}::text[], ${column('duration_ms')}::integer[],
+        ${column('outcome')}::text[], ${column('status_code')}::integer[], ${column('response_body')}::text[],
+        ${column('detail')}::text[], ${column('sent_by')}::text[]
+      ) as v(id, fencing_token, status, attempts_made, next_attempt_at, last_outcome, last_status_code, completed_at,
+             attempt_number, event_id, started_at, duration_ms, outcome, status_code, response_body, detail, sent_by)
+    ),
+    updated as (
+      update webhook_deliveries d
+      set status = v.status, attempts_made = v.attempts_made, next_attempt_at = v.next_attempt_at,
+          last_outcome = v.last_outcome, last_status_code = v.last_status_code, completed_at = v.completed_at,
+          lease_owner = null, lease_expires_at = null
+      from v
+      where d.id = v.id and d.fencing_token = v.fencing_token
+      returning d.id, d.fencing_token
+    ),
+    inserted as (
+      insert into webhook_attempts (delivery_id, attempt_number, event_id, started_at, duration_ms, outcome, status_code, response_body, detail, sent_by)
+      select v.id, v.attempt_number, v.event_id, v.started_at, v.duration_ms, v.outcome, v.status_code, v.response_body, v.detail, v.sent_by
+      from v join updated on updated.id = v.id and updated.fencing_token = v.fencing_token
+    )
+    select id, fencing_token from updated`.execute(db);
+  return new Set(rows.map((row) => fencedKey(row.id, Number(row.fencing_token))));
 }
 
 /** Ends leases that were never used (claimed, not attempted), unless a later claim holds the delivery already. */

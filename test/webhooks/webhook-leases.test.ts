@@ -11,7 +11,9 @@ import {
   LEASE_MARGIN_MS,
   leaseDurationMs,
   openWebhookSender,
+  recordAttemptOutcomes,
   releaseClaimedDeliveries,
+  sendClaimedAttempt,
 } from '../../src/webhooks/webhook-deliveries.ts';
 import type { WebhookHttpClient } from '../../src/webhooks/webhook-http-attempt.ts';
 import { listWebhookAttempts } from '../../src/webhooks/webhook-history.ts';
@@ -111,5 +113,29 @@ describe('claims, leases and fencing', () => {
     await recordEventFor(bed.webhooks, other);
     await sql`update partners set webhook_enabled = 0 where id = ${other.partnerId}`.execute(bed.t.deps.database);
     expect(await claimEndpointDeliveries(bed.webhooks, other.partnerId, 10, 'dispatcher-a')).toEqual({ endpoint: undefined, deliveries: [] });
+  });
+
+  it('records a batch of outcomes at once, each only under its current fencing token', async () => {
+    const [taken, other] = await recordEvents(bed.webhooks, [prescriptionEvent(g), prescriptionEvent(g)]);
+    const first = await claimEndpointDeliveries(bed.webhooks, g.partnerId, 10, 'crashed');
+    const stale = first.deliveries.find((d) => d.eventId === taken!.event_id)!;
+    const kept = first.deliveries.find((d) => d.eventId === other!.event_id)!;
+    await expireLease(stale.deliveryId);
+    const current = (await claimEndpointDeliveries(bed.webhooks, g.partnerId, 10, 'survivor')).deliveries[0]!;
+    expect(current.deliveryId).toBe(stale.deliveryId);
+
+    // The same delivery under its old and its new token, and another delivery, in one batch.
+    const batch = await Promise.all([stale, current, kept].map(async (delivery) => ({ delivery, result: await sendClaimedAttempt(bed.webhooks, sender, first.endpoint!, delivery) })));
+    const reports = await recordAttemptOutcomes(bed.webhooks, batch, 'batcher');
+    expect(reports.map((r) => [r.delivery.fencingToken, r.recorded, r.step.kind])).toEqual([
+      [stale.fencingToken, false, 'delivered'],
+      [current.fencingToken, true, 'delivered'],
+      [kept.fencingToken, true, 'delivered'],
+    ]);
+    for (const event of [taken!, other!]) {
+      const [delivery] = (await listWebhookAttempts(bed.webhooks, event.event_id)).deliveries;
+      expect(delivery).toMatchObject({ status: 'delivered' });
+      expect(delivery!.attempts.map((a) => [a.attempt_number, a.outcome, a.sent_by])).toEqual([[1, 'success', 'batcher']]);
+    }
   });
 });
