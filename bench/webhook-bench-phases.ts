@@ -9,12 +9,14 @@ import type { WebhooksContext } from '../src/webhooks/webhooks-service.ts';
 import { startWebhookDispatcher } from '../src/webhooks/webhook-dispatcher.ts';
 import { deferCleanup } from './bench-cleanup.ts';
 import { REPO_ROOT } from './bench-processes.ts';
-import type { ReceiverReport, ReceiverRequest } from './webhook-bench-receiver.ts';
+import type { ReceiverCount, ReceiverReport, ReceiverRequest } from './webhook-bench-receiver.ts';
 import { wallNow, type BenchEventSource } from './webhook-bench-source.ts';
 
 export interface BenchReceiver {
   url: string;
   reset(): Promise<void>;
+  /** How many distinct events have arrived. */
+  count(): Promise<number>;
   report(): Promise<ReceiverReport>;
   stop(): void;
 }
@@ -36,6 +38,7 @@ export async function startBenchReceiver(): Promise<BenchReceiver> {
   return {
     url: `http://127.0.0.1:${port}/hooks`,
     reset: () => ask<void>({ type: 'reset' }),
+    count: async () => (await ask<ReceiverCount>({ type: 'count' })).firstArrivals,
     report: () => ask<ReceiverReport>({ type: 'report' }),
     stop: () => {
       forget();
@@ -95,9 +98,9 @@ export async function measureCommitToDelivery(
 async function waitForFirstArrivals(receiver: BenchReceiver, count: number, timeoutMs: number): Promise<Map<string, number>> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const report = await receiver.report();
-    if (report.firstArrivals.length >= count) return new Map(report.firstArrivals);
-    if (Date.now() > deadline) throw new Error(`only ${report.firstArrivals.length} of ${count} events arrived within ${timeoutMs / 1000} s`);
+    const arrived = await receiver.count();
+    if (arrived >= count) return new Map((await receiver.report()).firstArrivals);
+    if (Date.now() > deadline) throw new Error(`only ${arrived} of ${count} events arrived within ${timeoutMs / 1000} s`);
     await sleep(250);
   }
 }

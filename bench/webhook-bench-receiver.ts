@@ -5,7 +5,15 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export type ReceiverRequest = { type: 'reset' } | { type: 'report' };
+// 'count' is what the bench polls while it waits: a number, so that polling costs neither
+// process the serialising and parsing of every arrival so far (the whole report is asked once).
+export type ReceiverRequest = { type: 'reset' } | { type: 'count' } | { type: 'report' };
+
+export interface ReceiverCount {
+  type: 'count';
+  /** Distinct events arrived so far. */
+  firstArrivals: number;
+}
 
 export interface ReceiverReport {
   type: 'report';
@@ -44,6 +52,8 @@ process.on('message', (message: ReceiverRequest) => {
     firstArrivals = new Map();
     arrivals = [];
     process.send!({ type: 'reset' });
+  } else if (message.type === 'count') {
+    process.send!({ type: 'count', firstArrivals: firstArrivals.size } satisfies ReceiverCount);
   } else if (message.type === 'report') {
     process.send!({ type: 'report', firstArrivals: [...firstArrivals], arrivals } satisfies ReceiverReport);
   }
