@@ -11,6 +11,9 @@ import type { PatientData } from './patients-schemas.ts';
 import type { PatientsContext } from './patients-service.ts';
 import { findPatientById, findPatientsByPartnerPatientId, lockLivePatient, type PatientRow } from './patients-store.ts';
 
+/** A stored patient, as the reads return it. */
+export type { PatientRow };
+
 /** The organization's live patient with this id (a platform_patient_id); 404 patient-not-found otherwise, another organization's too. */
 export async function requirePatient(ctx: PatientsContext, organizationId: string, patientId: string): Promise<PatientRow> {
   const row = isUuid(patientId) ? await findPatientById(ctx.db, organizationId, patientId.toLowerCase()) : undefined;

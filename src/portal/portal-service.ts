@@ -4,9 +4,8 @@
 // the portal applies the API's rules and its tenancy: another organization's patient or
 // prescription is a 404 here too. Prescribing and managing are in portal-prescribing.ts.
 import type { CustomDrugsContext } from '../custom-drugs/custom-drugs-service.ts';
-import { findPatientsOfPartnerId, requirePatient } from '../patients/patient-reads.ts';
+import { findPatientsOfPartnerId, requirePatient, type PatientRow } from '../patients/patient-reads.ts';
 import type { PatientsContext } from '../patients/patients-service.ts';
-import type { PatientRow } from '../patients/patients-store.ts';
 import { bodyFields, type SubmittedBody } from '../platform/http/body-validation.ts';
 import { listPatientPrescriptions } from '../prescriptions/prescription-reads.ts';
 import type { PrescriptionsContext } from '../prescriptions/prescriptions-service.ts';
