@@ -2,12 +2,14 @@
 // events into the same database through the webhooks service, as the prescriptions service
 // will; and a deadline-bound wait for what a receiver must eventually have seen.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { afterAll, beforeAll } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { buildFeatures, type Features } from '../../src/features.ts';
 import { createOrganization } from '../../src/onboarding/onboarding-service.ts';
 import { createPartner } from '../../src/onboarding/onboarding-service.ts';
 import { assembleDeps, closeDeps, type Deps } from '../../src/runtime.ts';
-import { ERX_BIN } from '../cli/cli-helpers.ts';
+import { createCliEnvironment, ERX_BIN, type CliEnvironment } from '../cli/cli-helpers.ts';
+import { startReceiver, type Receiver, type Responder } from './webhook-receivers.ts';
 
 export interface ChildDispatcher {
   child: ChildProcess;
@@ -67,4 +69,40 @@ export async function waitUntil(done: () => boolean | Promise<boolean>, timeoutM
     if (Date.now() > deadline) throw new Error(`not within ${timeoutMs} ms: ${describe()}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+/** What a test of dispatcher processes stands on: their environment, a receiver and the test's own event source. */
+export interface ProcessBed {
+  cli: CliEnvironment;
+  receiver: Receiver;
+  source: EventSource;
+  /** Processes the test started: killed when the file ends. */
+  children: Array<{ kill(signal: NodeJS.Signals): boolean }>;
+}
+
+/** Builds the bed before the file's tests (the CLI environment with `env` added) and takes it down after them. */
+export function useProcessBed(env: Record<string, string>, respond: Responder): ProcessBed {
+  const bed = { children: [] as ProcessBed['children'] } as ProcessBed;
+  beforeAll(async () => {
+    bed.cli = createCliEnvironment(env);
+    bed.receiver = await startReceiver(respond);
+    bed.source = await openEventSource(bed.cli.env);
+  });
+  afterAll(async () => {
+    for (const child of bed.children) child.kill('SIGKILL');
+    await bed.source?.close();
+    await bed.receiver?.close();
+    await bed.cli?.cleanup();
+  });
+  return bed;
+}
+
+/** How many deliveries are in this state, as the database has it now. */
+export async function countDeliveries(source: EventSource, status: string): Promise<number> {
+  const row = await source.deps.database
+    .selectFrom('webhook_deliveries')
+    .select((eb) => eb.fn.countAll<string | number>().as('n'))
+    .where('status', '=', status)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
 }
