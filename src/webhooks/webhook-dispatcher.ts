@@ -51,10 +51,6 @@ const MAX_UNRECORDED = 512;
 const RECORD_BATCH = 60;
 const RECORD_BATCH_MS = 20;
 
-interface AnsweredAttempt extends AnsweredDelivery {
-  partnerId: string;
-}
-
 export function startWebhookDispatcher(webhooks: WebhooksContext, options: { id?: string } = {}): RunningDispatcher {
   const dispatcher = new WebhookDispatcher(webhooks, options.id ?? `${os.hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`);
   dispatcher.start();
@@ -71,7 +67,7 @@ class WebhookDispatcher {
   readonly #running = new Set<Promise<void>>();
   readonly #timers = new Set<NodeJS.Timeout>();
   #unrecorded = 0;
-  #toRecord: AnsweredAttempt[] = [];
+  #toRecord: AnsweredDelivery[] = [];
   #recordTimer: NodeJS.Timeout | undefined;
   #claiming: Promise<void> | undefined;
   #claimAgain = false;
@@ -200,13 +196,13 @@ class WebhookDispatcher {
         // The slot is free once the answer is in; the outcome is recorded behind it.
         lane.noteAnswerTime(performance.now() - started);
         lane.window.finished(result.outcome);
-        this.#queueRecord({ partnerId, delivery, result });
+        this.#queueRecord({ delivery, result });
         this.#startQueued(partnerId, lane);
       }),
     );
   }
 
-  #queueRecord(answered: AnsweredAttempt): void {
+  #queueRecord(answered: AnsweredDelivery): void {
     this.#toRecord.push(answered);
     if (this.#toRecord.length >= RECORD_BATCH || this.#stopped) this.#recordQueued();
     else this.#recordTimer ??= setTimeout(() => this.#recordQueued(), RECORD_BATCH_MS);
@@ -222,7 +218,7 @@ class WebhookDispatcher {
       recordAttemptOutcomes(this.#ctx, batch, this.id)
         .then(
           (reports) => {
-            for (const [index, report] of reports.entries()) if (report.retryAt) this.#wakeAt(batch[index]!.partnerId, report.retryAt);
+            for (const report of reports) if (report.retryAt) this.#wakeAt(report.delivery.partnerId, report.retryAt);
           },
           // Not written: the leases expire and the deliveries are claimed again.
           (error: unknown) =>
