@@ -1,23 +1,22 @@
 // Read patient and delete patient (the vendor's Postman collection calls both), and the
 // vendor's names on create patient's answer.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SCOPES } from '../../src/auth/scopes.ts';
 import { HI_DEMO_PATIENTS } from '../../src/hi-service/index.ts';
-import { bearer, requestToken } from '../given.ts';
+import { bearer, requestToken, useTestApp } from '../given.ts';
 import { patientBody } from '../patients/patients-given.ts';
-import { createTestApp, type TestApp } from '../test-app.ts';
+import type { TestApp } from '../test-app.ts';
 import { givenClinic, givenPatient, givenPrescription, prescriptionsClient, send, type Clinic } from './prescriptions-given.ts';
 
 let t: TestApp;
 let c: Clinic;
 let other: Clinic;
 
-beforeAll(async () => {
-  t = await createTestApp();
+useTestApp({}, async (app) => {
+  t = app;
   c = await givenClinic(t);
   other = await givenClinic(t);
 });
-afterAll(() => t.close());
 
 const wood = HI_DEMO_PATIENTS.activeVerified;
 const patientsUrl = (clinic: Clinic, userId = clinic.g.userId) => `/v1/organizations/${clinic.g.organizationId}/users/${userId}/patients`;

@@ -1,22 +1,22 @@
 // The lifecycle through the sandbox test helpers: create, then every change from every
 // status a prescription can hold, each allowed change with its effect and each other one a
 // 409 that names the current status and changes nothing.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { isValidScid } from '../../src/prescriptions/scid.ts';
 import { snapshotDatabase } from '../database-snapshot.ts';
-import { createTestApp, type TestApp } from '../test-app.ts';
+import { useTestApp } from '../given.ts';
+import type { TestApp } from '../test-app.ts';
 import { givenClinic, givenPatient, givenPrescription, outboxEvents, prescriptionsClient, send, storedPrescription, type Clinic, type PrescriptionsClient } from './prescriptions-given.ts';
 
 let t: TestApp;
 let c: Clinic;
 let api: PrescriptionsClient;
 
-beforeAll(async () => {
-  t = await createTestApp();
+useTestApp({}, async (app) => {
+  t = app;
   c = await givenClinic(t);
   api = prescriptionsClient(t, c);
 });
-afterAll(() => t.close());
 
 type Status = 'Active' | 'Ceased' | 'Cancelled' | 'Error';
 

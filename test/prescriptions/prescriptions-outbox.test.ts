@@ -3,7 +3,7 @@
 // partner has validated the organization; and a failure after the change, before the commit,
 // leaves neither the change nor the event.
 import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Principal } from '../../src/auth/auth-service.ts';
 import { SCOPES } from '../../src/auth/scopes.ts';
 import { enablePartnerForOrganization } from '../../src/onboarding/onboarding-service.ts';
@@ -11,18 +11,17 @@ import { DEMO_HPIO } from '../../src/onboarding/sandbox-seed.ts';
 import { changePrescription } from '../../src/prescriptions/prescription-changes.ts';
 import { prescribe, type PrescriptionsContext } from '../../src/prescriptions/prescriptions-service.ts';
 import { snapshotDatabase } from '../database-snapshot.ts';
-import { bearer, givenPartner, requestToken } from '../given.ts';
-import { createTestApp, type TestApp } from '../test-app.ts';
+import { bearer, givenPartner, requestToken, useTestApp } from '../given.ts';
+import type { TestApp } from '../test-app.ts';
 import { givenClinic, givenPatient, givenPrescription, givenSecondPrescriber, outboxEvents, prescribeBody, prescriptionsClient, send, type Clinic } from './prescriptions-given.ts';
 
 let t: TestApp;
 let c: Clinic;
 
-beforeAll(async () => {
-  t = await createTestApp();
+useTestApp({}, async (app) => {
+  t = app;
   c = await givenClinic(t);
 });
-afterAll(() => t.close());
 
 const EVENT_OF = { create: 'prescription.created', cease: 'prescription.ceased', cancel: 'prescription.cancelled', reissue: 'prescription.reissued' } as const;
 

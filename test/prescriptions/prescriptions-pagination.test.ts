@@ -1,17 +1,17 @@
 // Walking a patient's prescriptions with limit and lastKey: every prescription exactly once,
 // newest first, also while new ones are created between the pages.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../test-app.ts';
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from '../given.ts';
+import type { TestApp } from '../test-app.ts';
 import { givenClinic, givenPatient, givenPrescription, prescriptionsClient, type Clinic } from './prescriptions-given.ts';
 
 let t: TestApp;
 let c: Clinic;
 
-beforeAll(async () => {
-  t = await createTestApp();
+useTestApp({}, async (app) => {
+  t = app;
   c = await givenClinic(t);
 });
-afterAll(() => t.close());
 
 /** `count` prescriptions for the patient, the clock moving on a second after every 7 (so some share a created_date). */
 async function givenPrescriptions(patientId: string, count: number): Promise<string[]> {

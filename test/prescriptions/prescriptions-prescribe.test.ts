@@ -2,13 +2,13 @@
 // medicine (a catalog drug, the prescriber's own drug, or an item written in full), the
 // limits, the delivery, and every status the route answers, in the order the rules run
 // (404 for the path, then one 422 for the body, then 409).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SCOPES } from '../../src/auth/scopes.ts';
 import { SANDBOX_PHARMACIES } from '../../src/prescriptions/pharmacy-directory.ts';
 import { fieldsOf, validDrug } from '../custom-drugs/custom-drugs-given.ts';
 import { snapshotDatabase } from '../database-snapshot.ts';
-import { bearer, requestToken } from '../given.ts';
-import { createTestApp, type TestApp } from '../test-app.ts';
+import { bearer, requestToken, useTestApp } from '../given.ts';
+import type { TestApp } from '../test-app.ts';
 import { givenClinic, givenPatient, givenSecondPrescriber, prescribeBody, prescriptionsClient, send, type Clinic, type PrescriptionsClient } from './prescriptions-given.ts';
 
 let t: TestApp;
@@ -17,14 +17,13 @@ let api: PrescriptionsClient;
 let ownerHeaders: Record<string, string>;
 let fredId: string;
 
-beforeAll(async () => {
-  t = await createTestApp();
+useTestApp({}, async (app) => {
+  t = app;
   c = await givenClinic(t);
   api = prescriptionsClient(t, c);
   ownerHeaders = bearer(await requestToken(t, c.g, [...SCOPES], c.g.ownerId), c.g);
   fredId = await givenSecondPrescriber(t, c);
 });
-afterAll(() => t.close());
 
 async function catalogDrug(fields: Record<string, unknown>): Promise<string> {
   const response = await send(t, 'POST', `/v1/organizations/${c.g.organizationId}/custom-drugs`, ownerHeaders, [validDrug(fields)]);

@@ -1,11 +1,11 @@
 // The read calls: GET .../patients/{patient_id}/prescriptions and .../prescriptions/{scid},
 // their shapes, every status they answer, and tenancy (another organization's patient,
 // prescription and SCID are never found).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SCOPES } from '../../src/auth/scopes.ts';
 import { encodeLastKey } from '../../src/prescriptions/prescription-paging.ts';
-import { bearer, requestToken } from '../given.ts';
-import { createTestApp, type TestApp } from '../test-app.ts';
+import { bearer, requestToken, useTestApp } from '../given.ts';
+import type { TestApp } from '../test-app.ts';
 import { givenClinic, givenPatient, givenPrescription, prescriptionsClient, send, type Clinic, type PrescriptionsClient } from './prescriptions-given.ts';
 
 let t: TestApp;
@@ -20,8 +20,8 @@ const UNKNOWN_PATIENT = '3f1c2a9e-5b7d-4c1e-9a2b-6d8e0f1a2b3c';
 /** The id in a lastKey made for another patient's list. */
 const ANOTHER_PATIENT = '4a2d3b0f-6c8e-4d2f-8b3c-7e9f1a2b3c4d';
 
-beforeAll(async () => {
-  t = await createTestApp();
+useTestApp({}, async (app) => {
+  t = app;
   c = await givenClinic(t);
   other = await givenClinic(t);
   api = prescriptionsClient(t, c);
@@ -30,7 +30,6 @@ beforeAll(async () => {
   second = await givenPrescription(t, c, { delivery: { method: 'EMAIL', recipient_type: 'PATIENT' } });
   othersScid = (await givenPrescription(t, other)).scid;
 });
-afterAll(() => t.close());
 
 /** A valid SCID with one character changed: the check character no longer fits. */
 function mistyped(scid: string): string {

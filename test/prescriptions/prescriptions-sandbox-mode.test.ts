@@ -2,7 +2,7 @@
 // not registered (404) and sandbox:prescribe is not a scope a token can be asked for.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requestableScopes, SCOPES } from '../../src/auth/scopes.ts';
-import { givenIntegration, tokenHeaders } from '../given.ts';
+import { givenIntegration, tokenHeaders, useTestApp } from '../given.ts';
 import { createTestApp, type TestApp } from '../test-app.ts';
 import { givenClinic, prescribeBody, prescriptionsClient, productionEnv, type Clinic } from './prescriptions-given.ts';
 
@@ -12,11 +12,10 @@ describe('in production mode', () => {
   let t: TestApp;
   let c: Clinic;
 
-  beforeAll(async () => {
-    t = await createTestApp({ env: productionEnv() });
+  useTestApp({ env: productionEnv() }, async (app) => {
+    t = app;
     c = await givenClinic(t);
   });
-  afterAll(() => t.close());
 
   it('has no test helper routes: each answers 404 as an unknown route', async () => {
     expect(t.deps.config.mode).toBe('production');

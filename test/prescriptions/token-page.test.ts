@@ -1,19 +1,19 @@
 // The token page a prescription's url points to: served by the portal context at the root
 // (outside the API's base path), public, HTML with every value escaped, and a QR code of the SCID.
 import QRCode from 'qrcode';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../test-app.ts';
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from '../given.ts';
+import type { TestApp } from '../test-app.ts';
 import { givenClinic, givenPrescription, prescriptionsClient, type Clinic } from './prescriptions-given.ts';
 
 let t: TestApp;
 let c: Clinic;
 
-beforeAll(async () => {
-  // Mounted under a prefix, and reached at a public URL of its own, like a real deployment.
-  t = await createTestApp({ env: { ERX_BASE_PATH: '/external', ERX_PUBLIC_URL: 'https://erx.example.org' } });
+// Mounted under a prefix, and reached at a public URL of its own, like a real deployment.
+useTestApp({ env: { ERX_BASE_PATH: '/external', ERX_PUBLIC_URL: 'https://erx.example.org' } }, async (app) => {
+  t = app;
   c = await givenClinic(t);
 });
-afterAll(() => t.close());
 
 const pathOf = (url: string) => new URL(url).pathname;
 
