@@ -11,7 +11,7 @@ import type { Clock } from '../platform/clock.ts';
 import type { Database } from '../platform/db/database-schema.ts';
 import { invalidRequest, unauthorized } from '../platform/http/api-error.ts';
 import { bodyFields, throwIfInvalid, type SubmittedBody } from '../platform/http/body-validation.ts';
-import { hashSecret } from '../platform/secrets.ts';
+import { encryptSecret, hashSecret } from '../platform/secrets.ts';
 import type { Deps } from '../runtime.ts';
 import { readRedirectPath } from './redirect-path.ts';
 import {
@@ -32,12 +32,15 @@ export interface SsoContext {
   /** The portal's origin: redirect_url is built on it. */
   portalUrl: string;
   idleTimeoutSeconds: number;
+  /** Encrypts each session's CSRF secret at rest. */
+  secretKey: Buffer;
 }
 
-export function createSsoContext(deps: Pick<Deps, 'database' | 'clock' | 'config'>, features: { auth: AuthContext }): SsoContext {
+export function createSsoContext(deps: Pick<Deps, 'database' | 'clock' | 'config' | 'secretKey'>, features: { auth: AuthContext }): SsoContext {
   return {
     db: deps.database,
     clock: deps.clock,
+    secretKey: deps.secretKey,
     auth: features.auth,
     portalUrl: deps.config.portalUrl,
     idleTimeoutSeconds: deps.config.portalIdleTimeoutSeconds,
@@ -140,7 +143,8 @@ async function openSession(ctx: SsoContext, trx: Kysely<Database>, spent: SsoTok
     reserved_1: spent.reserved_1,
     reserved_2: spent.reserved_2,
     reserved_3: spent.reserved_3,
-    csrf_secret: newBrowserSecret(),
+    // Encrypted: with the database alone nobody can forge this session's forms.
+    csrf_secret: encryptSecret(newBrowserSecret(), ctx.secretKey),
     created_at: at,
     last_seen_at: at,
   });
