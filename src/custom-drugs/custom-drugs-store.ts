@@ -32,6 +32,17 @@ export async function insertCustomDrugs(db: Kysely<Database>, rows: Insertable<C
   }
 }
 
+/** Live drugs of the organization, its catalog and every user's own together. */
+export async function countLiveDrugsOfOrganization(db: Kysely<Database>, organizationId: string): Promise<number> {
+  const row = await db
+    .selectFrom('custom_drugs')
+    .select((eb) => eb.fn.countAll<number | string>().as('count'))
+    .where('organization_id', '=', organizationId)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
 export async function findCustomDrugs(db: Kysely<Database>, owner: DrugOwner, customProductId?: string): Promise<CustomDrugRow[]> {
   let query = db.selectFrom('custom_drugs').selectAll().where(liveDrugOf(owner));
   if (customProductId !== undefined) query = query.where('custom_product_id', '=', customProductId);
