@@ -27,6 +27,7 @@ import {
   findCustomDrugsVisibleToUser,
   findLiveDrugVisibleToUser,
   insertCustomDrugs,
+  searchCustomDrugsVisibleToUser,
   countLiveDrugsOfOrganization,
   isLiveDrug,
   markCustomDrugsDeleted,
@@ -183,6 +184,26 @@ export async function listDrugsVisibleToUser(ctx: CustomDrugsContext, principal:
   const owner = await userDrugsOf(ctx, principal, pathUserId);
   const rows = await findCustomDrugsVisibleToUser(ctx.db, owner.organizationId, owner.userId);
   return rows.map((row) => Object.assign(toCustomDrug(row), { level: row.user_id === null ? ('organization' as const) : ('user' as const) }));
+}
+
+/**
+ * The drugs a prescriber may choose from that match `search`, at most `limit` of them (the
+ * catalog's first), and whether more match; for the portal's medicine list.
+ */
+export async function searchDrugsVisibleToUser(
+  ctx: CustomDrugsContext,
+  caller: DrugsCaller,
+  query: { search: string; limit: number; /** A drug to list whether it matches or not (the one chosen), if the caller may use it. */ alsoId?: string | undefined },
+): Promise<{ drugs: Array<CustomDrug & { level: DrugLevel }>; more: boolean }> {
+  const rows = await searchCustomDrugsVisibleToUser(ctx.db, caller, query.search, query.limit + 1);
+  const listed = rows.slice(0, query.limit);
+  const alsoId = query.alsoId?.toLowerCase();
+  if (alsoId !== undefined && isUuid(alsoId) && !listed.some((row) => row.id === alsoId)) {
+    const chosen = await findLiveDrugVisibleToUser(ctx.db, caller.organizationId, caller.userId, alsoId);
+    if (chosen) listed.push(chosen);
+  }
+  const drugs = listed.map((row) => Object.assign(toCustomDrug(row), { level: row.user_id === null ? ('organization' as const) : ('user' as const) }));
+  return { drugs, more: rows.length > query.limit };
 }
 
 /**
