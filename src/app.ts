@@ -29,7 +29,7 @@ import { installPortal } from './portal/portal-context.ts';
 import { prescriptionPages } from './portal/prescription-pages.ts';
 import { signInPages } from './portal/sign-in-pages.ts';
 import { sandboxOnly, type App, type RouteModule } from './route-module.ts';
-import type { Deps } from './runtime.ts';
+import type { Deps } from './deps.ts';
 import { ssoRoutes } from './sso/sso-routes.ts';
 import { systemRoutes } from './system/system-routes.ts';
 import { userRoutes } from './users/users-routes.ts';

@@ -8,7 +8,7 @@ import { createOnboardingContext, type OnboardingContext } from './onboarding/on
 import { createPatientsContext, type PatientsContext } from './patients/patients-service.ts';
 import { createPortalContext, type PortalContext } from './portal/portal-service.ts';
 import { createPrescriptionsContext, type PrescriptionsContext } from './prescriptions/prescriptions-service.ts';
-import type { Deps } from './runtime.ts';
+import type { Deps } from './deps.ts';
 import { createSsoContext, type SsoContext } from './sso/sso-service.ts';
 import { createSystemContext, type SystemContext } from './system/system-service.ts';
 import { createUsersContext, type UsersContext } from './users/users-service.ts';

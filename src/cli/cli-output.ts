@@ -5,7 +5,8 @@ import { ConfigError, loadConfig } from '../config.ts';
 import { OnboardingError } from '../onboarding/onboarding-service.ts';
 import { buildFeatures, type Features } from '../features.ts';
 import { WebhooksError } from '../webhooks/webhooks-service.ts';
-import { assembleDeps, closeDeps, type Deps } from '../runtime.ts';
+import type { Deps } from '../deps.ts';
+import { assembleDeps, closeDeps } from '../runtime.ts';
 
 export interface CommandOptions {
   json?: boolean;

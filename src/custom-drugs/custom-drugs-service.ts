@@ -10,7 +10,7 @@ import { MAX_REPORTED_ISSUES } from '../platform/http/error-handler.ts';
 import { isUuid, newId } from '../platform/ids.ts';
 import type { Principal } from '../auth/auth-service.ts';
 import type { SubmittedBody } from '../platform/http/body-validation.ts';
-import type { Deps } from '../runtime.ts';
+import type { Deps } from '../deps.ts';
 import { requireOrganizationUser, type UsersContext } from '../users/users-service.ts';
 import {
   CUSTOM_DRUG_FIELD_NAMES,

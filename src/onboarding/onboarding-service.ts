@@ -9,7 +9,7 @@ import type { Clock } from '../platform/clock.ts';
 import type { Database } from '../platform/db/database-schema.ts';
 import { newId } from '../platform/ids.ts';
 import { generateSecret, hashSecret } from '../platform/secrets.ts';
-import type { Deps } from '../runtime.ts';
+import type { Deps } from '../deps.ts';
 import { prepareWebhookEndpoint } from '../webhooks/webhook-endpoints.ts';
 import type { WebhooksContext } from '../webhooks/webhooks-service.ts';
 import { findOrganization, findPartner, insertOrganization, insertPartner, insertPartnerEnablement, updatePartnerFrameOrigins } from './onboarding-store.ts';

@@ -10,7 +10,7 @@ import type { Database } from '../platform/db/database-schema.ts';
 import { ApiError, validationFailed } from '../platform/http/api-error.ts';
 import type { SubmittedBody } from '../platform/http/body-validation.ts';
 import { newId } from '../platform/ids.ts';
-import type { Deps } from '../runtime.ts';
+import type { Deps } from '../deps.ts';
 import { requireOrganizationUser, type UsersContext } from '../users/users-service.ts';
 import { buildPrecheckData, createWouldSucceed, describePrecheck, type PatientCheck } from './ihi-precheck.ts';
 import { fieldOfPath, labelOfPath } from './ihi-search.ts';

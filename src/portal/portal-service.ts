@@ -10,7 +10,7 @@ import { bodyFields, type SubmittedBody } from '../platform/http/body-validation
 import { listPatientPrescriptions } from '../prescriptions/prescription-reads.ts';
 import type { PrescriptionsContext } from '../prescriptions/prescriptions-service.ts';
 import { describeMedicine } from '../prescriptions/token-page-view.ts';
-import type { Deps } from '../runtime.ts';
+import type { Deps } from '../deps.ts';
 import type { PortalSession } from '../sso/portal-sessions.ts';
 import { remedyOf } from '../users/escript-readiness.ts';
 import { readPrescriberProfile, type PrescriberProfile, type UsersContext } from '../users/users-service.ts';

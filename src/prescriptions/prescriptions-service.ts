@@ -15,7 +15,7 @@ import type { Database } from '../platform/db/database-schema.ts';
 import { ApiError, invalidRequest } from '../platform/http/api-error.ts';
 import { bodyFields, throwIfInvalid, type SubmittedBody } from '../platform/http/body-validation.ts';
 import { newId } from '../platform/ids.ts';
-import type { Deps } from '../runtime.ts';
+import type { Deps } from '../deps.ts';
 import { readPrescriberProfile, type CallerOrganization, type PrescriberProfile, type UsersContext } from '../users/users-service.ts';
 import { eventsCommitted, type WebhooksContext } from '../webhooks/webhooks-service.ts';
 import { recordPrescriptionEvent, type ReservedValues } from './prescription-events.ts';

@@ -12,7 +12,7 @@ import type { Database } from '../platform/db/database-schema.ts';
 import { invalidRequest, unauthorized } from '../platform/http/api-error.ts';
 import { bodyFields, throwIfInvalid, type SubmittedBody } from '../platform/http/body-validation.ts';
 import { hashSecret } from '../platform/secrets.ts';
-import type { Deps } from '../runtime.ts';
+import type { Deps } from '../deps.ts';
 import { readRedirectPath } from './redirect-path.ts';
 import {
   deleteStaleSignIns,

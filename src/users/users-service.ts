@@ -7,7 +7,7 @@ import { notFound } from '../platform/http/api-error.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { Database, UsersTable } from '../platform/db/database-schema.ts';
 import { newId } from '../platform/ids.ts';
-import type { Deps } from '../runtime.ts';
+import type { Deps } from '../deps.ts';
 import { canPrescribe, unmetPrescribingConditions } from './escript-readiness.ts';
 import { createUserStoreIdentityProvider, type IdentityProvider } from './identity-provider.ts';
 import { toProviderDetails, type ProviderDetails, type ProviderRecordRow } from './provider-details.ts';

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { signAccessToken } from '../../src/auth/access-tokens.ts';
 import { SCOPES, type Scope } from '../../src/auth/scopes.ts';
-import { generateSigningKeyPem, signingKeysFromPem } from '../../src/auth/signing-keys.ts';
+import { generateSigningKeyPem, signingKeysFromPem } from '../../src/platform/signing-keys.ts';
 import { ManualClock } from '../../src/platform/clock.ts';
 import type { RouteCatalogEntry } from '../../src/auth/route-auth.ts';
 import { snapshotDatabase } from '../database-snapshot.ts';

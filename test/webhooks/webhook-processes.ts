@@ -7,7 +7,8 @@ import { loadConfig } from '../../src/config.ts';
 import { buildFeatures, type Features } from '../../src/features.ts';
 import { createOrganization } from '../../src/onboarding/onboarding-service.ts';
 import { createPartner } from '../../src/onboarding/onboarding-service.ts';
-import { assembleDeps, closeDeps, type Deps } from '../../src/runtime.ts';
+import type { Deps } from '../../src/deps.ts';
+import { assembleDeps, closeDeps } from '../../src/runtime.ts';
 import { createCliEnvironment, ERX_BIN, type CliEnvironment } from '../cli/cli-helpers.ts';
 import { startReceiver, type Receiver, type Responder } from './webhook-receivers.ts';
 
