@@ -222,7 +222,7 @@ const deleteUserDrugRoute: RouteRegistration = (app, ctx) => {
   });
 };
 
-export const customDrugRoutes: RouteModule = (app, { customDrugs }, config) => {
+export const customDrugRoutes: RouteModule<{ customDrugs: CustomDrugsContext; config: Config }> = (app, { customDrugs, config }) => {
   const routes = [
     // The organization catalog
     createCatalogDrugsRoute,

@@ -145,7 +145,7 @@ const userStateRoute = (change: 'disable' | 'enable', scopes: Array<'update:user
   });
 };
 
-export const userRoutes: RouteModule = (app, { users }) => {
+export const userRoutes: RouteModule<UsersContext> = (app, users) => {
   const routes = [
     createUserRoute,
     listUsersRoute,
