@@ -1,7 +1,7 @@
 // IHI precheck, create, read, update and delete patient, under the acting user of an organization.
 // Bodies are validated with attachValidation so the schema failures and the identifier
 // checks leave together as one 422.
-import { principalOf } from '../auth/route-auth.ts';
+import { principalOf } from '../auth/index.ts';
 import { errorResponses } from '../platform/http/envelope.ts';
 import { submittedBody } from '../platform/http/body-validation.ts';
 import type { RouteModule } from '../route-module.ts';

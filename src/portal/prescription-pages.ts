@@ -5,8 +5,7 @@
 // cease, cancel and reissue, each shown for confirmation first.
 import { Type } from '@sinclair/typebox';
 import { submittedBody } from '../platform/http/body-validation.ts';
-import { TRANSITIONS } from '../prescriptions/prescription-lifecycle.ts';
-import type { PrescriptionChange } from '../prescriptions/prescription-changes.ts';
+import { TRANSITIONS, type PrescriptionChange } from '../prescriptions/index.ts';
 import type { RouteModule } from '../route-module.ts';
 import type { PortalContext } from './portal-service.ts';
 import { ACTION_LABELS, layoutOf, PORTAL_FRAMES, portalPaths } from './page-layout.ts';

@@ -4,9 +4,8 @@
 import fs from 'node:fs';
 import { Type } from '@sinclair/typebox';
 import type { RouteModule } from '../route-module.ts';
-import { endPortalSession } from '../sso/portal-sessions.ts';
+import { endPortalSession, signInWithSsoToken, type SignInRefusal, type SsoContext } from '../sso/index.ts';
 import type { Config } from '../config.ts';
-import { signInWithSsoToken, type SignInRefusal, type SsoContext } from '../sso/sso-service.ts';
 import { renderErrorPage } from './portal-context.ts';
 import { sessionCookiePolicy } from './portal-security.ts';
 

@@ -2,7 +2,7 @@
 // API's test helpers, with the same service (rules and events) the portal will call. The
 // path's user_id is the acting prescriber. Listed in app.ts as sandboxOnly: in production
 // these routes do not exist.
-import { principalOf } from '../auth/route-auth.ts';
+import { principalOf } from '../auth/index.ts';
 import { submittedBody } from '../platform/http/body-validation.ts';
 import { errorResponses } from '../platform/http/envelope.ts';
 import type { RouteModule } from '../route-module.ts';

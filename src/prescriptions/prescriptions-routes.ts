@@ -1,6 +1,6 @@
 // The read calls of prescriptions, under a patient of the acting user's organization: the
 // list (a page at a time, with pagination beside data) and one prescription by SCID.
-import { principalOf } from '../auth/route-auth.ts';
+import { principalOf } from '../auth/index.ts';
 import { schemaIssuesOf } from '../platform/http/body-validation.ts';
 import { errorResponses } from '../platform/http/envelope.ts';
 import type { RouteModule } from '../route-module.ts';

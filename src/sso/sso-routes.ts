@@ -4,7 +4,7 @@
 import { submittedBody } from '../platform/http/body-validation.ts';
 import { errorResponses } from '../platform/http/envelope.ts';
 import type { RouteModule } from '../route-module.ts';
-import { TokenHeadersSchema } from '../auth/auth-schemas.ts';
+import { TokenHeadersSchema } from '../auth/index.ts';
 import { SsoBody, SsoResponse } from './sso-schemas.ts';
 import { mintSsoToken, type SsoContext } from './sso-service.ts';
 

@@ -7,7 +7,7 @@ import { ApiError } from '../platform/http/api-error.ts';
 import { detailColumnsOf, type ProviderDetailsPatch, type ProviderIdentity } from './provider-details.ts';
 import { claimHpii, isHpiiHeldByAnother, writeVerifiedRecord, type RecordOwner } from './provider-records.ts';
 import { askHiService, checkHpiiNumber, checkOrganizationHpio, UNVERIFIED_ANSWERS, type HiAnswer } from './provider-verification.ts';
-import { BASELINE_ROLES, holdsAny, PROVIDER_RECORD_ROLES, type AssignableRole, type Role } from '../auth/user-roles.ts';
+import { BASELINE_ROLES, holdsAny, PROVIDER_RECORD_ROLES, type AssignableRole, type Role } from '../auth/index.ts';
 import type { Insertable } from 'kysely';
 import type { UsersTable } from '../platform/db/database-schema.ts';
 import type { SubmittedBody } from '../platform/http/body-validation.ts';

@@ -5,7 +5,7 @@ import { isValidEmail, normaliseEmail } from '../identifiers/index.ts';
 import { ApiError, type ValidationIssue } from '../platform/http/api-error.ts';
 import { bodyFields, throwIfInvalid, type SubmittedBody } from '../platform/http/body-validation.ts';
 import { checkPrescriberTypeRule, checkProviderFormats, fieldsNeededByType, PROVIDER_FIELD_NAMES, type ProviderDetailsPatch } from './provider-details.ts';
-import type { AssignableRole, Role } from '../auth/user-roles.ts';
+import type { AssignableRole, Role } from '../auth/index.ts';
 
 /** Create user's body, as read. */
 export type NewUserRequest = ProviderDetailsPatch & {
