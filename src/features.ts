@@ -1,6 +1,7 @@
 // Every feature's context, built once from the infrastructure, in dependency order: a feature
-// that needs another receives it here, explicitly. Every surface (API routes, portal pages,
-// the dispatcher, CLI commands) is handed these and calls the features' services with them.
+// that needs another receives it here, explicitly. Every surface calls the features' services
+// with them: app.ts hands each route and page module its own feature's context; the dispatcher
+// and CLI commands take the ones they call.
 import { createAuthContext, type AuthContext } from './auth/index.ts';
 import { createCustomDrugsContext, type CustomDrugsContext } from './custom-drugs/index.ts';
 import { createIdempotencyContext, type IdempotencyContext } from './idempotency/index.ts';
