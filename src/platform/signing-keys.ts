@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { calculateJwkThumbprint, exportJWK, type JWK } from 'jose';
-import { ensurePrivateDirectory, PRIVATE_FILE_MODE, restrictToOwner } from '../platform/private-files.ts';
+import { ensurePrivateDirectory, PRIVATE_FILE_MODE, restrictToOwner } from './private-files.ts';
 
 export interface SigningKeys {
   kid: string;
