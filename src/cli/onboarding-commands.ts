@@ -2,14 +2,19 @@
 // org disable-partner | org rotate-secret | user create | user show | sessions revoke
 import { InvalidArgumentError, type Command } from 'commander';
 import {
+  createOrganization,
+  createPartner,
   DEFAULT_OVERLAP_HOURS,
   disablePartnerForOrganization,
+  enablePartnerForOrganization,
+  OnboardingError,
   revokePortalSessions,
   rotateOrganizationSecret,
   rotatePartnerSecret,
-} from '../onboarding/credential-lifecycle.ts';
-import { createOrganization, createPartner, enablePartnerForOrganization, OnboardingError, setPartnerFrameOrigins } from '../onboarding/onboarding-service.ts';
-import { createUser, showUser } from '../onboarding/operator-users.ts';
+  setPartnerFrameOrigins,
+  createUser,
+  showUser,
+} from '../onboarding/index.ts';
 import { addJsonOption, listOption, printResult, withFeatures, type CommandOptions } from './cli-output.ts';
 
 export function registerOnboardingCommands(program: Command): void {

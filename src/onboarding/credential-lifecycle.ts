@@ -3,8 +3,8 @@
 // partner's access to an organization, and end portal sessions. Each takes effect on the next
 // request to any instance: every check reads the stored state (see auth-store.ts).
 import { generateSecret, hashSecret } from '../platform/secrets.ts';
-import { endPortalSessionsOf, endSignInsThroughPartner } from '../sso/sso-service.ts';
-import { isUserOfOrganization } from '../users/users-store.ts';
+import { endPortalSessionsOf, endSignInsThroughPartner } from '../sso/index.ts';
+import { findStoredUser } from '../users/index.ts';
 import { OnboardingError, type OnboardingContext } from './onboarding-service.ts';
 import { deletePartnerEnablement, findOrganization, findPartner, replaceSecretHash } from './onboarding-store.ts';
 
@@ -92,7 +92,7 @@ export async function revokePortalSessions(
   const organizationId = input.organizationId.toLowerCase();
   const userId = input.userId?.toLowerCase();
   if (!(await findOrganization(ctx.db, organizationId))) throw new OnboardingError(`organization ${input.organizationId} not found`);
-  if (userId !== undefined && !(await isUserOfOrganization(ctx.db, organizationId, userId))) {
+  if (userId !== undefined && (await findStoredUser(ctx.users, userId))?.user.organization_id !== organizationId) {
     throw new OnboardingError(`user ${input.userId} not found in organization ${organizationId}`);
   }
   const ended = await endPortalSessionsOf(ctx.db, { organizationId, userId });

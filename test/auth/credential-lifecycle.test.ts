@@ -3,13 +3,13 @@
 // are the service functions the `erx` commands call (test/cli/credentials-cli.test.ts runs the
 // commands themselves); the clock is moved, never waited on.
 import { describe, expect, it } from 'vitest';
-import { enablePartnerForOrganization } from '../../src/onboarding/onboarding-service.ts';
 import {
   disablePartnerForOrganization,
+  enablePartnerForOrganization,
   revokePortalSessions,
   rotateOrganizationSecret,
   rotatePartnerSecret,
-} from '../../src/onboarding/credential-lifecycle.ts';
+} from '../../src/onboarding/index.ts';
 import { bearer, givenIntegration, givenPartner, givenUser, requestToken, tokenHeaders, useTestApp, type GivenIntegration, type TestClient } from '../given.ts';
 import { mintSso, mintSsoUrl, pathOf, portalClient, sessionCookieOf, signIn } from '../portal/portal-given.ts';
 import type { TestApp } from '../test-app.ts';

@@ -5,8 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { buildFeatures, type Features } from '../../src/features.ts';
-import { createOrganization, createPartner, enablePartnerForOrganization } from '../../src/onboarding/onboarding-service.ts';
-import { createUser } from '../../src/onboarding/operator-users.ts';
+import { createOrganization, createPartner, createUser, enablePartnerForOrganization } from '../../src/onboarding/index.ts';
 import { assembleDeps } from '../../src/runtime.ts';
 import { startServer, type RunningServer } from '../../src/server.ts';
 import { createCliEnvironment, runErx, runErxJson, type CliEnvironment } from './cli-helpers.ts';
