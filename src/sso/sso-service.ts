@@ -15,7 +15,10 @@ import { encryptSecret, hashSecret } from '../platform/secrets.ts';
 import type { Deps } from '../deps.ts';
 import { readRedirectPath } from './redirect-path.ts';
 import {
+  deletePortalSessionsOf,
+  deletePortalSession,
   deleteStaleSignIns,
+  deleteUnspentSsoTokens,
   findPartnerFrameOrigins,
   findSsoToken,
   insertPortalSession,
@@ -152,9 +155,11 @@ async function openSession(ctx: SsoContext, trx: Kysely<Database>, spent: SsoTok
 
 /**
  * GET /auth/sso: spends the token and opens a session, in one transaction, unless the user or
- * the partner lost access since the token was minted. Nothing is written when it refuses.
+ * the partner lost access since the token was minted. Nothing is written when it refuses. The
+ * browser's earlier session (`previousSessionId`, its cookie) ends as the new one opens, so a
+ * cookie copied before a sign-in does not outlive it.
  */
-export async function signInWithSsoToken(ctx: SsoContext, token: string | undefined): Promise<SignInResult> {
+export async function signInWithSsoToken(ctx: SsoContext, token: string | undefined, previousSessionId?: string): Promise<SignInResult> {
   if (token === undefined || !SECRET_PATTERN.test(token)) return { ok: false, reason: 'unknown', frameOrigins: [] };
   const tokenHash = hashSecret(token);
   const now = ctx.clock.now();
@@ -167,6 +172,7 @@ export async function signInWithSsoToken(ctx: SsoContext, token: string | undefi
       const ids = { partnerId: spent.partner_id, organizationId: spent.organization_id, userId: spent.user_id };
       if (!(await isSignInStillAllowed(trx, ids))) throw new SignInRevoked();
       await openSession(ctx, trx, spent, sessionId, now);
+      if (previousSessionId) await deletePortalSession(trx, hashSecret(previousSessionId));
       return spent;
     })
     .catch((error: unknown) => {
@@ -177,4 +183,19 @@ export async function signInWithSsoToken(ctx: SsoContext, token: string | undefi
   if (opened === null) return { ok: false, reason: 'revoked', frameOrigins: [] };
   const frameOrigins = parseFrameOrigins(await findPartnerFrameOrigins(ctx.db, opened.partner_id));
   return { ok: true, sessionId, redirectPath: opened.redirect_path, frameOrigins };
+}
+
+/**
+ * Inside the caller's transaction, when an organization stops enabling a partner: the links it
+ * minted there and nobody spent yet are deleted, and the sessions opened through it there end.
+ */
+export async function endSignInsThroughPartner(trx: Kysely<Database>, ids: { organizationId: string; partnerId: string }): Promise<{ sessions: number; links: number }> {
+  const links = await deleteUnspentSsoTokens(trx, ids);
+  const sessions = await deletePortalSessionsOf(trx, ids);
+  return { sessions, links };
+}
+
+/** Ends the organization's portal sessions (only `userId`'s when given); how many ended. */
+export async function endPortalSessionsOf(db: Kysely<Database>, filter: { organizationId: string; userId?: string | undefined }): Promise<number> {
+  return deletePortalSessionsOf(db, filter);
 }
