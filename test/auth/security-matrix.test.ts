@@ -13,9 +13,6 @@ import { API_ROUTE_MODULES, PORTAL_ROUTE_MODULES } from '../../src/app.ts';
 import type { RouteModule } from '../../src/route-module.ts';
 import { givenPatient, givenPrescription, makeReadyToPrescribe } from '../prescriptions/prescriptions-given.ts';
 
-let t: TestApp;
-let g: GivenIntegration;
-let other: GivenIntegration;
 let fullToken: string;
 let foreignKeyToken: string;
 let expiredToken: string;
@@ -26,10 +23,9 @@ let scid: string;
 
 const RANDOM_ID = '3f1c2a9e-5b7d-4c1e-9a2b-6d8e0f1a2b3c';
 
-useTestApp({}, async (app, client) => {
-  t = app;
-  g = client.g;
-  other = await givenIntegration(t);
+const { t, g, other } = useTestApp({}, async (t, client) => {
+  const { g } = client;
+  const other = await givenIntegration(t);
   fullToken = await requestToken(t, g);
   otherOrgToken = await requestToken(t, other);
   const claims = { partnerId: g.partnerId, organizationId: g.organizationId, userId: g.ownerId, scopes: [...SCOPES] };
@@ -43,6 +39,7 @@ useTestApp({}, async (app, client) => {
   const patient = await givenPatient(t, { g, headers });
   patientId = patient.patientId;
   scid = (await givenPrescription(t, { ...client, headers, ...patient })).scid;
+  return { g, other };
 });
 
 function authenticatedRoutes(): Array<RouteCatalogEntry & { scopes: Scope[] }> {

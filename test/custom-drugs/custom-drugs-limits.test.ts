@@ -6,14 +6,11 @@ import { fieldsOf, givenCatalogDrugs, validDrug } from './custom-drugs-given.ts'
 import type { TestApp } from '../test-app.ts';
 import { type TestClient, call, useTestApp } from '../given.ts';
 
-let t: TestApp;
-let c: TestClient;
 let drugId: string;
 
-useTestApp({}, async (app, client) => {
-  t = app;
-  c = client;
+const { t, c } = useTestApp({}, async (t, c) => {
   drugId = (await givenCatalogDrugs(t, c, [validDrug()]))[0]!;
+  return {};
 });
 
 /** Valid and invalid string values of each field whose table entry has a pattern. */

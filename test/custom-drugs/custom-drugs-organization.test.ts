@@ -6,15 +6,7 @@ import { bearer, givenUser, requestToken, type TestClient, call, givenClient, us
 import { givenCatalogDrugs, givenUserDrug, validDrug } from './custom-drugs-given.ts';
 import type { TestApp } from '../test-app.ts';
 
-let t: TestApp;
-let c: TestClient;
-let other: TestClient;
-
-useTestApp({}, async (app, client) => {
-  t = app;
-  c = client;
-  other = await givenClient(t);
-});
+const { t, c, other } = useTestApp({}, async (t) => ({ other: await givenClient(t) }));
 
 const UNKNOWN_ID = '0b6f6c1e-3f0a-4c8e-9d51-2f7a8e4b1c00';
 

@@ -7,15 +7,7 @@ import { bearer, givenIntegration, givenUser, requestToken, type TestClient, cli
 import { DEMO, givenImportedPatient, patientBody, medicareOf } from './patients-given.ts';
 import type { TestApp } from '../test-app.ts';
 
-let t: TestApp;
-let api: TestClient;
-let notReady: TestClient;
-
-useTestApp({}, async (app, client) => {
-  t = app;
-  api = client;
-  notReady = await givenClient(t, { hpio: null });
-});
+const { t, c: api, notReady } = useTestApp({}, async (t) => ({ notReady: await givenClient(t, { hpio: null }) }));
 
 const wood = DEMO.activeVerified;
 

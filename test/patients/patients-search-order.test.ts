@@ -5,13 +5,7 @@ import { DEMO, patientBody, medicareOf } from './patients-given.ts';
 import type { TestApp } from '../test-app.ts';
 import { type TestClient, useTestApp } from '../given.ts';
 
-let t: TestApp;
-let api: TestClient;
-
-useTestApp({}, (app, client) => {
-  t = app;
-  api = client;
-});
+const { t, c: api } = useTestApp({});
 
 const wood = DEMO.activeVerified;
 

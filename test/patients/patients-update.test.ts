@@ -7,13 +7,7 @@ import { DEMO, givenImportedPatient, patientBody, readPatientRow, medicareOf } f
 import { snapshotDatabase } from '../database-snapshot.ts';
 import type { TestApp } from '../test-app.ts';
 
-let t: TestApp;
-let api: TestClient;
-
-useTestApp({}, (app, client) => {
-  t = app;
-  api = client;
-});
+const { t, c: api } = useTestApp({});
 
 const wood = DEMO.activeVerified;
 

@@ -5,13 +5,7 @@ import { givenPartner, requestToken, type TestClient, clientFor, useTestApp } fr
 import { countPatients, DEMO, patientBody } from './patients-given.ts';
 import type { TestApp } from '../test-app.ts';
 
-let t: TestApp;
-let api: TestClient;
-
-useTestApp({}, (app, client) => {
-  t = app;
-  api = client;
-});
+const { t, c: api } = useTestApp({});
 
 const wood = DEMO.activeVerified;
 const validBody = () => patientBody(api.g, wood, { medicare_card_number: wood.medicare_card_number, medicare_irn: '1' });

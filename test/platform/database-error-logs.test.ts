@@ -10,23 +10,15 @@ import type { TestApp } from '../test-app.ts';
 import { DEMO, patientBody } from '../patients/patients-given.ts';
 import { ANNA, providerDetails } from '../users/users-given.ts';
 
-let t: TestApp;
-let c: TestClient;
 let duplicate: () => Promise<void> = async () => {};
 
-useTestApp(
-  {
-    extend: (app) =>
-      app.post('/test-only/duplicate', async () => {
-        await duplicate();
-        return { duplicated: false };
-      }),
-  },
-  (app, client) => {
-    t = app;
-    c = client;
-  },
-);
+const { t, c } = useTestApp({
+  extend: (app) =>
+    app.post('/test-only/duplicate', async () => {
+      await duplicate();
+      return { duplicated: false };
+    }),
+});
 
 type Table = keyof Database;
 

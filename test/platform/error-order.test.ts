@@ -7,13 +7,7 @@ import { newScid } from '../../src/prescriptions/scid.ts';
 import { call, useTestApp, type TestClient } from '../given.ts';
 import type { TestApp } from '../test-app.ts';
 
-let t: TestApp;
-let c: TestClient;
-
-useTestApp({}, (app, client) => {
-  t = app;
-  c = client;
-});
+const { t, c } = useTestApp({});
 
 const UNKNOWN_ID = '3f1c2a9e-5b7d-4c1e-9a2b-6d8e0f1a2b3c';
 

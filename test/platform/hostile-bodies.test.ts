@@ -5,13 +5,7 @@ import { MAX_JSON_DEPTH } from '../../src/platform/http/json-body.ts';
 import { useTestApp, type TestClient } from '../given.ts';
 import type { TestApp } from '../test-app.ts';
 
-let t: TestApp;
-let c: TestClient;
-
-useTestApp({}, (app, client) => {
-  t = app;
-  c = client;
-});
+const { t, c } = useTestApp({});
 
 const nested = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
 

@@ -6,10 +6,7 @@ import formats from 'ajv-formats';
 import { createTestApp, type TestApp } from '../test-app.ts';
 import { useTestApp } from '../given.ts';
 
-let t: TestApp;
-useTestApp({}, (app) => {
-  t = app;
-});
+const { t } = useTestApp({});
 
 describe('OpenAPI and docs', () => {
   it('serves an OpenAPI 3.1 document generated from every /v1 route', async () => {

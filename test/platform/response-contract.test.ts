@@ -7,8 +7,6 @@ import type { RouteModule } from '../../src/route-module.ts';
 import { useTestApp } from '../given.ts';
 import type { TestApp } from '../test-app.ts';
 
-let t: TestApp;
-
 const drifting: RouteModule = (app) => {
   app.route({
     method: 'GET',
@@ -24,9 +22,7 @@ const drifting: RouteModule = (app) => {
   });
 };
 
-useTestApp({ surfaces: { api: [...API_ROUTE_MODULES, drifting], portal: PORTAL_ROUTE_MODULES } }, (app) => {
-  t = app;
-});
+const { t } = useTestApp({ surfaces: { api: [...API_ROUTE_MODULES, drifting], portal: PORTAL_ROUTE_MODULES } });
 
 describe('the response contract check of the test suite', () => {
   it('passes a response that matches its schema', async () => {

@@ -8,10 +8,7 @@ import { givenPartner, useTestApp } from '../given.ts';
 import { productionEnv } from '../prescriptions/prescriptions-given.ts';
 import { createTestApp, type TestApp } from '../test-app.ts';
 
-let t: TestApp;
-useTestApp({}, (app) => {
-  t = app;
-});
+const { t } = useTestApp({});
 
 const storedOrigins = async (partnerId: string) =>
   JSON.parse((await t.deps.database.selectFrom('partners').select('frame_origins').where('id', '=', partnerId).executeTakeFirstOrThrow()).frame_origins) as string[];

@@ -14,14 +14,12 @@ const run = browserTestsRun();
 const port = run ? await freeLoopbackPort() : 0;
 
 describe.runIf(run)('the portal in Chromium', () => {
-  let t: TestApp;
-  let c: Clinic;
   let browser: Browser;
 
-  useTestApp({ env: { ERX_PUBLIC_URL: `http://127.0.0.1:${port}` } }, async (app) => {
-    t = app;
-    c = await givenClinic(t);
+  const { t, c } = useTestApp({ env: { ERX_PUBLIC_URL: `http://127.0.0.1:${port}` } }, async (t) => {
+    const c = await givenClinic(t);
     await t.app.listen({ port, host: '127.0.0.1' });
+    return { c };
   });
   beforeAll(async () => {
     browser = await launchChromium();

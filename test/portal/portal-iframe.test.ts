@@ -41,15 +41,13 @@ async function startPartnerSite(): Promise<{ origin: string; pageFraming(url: st
 }
 
 describe.runIf(run)('the portal inside a partner\'s iframe', () => {
-  let t: TestApp;
-  let c: Clinic;
   let browser: Browser;
   let partnerSite: Awaited<ReturnType<typeof startPartnerSite>>;
 
-  useTestApp({ env: { ERX_PUBLIC_URL: `http://127.0.0.1:${portalPort}` } }, async (app) => {
-    t = app;
-    c = await givenClinic(t);
+  const { t, c } = useTestApp({ env: { ERX_PUBLIC_URL: `http://127.0.0.1:${portalPort}` } }, async (t) => {
+    const c = await givenClinic(t);
     await t.app.listen({ port: portalPort, host: '127.0.0.1' });
+    return { c };
   });
   beforeAll(async () => {
     [browser, partnerSite] = await Promise.all([launchChromium(), startPartnerSite()]);

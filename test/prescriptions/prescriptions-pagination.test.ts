@@ -5,13 +5,7 @@ import { useTestApp } from '../given.ts';
 import type { TestApp } from '../test-app.ts';
 import { givenClinic, givenPatient, givenPrescription, prescriptionsClient, type Clinic } from './prescriptions-given.ts';
 
-let t: TestApp;
-let c: Clinic;
-
-useTestApp({}, async (app) => {
-  t = app;
-  c = await givenClinic(t);
-});
+const { t, c } = useTestApp({}, async (t) => ({ c: await givenClinic(t) }));
 
 /** `count` prescriptions for the patient, the clock moving on a second after every 7 (so some share a created_date). */
 async function givenPrescriptions(patientId: string, count: number): Promise<string[]> {

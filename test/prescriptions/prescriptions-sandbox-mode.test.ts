@@ -9,13 +9,7 @@ import { givenClinic, prescribeBody, prescriptionsClient, productionEnv, type Cl
 const A_SCID = 'A12425GABC1234002M';
 
 describe('in production mode', () => {
-  let t: TestApp;
-  let c: Clinic;
-
-  useTestApp({ env: productionEnv() }, async (app) => {
-    t = app;
-    c = await givenClinic(t);
-  });
+  const { t, c } = useTestApp({ env: productionEnv() }, async (t) => ({ c: await givenClinic(t) }));
 
   it('has no test helper routes: each answers 404 as an unknown route', async () => {
     expect(t.deps.config.mode).toBe('production');

@@ -8,13 +8,7 @@ import { call, givenIntegration, givenUser, tokenHeaders, useTestApp, type TestC
 import type { TestApp } from '../test-app.ts';
 import { mintSso } from '../portal/portal-given.ts';
 
-let t: TestApp;
-let c: TestClient;
-
-useTestApp({ env: { ERX_PUBLIC_URL: 'https://api.erx.example', ERX_PORTAL_URL: 'https://portal.erx.example' } }, (app, client) => {
-  t = app;
-  c = client;
-});
+const { t, c } = useTestApp({ env: { ERX_PUBLIC_URL: 'https://api.erx.example', ERX_PORTAL_URL: 'https://portal.erx.example' } });
 
 const storedTokens = () => t.deps.database.selectFrom('sso_tokens').selectAll().execute();
 

@@ -9,13 +9,7 @@ import { snapshotDatabase } from '../database-snapshot.ts';
 import { type TestClient, useTestApp } from '../given.ts';
 import type { TestApp } from '../test-app.ts';
 
-let t: TestApp;
-let c: TestClient;
-
-useTestApp({}, (app, client) => {
-  t = app;
-  c = client;
-});
+const { t, c } = useTestApp({});
 
 function contextWith(identityProvider: IdentityProvider): UsersContext {
   return { ...t.features.users, identityProvider };

@@ -7,13 +7,7 @@ import { ANNA, expectNothingSaved, givenMember, givenProviderRecord, NO_STATUS_P
 import { type TestClient, call, useTestApp } from '../given.ts';
 import type { TestApp } from '../test-app.ts';
 
-let t: TestApp;
-let c: TestClient;
-
-useTestApp({ each: true }, (app, client) => {
-  t = app;
-  c = client;
-});
+const { t, c } = useTestApp({ each: true });
 
 const { fred, priya } = TEST_PROVIDERS;
 

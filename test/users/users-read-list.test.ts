@@ -5,13 +5,7 @@ import { bearer, requestToken, type TestClient, call, givenClient, useTestApp } 
 import type { TestApp } from '../test-app.ts';
 import { ANNA, expectNothingSaved, givenMember, givenProviderRecord, providerDetails, readUserData, storedUser } from './users-given.ts';
 
-let t: TestApp;
-let c: TestClient;
-
-useTestApp({ each: true }, (app, client) => {
-  t = app;
-  c = client;
-});
+const { t, c } = useTestApp({ each: true });
 
 const UNKNOWN_ID = '1c2d3e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f';
 

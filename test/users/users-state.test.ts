@@ -5,13 +5,7 @@ import { bearer, requestToken, type TestClient, call, givenClient, useTestApp } 
 import type { TestApp } from '../test-app.ts';
 import { expectNothingSaved, givenMember, givenProviderRecord, readUserData, storedUser } from './users-given.ts';
 
-let t: TestApp;
-let c: TestClient;
-
-useTestApp({ each: true }, (app, client) => {
-  t = app;
-  c = client;
-});
+const { t, c } = useTestApp({ each: true });
 
 const UNKNOWN_ID = '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d';
 

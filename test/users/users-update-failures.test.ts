@@ -8,13 +8,7 @@ import { ANNA, expectNothingSaved, givenMember, givenProviderRecord, NO_STATUS_P
 import { type TestClient, call, givenClient, useTestApp } from '../given.ts';
 import { createTestApp, type TestApp } from '../test-app.ts';
 
-let t: TestApp;
-let c: TestClient;
-
-useTestApp({ each: true }, (app, client) => {
-  t = app;
-  c = client;
-});
+const { t, c } = useTestApp({ each: true });
 
 function put(userId: string, body: unknown, headers = c.owner) {
   return () => call(t, 'PUT', c.userUrl(userId), headers, body);

@@ -7,13 +7,7 @@ import { bearer, requestToken, type TestClient, call, givenClient, useTestApp } 
 import type { TestApp } from '../test-app.ts';
 import { ANNA, expectNothingSaved, givenMember, givenProviderRecord, providerDetails, readUserData, storedRecord, storedUser } from './users-given.ts';
 
-let t: TestApp;
-let c: TestClient;
-
-useTestApp({ each: true }, (app, client) => {
-  t = app;
-  c = client;
-});
+const { t, c } = useTestApp({ each: true });
 
 const UNKNOWN_ID = '5d0b7c9e-2f4a-4e61-8a3b-9c1d2e3f4a5b';
 
