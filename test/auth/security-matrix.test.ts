@@ -7,8 +7,8 @@ import { generateSigningKeyPem, signingKeysFromPem } from '../../src/auth/signin
 import { ManualClock } from '../../src/platform/clock.ts';
 import type { RouteCatalogEntry } from '../../src/auth/route-auth.ts';
 import { snapshotDatabase } from '../database-snapshot.ts';
-import { bearer, givenIntegration, requestToken, type GivenIntegration, useTestApp } from '../given.ts';
-import { createTestApp, type TestApp } from '../test-app.ts';
+import { bearer, givenIntegration, requestToken, useTestApp } from '../given.ts';
+import { createTestApp } from '../test-app.ts';
 import { API_ROUTE_MODULES, PORTAL_ROUTE_MODULES } from '../../src/app.ts';
 import type { RouteModule } from '../../src/route-module.ts';
 import { givenPatient, givenPrescription, makeReadyToPrescribe } from '../prescriptions/prescriptions-given.ts';

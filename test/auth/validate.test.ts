@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bearer, givenIntegration, requestToken, type GivenIntegration, useTestApp } from '../given.ts';
-import type { TestApp } from '../test-app.ts';
+import { bearer, givenIntegration, requestToken, useTestApp } from '../given.ts';
 
 const { t, g } = useTestApp({}, (_, { g }) => ({ g }));
 

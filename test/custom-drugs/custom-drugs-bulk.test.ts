@@ -3,8 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { BULK_MAX_ITEMS } from '../../src/custom-drugs/custom-drugs-schemas.ts';
 import { BULK_FAILURES_REPORTED } from '../../src/custom-drugs/custom-drugs-service.ts';
 import { validDrug } from './custom-drugs-given.ts';
-import type { TestApp } from '../test-app.ts';
-import { type TestClient, call, givenClient, useTestApp } from '../given.ts';
+import { call, givenClient, useTestApp } from '../given.ts';
 
 const { t, c } = useTestApp({});
 

@@ -3,8 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { CUSTOM_DRUG_FIELD_NAMES, CUSTOM_DRUG_FIELDS, type CustomDrugField } from '../../src/custom-drugs/custom-drugs-fields.ts';
 import { fieldsOf, givenCatalogDrugs, validDrug } from './custom-drugs-given.ts';
-import type { TestApp } from '../test-app.ts';
-import { type TestClient, call, useTestApp } from '../given.ts';
+import { call, useTestApp } from '../given.ts';
 
 let drugId: string;
 

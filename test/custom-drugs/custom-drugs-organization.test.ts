@@ -2,9 +2,8 @@
 // delete one and delete all; owner or admin only; tenant-isolated; who and when recorded.
 import { describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { bearer, givenUser, requestToken, type TestClient, call, givenClient, useTestApp } from '../given.ts';
+import { bearer, givenUser, requestToken, call, givenClient, useTestApp } from '../given.ts';
 import { givenCatalogDrugs, givenUserDrug, validDrug } from './custom-drugs-given.ts';
-import type { TestApp } from '../test-app.ts';
 
 const { t, c, other } = useTestApp({}, async (t) => ({ other: await givenClient(t) }));
 

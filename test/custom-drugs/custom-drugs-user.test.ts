@@ -3,7 +3,6 @@
 import { describe, expect, it } from 'vitest';
 import { bearer, givenUser, requestToken, type TestClient, call, givenClient, useTestApp } from '../given.ts';
 import { givenCatalogDrugs, givenUserDrug, validDrug } from './custom-drugs-given.ts';
-import type { TestApp } from '../test-app.ts';
 
 const { t, c, other } = useTestApp({}, async (t) => ({ other: await givenClient(t) }));
 

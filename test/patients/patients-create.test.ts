@@ -5,7 +5,7 @@ import { isUniqueViolation } from '../../src/platform/db/database.ts';
 import { decryptSecret } from '../../src/platform/secrets.ts';
 import { bearer, givenIntegration, requestToken, type TestClient, givenClient, useTestApp, clientFor } from '../given.ts';
 import { countPatients, DEMO, givenImportedPatient, insertPatientRow, patientBody, readPatientRow, medicareOf } from './patients-given.ts';
-import { createTestApp, type TestApp } from '../test-app.ts';
+import { createTestApp } from '../test-app.ts';
 
 const { t, c: api } = useTestApp({});
 

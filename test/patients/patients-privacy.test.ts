@@ -2,8 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { decryptSecret } from '../../src/platform/secrets.ts';
 import { DEMO, givenImportedPatient, patientBody, readPatientRow } from './patients-given.ts';
-import type { TestApp } from '../test-app.ts';
-import { type TestClient, useTestApp } from '../given.ts';
+import { useTestApp } from '../given.ts';
 
 const { t, c: api } = useTestApp({});
 

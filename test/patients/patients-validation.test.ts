@@ -1,9 +1,8 @@
 // The patient input: one 422 listing every schema and identifier-format failure with dotted
 // field names, the address alias, partner_id ownership, limits, and unknown fields ignored.
 import { describe, expect, it } from 'vitest';
-import { givenPartner, requestToken, type TestClient, clientFor, useTestApp } from '../given.ts';
+import { givenPartner, requestToken, clientFor, useTestApp } from '../given.ts';
 import { countPatients, DEMO, patientBody } from './patients-given.ts';
-import type { TestApp } from '../test-app.ts';
 
 const { t, c: api } = useTestApp({});
 

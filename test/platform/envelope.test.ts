@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { TestApp } from '../test-app.ts';
-import { tokenHeaders, type GivenIntegration, useTestApp } from '../given.ts';
+import { tokenHeaders, useTestApp } from '../given.ts';
 
 const { t, g } = useTestApp(
   {

@@ -4,8 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RouteCatalogEntry } from '../../src/auth/route-auth.ts';
 import { newScid } from '../../src/prescriptions/scid.ts';
-import { call, useTestApp, type TestClient } from '../given.ts';
-import type { TestApp } from '../test-app.ts';
+import { call, useTestApp } from '../given.ts';
 
 const { t, c } = useTestApp({});
 

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bearer, requestToken, type GivenIntegration, useTestApp } from '../given.ts';
-import type { TestApp } from '../test-app.ts';
+import { bearer, requestToken, useTestApp } from '../given.ts';
 
 const { t, g } = useTestApp({ env: { ERX_BASE_PATH: '/external' } }, (_, { g }) => ({ g }));
 

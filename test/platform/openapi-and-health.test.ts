@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import formats from 'ajv-formats';
-import { createTestApp, type TestApp } from '../test-app.ts';
+import { createTestApp } from '../test-app.ts';
 import { useTestApp } from '../given.ts';
 
 const { t } = useTestApp({});

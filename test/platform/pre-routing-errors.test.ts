@@ -4,8 +4,7 @@
 // the last one never reaches Fastify's request handling.
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { useTestApp, type TestClient } from '../given.ts';
-import type { TestApp } from '../test-app.ts';
+import { useTestApp } from '../given.ts';
 
 let port: number;
 

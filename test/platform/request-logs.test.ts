@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bearer, requestToken, tokenHeaders, type GivenIntegration, useTestApp } from '../given.ts';
-import type { TestApp } from '../test-app.ts';
+import { bearer, requestToken, tokenHeaders, useTestApp } from '../given.ts';
 import { createLogger } from '../../src/platform/logger.ts';
 import { Writable } from 'node:stream';
 

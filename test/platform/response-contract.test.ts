@@ -5,7 +5,6 @@ import { describe, expect, it } from 'vitest';
 import { API_ROUTE_MODULES, PORTAL_ROUTE_MODULES } from '../../src/app.ts';
 import type { RouteModule } from '../../src/route-module.ts';
 import { useTestApp } from '../given.ts';
-import type { TestApp } from '../test-app.ts';
 
 const drifting: RouteModule = (app) => {
   app.route({

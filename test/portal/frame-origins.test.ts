@@ -6,7 +6,7 @@ import { OnboardingError, setPartnerFrameOrigins } from '../../src/onboarding/on
 import { createCliEnvironment, runErx, runErxJson, type CliEnvironment } from '../cli/cli-helpers.ts';
 import { givenPartner, useTestApp } from '../given.ts';
 import { productionEnv } from '../prescriptions/prescriptions-given.ts';
-import { createTestApp, type TestApp } from '../test-app.ts';
+import { createTestApp } from '../test-app.ts';
 
 const { t } = useTestApp({});
 

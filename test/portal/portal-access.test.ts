@@ -8,9 +8,8 @@ import type { RouteCatalogEntry } from '../../src/auth/route-auth.ts';
 import { setPartnerFrameOrigins } from '../../src/onboarding/onboarding-service.ts';
 import { snapshotDatabase } from '../database-snapshot.ts';
 import { useTestApp } from '../given.ts';
-import { givenClinic, givenPrescription, type Clinic } from '../prescriptions/prescriptions-given.ts';
-import type { TestApp } from '../test-app.ts';
-import { csrfOf, mintSsoUrl, pathOf, signIn, type PortalClient } from './portal-given.ts';
+import { givenClinic, givenPrescription } from '../prescriptions/prescriptions-given.ts';
+import { csrfOf, mintSsoUrl, pathOf, signIn } from './portal-given.ts';
 
 let scid: string;
 let otherScid: string;

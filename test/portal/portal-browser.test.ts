@@ -5,8 +5,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../given.ts';
-import { givenClinic, storedPrescription, type Clinic } from '../prescriptions/prescriptions-given.ts';
-import type { TestApp } from '../test-app.ts';
+import { givenClinic, storedPrescription } from '../prescriptions/prescriptions-given.ts';
 import { browserTestsRun, freeLoopbackPort, launchChromium, takeScreenshot } from './browser-given.ts';
 import { mintSsoUrl } from './portal-given.ts';
 

@@ -7,8 +7,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setPartnerFrameOrigins } from '../../src/onboarding/onboarding-service.ts';
 import { useTestApp } from '../given.ts';
-import { givenClinic, outboxEvents, type Clinic } from '../prescriptions/prescriptions-given.ts';
-import type { TestApp } from '../test-app.ts';
+import { givenClinic, outboxEvents } from '../prescriptions/prescriptions-given.ts';
 import { browserTestsRun, freeLoopbackPort, launchChromium } from './browser-given.ts';
 import { mintSsoUrl } from './portal-given.ts';
 

@@ -7,9 +7,9 @@ import { describe, expect, it } from 'vitest';
 import { givenCatalogDrugs, givenUserDrug, validDrug } from '../custom-drugs/custom-drugs-given.ts';
 import { snapshotDatabase } from '../database-snapshot.ts';
 import { givenUser, useTestApp } from '../given.ts';
-import { givenClinic, givenPrescription, outboxEvents, prescriptionsClient, productionEnv, storedPrescription, type Clinic } from '../prescriptions/prescriptions-given.ts';
-import { createTestApp, type TestApp } from '../test-app.ts';
-import { csrfOf, scidOfRedirect, signIn, type PortalClient } from './portal-given.ts';
+import { givenClinic, givenPrescription, outboxEvents, prescriptionsClient, productionEnv, storedPrescription } from '../prescriptions/prescriptions-given.ts';
+import { createTestApp } from '../test-app.ts';
+import { csrfOf, scidOfRedirect, signIn } from './portal-given.ts';
 
 let catalogDrugId: string;
 let ownDrugId: string;

@@ -5,7 +5,6 @@ import { SCOPES } from '../../src/auth/scopes.ts';
 import { HI_DEMO_PATIENTS } from '../../src/hi-service/index.ts';
 import { bearer, requestToken, useTestApp } from '../given.ts';
 import { patientBody } from '../patients/patients-given.ts';
-import type { TestApp } from '../test-app.ts';
 import { givenClinic, givenPatient, givenPrescription, prescriptionsClient, send, type Clinic } from './prescriptions-given.ts';
 
 const { t, c, other } = useTestApp({}, async (t) => ({ c: await givenClinic(t), other: await givenClinic(t) }));

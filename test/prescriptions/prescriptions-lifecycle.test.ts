@@ -5,8 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { isValidScid } from '../../src/prescriptions/scid.ts';
 import { snapshotDatabase } from '../database-snapshot.ts';
 import { useTestApp } from '../given.ts';
-import type { TestApp } from '../test-app.ts';
-import { givenClinic, givenPatient, givenPrescription, outboxEvents, prescriptionsClient, send, storedPrescription, type Clinic, type PrescriptionsClient } from './prescriptions-given.ts';
+import { givenClinic, givenPatient, givenPrescription, outboxEvents, prescriptionsClient, send, storedPrescription } from './prescriptions-given.ts';
 
 const { t, c, api } = useTestApp({}, async (t) => {
   const c = await givenClinic(t);

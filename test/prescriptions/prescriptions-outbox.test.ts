@@ -12,8 +12,7 @@ import { changePrescription } from '../../src/prescriptions/prescription-changes
 import { prescribe, type PrescriptionsContext } from '../../src/prescriptions/prescriptions-service.ts';
 import { snapshotDatabase } from '../database-snapshot.ts';
 import { bearer, givenPartner, requestToken, useTestApp } from '../given.ts';
-import type { TestApp } from '../test-app.ts';
-import { givenClinic, givenPatient, givenPrescription, givenSecondPrescriber, outboxEvents, prescribeBody, prescriptionsClient, send, type Clinic } from './prescriptions-given.ts';
+import { givenClinic, givenPatient, givenPrescription, givenSecondPrescriber, outboxEvents, prescribeBody, prescriptionsClient, send } from './prescriptions-given.ts';
 
 const { t, c } = useTestApp({}, async (t) => ({ c: await givenClinic(t) }));
 

@@ -2,8 +2,7 @@
 // newest first, also while new ones are created between the pages.
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../given.ts';
-import type { TestApp } from '../test-app.ts';
-import { givenClinic, givenPatient, givenPrescription, prescriptionsClient, type Clinic } from './prescriptions-given.ts';
+import { givenClinic, givenPatient, givenPrescription, prescriptionsClient } from './prescriptions-given.ts';
 
 const { t, c } = useTestApp({}, async (t) => ({ c: await givenClinic(t) }));
 

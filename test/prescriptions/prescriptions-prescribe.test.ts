@@ -8,8 +8,7 @@ import { SANDBOX_PHARMACIES } from '../../src/prescriptions/pharmacy-directory.t
 import { fieldsOf, validDrug } from '../custom-drugs/custom-drugs-given.ts';
 import { snapshotDatabase } from '../database-snapshot.ts';
 import { bearer, requestToken, useTestApp } from '../given.ts';
-import type { TestApp } from '../test-app.ts';
-import { givenClinic, givenPatient, givenSecondPrescriber, prescribeBody, prescriptionsClient, send, type Clinic, type PrescriptionsClient } from './prescriptions-given.ts';
+import { givenClinic, givenPatient, givenSecondPrescriber, prescribeBody, prescriptionsClient, send } from './prescriptions-given.ts';
 
 let fredId: string;
 

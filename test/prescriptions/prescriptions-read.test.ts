@@ -5,8 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { SCOPES } from '../../src/auth/scopes.ts';
 import { encodeLastKey } from '../../src/prescriptions/prescription-paging.ts';
 import { bearer, requestToken, useTestApp } from '../given.ts';
-import type { TestApp } from '../test-app.ts';
-import { givenClinic, givenPatient, givenPrescription, prescriptionsClient, send, type Clinic, type PrescriptionsClient } from './prescriptions-given.ts';
+import { givenClinic, givenPatient, givenPrescription, prescriptionsClient, send } from './prescriptions-given.ts';
 
 let othersScid: string;
 

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requestableScopes, SCOPES } from '../../src/auth/scopes.ts';
 import { givenIntegration, tokenHeaders, useTestApp } from '../given.ts';
 import { createTestApp, type TestApp } from '../test-app.ts';
-import { givenClinic, prescribeBody, prescriptionsClient, productionEnv, type Clinic } from './prescriptions-given.ts';
+import { givenClinic, prescribeBody, prescriptionsClient, productionEnv } from './prescriptions-given.ts';
 
 const A_SCID = 'A12425GABC1234002M';
 

@@ -3,8 +3,7 @@
 import QRCode from 'qrcode';
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../given.ts';
-import type { TestApp } from '../test-app.ts';
-import { givenClinic, givenPrescription, prescriptionsClient, type Clinic } from './prescriptions-given.ts';
+import { givenClinic, givenPrescription, prescriptionsClient } from './prescriptions-given.ts';
 
 // Mounted under a prefix, and reached at a public URL of its own, like a real deployment.
 const { t, c } = useTestApp({ env: { ERX_BASE_PATH: '/external', ERX_PUBLIC_URL: 'https://erx.example.org' } }, async (t) => ({ c: await givenClinic(t) }));

@@ -3,7 +3,7 @@
 // the __Host- prefix in production), sessions in the database (any instance serves them), the
 // idle timeout, the 12-hour cap, signing out, and losing access mid-session.
 import { afterAll, describe, expect, it } from 'vitest';
-import { call, givenClient, givenUser, useTestApp, type TestClient } from '../given.ts';
+import { call, givenClient, givenUser, useTestApp } from '../given.ts';
 import { productionEnv } from '../prescriptions/prescriptions-given.ts';
 import { createTestApp, TEST_DATABASE_URL, type TestApp } from '../test-app.ts';
 import { csrfOf, mintSsoUrl, pathOf, portalClient, sessionCookieOf, signIn } from '../portal/portal-given.ts';

@@ -3,8 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { HiProviderFixture } from '../../src/hi-service/index.ts';
 import { ASSIGNABLE_ROLES } from '../../src/auth/user-roles.ts';
-import { bearer, requestToken, type TestClient, call, givenClient, useTestApp } from '../given.ts';
-import type { TestApp } from '../test-app.ts';
+import { bearer, requestToken, call, givenClient, useTestApp } from '../given.ts';
 import { ANNA, expectNothingSaved, givenProviderRecord, NO_STATUS_PROVIDER, providerDetails, readUserData, storedRecord, storedUser, UNREACHABLE_PROVIDER } from './users-given.ts';
 
 let counter = 0;

@@ -6,8 +6,7 @@ import { changeUserState } from '../../src/users/user-access.ts';
 import type { UsersContext } from '../../src/users/users-service.ts';
 import { givenMember, storedUser } from './users-given.ts';
 import { snapshotDatabase } from '../database-snapshot.ts';
-import { type TestClient, useTestApp } from '../given.ts';
-import type { TestApp } from '../test-app.ts';
+import { useTestApp } from '../given.ts';
 
 const { t, c } = useTestApp({});
 

@@ -4,8 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { isUniqueViolation } from '../../src/platform/db/database.ts';
 import { ANNA, expectNothingSaved, givenMember, givenProviderRecord, NO_STATUS_PROVIDER, providerDetails, readUserData, storedRecord, storedUser, TEST_PROVIDERS } from './users-given.ts';
-import { type TestClient, call, useTestApp } from '../given.ts';
-import type { TestApp } from '../test-app.ts';
+import { call, useTestApp } from '../given.ts';
 
 const { t, c } = useTestApp({ each: true });
 

@@ -1,8 +1,7 @@
 // GET users/{user_id} (the vendor's shape plus is_escript_ready.can_prescribe, condition by
 // condition) and GET users (every user of the organization, none of another).
 import { describe, expect, it } from 'vitest';
-import { bearer, requestToken, type TestClient, call, givenClient, useTestApp } from '../given.ts';
-import type { TestApp } from '../test-app.ts';
+import { bearer, requestToken, call, givenClient, useTestApp } from '../given.ts';
 import { ANNA, expectNothingSaved, givenMember, givenProviderRecord, providerDetails, readUserData, storedUser } from './users-given.ts';
 
 const { t, c } = useTestApp({ each: true });

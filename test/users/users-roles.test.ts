@@ -2,8 +2,7 @@
 // none left is a 400; platform roles (owner, support) cannot be given or taken.
 import { describe, expect, it } from 'vitest';
 import { expectNothingSaved, givenMember, storedUser } from './users-given.ts';
-import { type TestClient, call, givenClient, useTestApp } from '../given.ts';
-import type { TestApp } from '../test-app.ts';
+import { call, givenClient, useTestApp } from '../given.ts';
 
 const { t, c } = useTestApp({ each: true });
 

@@ -1,8 +1,7 @@
 // The user state table (PUT .../disable) and its mirror (PUT .../enable): every row, the
 // sign-in effect on tokens already issued, who may do it, and with which scopes.
 import { describe, expect, it } from 'vitest';
-import { bearer, requestToken, type TestClient, call, givenClient, useTestApp } from '../given.ts';
-import type { TestApp } from '../test-app.ts';
+import { bearer, requestToken, call, givenClient, useTestApp } from '../given.ts';
 import { expectNothingSaved, givenMember, givenProviderRecord, readUserData, storedUser } from './users-given.ts';
 
 const { t, c } = useTestApp({ each: true });

@@ -5,8 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/platform/clock.ts';
 import { createMemoryRateLimiter } from '../../src/platform/http/rate-limiter.ts';
 import { ANNA, expectNothingSaved, givenMember, givenProviderRecord, NO_STATUS_PROVIDER, providerDetails, storedRecord, TEST_PROVIDERS, UNREACHABLE_PROVIDER } from './users-given.ts';
-import { type TestClient, call, givenClient, useTestApp } from '../given.ts';
-import { createTestApp, type TestApp } from '../test-app.ts';
+import { call, givenClient, useTestApp } from '../given.ts';
+import { createTestApp } from '../test-app.ts';
 
 const { t, c } = useTestApp({ each: true });
 

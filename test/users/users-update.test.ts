@@ -3,8 +3,7 @@
 // top-level code of each, and "nothing is saved" proved by reading the whole stored state
 // before and after every failure.
 import { describe, expect, it } from 'vitest';
-import { bearer, requestToken, type TestClient, call, givenClient, useTestApp } from '../given.ts';
-import type { TestApp } from '../test-app.ts';
+import { bearer, requestToken, call, givenClient, useTestApp } from '../given.ts';
 import { ANNA, expectNothingSaved, givenMember, givenProviderRecord, providerDetails, readUserData, storedRecord, storedUser } from './users-given.ts';
 
 const { t, c } = useTestApp({ each: true });
