@@ -111,7 +111,7 @@ export async function claimIdempotencyKey(
   for (;;) {
     const now = ctx.clock.now();
     await sweepExpiredKeys(ctx, now);
-    const claimed = { fingerprint, state: 'in_progress', created_at: now.toISOString(), locked_until: secondsFrom(now, IDEMPOTENCY_LIMITS.leaseSeconds), expires_at: secondsFrom(now, IDEMPOTENCY_LIMITS.windowSeconds) };
+    const claimed = { fingerprint, state: 'in_progress' as const, created_at: now.toISOString(), locked_until: secondsFrom(now, IDEMPOTENCY_LIMITS.leaseSeconds), expires_at: secondsFrom(now, IDEMPOTENCY_LIMITS.windowSeconds) };
     if (await insertIdempotencyKey(ctx.db, { partner_id: scope.partnerId, organization_id: scope.organizationId, idempotency_key: scope.key, ...claimed })) {
       return { kind: 'first', scope };
     }

@@ -3,6 +3,7 @@
 // (organization_id, patient_id, created_at, id) index backwards from a page position.
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import type { Database, PrescriptionsTable } from '../platform/db/database-schema.ts';
+import type { PrescriptionStatus } from '../platform/db/stored-values.ts';
 import type { Awaitable } from '../platform/awaitable.ts';
 import { precompileQuery } from '../platform/db/precompiled-query.ts';
 import type { PagePosition } from './prescription-paging.ts';
@@ -71,7 +72,7 @@ export function listPrescriptionsOfPatient(
 export async function updatePrescriptionInStatus(
   trx: Kysely<Database>,
   id: string,
-  from: string,
+  from: PrescriptionStatus,
   changes: Updateable<PrescriptionsTable>,
 ): Promise<boolean> {
   const result = await trx.updateTable('prescriptions').set(changes).where('id', '=', id).where('status', '=', from).executeTakeFirst();

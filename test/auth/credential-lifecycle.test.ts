@@ -14,14 +14,8 @@ import { bearer, givenIntegration, givenPartner, givenUser, requestToken, tokenH
 import { mintSso, mintSsoUrl, pathOf, portalClient, sessionCookieOf, signIn } from '../portal/portal-given.ts';
 import type { TestApp } from '../test-app.ts';
 
-let t: TestApp;
-let c: TestClient;
-
 // A fresh organization per test: tests move the clock by hours and rotate its secrets.
-useTestApp({ each: true }, (app, client) => {
-  t = app;
-  c = client;
-});
+const { t, c } = useTestApp({ each: true });
 
 const HOUR = 3600;
 const onboarding = () => t.features.onboarding;

@@ -6,13 +6,7 @@ import { call, givenClient, useTestApp, type TestClient } from '../given.ts';
 import type { TestApp } from '../test-app.ts';
 import { givenCatalogDrugs, validDrug } from './custom-drugs-given.ts';
 
-let t: TestApp;
-let c: TestClient;
-
-useTestApp({ env: { ERX_CUSTOM_DRUGS_MAX: '3' }, each: true }, (app, client) => {
-  t = app;
-  c = client;
-});
+const { t, c } = useTestApp({ env: { ERX_CUSTOM_DRUGS_MAX: '3' }, each: true });
 
 const liveDrugs = async (organizationId = c.g.organizationId) =>
   (await t.deps.database.selectFrom('custom_drugs').select('id').where('organization_id', '=', organizationId).where('deleted_at', 'is', null).execute()).length;

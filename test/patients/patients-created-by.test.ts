@@ -6,13 +6,7 @@ import { givenUser, useTestApp, type TestClient } from '../given.ts';
 import type { TestApp } from '../test-app.ts';
 import { DEMO, medicareOf, patientBody, readPatientRow } from './patients-given.ts';
 
-let t: TestApp;
-let api: TestClient;
-
-useTestApp({}, (app, client) => {
-  t = app;
-  api = client;
-});
+const { t, c: api } = useTestApp({});
 
 describe("a patient's created-by and deleted-by", () => {
   it("record the token's user when the path names a colleague", async () => {

@@ -4,17 +4,11 @@
 // the last one never reaches Fastify's request handling.
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { useTestApp, type TestClient } from '../given.ts';
-import type { TestApp } from '../test-app.ts';
+import { useTestApp } from '../given.ts';
 
-let t: TestApp;
-let c: TestClient;
 let port: number;
 
-useTestApp({}, (app, client) => {
-  t = app;
-  c = client;
-});
+const { t, c } = useTestApp({});
 beforeAll(async () => {
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   port = (t.app.server.address() as net.AddressInfo).port;

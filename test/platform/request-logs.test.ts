@@ -1,22 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { bearer, requestToken, tokenHeaders, type GivenIntegration, useTestApp } from '../given.ts';
-import type { TestApp } from '../test-app.ts';
+import { bearer, requestToken, tokenHeaders, useTestApp } from '../given.ts';
 import { createLogger } from '../../src/platform/logger.ts';
 import { Writable } from 'node:stream';
 
-let t: TestApp;
-let g: GivenIntegration;
 let token: string;
 
-useTestApp({}, async (app, client) => {
-  t = app;
-  g = client.g;
+const { t, g } = useTestApp({}, async (t, { g }) => {
   t.logs.length = 0; // only the four requests below
   token = await requestToken(t, g, ['create:patient']);
   const headers = bearer(token, g);
   await t.app.inject({ method: 'GET', url: `/v1/organizations/${g.organizationId}/validate`, headers });
   await t.app.inject({ method: 'GET', url: `/v1/organizations/${g.organizationId}/validate`, headers: { ...headers, 'x-organization-secret': 'wrong-secret-value' } });
   await t.app.inject({ method: 'POST', url: '/v1/token', headers: tokenHeaders(g), payload: '{"broken json' });
+  return { g };
 });
 
 const entries = () => t.logs.map((line) => JSON.parse(line) as Record<string, unknown>);

@@ -11,13 +11,9 @@ import type { TestApp } from '../test-app.ts';
 
 const run = browserTestsRun();
 const port = await freeLoopbackPort();
-let t: TestApp;
-let c: TestClient;
-
-useTestApp({ env: { ERX_PUBLIC_URL: `http://127.0.0.1:${port}` } }, async (app, client) => {
-  t = app;
-  c = client;
-  await t.app.listen({ port, host: '127.0.0.1' });
+const { t, c } = useTestApp({ env: { ERX_PUBLIC_URL: `http://127.0.0.1:${port}` } }, async (app) => {
+  await app.app.listen({ port, host: '127.0.0.1' });
+  return {};
 });
 
 describe('X-Content-Type-Options: nosniff', () => {

@@ -11,13 +11,7 @@ import { csrfOf, signIn } from '../portal/portal-given.ts';
 import { givenClinic, givenPrescription, storedPrescription, type Clinic } from '../prescriptions/prescriptions-given.ts';
 import type { TestApp } from '../test-app.ts';
 
-let t: TestApp;
-let c: Clinic;
-
-useTestApp({}, async (app) => {
-  t = app;
-  c = await givenClinic(t);
-});
+const { t, c } = useTestApp({}, async (app) => ({ c: await givenClinic(app) }));
 
 /** Every value of every row of `table`, as one text to search. */
 async function rawText(table: 'prescriptions' | 'portal_sessions' | 'idempotency_keys'): Promise<string> {

@@ -6,12 +6,9 @@ import { OnboardingError, setPartnerFrameOrigins } from '../../src/onboarding/in
 import { createCliEnvironment, runErx, runErxJson, type CliEnvironment } from '../cli/cli-helpers.ts';
 import { givenPartner, useTestApp } from '../given.ts';
 import { productionEnv } from '../prescriptions/prescriptions-given.ts';
-import { createTestApp, type TestApp } from '../test-app.ts';
+import { createTestApp } from '../test-app.ts';
 
-let t: TestApp;
-useTestApp({}, (app) => {
-  t = app;
-});
+const { t } = useTestApp({});
 
 const storedOrigins = async (partnerId: string) =>
   JSON.parse((await t.deps.database.selectFrom('partners').select('frame_origins').where('id', '=', partnerId).executeTakeFirstOrThrow()).frame_origins) as string[];

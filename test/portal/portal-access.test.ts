@@ -8,24 +8,18 @@ import type { RouteCatalogEntry } from '../../src/auth/index.ts';
 import { setPartnerFrameOrigins } from '../../src/onboarding/index.ts';
 import { snapshotDatabase } from '../database-snapshot.ts';
 import { useTestApp } from '../given.ts';
-import { givenClinic, givenPrescription, type Clinic } from '../prescriptions/prescriptions-given.ts';
-import type { TestApp } from '../test-app.ts';
-import { csrfOf, mintSsoUrl, pathOf, signIn, type PortalClient } from './portal-given.ts';
+import { givenClinic, givenPrescription } from '../prescriptions/prescriptions-given.ts';
+import { csrfOf, mintSsoUrl, pathOf, signIn } from './portal-given.ts';
 
-let t: TestApp;
-let c: Clinic;
-let other: Clinic;
 let scid: string;
 let otherScid: string;
-let session: PortalClient;
 
-useTestApp({}, async (app) => {
-  t = app;
-  c = await givenClinic(t);
-  other = await givenClinic(t);
+const { t, c, other, session } = useTestApp({}, async (t) => {
+  const c = await givenClinic(t);
+  const other = await givenClinic(t);
   scid = (await givenPrescription(t, c)).scid;
   otherScid = (await givenPrescription(t, other)).scid;
-  session = await signIn(t, c.g);
+  return { c, other, session: await signIn(t, c.g) };
 });
 
 const sessionRoutes = (): RouteCatalogEntry[] => t.app.routeCatalog.filter((entry) => entry.auth.kind === 'session');

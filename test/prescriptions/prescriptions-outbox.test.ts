@@ -9,16 +9,9 @@ import { enablePartnerForOrganization, DEMO_HPIO } from '../../src/onboarding/in
 import { changePrescription, prescribe, type PrescriptionsContext } from '../../src/prescriptions/index.ts';
 import { snapshotDatabase } from '../database-snapshot.ts';
 import { bearer, givenPartner, requestToken, useTestApp } from '../given.ts';
-import type { TestApp } from '../test-app.ts';
-import { givenClinic, givenPatient, givenPrescription, givenSecondPrescriber, outboxEvents, prescribeBody, prescriptionsClient, send, type Clinic } from './prescriptions-given.ts';
+import { givenClinic, givenPatient, givenPrescription, givenSecondPrescriber, outboxEvents, prescribeBody, prescriptionsClient, send } from './prescriptions-given.ts';
 
-let t: TestApp;
-let c: Clinic;
-
-useTestApp({}, async (app) => {
-  t = app;
-  c = await givenClinic(t);
-});
+const { t, c } = useTestApp({}, async (t) => ({ c: await givenClinic(t) }));
 
 const EVENT_OF = { create: 'prescription.created', cease: 'prescription.ceased', cancel: 'prescription.cancelled', reissue: 'prescription.reissued' } as const;
 

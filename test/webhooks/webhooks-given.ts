@@ -22,6 +22,8 @@ import {
 } from '../../src/webhooks/index.ts';
 import { givenIntegration, type GivenIntegration } from '../given.ts';
 import { createTestApp, type TestApp } from '../test-app.ts';
+import type { DatabaseHandle } from '../../src/platform/db/database.ts';
+import type { Receiver } from './webhook-receivers.ts';
 
 export interface WebhooksBed {
   t: TestApp;
@@ -104,6 +106,21 @@ export async function recordEvents(webhooks: WebhooksContext, events: WebhookEve
 export async function recordEventFor(webhooks: WebhooksContext, g: Pick<GivenIntegration, 'partnerId' | 'organizationId' | 'userId'>, type?: string): Promise<WebhookEventEnvelope> {
   const [event] = await recordEvents(webhooks, [prescriptionEvent(g, type)]);
   return event!;
+}
+
+/**
+ * Waits until a dispatcher on `database` has polled for due deliveries since the call, so that a
+ * test can say what it did not send: a due delivery for `witness`'s partner (its endpoint at
+ * `receiver`) goes straight into the outbox, waking nobody, and only a poll can find it.
+ */
+export async function waitForAPoll(database: DatabaseHandle, witness: Pick<GivenIntegration, 'partnerId' | 'organizationId' | 'userId'>, receiver: Receiver): Promise<void> {
+  const event = prescriptionEvent(witness);
+  const now = new Date().toISOString();
+  await database.transaction().execute(async (trx) => {
+    await trx.insertInto('webhook_events').values({ id: event.event_id, event_type: event.event_type, partner_id: witness.partnerId, organization_id: witness.organizationId, body: JSON.stringify(event), created_at: now }).execute();
+    await trx.insertInto('webhook_deliveries').values({ id: randomUUID(), event_id: event.event_id, partner_id: witness.partnerId, reason: 'event', requested_by: null, status: 'pending', next_attempt_at: now, created_at: now }).execute();
+  });
+  await eventually(async () => receiver.requests.some((r) => r.eventId === event.event_id), (arrived) => arrived);
 }
 
 /** Polls `read` until `done` holds (every 25 ms), failing after `timeoutMs`. */
