@@ -6,6 +6,7 @@ import type { Insertable, Kysely } from 'kysely';
 import { ApiError, invalidRequest, notFound, type ValidationIssue } from '../platform/http/api-error.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { CustomDrugsTable, Database } from '../platform/db/database-schema.ts';
+import type { UnitOfWork } from '../platform/db/unit-of-work.ts';
 import { MAX_REPORTED_ISSUES } from '../platform/http/error-handler.ts';
 import { isUuid, newId } from '../platform/ids.ts';
 import type { Principal } from '../auth/auth-service.ts';
@@ -38,10 +39,12 @@ export interface CustomDrugsContext {
   clock: Clock;
   /** Path users of prescriber-level routes belong to the caller's organization. */
   users: UsersContext;
+  /** Every change commits through it, with the records it leaves. */
+  unitOfWork: UnitOfWork;
 }
 
-export function createCustomDrugsContext(deps: Pick<Deps, 'database' | 'clock'>, features: { users: UsersContext }): CustomDrugsContext {
-  return { db: deps.database, clock: deps.clock, users: features.users };
+export function createCustomDrugsContext(deps: Pick<Deps, 'database' | 'clock'>, features: { users: UsersContext; unitOfWork: UnitOfWork }): CustomDrugsContext {
+  return { db: deps.database, clock: deps.clock, ...features };
 }
 
 /** The bulk response lists at most this many failures (failureCount still counts them all). */
@@ -136,7 +139,7 @@ export async function createOrganizationCustomDrugs(ctx: CustomDrugsContext, pri
   const valid = items.flatMap((item) => (item.input ? [{ index: item.index, row: newDrugRow(owner, principal.userId, at, item.input) }] : []));
   const failed = items.filter((item) => !item.input);
   if (valid.length === 0) throw everyItemFailed(items);
-  await ctx.db.transaction().execute((trx) => insertCustomDrugs(trx, valid.map((entry) => entry.row)));
+  await ctx.unitOfWork.run(async ({ trx }) => insertCustomDrugs(trx, valid.map((entry) => entry.row)));
   return {
     total: items.length,
     successCount: valid.length,

@@ -9,6 +9,7 @@ import type { Kysely } from 'kysely';
 import { checkCredentials, enforceRateLimit, missingCredentialHeaders, readTokenHeaders, type AuthContext } from '../auth/auth-service.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { Database } from '../platform/db/database-schema.ts';
+import type { UnitOfWork } from '../platform/db/unit-of-work.ts';
 import { invalidRequest, unauthorized } from '../platform/http/api-error.ts';
 import { bodyFields, throwIfInvalid, type SubmittedBody } from '../platform/http/body-validation.ts';
 import { hashSecret } from '../platform/secrets.ts';
@@ -32,13 +33,16 @@ export interface SsoContext {
   /** The portal's origin: redirect_url is built on it. */
   portalUrl: string;
   idleTimeoutSeconds: number;
+  /** Every change commits through it, with the records it leaves. */
+  unitOfWork: UnitOfWork;
 }
 
-export function createSsoContext(deps: Pick<Deps, 'database' | 'clock' | 'config'>, features: { auth: AuthContext }): SsoContext {
+export function createSsoContext(deps: Pick<Deps, 'database' | 'clock' | 'config'>, features: { auth: AuthContext; unitOfWork: UnitOfWork }): SsoContext {
   return {
     db: deps.database,
     clock: deps.clock,
     auth: features.auth,
+    unitOfWork: features.unitOfWork,
     portalUrl: deps.config.portalUrl,
     idleTimeoutSeconds: deps.config.portalIdleTimeoutSeconds,
   };
@@ -155,9 +159,8 @@ export async function signInWithSsoToken(ctx: SsoContext, token: string | undefi
   const tokenHash = hashSecret(token);
   const now = ctx.clock.now();
   const sessionId = newBrowserSecret();
-  const opened = await ctx.db
-    .transaction()
-    .execute(async (trx) => {
+  const opened = await ctx.unitOfWork
+    .run(async ({ trx }) => {
       const spent = await spendSsoToken(trx, tokenHash, now.toISOString());
       if (!spent) return undefined;
       const ids = { partnerId: spent.partner_id, organizationId: spent.organization_id, userId: spent.user_id };

@@ -8,8 +8,10 @@ import type { Principal } from '../../src/auth/auth-service.ts';
 import { SCOPES } from '../../src/auth/scopes.ts';
 import { enablePartnerForOrganization } from '../../src/onboarding/onboarding-service.ts';
 import { DEMO_HPIO } from '../../src/onboarding/sandbox-seed.ts';
+import { createUnitOfWork } from '../../src/platform/db/unit-of-work.ts';
 import { changePrescription } from '../../src/prescriptions/prescription-changes.ts';
 import { prescribe, type PrescriptionsContext } from '../../src/prescriptions/prescriptions-service.ts';
+import { createWebhookOutbox } from '../../src/webhooks/webhooks-service.ts';
 import { snapshotDatabase } from '../database-snapshot.ts';
 import { bearer, givenPartner, requestToken, useTestApp } from '../given.ts';
 import type { TestApp } from '../test-app.ts';
@@ -127,7 +129,8 @@ describe('the transactional outbox', () => {
   it.each(['create', 'cease', 'cancel', 'reissue'] as const)('%s: a failure after the change, before the commit, leaves neither change nor event', async (action) => {
     const scid = action === 'create' ? undefined : (await givenPrescription(t, c)).scid;
     const failing = failAfterEventInsert();
-    const ctx: PrescriptionsContext = { ...t.features.prescriptions, db: t.deps.database.withPlugin(failing.plugin) };
+    const db = t.deps.database.withPlugin(failing.plugin);
+    const ctx: PrescriptionsContext = { ...t.features.prescriptions, db, unitOfWork: createUnitOfWork(db, [createWebhookOutbox(t.deps)], t.deps.logger) };
     const body = { value: action === 'reissue' ? { delivery: { method: 'EMAIL', recipient_type: 'PATIENT' } } : action === 'create' ? prescribeBody() : {}, issues: [] };
     const before = await snapshotDatabase(t.deps.database);
     const run = scid ? changePrescription(ctx, principal(), { ...ids(), scid }, action as 'cease', body) : prescribe(ctx, principal(), ids(), body);
