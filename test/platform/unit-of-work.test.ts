@@ -23,7 +23,7 @@ function rowSink(kind: RecordKind<string>, options: { failWrite?: boolean } = {}
   const sink: RecordSink<string> = {
     kind,
     async write(trx, records) {
-      await trx.insertInto('uow_test_rows' as never).values(records.map((body) => ({ kind: kind.name, body })) as never).execute();
+      for (const body of records) await sql`insert into uow_test_rows (kind, body) values (${kind.name}, ${body})`.execute(trx);
       if (options.failWrite) throw new Error(`${kind.name} could not be written`);
     },
     afterCommit(records) {

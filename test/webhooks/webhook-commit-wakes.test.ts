@@ -4,7 +4,6 @@
 // partners.
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { listenToPostgresChannel, type PostgresListener } from '../../src/platform/db/postgres-listener.ts';
-import { decodeWakePayload } from '../../src/webhooks/webhook-wakeups.ts';
 import { recordEvent, type WebhooksContext } from '../../src/webhooks/webhooks-service.ts';
 import { givenIntegration, type GivenIntegration } from '../given.ts';
 import { createWebhooksBed, eventually, prescriptionEvent, type WebhooksBed } from './webhooks-given.ts';
@@ -40,16 +39,16 @@ function barrier(parties: number): () => Promise<void> {
   };
 }
 
-/** On PostgreSQL: the partner lists the NOTIFYs on the context's channel carry. */
-async function listenToBroadcasts(webhooks: WebhooksContext): Promise<{ heard: Array<string[] | 'all'>; errors: Error[]; listener: PostgresListener } | undefined> {
+/** On PostgreSQL: the payloads (partner ids, comma-separated) of the NOTIFYs on the context's channel. */
+async function listenToBroadcasts(webhooks: WebhooksContext): Promise<{ heard: string[]; errors: Error[]; listener: PostgresListener } | undefined> {
   if (!webhooks.notifications) return undefined;
-  const heard: Array<string[] | 'all'> = [];
+  const heard: string[] = [];
   const errors: Error[] = [];
   let listening!: () => void;
   const ready = new Promise<void>((resolve) => (listening = resolve));
   const listener = listenToPostgresChannel({
     ...webhooks.notifications,
-    onNotification: (payload) => heard.push(decodeWakePayload(payload)),
+    onNotification: (payload) => heard.push(payload),
     onListening: () => listening(),
     onError: (error) => errors.push(error),
   });
@@ -82,7 +81,7 @@ describe('what a commit wakes', () => {
       expect(wakes).toEqual([[a.partnerId, c.partnerId]]);
       if (broadcasts) {
         await eventually(async () => broadcasts.heard.length, (n) => n > 0);
-        expect([broadcasts.heard, broadcasts.errors]).toEqual([[[a.partnerId, c.partnerId]], []]);
+        expect([broadcasts.heard, broadcasts.errors]).toEqual([[`${a.partnerId},${c.partnerId}`], []]);
       }
     } finally {
       await broadcasts?.listener.close();
