@@ -9,10 +9,10 @@ import type { CustomDrugsTable, Database } from '../platform/db/database-schema.
 import type { UnitOfWork } from '../platform/db/unit-of-work.ts';
 import { MAX_REPORTED_ISSUES } from '../platform/http/error-handler.ts';
 import { isUuid, newId } from '../platform/ids.ts';
-import type { Principal } from '../auth/auth-service.ts';
+import type { Principal } from '../auth/index.ts';
 import type { SubmittedBody } from '../platform/http/body-validation.ts';
-import type { Deps } from '../runtime.ts';
-import { requireOrganizationUser, type UsersContext } from '../users/users-service.ts';
+import type { Deps } from '../deps.ts';
+import { requireOrganizationUser, type UsersContext } from '../users/index.ts';
 import {
   CUSTOM_DRUG_FIELD_NAMES,
   type CustomDrug,

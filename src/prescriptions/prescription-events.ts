@@ -4,8 +4,7 @@
 // organization: the spec sends no events before validate.
 import type { Clock } from '../platform/clock.ts';
 import type { Work } from '../platform/db/unit-of-work.ts';
-import { eventMetadata, newEventId, type EventType } from '../webhooks/webhook-events.ts';
-import { recordEvent } from '../webhooks/webhooks-service.ts';
+import { eventMetadata, newEventId, type EventType, recordEvent } from '../webhooks/index.ts';
 import { isOrganizationValidatedBy } from './prescriptions-store.ts';
 
 /** reserved_1..3 as the caller passed them (a test helper's body; later an SSO redirect_path). */

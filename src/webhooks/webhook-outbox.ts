@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { sql, type Insertable } from 'kysely';
 import type { WebhookDeliveriesTable } from '../platform/db/database-schema.ts';
 import { recordKind, type RecordSink } from '../platform/db/unit-of-work.ts';
-import type { Deps } from '../runtime.ts';
+import type { Deps } from '../deps.ts';
 import { newDeliveryId, type WebhookEventEnvelope } from './webhook-events.ts';
 import { DeliveryWakeups, encodeWakePayload } from './webhook-wakeups.ts';
 import { insertWebhookDeliveries, insertWebhookEvents } from './webhooks-store.ts';

@@ -9,7 +9,7 @@ import type { Mode } from '../config.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { DatabaseHandle } from '../platform/db/database.ts';
 import type { UnitOfWork, Work } from '../platform/db/unit-of-work.ts';
-import type { Deps } from '../runtime.ts';
+import type { Deps } from '../deps.ts';
 import { WEBHOOK_DELIVERY_RULES } from './webhook-delivery-rules.ts';
 import type { WebhookEventEnvelope } from './webhook-events.ts';
 import { systemHostResolver, type HostResolver } from './webhook-host-resolution.ts';
@@ -18,8 +18,6 @@ import type { DeliveryWakeups } from './webhook-wakeups.ts';
 import type { WebhooksStore } from './webhooks-store.ts';
 import { postgresWebhooksStore } from './webhooks-store-postgres.ts';
 import { sqliteWebhooksStore } from './webhooks-store-sqlite.ts';
-
-export { createWebhookOutbox, type WebhookOutbox } from './webhook-outbox.ts';
 
 /** A mistake in what the operator asked for (unknown partner, bad URL, ...); the CLI prints it as one line. */
 export class WebhooksError extends Error {

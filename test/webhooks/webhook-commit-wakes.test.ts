@@ -4,7 +4,7 @@
 // partners.
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { listenToPostgresChannel, type PostgresListener } from '../../src/platform/db/postgres-listener.ts';
-import { recordEvent, type WebhooksContext } from '../../src/webhooks/webhooks-service.ts';
+import { recordEvent, type WebhooksContext } from '../../src/webhooks/index.ts';
 import { givenIntegration, type GivenIntegration } from '../given.ts';
 import { createWebhooksBed, eventually, prescriptionEvent, type WebhooksBed } from './webhooks-given.ts';
 
