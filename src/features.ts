@@ -39,7 +39,7 @@ export function buildFeatures(deps: Deps): Features {
   const unitOfWork = createUnitOfWork(deps.database, [outbox], deps.logger);
   const webhooks = createWebhooksContext(deps, { unitOfWork, outbox });
   const users = createUsersContext(deps, { unitOfWork });
-  const onboarding = createOnboardingContext(deps, { webhooks, users });
+  const onboarding = createOnboardingContext(deps, { webhooks, users, unitOfWork });
   const patients = createPatientsContext(deps, { users, unitOfWork });
   const customDrugs = createCustomDrugsContext(deps, { users, unitOfWork });
   const idempotency = createIdempotencyContext(deps);

@@ -81,5 +81,5 @@ export async function changePrescription(
   const at = ctx.clock.now().toISOString();
   const columns = { status: transition.to, updated_at: at, updated_by_user_id: prescriber.user_id, ...delivery.columns };
   await applyChange(ctx, { found, patient, action, transition, actorId: prescriber.user_id, columns }, reservedOf(body));
-  return viewOfPrescription({ ...found, ...columns }, ctx.publicUrl);
+  return viewOfPrescription({ ...found, ...columns }, ctx);
 }
