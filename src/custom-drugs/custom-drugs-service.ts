@@ -6,6 +6,7 @@ import type { Insertable, Kysely } from 'kysely';
 import { ApiError, invalidRequest, notFound, validationFailed, type ValidationIssue } from '../platform/http/api-error.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { CustomDrugsTable, Database } from '../platform/db/database-schema.ts';
+import type { UnitOfWork } from '../platform/db/unit-of-work.ts';
 import { MAX_REPORTED_ISSUES } from '../platform/http/error-handler.ts';
 import { isUuid, newId } from '../platform/ids.ts';
 import type { Principal } from '../auth/index.ts';
@@ -42,10 +43,12 @@ export interface CustomDrugsContext {
   users: UsersContext;
   /** Most live custom drugs one organization holds, catalog and users' own together (ERX_CUSTOM_DRUGS_MAX). */
   maxDrugsPerOrganization: number;
+  /** Every change commits through it, with the records it leaves. */
+  unitOfWork: UnitOfWork;
 }
 
-export function createCustomDrugsContext(deps: Pick<Deps, 'database' | 'clock' | 'config'>, features: { users: UsersContext }): CustomDrugsContext {
-  return { db: deps.database, clock: deps.clock, users: features.users, maxDrugsPerOrganization: deps.config.customDrugsMax };
+export function createCustomDrugsContext(deps: Pick<Deps, 'database' | 'clock' | 'config'>, features: { users: UsersContext; unitOfWork: UnitOfWork }): CustomDrugsContext {
+  return { db: deps.database, clock: deps.clock, ...features, maxDrugsPerOrganization: deps.config.customDrugsMax };
 }
 
 /**
@@ -121,7 +124,7 @@ function newDrugRow(owner: DrugOwner, actorId: string, at: string, input: Custom
 export async function createUserCustomDrug(ctx: CustomDrugsContext, principal: Principal, pathUserId: string, body: SubmittedBody): Promise<CustomDrug> {
   const owner = await userDrugsOf(ctx, principal, pathUserId);
   const row = newDrugRow(owner, principal.userId, ctx.clock.now().toISOString(), readCustomDrugInput(body));
-  await ctx.db.transaction().execute(async (trx) => {
+  await ctx.unitOfWork.run(async ({ trx }) => {
     await requireRoomForDrugs(ctx, trx, owner.organizationId, [{ field: '' }]);
     await insertCustomDrugs(trx, [row]);
   });
@@ -157,7 +160,7 @@ export async function createOrganizationCustomDrugs(ctx: CustomDrugsContext, pri
   const valid = items.flatMap((item) => (item.input ? [{ index: item.index, row: newDrugRow(owner, principal.userId, at, item.input) }] : []));
   const failed = items.filter((item) => !item.input);
   if (valid.length === 0) throw everyItemFailed(items);
-  await ctx.db.transaction().execute(async (trx) => {
+  await ctx.unitOfWork.run(async ({ trx }) => {
     await requireRoomForDrugs(ctx, trx, owner.organizationId, valid.map((entry) => ({ field: `[${entry.index - 1}]` })));
     await insertCustomDrugs(trx, valid.map((entry) => entry.row));
   });

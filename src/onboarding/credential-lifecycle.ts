@@ -77,7 +77,7 @@ export async function disablePartnerForOrganization(ctx: OnboardingContext, inpu
   if (!(await findOrganization(ctx.db, organizationId))) throw new OnboardingError(`organization ${input.organizationId} not found`);
   if (!(await findPartner(ctx.db, input.partnerId))) throw new OnboardingError(`partner ${input.partnerId} not found`);
   const ids = { organizationId, partnerId: input.partnerId };
-  return ctx.db.transaction().execute(async (trx) => {
+  return ctx.unitOfWork.run(async ({ trx }) => {
     const wasEnabled = await deletePartnerEnablement(trx, ids);
     const ended = await endSignInsThroughPartner(trx, ids);
     return { organization_id: organizationId, partner_id: input.partnerId, already_disabled: !wasEnabled, sessions_ended: ended.sessions, sso_links_revoked: ended.links };

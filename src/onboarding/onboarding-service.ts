@@ -7,6 +7,7 @@ import { isScope, SCOPES, type Scope } from '../auth/index.ts';
 import type { Mode } from '../config.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { Database } from '../platform/db/database-schema.ts';
+import type { UnitOfWork } from '../platform/db/unit-of-work.ts';
 import { newId } from '../platform/ids.ts';
 import { generateSecret, hashSecret } from '../platform/secrets.ts';
 import type { Deps } from '../deps.ts';
@@ -31,11 +32,13 @@ export interface OnboardingContext {
   users: UsersContext;
   /** Production accepts only https frame origins. */
   mode: Mode;
+  /** Every change commits through it, with the records it leaves. */
+  unitOfWork: UnitOfWork;
 }
 
 export function createOnboardingContext(
   deps: Pick<Deps, 'database' | 'clock' | 'secretKey' | 'config'>,
-  features: { webhooks: WebhooksContext; users: UsersContext },
+  features: { webhooks: WebhooksContext; users: UsersContext; unitOfWork: UnitOfWork },
 ): OnboardingContext {
   return {
     db: deps.database,
@@ -45,6 +48,7 @@ export function createOnboardingContext(
     webhooks: features.webhooks,
     users: features.users,
     mode: deps.config.mode,
+    unitOfWork: features.unitOfWork,
   };
 }
 

@@ -24,7 +24,7 @@ export async function deletePatient(ctx: PatientsContext, principal: Principal, 
   const patientId = ids.patientId.toLowerCase();
   if (!isUuid(patientId)) return { patient_id: patientId };
   const stamp = { deleted_at: ctx.clock.now().toISOString(), deleted_by_user_id: principal.userId };
-  await ctx.db.transaction().execute(async (trx) => {
+  await ctx.unitOfWork.run(async ({ trx }) => {
     // Marked first: on PostgreSQL that locks the row, so a prescription being added waits
     // (requirePatientStillLive) or has committed and is counted here.
     if (!(await markPatientDeleted(trx, principal.organizationId, patientId, stamp))) return;

@@ -7,6 +7,7 @@ import type { Principal } from '../auth/index.ts';
 import type { HiServicePort, IhiFound } from '../hi-service/index.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { Database } from '../platform/db/database-schema.ts';
+import type { UnitOfWork } from '../platform/db/unit-of-work.ts';
 import { ApiError, validationFailed } from '../platform/http/api-error.ts';
 import type { SubmittedBody } from '../platform/http/body-validation.ts';
 import { newId } from '../platform/ids.ts';
@@ -31,11 +32,13 @@ export interface PatientsContext {
   portalUrl: string;
   /** The path user of every patient route belongs to the caller's organization. */
   users: UsersContext;
+  /** Every change commits through it, with the records it leaves. */
+  unitOfWork: UnitOfWork;
 }
 
 export function createPatientsContext(
   deps: Pick<Deps, 'database' | 'clock' | 'hiService' | 'secretKey' | 'config'>,
-  features: { users: UsersContext },
+  features: { users: UsersContext; unitOfWork: UnitOfWork },
 ): PatientsContext {
   return {
     db: deps.database,
@@ -44,6 +47,7 @@ export function createPatientsContext(
     secretKey: deps.secretKey,
     portalUrl: deps.config.portalUrl,
     users: features.users,
+    unitOfWork: features.unitOfWork,
   };
 }
 
@@ -166,7 +170,7 @@ async function insertNewPatient(
     deleted_by_user_id: null,
   };
   try {
-    const existing = await ctx.db.transaction().execute(async (trx) => {
+    const existing = await ctx.unitOfWork.run(async ({ trx }) => {
       const winner = await findFirstPatient(trx, row);
       if (!winner) await insertPatient(trx, row);
       return winner;

@@ -9,12 +9,12 @@ import { requirePatient, requirePatientStillLive, type PatientsContext, type Pat
 import type { Clock } from '../platform/clock.ts';
 import { isUniqueViolation } from '../platform/db/database.ts';
 import type { Database } from '../platform/db/database-schema.ts';
+import type { UnitOfWork } from '../platform/db/unit-of-work.ts';
 import { ApiError, invalidRequest } from '../platform/http/api-error.ts';
 import { bodyFields, throwIfInvalid, type SubmittedBody } from '../platform/http/body-validation.ts';
 import { newId } from '../platform/ids.ts';
 import type { Deps } from '../deps.ts';
 import { readPrescriberProfile, type CallerOrganization, type PrescriberProfile, type UsersContext } from '../users/index.ts';
-import { eventsCommitted, type WebhooksContext } from '../webhooks/index.ts';
 import { recordPrescriptionEvent, type ReservedValues } from './prescription-events.ts';
 import { readPrescribeBody, type PrescriptionDraft } from './prescription-input.ts';
 import { planTransition } from './prescription-lifecycle.ts';
@@ -34,12 +34,13 @@ export interface PrescriptionsContext {
   users: UsersContext;
   patients: PatientsContext;
   customDrugs: CustomDrugsContext;
-  webhooks: WebhooksContext;
+  /** A change and its outbox event commit together through it. */
+  unitOfWork: UnitOfWork;
 }
 
 export function createPrescriptionsContext(
   deps: Pick<Deps, 'database' | 'clock' | 'config' | 'secretKey'>,
-  features: { users: UsersContext; patients: PatientsContext; customDrugs: CustomDrugsContext; webhooks: WebhooksContext },
+  features: { users: UsersContext; patients: PatientsContext; customDrugs: CustomDrugsContext; unitOfWork: UnitOfWork },
 ): PrescriptionsContext {
   return { db: deps.database, clock: deps.clock, publicUrl: deps.config.publicUrl, secretKey: deps.secretKey, ...features };
 }
@@ -121,17 +122,17 @@ function newPrescriptionRow(ctx: PrescriptionsContext, draft: PrescriptionDraft,
 /** Tries with a fresh SCID and token when one collides; 2^88 and 2^128 possibilities make a second try rare. */
 const INSERT_ATTEMPTS = 3;
 
-/** Inserts the prescription and its event in one transaction; returns the row stored and whether an event was written. */
-async function insertWithEvent(ctx: PrescriptionsContext, row: PrescriptionRow, patient: PatientRow, reserved: ReservedValues) {
+/** Inserts the prescription and its event in one transaction; returns the row stored. */
+async function insertWithEvent(ctx: PrescriptionsContext, row: PrescriptionRow, patient: PatientRow, reserved: ReservedValues): Promise<PrescriptionRow> {
   for (let attempt = 1; ; attempt++) {
     try {
-      const evented = await ctx.db.transaction().execute(async (trx) => {
-        await requirePatientStillLive(trx, patient);
-        await insertPrescription(trx, row);
+      await ctx.unitOfWork.run(async (work) => {
+        await requirePatientStillLive(work.trx, patient);
+        await insertPrescription(work.trx, row);
         const facts = { type: planTransition('create', null).event, patient, actorId: row.prescriber_user_id, scid: row.scid, reserved };
-        return recordPrescriptionEvent(ctx, trx, facts);
+        await recordPrescriptionEvent(ctx, work, facts);
       });
-      return { row, evented };
+      return row;
     } catch (error) {
       if (!isUniqueViolation(error) || attempt === INSERT_ATTEMPTS) throw error;
       row = { ...row, scid: newScid() };
@@ -149,7 +150,6 @@ export async function prescribe(ctx: PrescriptionsContext, caller: PrescribingCa
   if (!draft) throw new Error('a prescribe body without issues must give a draft');
   requireReadyPrescriber(prescriber);
   const at = ctx.clock.now().toISOString();
-  const { row, evented } = await insertWithEvent(ctx, newPrescriptionRow(ctx, draft, prescriber, patient, at), patient, reservedOf(submitted));
-  if (evented) eventsCommitted(ctx.webhooks);
+  const row = await insertWithEvent(ctx, newPrescriptionRow(ctx, draft, prescriber, patient, at), patient, reservedOf(submitted));
   return viewOfPrescription(row, ctx);
 }

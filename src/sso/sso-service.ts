@@ -9,6 +9,7 @@ import type { Kysely } from 'kysely';
 import { checkCredentials, enforceRateLimit, missingCredentialHeaders, readTokenHeaders, type AuthContext } from '../auth/index.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { Database } from '../platform/db/database-schema.ts';
+import type { UnitOfWork } from '../platform/db/unit-of-work.ts';
 import { invalidRequest, unauthorized } from '../platform/http/api-error.ts';
 import { bodyFields, throwIfInvalid, type SubmittedBody } from '../platform/http/body-validation.ts';
 import { encryptSecret, hashSecret } from '../platform/secrets.ts';
@@ -37,14 +38,17 @@ export interface SsoContext {
   idleTimeoutSeconds: number;
   /** Encrypts each session's CSRF secret at rest. */
   secretKey: Buffer;
+  /** Every change commits through it, with the records it leaves. */
+  unitOfWork: UnitOfWork;
 }
 
-export function createSsoContext(deps: Pick<Deps, 'database' | 'clock' | 'config' | 'secretKey'>, features: { auth: AuthContext }): SsoContext {
+export function createSsoContext(deps: Pick<Deps, 'database' | 'clock' | 'config' | 'secretKey'>, features: { auth: AuthContext; unitOfWork: UnitOfWork }): SsoContext {
   return {
     db: deps.database,
     clock: deps.clock,
     secretKey: deps.secretKey,
     auth: features.auth,
+    unitOfWork: features.unitOfWork,
     portalUrl: deps.config.portalUrl,
     idleTimeoutSeconds: deps.config.portalIdleTimeoutSeconds,
   };
@@ -164,9 +168,8 @@ export async function signInWithSsoToken(ctx: SsoContext, token: string | undefi
   const tokenHash = hashSecret(token);
   const now = ctx.clock.now();
   const sessionId = newBrowserSecret();
-  const opened = await ctx.db
-    .transaction()
-    .execute(async (trx) => {
+  const opened = await ctx.unitOfWork
+    .run(async ({ trx }) => {
       const spent = await spendSsoToken(trx, tokenHash, now.toISOString());
       if (!spent) return undefined;
       const ids = { partnerId: spent.partner_id, organizationId: spent.organization_id, userId: spent.user_id };

@@ -56,7 +56,7 @@ export async function changeUserState(
   if (user.enabled === target) {
     return { user_id: user.id, message: change === 'disable' ? STATE_MESSAGES.alreadyDisabled : STATE_MESSAGES.alreadyEnabled };
   }
-  await ctx.db.transaction().execute(async (trx) => {
+  await ctx.unitOfWork.run(async ({ trx }) => {
     const at = ctx.clock.now().toISOString();
     await updateUserOfOrganization(trx, organizationId, user.id, { roles: JSON.stringify(BASELINE_ROLES), updated_at: at });
     const account = { db: trx, organizationId, userId: user.id, email: user.email };

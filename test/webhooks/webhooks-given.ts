@@ -1,12 +1,12 @@
 // The webhook tests' bed: a test app on a fresh database, and a webhooks context on real time
 // (deliveries are due by the wall clock and retries wait real seconds), in sandbox or production
 // mode, with a substitute DNS when a test needs names to resolve a certain way. Events are
-// recorded the way the prescriptions service records them: recordEvent inside a transaction,
-// then eventsCommitted.
+// recorded the way the prescriptions service records them: recordEvent in a unit of work.
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { systemClock } from '../../src/platform/clock.ts';
 import type { Mode } from '../../src/config.ts';
+import { createUnitOfWork } from '../../src/platform/db/unit-of-work.ts';
 import {
   eventMetadata,
   newEventId,
@@ -15,8 +15,8 @@ import {
   type RunningDispatcher,
   setWebhookEndpoint,
   type HostResolver,
+  createWebhookOutbox,
   createWebhooksContext,
-  eventsCommitted,
   recordEvent,
   type WebhooksContext,
 } from '../../src/webhooks/index.ts';
@@ -48,7 +48,11 @@ export async function createWebhooksBed(options: BedOptions = {}): Promise<Webho
     const config = { ...t.deps.config, mode: o.mode ?? options.mode ?? 'sandbox' };
     if (o.env?.ERX_WEBHOOK_TIMEOUT_MS !== undefined) config.webhookTimeoutMs = o.env.ERX_WEBHOOK_TIMEOUT_MS === '' ? undefined : Number(o.env.ERX_WEBHOOK_TIMEOUT_MS);
     if (o.env?.ERX_WEBHOOK_MAX_IN_FLIGHT) config.webhookMaxInFlight = Number(o.env.ERX_WEBHOOK_MAX_IN_FLIGHT);
-    return createWebhooksContext({ ...t.deps, config, clock: systemClock }, { resolveHost: o.resolveHost ?? options.resolveHost });
+    const deps = { ...t.deps, config, clock: systemClock };
+    // Its own outbox and unit of work: what is recorded through this context wakes its dispatchers.
+    const outbox = createWebhookOutbox(deps);
+    const unitOfWork = createUnitOfWork(deps.database, [outbox], deps.logger);
+    return createWebhooksContext(deps, { unitOfWork, outbox, resolveHost: o.resolveHost ?? options.resolveHost });
   };
   const webhooks = contextWith({});
   const dispatchers: RunningDispatcher[] = [];
@@ -94,12 +98,11 @@ export function prescriptionEvent(g: Pick<GivenIntegration, 'partnerId' | 'organ
   };
 }
 
-/** Records events in one transaction, as a service does with its change, then wakes the dispatchers. */
+/** Records events in one unit of work, as a service does with its change; its commit wakes the dispatchers. */
 export async function recordEvents(webhooks: WebhooksContext, events: WebhookEventEnvelope[]): Promise<WebhookEventEnvelope[]> {
-  await webhooks.db.transaction().execute(async (trx) => {
-    for (const event of events) await recordEvent(webhooks, trx, event);
+  await webhooks.unitOfWork.run(async (work) => {
+    for (const event of events) recordEvent(work, event);
   });
-  eventsCommitted(webhooks);
   return events;
 }
 
