@@ -7,7 +7,7 @@ import { isScope, SCOPES, type Scope } from '../auth/scopes.ts';
 import type { Mode } from '../config.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { Database } from '../platform/db/database-schema.ts';
-import { newId } from '../platform/ids.ts';
+import { newId, PARTNER_ID_PATTERN } from '../platform/ids.ts';
 import { generateSecret, hashSecret } from '../platform/secrets.ts';
 import type { Deps } from '../runtime.ts';
 import { prepareWebhookEndpoint } from '../webhooks/webhook-endpoints.ts';
@@ -44,8 +44,6 @@ export function createOnboardingContext(
     mode: deps.config.mode,
   };
 }
-
-export const PARTNER_ID_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;
 
 export interface PartnerCreated {
   partner_id: string;

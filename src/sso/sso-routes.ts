@@ -5,6 +5,7 @@ import { submittedBody } from '../platform/http/body-validation.ts';
 import { errorResponses } from '../platform/http/envelope.ts';
 import type { RouteModule } from '../route-module.ts';
 import { TokenHeadersSchema } from '../auth/auth-schemas.ts';
+import { pairOfCredentialHeaders } from '../auth/auth-service.ts';
 import { SsoBody, SsoResponse } from './sso-schemas.ts';
 import { mintSsoToken } from './sso-service.ts';
 
@@ -26,7 +27,8 @@ export const ssoRoutes: RouteModule = (app, { sso }) => {
       response: { 200: SsoResponse, ...errorResponses(415, 422) },
     },
     handler: async (request, reply) => {
-      const minted = await mintSsoToken(sso, request.headers, submittedBody(request));
+      const minted = await mintSsoToken(sso, request.headers, submittedBody(request), request.ip);
+      request.authenticatedIds = pairOfCredentialHeaders(request.headers);
       return reply.success(200, 'SSO token generated successfully', minted);
     },
   });

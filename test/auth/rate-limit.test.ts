@@ -41,11 +41,12 @@ describe('rate limiting per partner and organization (in memory)', () => {
     expect(response.statusCode).toBe(200);
   });
 
-  it('counts SSO links against the same budget: 429 before the credentials are checked', async () => {
+  it('counts SSO links against the same budget once their credentials check out; wrong secrets spend none of it', async () => {
     const g = await givenIntegration(t);
     const sso = (secret: string) =>
       t.app.inject({ method: 'POST', url: '/v1/sso', headers: { ...tokenHeaders(g), 'x-partner-secret': secret, 'content-type': 'application/json' }, payload: '{}' });
-    for (let i = 0; i < 5; i += 1) expect((await sso(i % 2 === 0 ? g.partnerSecret : 'wrong')).statusCode).toBe(i % 2 === 0 ? 200 : 401);
+    for (let i = 0; i < 8; i += 1) expect((await sso(i % 2 === 0 ? g.partnerSecret : 'wrong')).statusCode).toBe(i % 2 === 0 ? 200 : 401);
+    expect((await sso(g.partnerSecret)).statusCode).toBe(200); // the fifth valid call of a budget of 5
     const limited = await sso(g.partnerSecret);
     expect(limited.statusCode).toBe(429);
     expect(limited.json()).toMatchObject({ success: false, statusCode: 429, code: 'RATE_LIMIT_EXCEEDED' });
