@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/platform/clock.ts';
 import { createMemoryRateLimiter, createRedisRateLimiter, type RateLimiter } from '../../src/platform/http/rate-limiter.ts';
@@ -91,6 +92,27 @@ describe('rate limiting shared through Redis', async () => {
     const limited = await viaA(); // hit 5
     expect(limited.statusCode).toBe(429);
     expect(Number(limited.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+  });
+
+  it.runIf(run)('keeps each key as one short key that expires with its window, whatever length it was sent at', async () => {
+    const ownPrefix = `${prefix}long:`;
+    const limiter = createRedisRateLimiter({ url: REDIS_URL, max: 1, windowSeconds: 60, keyPrefix: ownPrefix });
+    limiters.push(limiter);
+    const long = randomBytes(3500).toString('hex');
+    expect((await limiter.hit(long)).allowed).toBe(true);
+    expect((await limiter.peek(long, { max: 1, windowSeconds: 60 })).allowed).toBe(false);
+    expect((await limiter.hit(long)).allowed).toBe(false);
+    const redis = new Redis(REDIS_URL);
+    try {
+      const keys = await redis.keys(`${ownPrefix}*`);
+      expect(keys).toHaveLength(1);
+      expect(keys[0]!.length).toBeLessThan(ownPrefix.length + 64);
+      const ttl = await redis.pttl(keys[0]!);
+      expect(ttl).toBeGreaterThan(0);
+      expect(ttl).toBeLessThanOrEqual(60_000);
+    } finally {
+      redis.disconnect();
+    }
   });
 
   it('lets requests through when Redis cannot be reached', async () => {
