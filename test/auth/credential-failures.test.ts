@@ -70,7 +70,7 @@ describe('credential failures, in memory', () => {
 
   it("1,000 bad-secret token calls and 1,000 bad-secret SSO calls for a pair leave its owner's token, API and SSO calls and whole budget", async () => {
     await expectOwnerUnharmedByFailures(t, await givenIntegration(t));
-  });
+  }, 120_000);
 
   it('locks one address out of a pair for longer each time: a minute, then the quarter hour, then the hour', async () => {
     const g = await givenIntegration(t);
