@@ -122,6 +122,23 @@ describe('credential failures, in memory', () => {
   });
 });
 
+describe('behind a trusted proxy', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ env: { ERX_TRUST_PROXY: '1' }, rateLimiter: createMemoryRateLimiter({ max: BUDGET, windowSeconds: 60 }, new ManualClock()) });
+  });
+  afterAll(() => t.close());
+
+  it("counts failures per client address as X-Forwarded-For gives it, not per the proxy's", async () => {
+    const g = await givenIntegration(t);
+    const wrong = { ...tokenHeaders(g), 'x-organization-secret': 'wrong' };
+    const viaProxy = (client: string, headers: Record<string, string> = wrong) => token(t, { ...headers, 'x-forwarded-for': client }, '10.0.0.1');
+    for (let i = 0; i < FAILURES_PER_PAIR_TIERS[0]!.max; i += 1) expect((await viaProxy('198.51.100.7')).statusCode).toBe(401);
+    expect((await viaProxy('198.51.100.7', tokenHeaders(g))).statusCode).toBe(429);
+    expect((await viaProxy('198.51.100.8', tokenHeaders(g))).statusCode).toBe(200);
+  });
+});
+
 describe('ids that cannot be valid', () => {
   let t: TestApp;
   const limiter = createMemoryRateLimiter({ max: BUDGET, windowSeconds: 60 }, new ManualClock());
