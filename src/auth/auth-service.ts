@@ -1,5 +1,6 @@
-// What /v1/token, /validate and every bearer request do: check the five credentials and grant
-// the requested scopes the organization allows; authenticate a bearer request (token, the
+// What /v1/token, /validate and every bearer request do: check the five credentials (failures
+// counted apart from the pair's budget, credential-failures.ts) and grant the requested
+// scopes the organization allows; authenticate a bearer request (token, the
 // organization secret, the path organization, scope, role, rate limit); record a partner's
 // validation of an organization.
 import type { Kysely } from 'kysely';
