@@ -4,7 +4,7 @@
 // thousand; a route opts in with `config.addressLimit`. Past the limit: the 429 error page
 // with Retry-After.
 import type { FastifyInstance } from 'fastify';
-import { enforceAddressLimit, type AuthContext } from '../auth/auth-service.ts';
+import { enforceAddressLimit, type AuthContext } from '../auth/index.ts';
 import type { RateLimitRule } from '../platform/http/rate-limiter.ts';
 
 /** Requests per client address and minute on each public portal route. */
