@@ -74,6 +74,8 @@ declare module 'fastify' {
   }
 }
 
+const trustHops = (hops: number) => (_address: string, hop: number) => hop < hops;
+
 export async function buildApp(
   deps: Deps,
   features: Features,
@@ -87,6 +89,9 @@ export async function buildApp(
     logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'requestId' }),
     childLoggerFactory: createLazyChildLogger,
     genReqId: newRequestId,
+    // request.ip, which per-address limits count: the proxies' X-Forwarded-For only when configured.
+    // (A hop count as Fastify applies it at run time; its types take only a function for that.)
+    trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
     bodyLimit: config.bodyLimitBytes,
     // allowUnionTypes: a count may be sent as a number or a string of digits (type [integer, string]).
     ajv: { customOptions: { allErrors: true, coerceTypes: false, removeAdditional: false, allowUnionTypes: true } },

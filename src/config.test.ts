@@ -22,7 +22,15 @@ describe('loadConfig', () => {
     expect(config.errorsBase).toBe('https://x.example/errors');
   });
 
+  it('trusts no proxy unless told: a hop count, or addresses and CIDR ranges', () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ ERX_TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(loadConfig({ ERX_TRUST_PROXY: '10.0.0.0/8, 127.0.0.1,::1' }).trustProxy).toEqual(['10.0.0.0/8', '127.0.0.1', '::1']);
+  });
+
   it.each([
+    [{ ERX_TRUST_PROXY: 'true' }, /ERX_TRUST_PROXY must be a hop count or comma-separated addresses/],
+    [{ ERX_TRUST_PROXY: '0' }, /ERX_TRUST_PROXY must be a whole number from 1 to 10/],
     [{ PORT: 'eighty' }, /PORT must be a whole number/],
     [{ PORT: '70000' }, /PORT must be a whole number from 0 to 65535/],
     [{ ERX_MODE: 'staging' }, /ERX_MODE must be sandbox or production/],

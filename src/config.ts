@@ -27,6 +27,7 @@ export const SETTINGS = {
   rateLimitMax: { env: 'ERX_RATE_LIMIT_MAX', default: '600', meaning: 'Requests allowed per partner and organization in one window; 0 turns rate limiting off.' },
   rateLimitWindowSeconds: { env: 'ERX_RATE_LIMIT_WINDOW_SECONDS', default: '60', meaning: 'Length of the rate-limit window, in seconds.' },
   redisUrl: { env: 'REDIS_URL', default: '', meaning: 'Redis URL; when set, rate-limit counters are shared by every instance.' },
+  trustProxy: { env: 'ERX_TRUST_PROXY', default: '', meaning: 'Proxies in front of the server, trusted for the client address in `X-Forwarded-For` (per-address limits): a hop count, or comma-separated addresses or CIDR ranges. Empty: the connecting address.' },
   bodyLimitBytes: { env: 'ERX_BODY_LIMIT_BYTES', default: '262144', meaning: 'Largest request body accepted, in bytes (413 above it).' },
   logLevel: { env: 'LOG_LEVEL', default: 'info', meaning: 'pino log level (`silent` to turn logs off).' },
   hiFixtures: { env: 'ERX_HI_FIXTURES', default: '', meaning: 'Path of an HI Service sandbox fixture file (JSON), merged with the built-in demo set.' },
@@ -56,6 +57,8 @@ export interface Config {
   rateLimitMax: number;
   rateLimitWindowSeconds: number;
   redisUrl: string | undefined;
+  /** Fastify's trustProxy: false (the socket's address), a hop count, or trusted addresses/ranges. */
+  trustProxy: false | number | string[];
   bodyLimitBytes: number;
   logLevel: string;
   hiFixtures: string | undefined;
@@ -118,6 +121,17 @@ function readPortalUrl(env: Env, publicUrl: string): string {
   return text;
 }
 
+function readTrustProxy(env: Env): false | number | string[] {
+  const text = readText(env, 'trustProxy');
+  if (text === '') return false;
+  if (/^\d+$/.test(text)) return readInteger(env, 'trustProxy', 1, 10);
+  const entries = text.split(',').map((entry) => entry.trim());
+  if (entries.some((entry) => !/^[0-9A-Fa-f.:]+(\/\d{1,3})?$/.test(entry))) {
+    throw new ConfigError(`ERX_TRUST_PROXY must be a hop count or comma-separated addresses or CIDR ranges, got "${text}"`);
+  }
+  return entries;
+}
+
 const isLoopbackHost = (host: string) => host === 'localhost' || host === '::1' || (isIPv4(host) && host.startsWith('127.'));
 
 /** The sandbox serves test helpers and posts webhooks to any address: not to a network unless asked for. */
@@ -155,6 +169,7 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimitMax: readInteger(env, 'rateLimitMax', 0, 1_000_000_000),
     rateLimitWindowSeconds: readInteger(env, 'rateLimitWindowSeconds', 1, 86_400),
     redisUrl: readOptional(env, 'redisUrl'),
+    trustProxy: readTrustProxy(env),
     bodyLimitBytes: readInteger(env, 'bodyLimitBytes', 1024, 64 * 1024 * 1024),
     logLevel: readText(env, 'logLevel'),
     hiFixtures: readOptional(env, 'hiFixtures'),

@@ -8,7 +8,7 @@ import type { Mode } from '../config.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { Database } from '../platform/db/database-schema.ts';
 import type { UnitOfWork } from '../platform/db/unit-of-work.ts';
-import { newId } from '../platform/ids.ts';
+import { newId, PARTNER_ID_PATTERN } from '../platform/ids.ts';
 import { generateSecret, hashSecret } from '../platform/secrets.ts';
 import type { Deps } from '../deps.ts';
 import type { UsersContext } from '../users/index.ts';
@@ -51,8 +51,6 @@ export function createOnboardingContext(
     unitOfWork: features.unitOfWork,
   };
 }
-
-export const PARTNER_ID_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;
 
 export interface PartnerCreated {
   partner_id: string;

@@ -15,6 +15,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import { ApiError, ERROR_CODES } from '../platform/http/api-error.ts';
 import { findLivePortalSession, type PortalSession, type SsoContext } from '../sso/index.ts';
+import { installAddressLimits } from './portal-address-limits.ts';
 import { contentSecurityPolicy, isFramableResponse, sessionCookiePolicy } from './portal-security.ts';
 
 declare module 'fastify' {
@@ -63,6 +64,8 @@ function describeError(error: FastifyError): ErrorPage {
 function installPortalErrorPage(portal: FastifyInstance, logger: Logger): void {
   portal.setErrorHandler(async (error: FastifyError, request, reply) => {
     const page = describeError(error);
+    // A 429's Retry-After.
+    if (error instanceof ApiError && error.headers) reply.headers(error.headers);
     if (page.status === 500) logger.error({ err: error, requestId: request.id }, 'unhandled portal error');
     return renderErrorPage(reply, page, request.id);
   });
@@ -121,6 +124,7 @@ export async function installPortal(portal: FastifyInstance, options: { config: 
   });
   await portal.register(csrf, { sessionPlugin: '@fastify/session', sessionKey: 'csrfSecret' });
   installPortalErrorPage(portal, options.logger);
+  installAddressLimits(portal, options.sso.auth);
   installSessionAuth(portal, options.sso, options.config);
   installSecurityHeaders(portal);
 }

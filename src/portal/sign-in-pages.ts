@@ -24,7 +24,7 @@ export const signInPages: RouteModule<{ sso: SsoContext; config: Config }> = (ap
   app.route({
     method: 'GET',
     url: '/auth/sso',
-    config: { auth: { kind: 'public' } },
+    config: { auth: { kind: 'public' }, addressLimit: 'sso-sign-in' },
     schema: { hide: true, querystring: Type.Object({ token: Type.Optional(Type.String()), redirect: Type.Optional(Type.String()) }) },
     handler: async (request, reply) => {
       const result = await signInWithSsoToken(sso, request.query.token, request.cookies[cookie.name]);

@@ -6,7 +6,7 @@
 // random and stored only as hashes.
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { checkCredentials, enforceRateLimit, missingCredentialHeaders, readTokenHeaders, type AuthContext } from '../auth/index.ts';
+import { checkCredentialAttempt, missingCredentialHeaders, readTokenHeaders, screenCredentialAttempt, type AuthContext } from '../auth/index.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { Database } from '../platform/db/database-schema.ts';
 import type { UnitOfWork } from '../platform/db/unit-of-work.ts';
@@ -85,11 +85,19 @@ function readSsoHeaders(headers: Record<string, string | string[] | undefined>) 
   return readTokenHeaders(headers);
 }
 
-/** POST /v1/sso: headers (400), rate limit, credentials (401), then the body (422). */
-export async function mintSsoToken(ctx: SsoContext, headers: Record<string, string | string[] | undefined>, submitted: SubmittedBody): Promise<MintedSsoToken> {
+/**
+ * POST /v1/sso: headers (400), ids that cannot be valid (401), an address locked out after
+ * failed attempts (429), credentials (401), the pair's budget (429), then the body (422).
+ */
+export async function mintSsoToken(
+  ctx: SsoContext,
+  headers: Record<string, string | string[] | undefined>,
+  submitted: SubmittedBody,
+  address: string,
+): Promise<MintedSsoToken> {
   const credentials = readSsoHeaders(headers);
-  await enforceRateLimit(ctx.auth, credentials['x-partner-id'], credentials['x-organization-id'].toLowerCase());
-  const checked = await checkCredentials(ctx.auth, credentials);
+  await screenCredentialAttempt(ctx.auth, credentials, address, INVALID_PARTNER_CREDENTIALS);
+  const checked = await checkCredentialAttempt(ctx.auth, credentials, address);
   if (!checked) throw unauthorized(INVALID_PARTNER_CREDENTIALS);
   // No body at all reads as an empty one: the default path.
   const body: SubmittedBody = submitted.value === undefined ? { value: {}, issues: [] } : submitted;
@@ -127,9 +135,13 @@ export type SignInResult =
   /** frameOrigins: those of the token's partner when the token is known, so its frame can show why. */
   | { ok: false; reason: SignInRefusal; frameOrigins: string[] };
 
+/** Whether a token as read could still be spent (the spending statement decides for good). */
+function isSpendable(row: SsoTokenRow | undefined, now: string): row is SsoTokenRow {
+  return row !== undefined && row.used_at === null && row.expires_at > now;
+}
+
 /** Why a token that could not be spent was refused. */
-async function refusalOf(ctx: SsoContext, tokenHash: string, now: string): Promise<SignInResult> {
-  const row = await findSsoToken(ctx.db, tokenHash);
+async function refusalOf(ctx: SsoContext, row: SsoTokenRow | undefined, now: string): Promise<SignInResult> {
   if (!row) return { ok: false, reason: 'unknown', frameOrigins: [] };
   const frameOrigins = parseFrameOrigins(await findPartnerFrameOrigins(ctx.db, row.partner_id));
   return { ok: false, reason: row.used_at !== null ? 'used' : row.expires_at <= now ? 'expired' : 'revoked', frameOrigins };
@@ -159,14 +171,17 @@ async function openSession(ctx: SsoContext, trx: Kysely<Database>, spent: SsoTok
 
 /**
  * GET /auth/sso: spends the token and opens a session, in one transaction, unless the user or
- * the partner lost access since the token was minted. Nothing is written when it refuses. The
- * browser's earlier session (`previousSessionId`, its cookie) ends as the new one opens, so a
+ * the partner lost access since the token was minted. Nothing is written when it refuses, and
+ * an unknown, used or expired token is answered from a read alone: guessing opens no transaction.
+ * The browser's earlier session (`previousSessionId`, its cookie) ends as the new one opens, so a
  * cookie copied before a sign-in does not outlive it.
  */
 export async function signInWithSsoToken(ctx: SsoContext, token: string | undefined, previousSessionId?: string): Promise<SignInResult> {
   if (token === undefined || !SECRET_PATTERN.test(token)) return { ok: false, reason: 'unknown', frameOrigins: [] };
   const tokenHash = hashSecret(token);
   const now = ctx.clock.now();
+  const known = await findSsoToken(ctx.db, tokenHash);
+  if (!isSpendable(known, now.toISOString())) return refusalOf(ctx, known, now.toISOString());
   const sessionId = newBrowserSecret();
   const opened = await ctx.unitOfWork
     .run(async ({ trx }) => {
@@ -182,7 +197,7 @@ export async function signInWithSsoToken(ctx: SsoContext, token: string | undefi
       if (error instanceof SignInRevoked) return null;
       throw error;
     });
-  if (opened === undefined) return refusalOf(ctx, tokenHash, now.toISOString());
+  if (opened === undefined) return refusalOf(ctx, await findSsoToken(ctx.db, tokenHash), now.toISOString());
   if (opened === null) return { ok: false, reason: 'revoked', frameOrigins: [] };
   const frameOrigins = parseFrameOrigins(await findPartnerFrameOrigins(ctx.db, opened.partner_id));
   return { ok: true, sessionId, redirectPath: opened.redirect_path, frameOrigins };

@@ -33,6 +33,29 @@ describe('request logs', () => {
     expect(tokenLine).toMatchObject({ partnerId: g.partnerId, organizationId: g.organizationId });
   });
 
+  it('logs the ids a public route was sent as claimed, and only authenticated ids as partnerId and organizationId', async () => {
+    const lineOf = (requestId: string) => entries().find((e) => e.msg === 'request completed' && e.requestId === requestId)!;
+    const refused = await t.app.inject({ method: 'POST', url: '/v1/token', headers: { ...tokenHeaders(g), 'x-partner-secret': 'wrong' }, payload: { grantType: 'client_credentials', scope: ['create:patient'] } });
+    expect(refused.statusCode).toBe(401);
+    const refusedLine = lineOf(refused.headers['x-request-id'] as string);
+    expect(refusedLine).toMatchObject({ claimedPartnerId: g.partnerId, claimedOrganizationId: g.organizationId });
+    expect(refusedLine).not.toHaveProperty('partnerId');
+    expect(refusedLine).not.toHaveProperty('organizationId');
+    const sso = await t.app.inject({ method: 'POST', url: '/v1/sso', headers: { ...tokenHeaders(g), 'content-type': 'application/json' }, payload: '{}' });
+    expect(sso.statusCode).toBe(200);
+    expect(lineOf(sso.headers['x-request-id'] as string)).toMatchObject({ partnerId: g.partnerId, organizationId: g.organizationId });
+    // A bearer request is its token's principal, whatever id headers it also sends.
+    const spoofed = await t.app.inject({
+      method: 'GET',
+      url: `/v1/organizations/${g.organizationId}/validate`,
+      headers: { ...bearer(token, g), 'x-partner-id': 'someone-else', 'x-organization-id': '00000000-0000-4000-8000-000000000000' },
+    });
+    expect(spoofed.statusCode).toBe(200);
+    const spoofedLine = lineOf(spoofed.headers['x-request-id'] as string);
+    expect(spoofedLine).toMatchObject({ partnerId: g.partnerId, organizationId: g.organizationId });
+    expect(spoofedLine).not.toHaveProperty('claimedPartnerId');
+  });
+
   it('never contains a secret or a token the requests carried', () => {
     const text = t.logs.join('\n');
     for (const secret of [g.partnerSecret, g.organizationSecret, token, token.split('.')[2]!, 'wrong-secret-value']) {
