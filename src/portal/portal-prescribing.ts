@@ -9,7 +9,7 @@ import { requirePatient } from '../patients/patient-reads.ts';
 import { ApiError } from '../platform/http/api-error.ts';
 import { bodyFields, type SubmittedBody } from '../platform/http/body-validation.ts';
 import { changePrescription, type PrescriptionChange } from '../prescriptions/prescription-changes.ts';
-import { TRANSITIONS } from '../prescriptions/prescription-lifecycle.ts';
+import { PRESCRIPTION_CHANGES, TRANSITIONS } from '../prescriptions/prescription-lifecycle.ts';
 import { readPatientPrescription } from '../prescriptions/prescription-reads.ts';
 import { prescribe } from '../prescriptions/prescriptions-service.ts';
 import { describeMedicine, renderScidQrCode } from '../prescriptions/token-page-view.ts';
@@ -116,8 +116,6 @@ export interface PrescriptionPage {
   reserved: Array<{ name: string; value: string }>;
 }
 
-const CHANGES: readonly PrescriptionChange[] = ['cease', 'cancel', 'reissue'];
-
 /** The prescription (404 for another patient's or organization's), with its token's QR code and the changes it allows. */
 export async function readPrescriptionPage(ctx: PortalContext, session: PortalSession, patientId: string, scid: string): Promise<PrescriptionPage> {
   const { patient, prescription: p } = await readPatientPrescription(ctx.prescriptions, session, { userId: session.userId, patientId, scid });
@@ -137,7 +135,7 @@ export async function readPrescriptionPage(ctx: PortalContext, session: PortalSe
     deliveryChoice: choiceOfDelivery(p.delivery),
     tokenUrl: p.url,
     qrSvg: await renderScidQrCode(p.scid),
-    actions: CHANGES.filter((action) => TRANSITIONS[action].from === p.status),
+    actions: PRESCRIPTION_CHANGES.filter((action) => TRANSITIONS[action].from === p.status),
     reserved: shownReserved(session.reserved),
   };
 }

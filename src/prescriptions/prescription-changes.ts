@@ -10,7 +10,7 @@ import { bodyFields, throwIfInvalid, type SubmittedBody } from '../platform/http
 import { eventsCommitted } from '../webhooks/webhooks-service.ts';
 import { deliveryInputOf, resolveDelivery, type DeliveryColumns } from './prescription-delivery.ts';
 import { recordPrescriptionEvent } from './prescription-events.ts';
-import { planTransition, type PrescriptionStatus, type Transition } from './prescription-lifecycle.ts';
+import { planTransition, type PrescriptionChange, type PrescriptionStatus, type Transition } from './prescription-lifecycle.ts';
 import { requirePrescription } from './prescription-reads.ts';
 import { viewOfPrescription } from './prescription-view.ts';
 import type { Prescription } from './prescriptions-schemas.ts';
@@ -25,7 +25,7 @@ import {
 } from './prescriptions-service.ts';
 import { findPrescriptionOfPatient, updatePrescriptionInStatus, type PrescriptionRow } from './prescriptions-store.ts';
 
-export type PrescriptionChange = 'cease' | 'cancel' | 'reissue';
+export type { PrescriptionChange };
 
 /** These bodies are optional: none at all reads as an empty one. */
 function presentBody(submitted: SubmittedBody): SubmittedBody {

@@ -5,6 +5,7 @@ import { signAccessToken } from '../../src/auth/access-tokens.ts';
 import { SCOPES, type Scope } from '../../src/auth/scopes.ts';
 import { generateSigningKeyPem, signingKeysFromPem } from '../../src/auth/signing-keys.ts';
 import { ManualClock } from '../../src/platform/clock.ts';
+import { PRESCRIPTION_CHANGES } from '../../src/prescriptions/prescription-lifecycle.ts';
 import type { RouteCatalogEntry } from '../../src/auth/route-auth.ts';
 import { snapshotDatabase } from '../database-snapshot.ts';
 import { bearer, givenIntegration, requestToken, type GivenIntegration, useTestApp } from '../given.ts';
@@ -85,7 +86,7 @@ describe('security matrix over every authenticated /v1 route', () => {
         `GET ${patient}/prescriptions`,
         `GET ${patient}/prescriptions/:scid`,
         `POST ${helpers}`,
-        ...['cease', 'cancel', 'reissue'].map((action) => `POST ${helpers}/:scid/${action}`),
+        ...PRESCRIPTION_CHANGES.map((action) => `POST ${helpers}/:scid/${action}`),
       ]),
     );
   });

@@ -2,6 +2,7 @@
 // status a prescription can hold, each allowed change with its effect and each other one a
 // 409 that names the current status and changes nothing.
 import { describe, expect, it } from 'vitest';
+import { PRESCRIPTION_CHANGES } from '../../src/prescriptions/prescription-lifecycle.ts';
 import { isValidScid } from '../../src/prescriptions/scid.ts';
 import { snapshotDatabase } from '../database-snapshot.ts';
 import { useTestApp } from '../given.ts';
@@ -128,7 +129,7 @@ describe('reissue', () => {
 
 describe('what the change routes answer besides 200 and the lifecycle 409', () => {
   const UNKNOWN_PATIENT = '3f1c2a9e-5b7d-4c1e-9a2b-6d8e0f1a2b3c';
-  const ACTIONS = ['cease', 'cancel', 'reissue'];
+  const ACTIONS = PRESCRIPTION_CHANGES;
 
   it.each(ACTIONS)('%s: 400 for a mistyped SCID, before looking anything up (even an unknown patient)', async (action) => {
     const { scid } = await givenPrescription(t, c);

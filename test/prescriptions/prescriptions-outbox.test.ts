@@ -9,6 +9,7 @@ import { SCOPES } from '../../src/auth/scopes.ts';
 import { enablePartnerForOrganization } from '../../src/onboarding/onboarding-service.ts';
 import { DEMO_HPIO } from '../../src/onboarding/sandbox-seed.ts';
 import { changePrescription } from '../../src/prescriptions/prescription-changes.ts';
+import { PRESCRIPTION_ACTIONS, TRANSITIONS } from '../../src/prescriptions/prescription-lifecycle.ts';
 import { prescribe, type PrescriptionsContext } from '../../src/prescriptions/prescriptions-service.ts';
 import { snapshotDatabase } from '../database-snapshot.ts';
 import { bearer, givenPartner, requestToken, useTestApp } from '../given.ts';
@@ -23,8 +24,6 @@ useTestApp({}, async (app) => {
   c = await givenClinic(t);
 });
 
-const EVENT_OF = { create: 'prescription.created', cease: 'prescription.ceased', cancel: 'prescription.cancelled', reissue: 'prescription.reissued' } as const;
-
 async function newEvents<T>(organizationId: string, act: () => Promise<T>) {
   const before = (await outboxEvents(t, organizationId)).map((event) => event.id);
   const result = await act();
@@ -32,7 +31,7 @@ async function newEvents<T>(organizationId: string, act: () => Promise<T>) {
 }
 
 describe('the event of each change', () => {
-  it.each(['create', 'cease', 'cancel', 'reissue'] as const)('%s writes one event with the envelope the spec describes', async (action) => {
+  it.each(PRESCRIPTION_ACTIONS)('%s writes one event with the envelope the spec describes', async (action) => {
     const api = prescriptionsClient(t, c);
     const reserved = { reserved_1: 'r'.repeat(40), reserved_2: '', reserved_3: null };
     const scid = action === 'create' ? undefined : (await givenPrescription(t, c)).scid;
@@ -44,7 +43,7 @@ describe('the event of each change', () => {
     expect(events).toHaveLength(1);
     const [event] = events;
     expect(event!.envelope).toEqual({
-      event_type: EVENT_OF[action],
+      event_type: TRANSITIONS[action].event,
       event_id: event!.id,
       timestamp: t.clock.now().toISOString(),
       partner_id: c.g.partnerId,
@@ -53,7 +52,7 @@ describe('the event of each change', () => {
       metadata: { reserved_1: 'r'.repeat(30), reserved_2: null, reserved_3: null },
     });
     expect(event!.id).toMatch(/^evt_[0-9a-f]{32}$/);
-    expect(event!.event_type).toBe(EVENT_OF[action]);
+    expect(event!.event_type).toBe(TRANSITIONS[action].event);
     expect(event!.partner_id).toBe(c.g.partnerId);
   });
 
@@ -124,7 +123,7 @@ describe('the transactional outbox', () => {
   });
   const ids = () => ({ userId: c.g.userId, patientId: c.patientId });
 
-  it.each(['create', 'cease', 'cancel', 'reissue'] as const)('%s: a failure after the change, before the commit, leaves neither change nor event', async (action) => {
+  it.each(PRESCRIPTION_ACTIONS)('%s: a failure after the change, before the commit, leaves neither change nor event', async (action) => {
     const scid = action === 'create' ? undefined : (await givenPrescription(t, c)).scid;
     const failing = failAfterEventInsert();
     const ctx: PrescriptionsContext = { ...t.features.prescriptions, db: t.deps.database.withPlugin(failing.plugin) };
