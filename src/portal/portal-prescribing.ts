@@ -8,10 +8,10 @@ import { listDrugsVisibleToUser } from '../custom-drugs/custom-drugs-service.ts'
 import { requirePatient } from '../patients/patient-reads.ts';
 import { ApiError } from '../platform/http/api-error.ts';
 import { bodyFields, type SubmittedBody } from '../platform/http/body-validation.ts';
-import { changePrescription, type PrescriptionChange } from '../prescriptions/prescription-changes.ts';
+import { changePrescriptionOrRefuse, type PrescriptionChange } from '../prescriptions/prescription-changes.ts';
 import { PRESCRIPTION_CHANGES, TRANSITIONS } from '../prescriptions/prescription-lifecycle.ts';
 import { readPatientPrescription } from '../prescriptions/prescription-reads.ts';
-import { prescribe } from '../prescriptions/prescriptions-service.ts';
+import { prescribeOrRefuse } from '../prescriptions/prescriptions-service.ts';
 import { describeMedicine, renderScidQrCode } from '../prescriptions/token-page-view.ts';
 import type { PortalSession } from '../sso/portal-sessions.ts';
 import { readPrescriberProfile } from '../users/users-service.ts';
@@ -75,23 +75,30 @@ export async function readPrescriptionForm(ctx: PortalContext, session: PortalSe
 
 export type FormOutcome = { kind: 'created'; scid: string } | { kind: 'form'; status: 200 | 409 | 422; page: FormPage };
 
+/** The 409 a prescribing call may answer (the lifecycle or the prescriber's readiness refuses), as a message to show; anything else is thrown on. */
+function conflictMessageOf(error: unknown): string {
+  if (error instanceof ApiError && error.code === 'CONFLICT') return error.detail;
+  throw error;
+}
+
 /**
  * Creates the prescription the form describes, or shows the form again: with the medicines a
- * search found (200), with each issue under its field (422), or saying why the prescriber
+ * search found (200), with each field error under its field (422), or saying why the prescriber
  * cannot prescribe (409). The patient is found first (404), as on every route.
  */
 export async function submitPrescriptionForm(ctx: PortalContext, session: PortalSession, patientId: string, submitted: SubmittedBody): Promise<FormOutcome> {
   const values = readFormValues(bodyFields(submitted));
   if (bodyFields(submitted).intent === 'search') return { kind: 'form', status: 200, page: await formPageOf(ctx, session, patientId, values, {}) };
   const { body, issues } = prescribeBodyOf(values, { formularyOffered: ctx.formularyOffered, reserved: session.reserved });
+  let refusal: { status: 409 | 422; errors: FormErrors };
   try {
-    const created = await prescribe(ctx.prescriptions, session, { userId: session.userId, patientId }, { value: body, issues: [...submitted.issues, ...issues] });
-    return { kind: 'created', scid: created.scid };
+    const read = await prescribeOrRefuse(ctx.prescriptions, session, { userId: session.userId, patientId }, { value: body, issues: [...submitted.issues, ...issues] });
+    if (read.ok) return { kind: 'created', scid: read.value.scid };
+    refusal = { status: 422, errors: formErrorsOf(read.errors) };
   } catch (error) {
-    if (!(error instanceof ApiError) || (error.code !== 'VALIDATION_ERROR' && error.code !== 'CONFLICT')) throw error;
-    const errors = error.code === 'VALIDATION_ERROR' ? formErrorsOf(error.validation ?? []) : { fields: {}, general: [error.detail] };
-    return { kind: 'form', status: error.code === 'VALIDATION_ERROR' ? 422 : 409, page: await formPageOf(ctx, session, patientId, values, { errors }) };
+    refusal = { status: 409, errors: { fields: {}, general: [conflictMessageOf(error)] } };
   }
+  return { kind: 'form', status: refusal.status, page: await formPageOf(ctx, session, patientId, values, { errors: refusal.errors }) };
 }
 
 export interface PrescriptionPage {
@@ -173,13 +180,13 @@ export async function submitPrescriptionChange(
   if (fields.confirm !== 'yes') return { kind: 'confirm', status: 200, confirmation: await confirmationOf(ctx, session, ids, action, sendTo, []) };
   const delivery = action === 'reissue' ? deliveryOfChoice(sendTo) : undefined;
   const body = { ...session.reserved, ...(delivery ? { delivery } : {}) };
+  let refusal: { status: 409 | 422; errors: string[] };
   try {
-    await changePrescription(ctx.prescriptions, session, { userId: session.userId, ...ids }, action, { value: body, issues: submitted.issues });
-    return { kind: 'done' };
+    const read = await changePrescriptionOrRefuse(ctx.prescriptions, session, { userId: session.userId, ...ids }, action, { value: body, issues: submitted.issues });
+    if (read.ok) return { kind: 'done' };
+    refusal = { status: 422, errors: read.errors.map((error) => error.message) };
   } catch (error) {
-    if (!(error instanceof ApiError) || (error.code !== 'VALIDATION_ERROR' && error.code !== 'CONFLICT')) throw error;
-    const errors = error.code === 'VALIDATION_ERROR' ? (error.validation ?? []).map((issue) => issue.message) : [error.detail];
-    const status = error.code === 'VALIDATION_ERROR' ? 422 : 409;
-    return { kind: 'confirm', status, confirmation: await confirmationOf(ctx, session, ids, action, sendTo, errors) };
+    refusal = { status: 409, errors: [conflictMessageOf(error)] };
   }
+  return { kind: 'confirm', status: refusal.status, confirmation: await confirmationOf(ctx, session, ids, action, sendTo, refusal.errors) };
 }
