@@ -11,10 +11,10 @@ import { PRESCRIPTION_CHANGES, TRANSITIONS, type PrescriptionAction, type Prescr
 import { ChangeBody, PrescribeBody, PrescriptionParams, PrescriptionResponse, PrescriptionsParams, ReissueBody } from './prescriptions-schemas.ts';
 import { prescribe } from './prescriptions-service.ts';
 
-export const HELPERS_URL = '/v1/test-helpers/organizations/:organization_id/users/:user_id/patients/:patient_id/prescriptions';
+const HELPERS_URL = '/v1/test-helpers/organizations/:organization_id/users/:user_id/patients/:patient_id/prescriptions';
 
 /** The helper route of each lifecycle action: creating posts to the list, a change to the prescription's own action. */
-export function helperRouteOf(action: PrescriptionAction): string {
+function helperRouteOf(action: PrescriptionAction): string {
   return action === 'create' ? HELPERS_URL : `${HELPERS_URL}/:scid/${action}`;
 }
 
