@@ -2,16 +2,12 @@
 // spec's precedence: several patients share the partner_patient_id (409) > already_exists >
 // organization_not_ready > insufficient_data > the outcome of the HI Service search.
 import type { IhiSearchIdentifiers, IhiSearchPath } from '../hi-service/index.ts';
-import { ApiError, validationFailed, type ValidationIssue } from '../platform/http/api-error.ts';
+import { ApiError } from '../platform/http/api-error.ts';
 import type { PatientCheck } from './ihi-precheck.ts';
 import { planIhiSearch, runIhiSearch } from './ihi-search.ts';
 import { demographicsOf, identifiersOf, type PatientInput } from './patient-records.ts';
 import type { PatientsContext } from './patients-service.ts';
 import { findPatientsByPartnerPatientId } from './patients-store.ts';
-
-export function throwIfIssues(issues: ValidationIssue[]): void {
-  if (issues.length > 0) throw validationFailed(issues);
-}
 
 export function severalPatientsConflict(): ApiError {
   return new ApiError(
