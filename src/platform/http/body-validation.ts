@@ -80,9 +80,3 @@ export function valueOrRefuse<T>(read: BodyRead<T>): T {
   if (!read.ok) throw validationFailed(read.errors);
   return read.value;
 }
-
-/** Throws one 422 with the schema issues and `extra`, de-duplicated by field and message. */
-export function throwIfInvalid(body: SubmittedBody, extra: ValidationIssue[] = []): void {
-  const errors = collectErrors(body.issues, extra);
-  if (errors.length > 0) throw validationFailed(errors);
-}
