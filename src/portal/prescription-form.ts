@@ -5,10 +5,8 @@
 // service's field errors are shown under the form fields they came from.
 import { Type } from '@sinclair/typebox';
 import type { FieldError } from '../platform/http/body-validation.ts';
-import { COUNT_LIMITS, describeCountLimit, ITEM_FIELDS, readCount, TEXT_LIMITS, type CountField } from '../prescriptions/prescription-fields.ts';
-import type { PrescribeBody } from '../prescriptions/prescriptions-schemas.ts';
-import { findFormularyItem } from '../prescriptions/sandbox-formulary.ts';
-import type { EventMetadata } from '../webhooks/webhook-events.ts';
+import { COUNT_LIMITS, describeCountLimit, ITEM_FIELDS, readCount, TEXT_LIMITS, type CountField, findFormularyItem, type PrescribeBody } from '../prescriptions/index.ts';
+import type { EventMetadata } from '../webhooks/index.ts';
 
 export const FORM_FIELDS = ['medicine', 'quantity', 'repeats', 'repeat_interval_days', 'patient_instructions', 'doctor_instructions', 'send_to'] as const;
 export type FormField = (typeof FORM_FIELDS)[number];

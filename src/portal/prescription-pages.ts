@@ -5,8 +5,9 @@
 // each change of the lifecycle table (cease, cancel, reissue), shown for confirmation first.
 import { Type } from '@sinclair/typebox';
 import { submittedBody } from '../platform/http/body-validation.ts';
-import { PRESCRIPTION_CHANGES, TRANSITIONS } from '../prescriptions/prescription-lifecycle.ts';
+import { PRESCRIPTION_CHANGES, TRANSITIONS } from '../prescriptions/index.ts';
 import type { RouteModule } from '../route-module.ts';
+import type { PortalContext } from './portal-service.ts';
 import { layoutOf, PORTAL_FRAMES, portalPaths } from './page-layout.ts';
 import { sessionOf } from './portal-context.ts';
 import { readPrescriptionForm, readPrescriptionPage, submitPrescriptionChange, submitPrescriptionForm } from './portal-prescribing.ts';
@@ -24,7 +25,7 @@ function noticeOf(query: { created?: string; done?: string }): string | undefine
   return action ? `Prescription ${TRANSITIONS[action].verb}.` : undefined;
 }
 
-export const prescriptionPages: RouteModule = (app, { portal }) => {
+export const prescriptionPages: RouteModule<PortalContext> = (app, portal) => {
   for (const frame of PORTAL_FRAMES) {
     const base = `/${frame}/patients/:patient_id/prescriptions`;
 

@@ -5,7 +5,7 @@
 // new action is a row here plus the code of its own effect. Every entry point goes through
 // planTransition, so none can move a prescription another way.
 import { ApiError } from '../platform/http/api-error.ts';
-import type { EventType } from '../webhooks/webhook-events.ts';
+import type { EventType } from '../webhooks/index.ts';
 
 export const PRESCRIPTION_STATUSES = ['Active', 'Ceased', 'Cancelled', 'Error'] as const;
 export type PrescriptionStatus = (typeof PRESCRIPTION_STATUSES)[number];

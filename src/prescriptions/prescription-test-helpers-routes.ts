@@ -2,14 +2,14 @@
 // API's test helpers, with the same service (rules and events) the portal will call. The
 // path's user_id is the acting prescriber, and every action of the lifecycle table has its
 // route. Listed in app.ts as sandboxOnly: in production these routes do not exist.
-import { principalOf } from '../auth/route-auth.ts';
+import { principalOf } from '../auth/index.ts';
 import { submittedBody } from '../platform/http/body-validation.ts';
 import { errorResponses } from '../platform/http/envelope.ts';
 import type { RouteModule } from '../route-module.ts';
 import { changePrescription } from './prescription-changes.ts';
 import { PRESCRIPTION_CHANGES, TRANSITIONS, type PrescriptionAction, type PrescriptionChange } from './prescription-lifecycle.ts';
 import { ChangeBody, PrescribeBody, PrescriptionParams, PrescriptionResponse, PrescriptionsParams, ReissueBody } from './prescriptions-schemas.ts';
-import { prescribe } from './prescriptions-service.ts';
+import { prescribe, type PrescriptionsContext } from './prescriptions-service.ts';
 
 const HELPERS_URL = '/v1/test-helpers/organizations/:organization_id/users/:user_id/patients/:patient_id/prescriptions';
 
@@ -24,7 +24,7 @@ const PRESCRIPTION_BODY_LIMIT_BYTES = 32 * 1024;
 /** The body each change takes: a reissue may say where the token goes this time. */
 const CHANGE_BODIES: Readonly<Record<PrescriptionChange, typeof ChangeBody | typeof ReissueBody>> = { cease: ChangeBody, cancel: ChangeBody, reissue: ReissueBody };
 
-export const prescriptionTestHelpersRoutes: RouteModule = (app, { prescriptions }) => {
+export const prescriptionTestHelpersRoutes: RouteModule<PrescriptionsContext> = (app, prescriptions) => {
   app.route({
     method: 'POST',
     url: helperRouteOf('create'),

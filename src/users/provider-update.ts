@@ -15,12 +15,9 @@ import { claimHpii, isHpiiHeldByAnother, writeRecordDetails, writeVerifiedRecord
 import { askHiService, checkHpiiNumber, checkOrganizationHpio, hpiiConflict, needsHiLookup, rejectUnverified } from './provider-verification.ts';
 import type { SubmittedBody } from '../platform/http/body-validation.ts';
 import { readUserUpdate } from './users-input.ts';
-import type { UserUpdate } from './users-schemas.ts';
 import { requireUser, type CallerOrganization, type UsersContext } from './users-service.ts';
 import { isUniqueViolation } from '../platform/db/database.ts';
 import { findProviderRecord, updateUserOfOrganization } from './users-store.ts';
-
-export type { UserUpdate };
 
 interface ProviderWrite {
   patch: ProviderDetailsPatch;

@@ -6,7 +6,9 @@ import { ApiError, type ValidationIssue } from '../platform/http/api-error.ts';
 import { readBody, valueOrRefuse, type SubmittedBody } from '../platform/http/body-validation.ts';
 import { checkPrescriberTypeRule, checkProviderFormats, fieldsNeededByType, PROVIDER_FIELD_NAMES, type ProviderDetailsPatch } from './provider-details.ts';
 import { CreateUserBody, UpdateUserBody, type NewUserRequest, type UserUpdate } from './users-schemas.ts';
-import type { Role } from '../auth/user-roles.ts';
+
+export type { NewUserRequest, UserUpdate };
+import type { Role } from '../auth/index.ts';
 
 /** Create user: the fields a role needs beside the always-required names and e-mail. */
 export const FIELDS_REQUIRED_BY_ROLE: ReadonlyArray<{ role: Role; fields: readonly (keyof NewUserRequest)[] }> = [

@@ -4,7 +4,7 @@
 // confirmed first and each causing its event; and the dashboard and patient pages.
 import QRCode from 'qrcode';
 import { describe, expect, it } from 'vitest';
-import { PRESCRIPTION_CHANGES, TRANSITIONS } from '../../src/prescriptions/prescription-lifecycle.ts';
+import { PRESCRIPTION_CHANGES, TRANSITIONS } from '../../src/prescriptions/index.ts';
 import { givenCatalogDrugs, givenUserDrug, validDrug } from '../custom-drugs/custom-drugs-given.ts';
 import { snapshotDatabase } from '../database-snapshot.ts';
 import { givenUser, useTestApp } from '../given.ts';
