@@ -21,6 +21,7 @@ import { installJsonBodyParser } from './platform/http/json-body.ts';
 import { createLazyChildLogger } from './platform/http/lazy-request-logger.ts';
 import { describeOpenApi } from './platform/http/openapi.ts';
 import { installRequestLog } from './platform/http/request-log.ts';
+import { docsContentSecurityPolicy, installNosniff } from './platform/http/security-headers.ts';
 import { installSuccessReply } from './platform/http/success-reply.ts';
 import { newRequestId } from './platform/ids.ts';
 import { dashboardPages, installPortal, prescriptionPages, signInPages } from './portal/index.ts';
@@ -106,8 +107,13 @@ export async function buildApp(
   installRequestLog(app, deps.logger);
   installErrorHandling(app, errorRendering);
   installSuccessReply(app, deps.clock);
+  installNosniff(app);
   await app.register(swagger, describeOpenApi(config));
-  await app.register(swaggerUi, { routePrefix: `${config.basePath}/docs`, uiConfig: { url: `${config.basePath}/openapi.json` } });
+  await app.register(swaggerUi, {
+    routePrefix: `${config.basePath}/docs`,
+    uiConfig: { url: `${config.basePath}/openapi.json` },
+    staticCSP: docsContentSecurityPolicy(config.publicUrl),
+  });
 
   await app.register(
     async (api) => {

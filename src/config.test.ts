@@ -38,6 +38,24 @@ describe('loadConfig', () => {
     expect(() => loadConfig(env)).toThrow(message);
   });
 
+  it('refuses sandbox mode on a HOST other than loopback unless ERX_SANDBOX_PUBLIC=1 says so', () => {
+    for (const host of ['127.0.0.1', '127.0.0.2', 'localhost', '::1']) expect(loadConfig({ HOST: host }).host).toBe(host);
+    for (const host of ['0.0.0.0', '::', '192.168.1.20', 'erx.example.org']) {
+      expect(() => loadConfig({ HOST: host })).toThrow(ConfigError);
+      expect(() => loadConfig({ HOST: host })).toThrow(/sandbox mode listens only on loopback .*Set ERX_SANDBOX_PUBLIC=1/);
+    }
+    expect(loadConfig({ HOST: '0.0.0.0', ERX_SANDBOX_PUBLIC: '1' }).host).toBe('0.0.0.0');
+    expect(() => loadConfig({ HOST: '0.0.0.0', ERX_SANDBOX_PUBLIC: 'yes' })).toThrow(/ERX_SANDBOX_PUBLIC must be 1 or empty/);
+    const production = { ERX_MODE: 'production', ERX_JWT_PRIVATE_KEY: 'pem', ERX_SECRET_KEY: 'key' };
+    expect(loadConfig({ ...production, HOST: '0.0.0.0' }).host).toBe('0.0.0.0');
+  });
+
+  it('reads the cap on custom drugs per organization, 10,000 unless set', () => {
+    expect(loadConfig({}).customDrugsMax).toBe(10_000);
+    expect(loadConfig({ ERX_CUSTOM_DRUGS_MAX: '25' }).customDrugsMax).toBe(25);
+    expect(() => loadConfig({ ERX_CUSTOM_DRUGS_MAX: '0' })).toThrow(/ERX_CUSTOM_DRUGS_MAX must be a whole number from 1/);
+  });
+
   it('is documented in full in the README configuration table', () => {
     const readme = fs.readFileSync(new URL('../README.md', import.meta.url), 'utf8');
     for (const setting of Object.values(SETTINGS)) {

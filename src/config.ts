@@ -1,5 +1,6 @@
 // Every setting the service reads, in one table, parsed once at start. The README's
 // configuration table is checked against SETTINGS by a test, so the two cannot drift.
+import { isIPv4 } from 'node:net';
 import path from 'node:path';
 
 export type Mode = 'sandbox' | 'production';
@@ -22,7 +23,7 @@ export const SETTINGS = {
   errorsBase: { env: 'ERX_ERRORS_BASE', default: 'https://api.erx.example/errors', meaning: 'Base URI of `error.type` problem types.' },
   tokenTtlSeconds: { env: 'ERX_TOKEN_TTL_SECONDS', default: '3600', meaning: 'Lifetime of access tokens, in seconds.' },
   jwtPrivateKey: { env: 'ERX_JWT_PRIVATE_KEY', default: '', meaning: 'RS256 signing key (PKCS#8 PEM). Required in production; generated into the data directory in sandbox.' },
-  secretKey: { env: 'ERX_SECRET_KEY', default: '', meaning: 'Key (32 bytes, base64) that encrypts webhook secrets at rest. Required in production; generated in sandbox.' },
+  secretKey: { env: 'ERX_SECRET_KEY', default: '', meaning: 'Key (32 bytes, base64) that encrypts secrets and identifiers at rest and from which token page addresses are derived (changing it changes them). Required in production; generated in sandbox.' },
   rateLimitMax: { env: 'ERX_RATE_LIMIT_MAX', default: '600', meaning: 'Requests allowed per partner and organization in one window; 0 turns rate limiting off.' },
   rateLimitWindowSeconds: { env: 'ERX_RATE_LIMIT_WINDOW_SECONDS', default: '60', meaning: 'Length of the rate-limit window, in seconds.' },
   redisUrl: { env: 'REDIS_URL', default: '', meaning: 'Redis URL; when set, rate-limit counters are shared by every instance.' },
@@ -35,6 +36,8 @@ export const SETTINGS = {
   webhookPollMs: { env: 'ERX_WEBHOOK_POLL_MS', default: '1000', meaning: 'How often a dispatcher looks for due deliveries it was not woken for (other processes on SQLite, retries, expired leases), in milliseconds; at most 1000.' },
   portalUrl: { env: 'ERX_PORTAL_URL', default: '', meaning: 'Origin of the prescribing portal, used in the `redirect_url` of `POST /v1/sso`. Empty: the public URL.' },
   portalIdleTimeoutSeconds: { env: 'ERX_PORTAL_IDLE_TIMEOUT_SECONDS', default: '1800', meaning: 'A portal session ends after this many seconds without a request (60 to 43200).' },
+  sandboxPublic: { env: 'ERX_SANDBOX_PUBLIC', default: '', meaning: '`1` lets sandbox mode (test helpers, webhooks to any address) bind a `HOST` other than loopback; without it such a start is refused.' },
+  customDrugsMax: { env: 'ERX_CUSTOM_DRUGS_MAX', default: '10000', meaning: 'Most custom drugs one organization may hold, its users\' included (422 past it).' },
 } as const satisfies Record<string, Setting>;
 
 export interface Config {
@@ -63,6 +66,7 @@ export interface Config {
   webhookPollMs: number;
   portalUrl: string;
   portalIdleTimeoutSeconds: number;
+  customDrugsMax: number;
 }
 
 export class ConfigError extends Error {
@@ -114,6 +118,19 @@ function readPortalUrl(env: Env, publicUrl: string): string {
   return text;
 }
 
+const isLoopbackHost = (host: string) => host === 'localhost' || host === '::1' || (isIPv4(host) && host.startsWith('127.'));
+
+/** The sandbox serves test helpers and posts webhooks to any address: not to a network unless asked for. */
+function refusePublicSandbox(env: Env, mode: Mode, host: string): void {
+  if (mode !== 'sandbox' || isLoopbackHost(host)) return;
+  const allowed = readText(env, 'sandboxPublic');
+  if (allowed === '1') return;
+  if (allowed !== '') throw new ConfigError(`ERX_SANDBOX_PUBLIC must be 1 or empty, got "${allowed}"`);
+  throw new ConfigError(
+    `sandbox mode listens only on loopback (HOST=127.0.0.1), got HOST="${host}": its test helpers and unguarded webhooks must not face a network. Set ERX_SANDBOX_PUBLIC=1 to serve it there anyway`,
+  );
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const mode = readText(env, 'mode');
   if (mode !== 'sandbox' && mode !== 'production') {
@@ -147,7 +164,9 @@ export function loadConfig(env: Env = process.env): Config {
     webhookPollMs: readInteger(env, 'webhookPollMs', 10, 1_000),
     portalUrl: readPortalUrl(env, publicUrl),
     portalIdleTimeoutSeconds: readInteger(env, 'portalIdleTimeoutSeconds', 60, 43_200),
+    customDrugsMax: readInteger(env, 'customDrugsMax', 1, 10_000_000),
   };
+  refusePublicSandbox(env, mode, host);
   if (config.databaseSchema && !/^[a-z_][a-z0-9_]{0,62}$/.test(config.databaseSchema)) {
     throw new ConfigError(`ERX_DATABASE_SCHEMA must be a lower-case SQL identifier, got "${config.databaseSchema}"`);
   }

@@ -12,7 +12,7 @@ import { isUuid } from '../platform/ids.ts';
 import { createSecretChecker, secretMatchesHash, type SecretChecker } from '../platform/secrets.ts';
 import type { Deps } from '../deps.ts';
 import { createAccessTokenVerifier, signAccessToken, type AccessTokenClaims, type AccessTokenVerifier } from './access-tokens.ts';
-import { findRequestPrincipal, findTokenCredentials, markIntegrationValidated, type RequestPrincipalRow } from './auth-store.ts';
+import { findRequestPrincipal, findTokenCredentials, markIntegrationValidated, type PreviousSecret, type RequestPrincipalRow } from './auth-store.ts';
 import { canonicalScope, requestableScopes, type Scope } from './scopes.ts';
 import type { SigningKeys } from '../platform/signing-keys.ts';
 import { parseStoredRoles, type Role } from './user-roles.ts';
@@ -111,6 +111,20 @@ export interface CheckedCredentials {
 }
 
 /**
+ * Whether `presented` is the current secret, or the one the last rotation replaced while its
+ * overlap lasts: rotating lets callers switch over, and the old secret stops at the overlap's
+ * end whatever any cache holds, because the expiry is compared with the clock on every check.
+ */
+function secretAccepted(matches: SecretChecker, presented: string, currentHash: string, previous: PreviousSecret | null, now: Date): boolean {
+  return matches(presented, currentHash) || (previous !== null && previousSecretAccepted(matches, presented, previous, now));
+}
+
+function previousSecretAccepted(matches: SecretChecker, presented: string, previous: PreviousSecret, now: Date): boolean {
+  const { previous_secret_hash: hash, previous_secret_expires_at: expiresAt } = previous;
+  return hash !== null && expiresAt !== null && now.toISOString() < expiresAt && matches(presented, hash);
+}
+
+/**
  * The five credentials of /v1/token and /v1/sso: both secrets match, the organization has
  * enabled the partner, and the user belongs to it and is enabled. Undefined when any fails;
  * each caller answers that with its own 401.
@@ -123,9 +137,11 @@ export async function checkCredentials(ctx: AuthContext, headers: TokenHeaders):
   };
   if (!isUuid(ids.organizationId) || !isUuid(ids.userId)) return undefined;
   const row = await findTokenCredentials(ctx.db, ids);
-  const partnerOk = row.partner_secret_hash !== null && secretMatchesHash(headers['x-partner-secret'], row.partner_secret_hash);
+  const now = ctx.clock.now();
+  const partnerOk = row.partner_secret_hash !== null && secretAccepted(secretMatchesHash, headers['x-partner-secret'], row.partner_secret_hash, row.partner_previous, now);
   const organizationOk =
-    row.organization_secret_hash !== null && secretMatchesHash(headers['x-organization-secret'], row.organization_secret_hash);
+    row.organization_secret_hash !== null &&
+    secretAccepted(secretMatchesHash, headers['x-organization-secret'], row.organization_secret_hash, row.organization_previous, now);
   if (!partnerOk || !organizationOk || row.partner_enabled !== 1 || row.user_enabled !== 1) return undefined;
   return { ...ids, allowedScopes: JSON.parse(row.allowed_scopes ?? '[]') as string[] };
 }
@@ -208,7 +224,7 @@ function authorize(
 ): Principal {
   if (!row || row.user_enabled !== 1) throw unauthorized(AUTH_DETAIL.token);
   const secret = credentials.organizationSecret;
-  if (secret === undefined || !ctx.secretMatches(secret, row.organization_secret_hash)) throw unauthorized(AUTH_DETAIL.credentials);
+  if (secret === undefined || !organizationSecretAccepted(ctx, secret, row)) throw unauthorized(AUTH_DETAIL.credentials);
   const pathOrganization = credentials.pathOrganizationId;
   if (pathOrganization !== undefined && pathOrganization.toLowerCase() !== claims.organizationId) {
     throw unauthorized(AUTH_DETAIL.credentials);
@@ -229,6 +245,14 @@ function authorize(
     validatedAt: row.validated_at,
     organizationHpio: row.organization_hpio,
   };
+}
+
+function organizationSecretAccepted(ctx: AuthContext, secret: string, row: Readonly<RequestPrincipalRow>): boolean {
+  // The usual case, the current secret, needs neither the clock nor a second comparison.
+  if (ctx.secretMatches(secret, row.organization_secret_hash)) return true;
+  if (row.organization_previous_secret_hash === null) return false;
+  const previous = { previous_secret_hash: row.organization_previous_secret_hash, previous_secret_expires_at: row.organization_previous_secret_expires_at };
+  return previousSecretAccepted(ctx.secretMatches, secret, previous, ctx.clock.now());
 }
 
 function storedRolesOf(ctx: AuthContext, row: Readonly<RequestPrincipalRow>): readonly Role[] {

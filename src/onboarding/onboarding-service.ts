@@ -135,6 +135,9 @@ export async function enablePartnerForOrganization(
 /** Most origins one partner may list; a CSP header stays short. */
 export const MAX_FRAME_ORIGINS = 20;
 
+/** A DNS name (letters, digits, hyphens; dot-separated labels), an IPv4 address, or an IPv6 one in brackets. */
+const ORIGIN_HOST = /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*|\[[0-9a-f:.]+\])$/;
+
 /** `text` as an exact origin (scheme, host, optional port; lower case), or why it is not one. */
 function readFrameOrigin(text: string, mode: Mode): string {
   let url: URL | undefined;
@@ -143,7 +146,8 @@ function readFrameOrigin(text: string, mode: Mode): string {
   } catch {
     url = undefined;
   }
-  const bare = url !== undefined && url.origin !== 'null' && url.pathname === '/' && !/[?#*@]/.test(text) && !/\/[^/]/.test(text.replace(/^[a-z]+:\/\//i, ''));
+  // The URL parser takes hosts such as `a.example;x`, which would end up inside the CSP header.
+  const bare = url !== undefined && url.origin !== 'null' && ORIGIN_HOST.test(url.hostname) && url.pathname === '/' && !/[?#*@]/.test(text) && !/\/[^/]/.test(text.replace(/^[a-z]+:\/\//i, ''));
   if (!url || !bare) {
     throw new OnboardingError(`frame origin must be an origin like https://app.example.com (scheme, host, optional port; no path or wildcard), got "${text}"`);
   }

@@ -20,10 +20,10 @@ function activePrescriptionsConflict(scids: string[]): ApiError {
 
 /** Answers the id it was asked to delete (the vendor's envelope never carries a null `data`). */
 export async function deletePatient(ctx: PatientsContext, principal: Principal, ids: { userId: string; patientId: string }): Promise<{ patient_id: string }> {
-  const actorId = await requireOrganizationUser(ctx.users, principal, ids.userId);
+  await requireOrganizationUser(ctx.users, principal, ids.userId);
   const patientId = ids.patientId.toLowerCase();
   if (!isUuid(patientId)) return { patient_id: patientId };
-  const stamp = { deleted_at: ctx.clock.now().toISOString(), deleted_by_user_id: actorId };
+  const stamp = { deleted_at: ctx.clock.now().toISOString(), deleted_by_user_id: principal.userId };
   await ctx.db.transaction().execute(async (trx) => {
     // Marked first: on PostgreSQL that locks the row, so a prescription being added waits
     // (requirePatientStillLive) or has committed and is counted here.

@@ -127,7 +127,7 @@ export async function createPatient(
   if (check.outcome === 'already_exists') return { created: false, data: viewOfCreated(ctx, check.existing) };
   if (!createWouldSucceed(check)) throw refusalOf(check);
   const found = check.outcome === 'ihi_found' ? check.search.found : undefined;
-  return insertNewPatient(ctx, principal, pathUserId.toLowerCase(), input, found);
+  return insertNewPatient(ctx, principal, input, found);
 }
 
 async function findFirstPatient(db: PatientsContext['db'], row: Pick<PatientRow, 'organization_id' | 'partner_patient_id'>) {
@@ -144,7 +144,6 @@ async function findFirstPatient(db: PatientsContext['db'], row: Pick<PatientRow,
 async function insertNewPatient(
   ctx: PatientsContext,
   principal: Principal,
-  userId: string,
   input: PatientInput,
   found: IhiFound | undefined,
 ): Promise<CreatePatientResult> {
@@ -155,7 +154,8 @@ async function insertNewPatient(
     partner_id: principal.partnerId,
     partner_patient_id: input.partner_patient_id,
     source: 'api',
-    created_by_user_id: userId,
+    // The token's user, who did it; the path's user is only whose list the call is made in.
+    created_by_user_id: principal.userId,
     ...columnsOf(recordFromInput(input, found), ctx.secretKey),
     ihi_verified_at: found ? now : null,
     created_at: now,

@@ -1,7 +1,8 @@
 // The portal context's own machinery, registered on it alone (the JSON API stays JSON-only):
 // cookies, form bodies, templates that escape by default (Eta), CSRF tokens bound to the
 // session, the session check of every session route, the security headers of every
-// response (the Content-Security-Policy's frame-ancestors are the partner's frame origins),
+// response (the Content-Security-Policy's frame-ancestors are the partner's frame origins on
+// /embed/* pages, 'none' elsewhere),
 // and errors as an HTML page, which a browser shows (inside a partner's iframe too).
 import { fileURLToPath } from 'node:url';
 import cookie from '@fastify/cookie';
@@ -14,7 +15,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import { ApiError, ERROR_CODES } from '../platform/http/api-error.ts';
 import { findLivePortalSession, type PortalSession, type SsoContext } from '../sso/index.ts';
-import { contentSecurityPolicy, sessionCookiePolicy } from './portal-security.ts';
+import { contentSecurityPolicy, isFramableResponse, sessionCookiePolicy } from './portal-security.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -98,8 +99,10 @@ function installSessionAuth(portal: FastifyInstance, sso: SsoContext, config: Pi
 /** Headers on every portal response, errors and redirects included. */
 function installSecurityHeaders(portal: FastifyInstance): void {
   portal.addHook('onSend', async (request, reply, payload) => {
-    reply.header('content-security-policy', contentSecurityPolicy(request.frameOrigins ?? []));
-    reply.header('x-content-type-options', 'nosniff');
+    const framable = isFramableResponse(request.routeOptions.url, reply.getHeader('location'));
+    reply.header('content-security-policy', contentSecurityPolicy(framable ? (request.frameOrigins ?? []) : []));
+    // For browsers that predate frame-ancestors; it cannot list origins, so framable pages go without.
+    if (!framable) reply.header('x-frame-options', 'DENY');
     if (!reply.hasHeader('referrer-policy')) reply.header('referrer-policy', 'same-origin');
     // Session pages show patient data: never from a cache.
     if (request.routeOptions.config.auth?.kind === 'session' && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');

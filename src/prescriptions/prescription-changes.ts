@@ -97,5 +97,5 @@ export async function changePrescriptionOrRefuse(
   const columns = { status: transition.to, updated_at: at, updated_by_user_id: prescriber.user_id, ...delivery.columns };
   const evented = await applyChange(ctx, { found, patient, action, transition, actorId: prescriber.user_id, columns }, reservedOf(body));
   if (evented) eventsCommitted(ctx.webhooks);
-  return { ok: true, value: viewOfPrescription({ ...found, ...columns }, ctx.publicUrl) };
+  return { ok: true, value: viewOfPrescription({ ...found, ...columns }, ctx) };
 }

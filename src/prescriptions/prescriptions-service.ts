@@ -3,7 +3,6 @@
 // and reissuing are in prescription-changes.ts, the read calls in prescription-reads.ts. Every
 // entry point (the sandbox test helpers and the portal) calls these, so the same rules
 // hold and the same events are written whichever way a prescriber acts.
-import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { findPrescribableDrug, type CustomDrugsContext } from '../custom-drugs/index.ts';
 import { requirePatient, requirePatientStillLive, type PatientsContext, type PatientRow } from '../patients/index.ts';
@@ -20,6 +19,7 @@ import { recordPrescriptionEvent, type ReservedValues } from './prescription-eve
 import { readPrescribeBody, type PrescriptionDraft } from './prescription-input.ts';
 import { planTransition } from './prescription-lifecycle.ts';
 import { viewOfPrescription } from './prescription-view.ts';
+import { storedTokenPageKeyOf } from './token-page-keys.ts';
 import type { Prescription } from './prescriptions-schemas.ts';
 import { insertPrescription, type PrescriptionRow } from './prescriptions-store.ts';
 import { isValidScid, newScid } from './scid.ts';
@@ -29,6 +29,8 @@ export interface PrescriptionsContext {
   clock: Clock;
   /** The service's external root: token pages are served there (the portal context). */
   publicUrl: string;
+  /** Token page keys are derived from it (token-page-keys.ts). */
+  secretKey: Buffer;
   users: UsersContext;
   patients: PatientsContext;
   customDrugs: CustomDrugsContext;
@@ -36,10 +38,10 @@ export interface PrescriptionsContext {
 }
 
 export function createPrescriptionsContext(
-  deps: Pick<Deps, 'database' | 'clock' | 'config'>,
+  deps: Pick<Deps, 'database' | 'clock' | 'config' | 'secretKey'>,
   features: { users: UsersContext; patients: PatientsContext; customDrugs: CustomDrugsContext; webhooks: WebhooksContext },
 ): PrescriptionsContext {
-  return { db: deps.database, clock: deps.clock, publicUrl: deps.config.publicUrl, ...features };
+  return { db: deps.database, clock: deps.clock, publicUrl: deps.config.publicUrl, secretKey: deps.secretKey, ...features };
 }
 
 /**
@@ -84,16 +86,12 @@ export function reservedOf(submitted: SubmittedBody): ReservedValues {
   return { reserved_1, reserved_2, reserved_3 };
 }
 
-/** Token pages are addressed by 16 random bytes: the address is the only key to the page. */
-function newToken(): string {
-  return randomBytes(16).toString('base64url');
-}
-
-function newPrescriptionRow(draft: PrescriptionDraft, prescriber: PrescriberProfile, patient: PatientRow, at: string): PrescriptionRow {
+function newPrescriptionRow(ctx: PrescriptionsContext, draft: PrescriptionDraft, prescriber: PrescriberProfile, patient: PatientRow, at: string): PrescriptionRow {
+  const id = newId();
   return {
-    id: newId(),
+    id,
     scid: newScid(),
-    token: newToken(),
+    token: storedTokenPageKeyOf(id, ctx.secretKey),
     organization_id: patient.organization_id,
     patient_id: patient.id,
     prescriber_user_id: prescriber.user_id,
@@ -136,7 +134,7 @@ async function insertWithEvent(ctx: PrescriptionsContext, row: PrescriptionRow, 
       return { row, evented };
     } catch (error) {
       if (!isUniqueViolation(error) || attempt === INSERT_ATTEMPTS) throw error;
-      row = { ...row, scid: newScid(), token: newToken() };
+      row = { ...row, scid: newScid() };
     }
   }
 }
@@ -156,7 +154,7 @@ export async function prescribeOrRefuse(ctx: PrescriptionsContext, caller: Presc
   const draft = read.value;
   requireReadyPrescriber(prescriber);
   const at = ctx.clock.now().toISOString();
-  const { row, evented } = await insertWithEvent(ctx, newPrescriptionRow(draft, prescriber, patient, at), patient, reservedOf(submitted));
+  const { row, evented } = await insertWithEvent(ctx, newPrescriptionRow(ctx, draft, prescriber, patient, at), patient, reservedOf(submitted));
   if (evented) eventsCommitted(ctx.webhooks);
-  return { ok: true, value: viewOfPrescription(row, ctx.publicUrl) };
+  return { ok: true, value: viewOfPrescription(row, ctx) };
 }

@@ -23,9 +23,9 @@ export async function findPrescriptionOfPatient(db: Kysely<Database>, organizati
     .executeTakeFirst();
 }
 
-/** The prescription whose token page this is (the token is the page's secret; no tenant to scope by). */
-export async function findPrescriptionByToken(db: Kysely<Database>, token: string): Promise<PrescriptionRow | undefined> {
-  return db.selectFrom('prescriptions').selectAll().where('token', '=', token).executeTakeFirst();
+/** The prescription whose token page this is, by the forms its key may be stored in (no tenant to scope by). */
+export async function findPrescriptionByToken(db: Kysely<Database>, storedForms: string[]): Promise<PrescriptionRow | undefined> {
+  return db.selectFrom('prescriptions').selectAll().where('token', 'in', storedForms).executeTakeFirst();
 }
 
 type PageParams = { organizationId: string; patientId: string; take: number };

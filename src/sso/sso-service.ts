@@ -11,12 +11,15 @@ import type { Clock } from '../platform/clock.ts';
 import type { Database } from '../platform/db/database-schema.ts';
 import { invalidRequest, unauthorized } from '../platform/http/api-error.ts';
 import { bodyFields, readBody, valueOrRefuse, type SubmittedBody } from '../platform/http/body-validation.ts';
-import { hashSecret } from '../platform/secrets.ts';
+import { encryptSecret, hashSecret } from '../platform/secrets.ts';
 import type { Deps } from '../deps.ts';
 import { readRedirectPath } from './redirect-path.ts';
 import { SsoBody } from './sso-schemas.ts';
 import {
+  deletePortalSessionsOf,
+  deletePortalSession,
   deleteStaleSignIns,
+  deleteUnspentSsoTokens,
   findPartnerFrameOrigins,
   findSsoToken,
   insertPortalSession,
@@ -33,12 +36,15 @@ export interface SsoContext {
   /** The portal's origin: redirect_url is built on it. */
   portalUrl: string;
   idleTimeoutSeconds: number;
+  /** Encrypts each session's CSRF secret at rest. */
+  secretKey: Buffer;
 }
 
-export function createSsoContext(deps: Pick<Deps, 'database' | 'clock' | 'config'>, features: { auth: AuthContext }): SsoContext {
+export function createSsoContext(deps: Pick<Deps, 'database' | 'clock' | 'config' | 'secretKey'>, features: { auth: AuthContext }): SsoContext {
   return {
     db: deps.database,
     clock: deps.clock,
+    secretKey: deps.secretKey,
     auth: features.auth,
     portalUrl: deps.config.portalUrl,
     idleTimeoutSeconds: deps.config.portalIdleTimeoutSeconds,
@@ -143,7 +149,8 @@ async function openSession(ctx: SsoContext, trx: Kysely<Database>, spent: SsoTok
     reserved_1: spent.reserved_1,
     reserved_2: spent.reserved_2,
     reserved_3: spent.reserved_3,
-    csrf_secret: newBrowserSecret(),
+    // Encrypted: with the database alone nobody can forge this session's forms.
+    csrf_secret: encryptSecret(newBrowserSecret(), ctx.secretKey),
     created_at: at,
     last_seen_at: at,
   });
@@ -151,9 +158,11 @@ async function openSession(ctx: SsoContext, trx: Kysely<Database>, spent: SsoTok
 
 /**
  * GET /auth/sso: spends the token and opens a session, in one transaction, unless the user or
- * the partner lost access since the token was minted. Nothing is written when it refuses.
+ * the partner lost access since the token was minted. Nothing is written when it refuses. The
+ * browser's earlier session (`previousSessionId`, its cookie) ends as the new one opens, so a
+ * cookie copied before a sign-in does not outlive it.
  */
-export async function signInWithSsoToken(ctx: SsoContext, token: string | undefined): Promise<SignInResult> {
+export async function signInWithSsoToken(ctx: SsoContext, token: string | undefined, previousSessionId?: string): Promise<SignInResult> {
   if (token === undefined || !SECRET_PATTERN.test(token)) return { ok: false, reason: 'unknown', frameOrigins: [] };
   const tokenHash = hashSecret(token);
   const now = ctx.clock.now();
@@ -166,6 +175,7 @@ export async function signInWithSsoToken(ctx: SsoContext, token: string | undefi
       const ids = { partnerId: spent.partner_id, organizationId: spent.organization_id, userId: spent.user_id };
       if (!(await isSignInStillAllowed(trx, ids))) throw new SignInRevoked();
       await openSession(ctx, trx, spent, sessionId, now);
+      if (previousSessionId) await deletePortalSession(trx, hashSecret(previousSessionId));
       return spent;
     })
     .catch((error: unknown) => {
@@ -176,4 +186,19 @@ export async function signInWithSsoToken(ctx: SsoContext, token: string | undefi
   if (opened === null) return { ok: false, reason: 'revoked', frameOrigins: [] };
   const frameOrigins = parseFrameOrigins(await findPartnerFrameOrigins(ctx.db, opened.partner_id));
   return { ok: true, sessionId, redirectPath: opened.redirect_path, frameOrigins };
+}
+
+/**
+ * Inside the caller's transaction, when an organization stops enabling a partner: the links it
+ * minted there and nobody spent yet are deleted, and the sessions opened through it there end.
+ */
+export async function endSignInsThroughPartner(trx: Kysely<Database>, ids: { organizationId: string; partnerId: string }): Promise<{ sessions: number; links: number }> {
+  const links = await deleteUnspentSsoTokens(trx, ids);
+  const sessions = await deletePortalSessionsOf(trx, ids);
+  return { sessions, links };
+}
+
+/** Ends the organization's portal sessions (only `userId`'s when given); how many ended. */
+export async function endPortalSessionsOf(db: Kysely<Database>, filter: { organizationId: string; userId?: string | undefined }): Promise<number> {
+  return deletePortalSessionsOf(db, filter);
 }

@@ -50,6 +50,7 @@ function expectEnvelope(response: RawResponse, status: number, code: string) {
   expect(body).toMatchObject({ success: false, statusCode: status, code, meta: { apiVersion: '1.0' } });
   expect(body.requestId).toMatch(/^req_/);
   expect(response.headers['x-request-id']).toBe(body.requestId);
+  expect(response.headers['x-content-type-options']).toBe('nosniff');
   expect(body.error.type).toMatch(/^https:\/\/api\.erx\.example\/errors\//);
 }
 

@@ -37,6 +37,12 @@ describe('setPartnerFrameOrigins', () => {
     'javascript:alert(1)',
     'data:text/html,hi',
     'ftp://pms.example.com',
+    'https://a.example;x',
+    "https://a.example;script-src:'unsafe-inline'",
+    'https://a.example,b.example',
+    'https://a.example%20b',
+    'https://a_b.example',
+    'https://a..example',
   ])('refuses %j, changing nothing', async (origin) => {
     const partner = await givenPartner(t);
     await setPartnerFrameOrigins(t.features.onboarding, partner.partner_id, ['https://kept.example']);
@@ -83,5 +89,10 @@ describe('erx partner set-frame-origins', () => {
     expect(bad.stderr).toMatch(/^erx: frame origin must be an origin like https:\/\/app\.example\.com .*got "https:\/\/pms\.acme\.example\/app"\n$/);
     const neither = await runErx(cli.env, ['partner', 'set-frame-origins', 'acme-pms']);
     expect(neither).toMatchObject({ code: 1, stderr: 'erx: name at least one origin, or --none to refuse framing\n' });
+  });
+
+  it('refuses an origin whose host is not a host name, as the service does', async () => {
+    const injected = await runErx(cli.env, ['partner', 'set-frame-origins', 'acme-pms', 'https://a.example;x']);
+    expect(injected).toMatchObject({ code: 1, stderr: expect.stringMatching(/^erx: frame origin must be an origin like .*got "https:\/\/a\.example;x"\n$/) });
   });
 });

@@ -141,10 +141,34 @@ describe('the Content-Security-Policy', () => {
     expect(ancestorsOf(await session.get(page))).toBe("'none'");
   });
 
+  it('refuses framing of every session page outside /embed/, whatever the partner lists; /embed/ pages keep the partner\'s origins', async () => {
+    await setPartnerFrameOrigins(t.features.onboarding, c.g.partnerId, ['https://pms.example.com']);
+    try {
+      for (const route of sessionRoutes().filter((r) => r.method === 'GET')) {
+        const response = await session.get(concrete(route.url));
+        expect(response.statusCode, route.url).toBe(200);
+        if (route.url.startsWith('/embed/')) {
+          expect(ancestorsOf(response), route.url).toBe('https://pms.example.com');
+          expect(response.headers['x-frame-options'], route.url).toBeUndefined();
+        } else {
+          expect(ancestorsOf(response), route.url).toBe("'none'");
+          expect(response.headers['x-frame-options'], route.url).toBe('DENY');
+        }
+      }
+      // A sign-in link to the dashboard redirects unframed; one to /embed/ keeps the origins.
+      const toDashboard = await t.app.inject({ method: 'GET', url: pathOf(await mintSsoUrl(t, c.g, '/dashboard')) });
+      expect(toDashboard.statusCode).toBe(303);
+      expect([ancestorsOf(toDashboard), toDashboard.headers['x-frame-options']]).toEqual(["'none'", 'DENY']);
+    } finally {
+      await setPartnerFrameOrigins(t.features.onboarding, c.g.partnerId, []);
+    }
+  });
+
   it('refuses framing of public pages and a refused sign-in link', async () => {
     const unknown = await t.app.inject({ method: 'GET', url: '/auth/sso?token=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' });
     expect(ancestorsOf(unknown)).toBe("'none'");
     expect(ancestorsOf(await t.app.inject({ method: 'GET', url: '/assets/portal.css' }))).toBe("'none'");
+    expect(unknown.headers['x-frame-options']).toBe('DENY');
   });
 
   it('comes with nosniff, and no caching of session pages', async () => {

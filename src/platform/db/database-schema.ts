@@ -6,6 +6,9 @@ export interface PartnersTable {
   id: string;
   name: string;
   secret_hash: string;
+  /** The secret the last rotation replaced (its hash), accepted until previous_secret_expires_at. */
+  previous_secret_hash: string | null;
+  previous_secret_expires_at: string | null;
   webhook_url: string | null;
   webhook_secret_encrypted: string | null;
   created_at: string;
@@ -25,6 +28,9 @@ export interface OrganizationsTable {
   hpio: string | null;
   allowed_scopes: string;
   secret_hash: string;
+  /** The secret the last rotation replaced (its hash), accepted until previous_secret_expires_at. */
+  previous_secret_hash: string | null;
+  previous_secret_expires_at: string | null;
   created_at: string;
 }
 
