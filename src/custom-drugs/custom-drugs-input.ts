@@ -2,9 +2,9 @@
 // rule of update, and splitting a bulk body into items that are valid or fail on their own.
 import type { FastifyRequest } from 'fastify';
 import { invalidRequest, type ValidationIssue } from '../platform/http/api-error.ts';
-import { bodyFields, throwIfInvalid, type SubmittedBody } from '../platform/http/body-validation.ts';
+import { bodyFields, readBody, valueOrRefuse, type SubmittedBody } from '../platform/http/body-validation.ts';
 import { CUSTOM_DRUG_FIELD_NAMES, CUSTOM_DRUG_FIELDS, isCustomDrugField, type CustomDrugInput, type CustomDrugPatch } from './custom-drugs-fields.ts';
-import { BULK_MAX_ITEMS } from './custom-drugs-schemas.ts';
+import { BULK_MAX_ITEMS, CustomDrugCreateSchema, CustomDrugUpdateSchema } from './custom-drugs-schemas.ts';
 
 const NUMBER_FIELDS = CUSTOM_DRUG_FIELD_NAMES.filter((name) => CUSTOM_DRUG_FIELDS[name].numberOnCreate);
 
@@ -37,16 +37,14 @@ function pickDrugFields(body: Record<string, unknown>): Record<string, unknown> 
 }
 
 export function readCustomDrugInput(body: SubmittedBody): CustomDrugInput {
-  throwIfInvalid(body);
-  return pickDrugFields(bodyFields(body)) as CustomDrugInput;
+  return valueOrRefuse(readBody(CustomDrugCreateSchema, body, { value: (input) => pickDrugFields(input) as CustomDrugInput }));
 }
 
 /** The fields an update supplies, or why there is none to apply: 400 when there are none, 422 when any is invalid. */
 export function readCustomDrugPatch(body: SubmittedBody): CustomDrugPatch {
   const patch = pickDrugFields(bodyFields(body));
   if (Object.keys(patch).length === 0) throw invalidRequest('Body has no updatable fields');
-  throwIfInvalid(body);
-  return patch as CustomDrugPatch;
+  return valueOrRefuse(readBody(CustomDrugUpdateSchema, body, { value: () => patch as CustomDrugPatch }));
 }
 
 export interface BulkItem {

@@ -4,7 +4,7 @@
 import type { Kysely } from 'kysely';
 import type { HiServicePort, IhiSearchIdentifiers, IhiSearchPath } from '../hi-service/index.ts';
 import type { Database } from '../platform/db/database-schema.ts';
-import { ApiError, validationFailed, type ValidationIssue } from '../platform/http/api-error.ts';
+import { ApiError } from '../platform/http/api-error.ts';
 import type { PatientCheck } from './ihi-precheck.ts';
 import { planIhiSearch, runIhiSearch } from './ihi-search.ts';
 import { demographicsOf, identifiersOf, type PatientInput } from './patient-records.ts';
@@ -14,10 +14,6 @@ import { findPatientsByPartnerPatientId } from './patients-store.ts';
 interface CheckContext {
   db: Kysely<Database>;
   hiService: HiServicePort;
-}
-
-export function throwIfIssues(issues: ValidationIssue[]): void {
-  if (issues.length > 0) throw validationFailed(issues);
 }
 
 export function severalPatientsConflict(): ApiError {

@@ -13,8 +13,8 @@ import {
   isValidMedicareIrn,
 } from '../identifiers/index.ts';
 import type { ValidationIssue } from '../platform/http/api-error.ts';
-import { bodyFields, type SubmittedBody } from '../platform/http/body-validation.ts';
-import { MAX_REPORTED_ISSUES } from '../platform/http/error-handler.ts';
+import { readBody, type BodyRead, type SubmittedBody } from '../platform/http/body-validation.ts';
+import { PatientInput, PatientUpdateInput, type PatientInputBody, type PatientUpdateBody } from './patients-schemas.ts';
 
 interface FieldCheck {
   field: string;
@@ -49,18 +49,13 @@ export const PATIENT_FIELD_CHECKS: readonly FieldCheck[] = [
   { field: 'email', isValid: isValidEmail, message: 'must be a valid e-mail address' },
 ];
 
-/** A body after the schema and these checks: the value, and every failure found. */
-export interface CheckedBody<T> {
-  value: T;
-  issues: ValidationIssue[];
+/** True when the schema refused the field itself or something inside it. */
+function isReported(refused: ReadonlySet<string>, field: string): boolean {
+  for (const name of refused) if (name === field || name.startsWith(`${field}.`)) return true;
+  return false;
 }
 
-/** True when an issue names the field itself or something inside it. */
-function isReported(issues: ValidationIssue[], field: string): boolean {
-  return issues.some((issue) => issue.field === field || issue.field.startsWith(`${field}.`));
-}
-
-function checkFields(body: Record<string, unknown>, reported: ValidationIssue[], now: Date): ValidationIssue[] {
+function checkFields(body: Record<string, unknown>, reported: ReadonlySet<string>, now: Date): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
   for (const check of PATIENT_FIELD_CHECKS) {
     const value = body[check.field];
@@ -79,28 +74,20 @@ function checkAddressAlias(body: Record<string, unknown>): ValidationIssue[] {
 // The partner a token was issued to is registered (tokens are only issued to registered,
 // enabled partners), so "registered and the caller's own" is one comparison. The message
 // names neither the registered slugs nor whether the value is someone else's.
-function checkPartnerId(body: Record<string, unknown>, reported: ValidationIssue[], partnerId: string): ValidationIssue[] {
+function checkPartnerId(body: Record<string, unknown>, reported: ReadonlySet<string>, partnerId: string): ValidationIssue[] {
   const value = body.partner_id;
   if (typeof value !== 'string' || isReported(reported, 'partner_id') || value === partnerId) return [];
   return [{ field: 'partner_id', message: 'must be the registered partner id your access token was issued to', code: 'VALIDATION_ERROR' }];
 }
 
-function collectIssues(submitted: SubmittedBody, extra: (body: Record<string, unknown>, schemaIssues: ValidationIssue[]) => ValidationIssue[]) {
-  return [...submitted.issues, ...extra(bodyFields(submitted), submitted.issues)].slice(0, MAX_REPORTED_ISSUES);
+/** A patient input (precheck and create), or its schema and format failures. */
+export function readPatientInputBody(submitted: SubmittedBody, partnerId: string, now: Date): BodyRead<PatientInputBody> {
+  return readBody(PatientInput, submitted, {
+    errors: (body, reported) => [...checkFields(body, reported, now), ...checkAddressAlias(body), ...checkPartnerId(body, reported, partnerId)],
+  });
 }
 
-/** Schema and format failures of a patient input (precheck and create). */
-export function checkPatientInputBody<T>(submitted: SubmittedBody, partnerId: string, now: Date): CheckedBody<T> {
-  const issues = collectIssues(submitted, (body, reported) => [
-    ...checkFields(body, reported, now),
-    ...checkAddressAlias(body),
-    ...checkPartnerId(body, reported, partnerId),
-  ]);
-  return { value: submitted.value as T, issues };
-}
-
-/** Schema and format failures of an update body (every field optional). */
-export function checkPatientUpdateBody<T>(submitted: SubmittedBody, now: Date): CheckedBody<T> {
-  const issues = collectIssues(submitted, (body, reported) => [...checkFields(body, reported, now), ...checkAddressAlias(body)]);
-  return { value: submitted.value as T, issues };
+/** An update body (every field optional), or its schema and format failures. */
+export function readPatientUpdateBody(submitted: SubmittedBody, now: Date): BodyRead<PatientUpdateBody> {
+  return readBody(PatientUpdateInput, submitted, { errors: (body, reported) => [...checkFields(body, reported, now), ...checkAddressAlias(body)] });
 }

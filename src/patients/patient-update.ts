@@ -6,9 +6,8 @@ import type { Principal } from '../auth/index.ts';
 import { bodyFields, type SubmittedBody } from '../platform/http/body-validation.ts';
 import type { IhiFound } from '../hi-service/index.ts';
 import { labelOfPath, fieldOfPath, planIhiSearch, runIhiSearch } from './ihi-search.ts';
-import { checkPatientUpdateBody } from './patient-input-checks.ts';
+import { readPatientUpdateBody } from './patient-input-checks.ts';
 import { requireOrganizationUser } from '../users/index.ts';
-import { throwIfIssues } from './patient-check.ts';
 import type { PatientsContext } from './patients-service.ts';
 import { columnsOf, demographicsOf, identifiersOf, ihiFieldsOf, recordOfRow, type PatientRecord } from './patient-records.ts';
 import { DVA_CARD_COLOR_CODES, INDIGENOUS_TYPE_LABELS, type PatientUpdateBody, type PatientUpdatedData } from './patients-schemas.ts';
@@ -111,8 +110,10 @@ export async function updatePatient(
   await requireOrganizationUser(ctx.users, principal, ids.userId);
   const row = await requirePatient(ctx, organizationId, ids.patientId);
   const stored = recordOfRow(row, ctx.secretKey);
-  const body = checkPatientUpdateBody<PatientUpdateBody>(submitted, ctx.clock.now());
-  throwIfIssues([...body.issues, ...checkDvaPair(bodyFields(submitted), stored)]);
+  const body = readPatientUpdateBody(submitted, ctx.clock.now());
+  // The DVA pair is judged against the stored record, after the body's own checks (and their cap).
+  const dvaErrors = checkDvaPair(bodyFields(submitted), stored);
+  if (!body.ok || dvaErrors.length > 0) throw validationFailed([...(body.ok ? [] : body.errors), ...dvaErrors]);
   const changes = changesOf(body.value);
   if (Object.keys(changes).length === 0) throw invalidRequest('The body has no updatable fields');
   const merged: PatientRecord = Object.assign({}, stored, changes);

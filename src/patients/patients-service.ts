@@ -9,14 +9,14 @@ import type { Clock } from '../platform/clock.ts';
 import type { Database } from '../platform/db/database-schema.ts';
 import type { UnitOfWork } from '../platform/db/unit-of-work.ts';
 import { ApiError, validationFailed } from '../platform/http/api-error.ts';
-import type { SubmittedBody } from '../platform/http/body-validation.ts';
+import { valueOrRefuse, type SubmittedBody } from '../platform/http/body-validation.ts';
 import { newId } from '../platform/ids.ts';
 import type { Deps } from '../deps.ts';
 import { requireOrganizationUser, type UsersContext } from '../users/index.ts';
 import { buildPrecheckData, createWouldSucceed, describePrecheck, type PatientCheck } from './ihi-precheck.ts';
 import { fieldOfPath, labelOfPath } from './ihi-search.ts';
-import { checkPatientInputBody } from './patient-input-checks.ts';
-import { checkPatient, throwIfIssues } from './patient-check.ts';
+import { readPatientInputBody } from './patient-input-checks.ts';
+import { checkPatient } from './patient-check.ts';
 import { columnsOf, normalisePatientInput, recordFromInput, type PatientInput } from './patient-records.ts';
 import type { PatientCreatedData, PatientInputBody, PrecheckData, PrecheckOutcome } from './patients-schemas.ts';
 import { isUniqueViolation } from '../platform/db/database.ts';
@@ -54,9 +54,7 @@ export function createPatientsContext(
 /** The path user (404), then the body: schema and identifier formats together (422). */
 async function readPatientInput(ctx: PatientsContext, principal: Principal, pathUserId: string, submitted: SubmittedBody): Promise<PatientInput> {
   await requireOrganizationUser(ctx.users, principal, pathUserId);
-  const body = checkPatientInputBody<PatientInputBody>(submitted, principal.partnerId, ctx.clock.now());
-  throwIfIssues(body.issues);
-  return normalisePatientInput(body.value);
+  return normalisePatientInput(valueOrRefuse(readPatientInputBody(submitted, principal.partnerId, ctx.clock.now())));
 }
 
 export async function runIhiPrecheck(

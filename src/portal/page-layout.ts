@@ -3,24 +3,17 @@
 // token for its forms, the addresses of the pages it links to, and the fixed wording of
 // labels and actions (the accessible names partners' tests rely on).
 import type { FastifyReply } from 'fastify';
-import type { PrescriptionChange } from '../prescriptions/index.ts';
+import { portalActionOf, PRESCRIPTION_CHANGES, type PrescriptionChange } from '../prescriptions/index.ts';
 import { COUNT_HINTS, FIELD_LABELS } from './prescription-form.ts';
 
 /** `dashboard`: the full portal, with navigation. `embed`: the same pages without it, for an iframe. */
 export type PortalFrame = 'dashboard' | 'embed';
 export const PORTAL_FRAMES: readonly PortalFrame[] = ['dashboard', 'embed'];
 
-export const ACTION_LABELS: Readonly<Record<PrescriptionChange, string>> = {
-  cease: 'Cease prescription',
-  cancel: 'Cancel prescription',
-  reissue: 'Reissue prescription',
-};
-
-const ACTION_EFFECTS: Readonly<Record<PrescriptionChange, string>> = {
-  cease: 'Ceasing stops the prescription (for example, the medicine is no longer needed): it can no longer be dispensed.',
-  cancel: 'Cancelling withdraws the prescription (for example, it was made in error): it can no longer be dispensed.',
-  reissue: 'Reissuing sends the token again, to the destination you choose; the SCID stays the same.',
-};
+/** Each change's button, confirmation text and tone, from the lifecycle table. */
+export const PORTAL_ACTIONS = Object.fromEntries(PRESCRIPTION_CHANGES.map((action) => [action, portalActionOf(action)])) as Readonly<
+  Record<PrescriptionChange, ReturnType<typeof portalActionOf>>
+>;
 
 /** The pages of one patient, in one frame. */
 export function portalPaths(frame: PortalFrame, patientId: string) {
@@ -42,7 +35,6 @@ export function layoutOf(reply: FastifyReply, frame: PortalFrame, title: string)
     csrfToken: reply.generateCsrf(),
     labels: FIELD_LABELS,
     hints: COUNT_HINTS,
-    actionLabels: ACTION_LABELS,
-    actionEffects: ACTION_EFFECTS,
+    actions: PORTAL_ACTIONS,
   };
 }

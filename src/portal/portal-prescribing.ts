@@ -9,11 +9,12 @@ import { requirePatient } from '../patients/index.ts';
 import { ApiError } from '../platform/http/api-error.ts';
 import { bodyFields, type SubmittedBody } from '../platform/http/body-validation.ts';
 import {
-  changePrescription,
+  changePrescriptionOrRefuse,
   type PrescriptionChange,
+  PRESCRIPTION_CHANGES,
   TRANSITIONS,
   readPatientPrescription,
-  prescribe,
+  prescribeOrRefuse,
   describeMedicine,
   renderScidQrCode,
 } from '../prescriptions/index.ts';
@@ -85,23 +86,30 @@ export async function readPrescriptionForm(ctx: PortalContext, session: PortalSe
 
 export type FormOutcome = { kind: 'created'; scid: string } | { kind: 'form'; status: 200 | 409 | 422; page: FormPage };
 
+/** The 409 a prescribing call may answer (the lifecycle or the prescriber's readiness refuses), as a message to show; anything else is thrown on. */
+function conflictMessageOf(error: unknown): string {
+  if (error instanceof ApiError && error.code === 'CONFLICT') return error.detail;
+  throw error;
+}
+
 /**
  * Creates the prescription the form describes, or shows the form again: with the medicines a
- * search found (200), with each issue under its field (422), or saying why the prescriber
+ * search found (200), with each field error under its field (422), or saying why the prescriber
  * cannot prescribe (409). The patient is found first (404), as on every route.
  */
 export async function submitPrescriptionForm(ctx: PortalContext, session: PortalSession, patientId: string, submitted: SubmittedBody): Promise<FormOutcome> {
   const values = readFormValues(bodyFields(submitted));
   if (bodyFields(submitted).intent === 'search') return { kind: 'form', status: 200, page: await formPageOf(ctx, session, patientId, values, {}) };
   const { body, issues } = prescribeBodyOf(values, { formularyOffered: ctx.formularyOffered, reserved: session.reserved });
+  let refusal: { status: 409 | 422; errors: FormErrors };
   try {
-    const created = await prescribe(ctx.prescriptions, session, { userId: session.userId, patientId }, { value: body, issues: [...submitted.issues, ...issues] });
-    return { kind: 'created', scid: created.scid };
+    const read = await prescribeOrRefuse(ctx.prescriptions, session, { userId: session.userId, patientId }, { value: body, issues: [...submitted.issues, ...issues] });
+    if (read.ok) return { kind: 'created', scid: read.value.scid };
+    refusal = { status: 422, errors: formErrorsOf(read.errors) };
   } catch (error) {
-    if (!(error instanceof ApiError) || (error.code !== 'VALIDATION_ERROR' && error.code !== 'CONFLICT')) throw error;
-    const errors = error.code === 'VALIDATION_ERROR' ? formErrorsOf(error.validation ?? []) : { fields: {}, general: [error.detail] };
-    return { kind: 'form', status: error.code === 'VALIDATION_ERROR' ? 422 : 409, page: await formPageOf(ctx, session, patientId, values, { errors }) };
+    refusal = { status: 409, errors: { fields: {}, general: [conflictMessageOf(error)] } };
   }
+  return { kind: 'form', status: refusal.status, page: await formPageOf(ctx, session, patientId, values, { errors: refusal.errors }) };
 }
 
 export interface PrescriptionPage {
@@ -126,8 +134,6 @@ export interface PrescriptionPage {
   reserved: Array<{ name: string; value: string }>;
 }
 
-const CHANGES: readonly PrescriptionChange[] = ['cease', 'cancel', 'reissue'];
-
 /** The prescription (404 for another patient's or organization's), with its token's QR code and the changes it allows. */
 export async function readPrescriptionPage(ctx: PortalContext, session: PortalSession, patientId: string, scid: string): Promise<PrescriptionPage> {
   const { patient, prescription: p } = await readPatientPrescription(ctx.prescriptions, session, { userId: session.userId, patientId, scid });
@@ -147,7 +153,7 @@ export async function readPrescriptionPage(ctx: PortalContext, session: PortalSe
     deliveryChoice: choiceOfDelivery(p.delivery),
     tokenUrl: p.url,
     qrSvg: await renderScidQrCode(p.scid),
-    actions: CHANGES.filter((action) => TRANSITIONS[action].from === p.status),
+    actions: PRESCRIPTION_CHANGES.filter((action) => TRANSITIONS[action].from === p.status),
     reserved: shownReserved(session.reserved),
   };
 }
@@ -185,13 +191,13 @@ export async function submitPrescriptionChange(
   if (fields.confirm !== 'yes') return { kind: 'confirm', status: 200, confirmation: await confirmationOf(ctx, session, ids, action, sendTo, []) };
   const delivery = action === 'reissue' ? deliveryOfChoice(sendTo) : undefined;
   const body = { ...session.reserved, ...(delivery ? { delivery } : {}) };
+  let refusal: { status: 409 | 422; errors: string[] };
   try {
-    await changePrescription(ctx.prescriptions, session, { userId: session.userId, ...ids }, action, { value: body, issues: submitted.issues });
-    return { kind: 'done' };
+    const read = await changePrescriptionOrRefuse(ctx.prescriptions, session, { userId: session.userId, ...ids }, action, { value: body, issues: submitted.issues });
+    if (read.ok) return { kind: 'done' };
+    refusal = { status: 422, errors: read.errors.map((error) => error.message) };
   } catch (error) {
-    if (!(error instanceof ApiError) || (error.code !== 'VALIDATION_ERROR' && error.code !== 'CONFLICT')) throw error;
-    const errors = error.code === 'VALIDATION_ERROR' ? (error.validation ?? []).map((issue) => issue.message) : [error.detail];
-    const status = error.code === 'VALIDATION_ERROR' ? 422 : 409;
-    return { kind: 'confirm', status, confirmation: await confirmationOf(ctx, session, ids, action, sendTo, errors) };
+    refusal = { status: 409, errors: [conflictMessageOf(error)] };
   }
+  return { kind: 'confirm', status: refusal.status, confirmation: await confirmationOf(ctx, session, ids, action, sendTo, refusal.errors) };
 }

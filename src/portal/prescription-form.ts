@@ -2,10 +2,10 @@
 // address (custom_drug_id, quantity, repeats, repeats_interval, patient_instructions,
 // doctor_instructions), and the translation of a submitted form into the prescribe body the
 // prescriptions service judges, so the portal applies exactly the rules the API does. The
-// service's issues are mapped back onto the form's fields.
+// service's field errors are shown under the form fields they came from.
 import { Type } from '@sinclair/typebox';
-import type { ValidationIssue } from '../platform/http/api-error.ts';
-import { COUNT_LIMITS, describeCountLimit, readCount, TEXT_LIMITS, type CountField, findFormularyItem } from '../prescriptions/index.ts';
+import type { FieldError } from '../platform/http/body-validation.ts';
+import { COUNT_LIMITS, describeCountLimit, ITEM_FIELDS, readCount, TEXT_LIMITS, type CountField, findFormularyItem, type PrescribeBody } from '../prescriptions/index.ts';
 import type { EventMetadata } from '../webhooks/index.ts';
 
 export const FORM_FIELDS = ['medicine', 'quantity', 'repeats', 'repeat_interval_days', 'patient_instructions', 'doctor_instructions', 'send_to'] as const;
@@ -131,7 +131,7 @@ function medicineFieldsOf(choice: string, formularyOffered: boolean): Record<str
  * are left out, so the service applies its defaults (a custom drug's quantity, no repeats).
  */
 export function prescribeBodyOf(values: FormValues, context: { formularyOffered: boolean; reserved: EventMetadata }) {
-  const issues: ValidationIssue[] = [];
+  const issues: FieldError[] = [];
   const delivery = deliveryOfChoice(values.send_to);
   // The service takes a delivery for granted (its schema requires one), so the form reports a missing one.
   if (!delivery) issues.push({ field: 'send_to', message: REQUIRED_PHRASES.send_to, code: 'REQUIRED_FIELD' });
@@ -144,11 +144,29 @@ export function prescribeBodyOf(values: FormValues, context: { formularyOffered:
 
 // ---- issues back onto the form
 
-/** The form field a prescribe body's issue is about; undefined: the form as a whole. */
-export function formFieldOf(issueField: string): FormField | undefined {
-  if (/^(custom_drug_id|item_|route_administration|pbs_code|schedule_number)/.test(issueField)) return 'medicine';
-  if (issueField.startsWith('delivery') || issueField === 'send_to') return 'send_to';
-  return (FORM_FIELDS as readonly string[]).includes(issueField) ? (issueField as FormField) : undefined;
+/** The form field each prescribe body field the form fills comes from (the others: the form as a whole). */
+const FORM_FIELD_OF_BODY: Readonly<Partial<Record<keyof PrescribeBody, FormField>>> = {
+  custom_drug_id: 'medicine',
+  ...Object.fromEntries(ITEM_FIELDS.map((field) => [field, 'medicine'])),
+  quantity: 'quantity',
+  repeats: 'repeats',
+  repeat_interval_days: 'repeat_interval_days',
+  patient_instructions: 'patient_instructions',
+  doctor_instructions: 'doctor_instructions',
+  delivery: 'send_to',
+};
+
+/** `delivery.pharmacy_id` → `delivery`, `items[0].x` → `items`. */
+function topLevelName(field: string): string {
+  const end = [field.indexOf('.'), field.indexOf('[')].filter((at) => at >= 0);
+  return end.length === 0 ? field : field.slice(0, Math.min(...end));
+}
+
+/** The form field an error is about: a prescribe body's field, or the form's own; undefined: the form as a whole. */
+export function formFieldOf(errorField: string): FormField | undefined {
+  const name = topLevelName(errorField);
+  if (Object.hasOwn(FORM_FIELD_OF_BODY, name)) return FORM_FIELD_OF_BODY[name as keyof PrescribeBody];
+  return (FORM_FIELDS as readonly string[]).includes(name) ? (name as FormField) : undefined;
 }
 
 export interface FormErrors {
@@ -174,8 +192,8 @@ function asSentence(label: string, message: string): string {
   return message.charAt(0).toUpperCase() + message.slice(1);
 }
 
-/** Each issue under its field, phrased for the prescriber (a required field simply says so). */
-export function formErrorsOf(issues: readonly ValidationIssue[]): FormErrors {
+/** Each field error under its field, phrased for the prescriber (a required field simply says so). */
+export function formErrorsOf(issues: readonly FieldError[]): FormErrors {
   const errors: FormErrors = { fields: {}, general: [] };
   for (const found of issues) {
     const field = formFieldOf(found.field);

@@ -2,13 +2,13 @@
 // navigation) and /embed/patients/{patient_id}/prescriptions (without, for a partner's
 // iframe). The form (GET, prefilled from its query; POST creates, then redirects to the
 // prescription's page, its confirmation), the prescription's page (view and manage), and
-// cease, cancel and reissue, each shown for confirmation first.
+// each change of the lifecycle table (cease, cancel, reissue), shown for confirmation first.
 import { Type } from '@sinclair/typebox';
 import { submittedBody } from '../platform/http/body-validation.ts';
-import { TRANSITIONS, type PrescriptionChange } from '../prescriptions/index.ts';
+import { PRESCRIPTION_CHANGES, TRANSITIONS } from '../prescriptions/index.ts';
 import type { RouteModule } from '../route-module.ts';
 import type { PortalContext } from './portal-service.ts';
-import { ACTION_LABELS, layoutOf, PORTAL_FRAMES, portalPaths } from './page-layout.ts';
+import { layoutOf, PORTAL_FRAMES, portalPaths } from './page-layout.ts';
 import { sessionOf } from './portal-context.ts';
 import { readPrescriptionForm, readPrescriptionPage, submitPrescriptionChange, submitPrescriptionForm } from './portal-prescribing.ts';
 import { PrescriptionFormBody } from './prescription-form.ts';
@@ -17,12 +17,11 @@ const session = { auth: { kind: 'session' as const } };
 const PatientParams = Type.Object({ patient_id: Type.String() });
 const PrescriptionParams = Type.Object({ patient_id: Type.String(), scid: Type.String() });
 const ChangeForm = Type.Object({ confirm: Type.Optional(Type.String({ maxLength: 10 })), send_to: Type.Optional(Type.String({ maxLength: 200 })) });
-const CHANGES: readonly PrescriptionChange[] = ['cease', 'cancel', 'reissue'];
 
 /** The banner a prescription page shows after the action that led to it (only these words, never the query's). */
 function noticeOf(query: { created?: string; done?: string }): string | undefined {
   if (query.created !== undefined) return 'Prescription created.';
-  const action = CHANGES.find((change) => change === query.done);
+  const action = PRESCRIPTION_CHANGES.find((change) => change === query.done);
   return action ? `Prescription ${TRANSITIONS[action].verb}.` : undefined;
 }
 
@@ -67,7 +66,7 @@ export const prescriptionPages: RouteModule<PortalContext> = (app, portal) => {
       },
     });
 
-    for (const action of CHANGES) {
+    for (const action of PRESCRIPTION_CHANGES) {
       app.route({
         method: 'POST',
         url: `${base}/:scid/${action}`,
@@ -79,7 +78,7 @@ export const prescriptionPages: RouteModule<PortalContext> = (app, portal) => {
           const outcome = await submitPrescriptionChange(portal, sessionOf(request), { patientId, scid }, action, submittedBody(request));
           if (outcome.kind === 'done') return reply.redirect(`${portalPaths(frame, patientId.toLowerCase()).prescription(scid.toUpperCase())}?done=${action}`, 303);
           const paths = portalPaths(frame, outcome.confirmation.prescription.patient.patientId);
-          return reply.status(outcome.status).view('prescription-change', { ...layoutOf(reply, frame, ACTION_LABELS[action]), confirmation: outcome.confirmation, paths });
+          return reply.status(outcome.status).view('prescription-change', { ...layoutOf(reply, frame, TRANSITIONS[action].portal.label), confirmation: outcome.confirmation, paths });
         },
       });
     }

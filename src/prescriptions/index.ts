@@ -2,17 +2,25 @@
 // reads the portal calls, the form's fields and choices. Code outside src/prescriptions/ (other
 // features, app.ts, cli/, bench/, test/) imports only this file; its own files import each other
 // directly. test/architecture/imports.test.ts holds it.
-export { createPrescriptionsContext, prescribe, type PrescriptionsContext } from './prescriptions-service.ts';
+export { createPrescriptionsContext, prescribe, prescribeOrRefuse, type PrescriptionsContext } from './prescriptions-service.ts';
 export { SANDBOX_PHARMACIES } from './pharmacy-directory.ts';
-export { changePrescription, type PrescriptionChange } from './prescription-changes.ts';
+export { changePrescription, changePrescriptionOrRefuse, type PrescriptionChange } from './prescription-changes.ts';
 export type { PatientContact } from './prescription-delivery.ts';
-export { COUNT_LIMITS, type CountField, describeCountLimit, readCount, TEXT_LIMITS } from './prescription-fields.ts';
-export { TRANSITIONS } from './prescription-lifecycle.ts';
+export { COUNT_LIMITS, type CountField, describeCountLimit, ITEM_FIELDS, readCount, TEXT_LIMITS } from './prescription-fields.ts';
+export {
+  portalActionOf,
+  PRESCRIPTION_ACTIONS,
+  PRESCRIPTION_CHANGES,
+  PRESCRIPTION_EVENT_TYPES,
+  transitionOf,
+  TRANSITIONS,
+  type PrescriptionAction,
+} from './prescription-lifecycle.ts';
 export { encodeLastKey } from './prescription-paging.ts';
 export { listPatientPrescriptions, readPatientPrescription } from './prescription-reads.ts';
 export { prescriptionTestHelpersRoutes } from './prescription-test-helpers-routes.ts';
 export { prescriptionsRoutes } from './prescriptions-routes.ts';
-export type { Delivery } from './prescriptions-schemas.ts';
+export type { Delivery, PrescribeBody } from './prescriptions-schemas.ts';
 export { findFormularyItem, SANDBOX_FORMULARY } from './sandbox-formulary.ts';
 export { isValidScid, newScid } from './scid.ts';
 export { tokenPageRoutes } from './token-page-routes.ts';

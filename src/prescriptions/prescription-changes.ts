@@ -6,13 +6,13 @@ import type { Kysely } from 'kysely';
 import type { PatientRow } from '../patients/index.ts';
 import type { Database } from '../platform/db/database-schema.ts';
 import { ApiError, type ValidationIssue } from '../platform/http/api-error.ts';
-import { bodyFields, throwIfInvalid, type SubmittedBody } from '../platform/http/body-validation.ts';
+import { bodyFields, readBody, valueOrRefuse, type BodyRead, type SubmittedBody } from '../platform/http/body-validation.ts';
 import { deliveryInputOf, resolveDelivery, type DeliveryColumns } from './prescription-delivery.ts';
 import { recordPrescriptionEvent } from './prescription-events.ts';
-import { planTransition, type PrescriptionStatus, type Transition } from './prescription-lifecycle.ts';
+import { planTransition, type PrescriptionChange, type PrescriptionStatus, type Transition } from './prescription-lifecycle.ts';
 import { requirePrescription } from './prescription-reads.ts';
 import { viewOfPrescription } from './prescription-view.ts';
-import type { Prescription } from './prescriptions-schemas.ts';
+import { ReissueBody, type Prescription } from './prescriptions-schemas.ts';
 import {
   readScid,
   requirePrescriberAndPatient,
@@ -24,7 +24,7 @@ import {
 } from './prescriptions-service.ts';
 import { findPrescriptionOfPatient, updatePrescriptionInStatus, type PrescriptionRow } from './prescriptions-store.ts';
 
-export type PrescriptionChange = 'cease' | 'cancel' | 'reissue';
+export type { PrescriptionChange };
 
 /** These bodies are optional: none at all reads as an empty one. */
 function presentBody(submitted: SubmittedBody): SubmittedBody {
@@ -63,6 +63,7 @@ async function applyChange(ctx: PrescriptionsContext, change: Change, reserved: 
   });
 }
 
+/** Makes the change; a refused body is a 422. */
 export async function changePrescription(
   ctx: PrescriptionsContext,
   caller: PrescribingCaller,
@@ -70,16 +71,29 @@ export async function changePrescription(
   action: PrescriptionChange,
   submitted: SubmittedBody,
 ): Promise<Prescription> {
+  return valueOrRefuse(await changePrescriptionOrRefuse(ctx, caller, ids, action, submitted));
+}
+
+/** As changePrescription, but a refused body is returned as its field errors (the portal shows them). */
+export async function changePrescriptionOrRefuse(
+  ctx: PrescriptionsContext,
+  caller: PrescribingCaller,
+  ids: PatientPath & { scid: string },
+  action: PrescriptionChange,
+  submitted: SubmittedBody,
+): Promise<BodyRead<Prescription>> {
   const scid = readScid(ids.scid);
   const { prescriber, patient } = await requirePrescriberAndPatient(ctx, caller, ids);
   const found = await requirePrescription(ctx, patient, scid);
   const body = presentBody(submitted);
   const delivery: { columns?: DeliveryColumns; issues: ValidationIssue[] } = action === 'reissue' ? judgeReissueDelivery(body, found, patient) : { issues: [] };
-  throwIfInvalid(body, delivery.issues);
+  // ChangeBody's fields are ReissueBody's but the delivery; the route's own schema found the failures.
+  const read = readBody(ReissueBody, body, { errors: () => delivery.issues });
+  if (!read.ok) return read;
   requireReadyPrescriber(prescriber);
   const transition = planTransition(action, found.status as PrescriptionStatus, scid);
   const at = ctx.clock.now().toISOString();
   const columns = { status: transition.to, updated_at: at, updated_by_user_id: prescriber.user_id, ...delivery.columns };
   await applyChange(ctx, { found, patient, action, transition, actorId: prescriber.user_id, columns }, reservedOf(body));
-  return viewOfPrescription({ ...found, ...columns }, ctx);
+  return { ok: true, value: viewOfPrescription({ ...found, ...columns }, ctx) };
 }

@@ -1,14 +1,14 @@
 // Reading a prescribe body into what will be stored, with every check a schema cannot make:
 // the medicine (a custom drug by custom_drug_id, copied, or an item written in full, not
 // both), the count ranges (which a copied drug's values must meet too), the drug's
-// max_repeats, and where the delivery goes. Each failure is one issue; together with the
-// schema's they leave as one 422. A field the schema already refused is not judged again.
+// max_repeats, and where the delivery goes. Each failure is one field error; with the
+// schema's they make the body's refusal. A field the schema already refused is not judged again.
 import type { CustomDrug } from '../custom-drugs/index.ts';
 import type { ValidationIssue } from '../platform/http/api-error.ts';
-import { bodyFields, type SubmittedBody } from '../platform/http/body-validation.ts';
+import { readBody, type BodyRead, type SentBody, type SubmittedBody } from '../platform/http/body-validation.ts';
 import { resolveDelivery, type DeliveryColumns, type PatientContact } from './prescription-delivery.ts';
 import { BOOLEAN_FLAGS, describeCountLimit, ITEM_FIELDS, readCount, type BooleanFlag, type CountField, type ItemField } from './prescription-fields.ts';
-import type { PrescribeBody } from './prescriptions-schemas.ts';
+import { PrescribeBody } from './prescriptions-schemas.ts';
 
 /** A prescription as the body (and the drug it names) describe it, ready to store. */
 export interface PrescriptionDraft {
@@ -24,12 +24,12 @@ export interface PrescriptionDraft {
   delivery: DeliveryColumns;
 }
 
-type Body = Partial<PrescribeBody> & Record<string, unknown>;
+type Body = SentBody<typeof PrescribeBody>;
 
 interface Judged {
   issues: ValidationIssue[];
   /** Fields the schema refused: not judged again. */
-  refused: Set<string>;
+  refused: ReadonlySet<string>;
 }
 
 const issue = (field: string, message: string, code: ValidationIssue['code'] = 'VALIDATION_ERROR'): ValidationIssue => ({ field, message, code });
@@ -93,25 +93,27 @@ function flagsOf(body: Body): PrescriptionDraft['flags'] {
   return Object.fromEntries(BOOLEAN_FLAGS.flatMap((flag) => (typeof body[flag] === 'boolean' ? [[flag, body[flag]]] : [])));
 }
 
-/**
- * The draft a prescribe body describes, or the issues that refuse it. `drug` is the custom
- * drug its custom_drug_id names (undefined when it names none, or none was sent).
- */
-export function readPrescribeBody(
-  submitted: SubmittedBody,
-  context: { drug: CustomDrug | undefined; patient: PatientContact },
-): { draft?: PrescriptionDraft; issues: ValidationIssue[] } {
-  const body = bodyFields(submitted) as Body;
-  const judged: Judged = { issues: [], refused: new Set(submitted.issues.map((entry) => entry.field)) };
-  const { drug } = context;
-  judgeMedicine(body, drug, judged);
-  const { quantity, repeats, interval } = judgeCounts(body, drug, judged);
+interface Context {
+  /** The custom drug the body's custom_drug_id names (undefined when it names none, or none was sent). */
+  drug: CustomDrug | undefined;
+  patient: PatientContact;
+}
+
+/** Every check of the body, and the values they read. */
+function judge(body: Body, context: Context, refused: ReadonlySet<string>) {
+  const judged: Judged = { issues: [], refused };
+  judgeMedicine(body, context.drug, judged);
+  const counts = judgeCounts(body, context.drug, judged);
   const delivery = resolveDelivery(body.delivery, context.patient);
   judged.issues.push(...delivery.issues);
-  if (submitted.issues.length > 0 || judged.issues.length > 0 || quantity === undefined || repeats === undefined || !delivery.columns) {
-    return { issues: judged.issues };
-  }
-  const draft: PrescriptionDraft = {
+  return { issues: judged.issues, ...counts, delivery: delivery.columns };
+}
+
+function draftOf(body: Body, context: Context): PrescriptionDraft {
+  const { drug } = context;
+  const { quantity, repeats, interval, delivery } = judge(body, context, new Set());
+  if (quantity === undefined || repeats === undefined || !delivery) throw new Error('a prescribe body without issues must give a draft');
+  return {
     item: itemOf(body, drug),
     customDrug: drug ? { custom_drug_id: drug.custom_drug_id, custom_product_id: drug.custom_product_id ?? null } : null,
     quantity,
@@ -121,7 +123,14 @@ export function readPrescribeBody(
     patient_instructions: body.patient_instructions ?? drug?.patient_instructions ?? null,
     doctor_notes: body.doctor_instructions ?? drug?.doctor_instructions ?? null,
     flags: flagsOf(body),
-    delivery: delivery.columns,
+    delivery,
   };
-  return { draft, issues: [] };
+}
+
+/** The draft a prescribe body describes, or every field error that refuses it. */
+export function readPrescribeBody(submitted: SubmittedBody, context: Context): BodyRead<PrescriptionDraft> {
+  return readBody(PrescribeBody, submitted, {
+    errors: (body, refused) => judge(body, context, refused).issues,
+    value: (body) => draftOf(body, context),
+  });
 }

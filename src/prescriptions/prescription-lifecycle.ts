@@ -1,6 +1,9 @@
 // The prescription lifecycle as one table: what each action requires of the current status,
-// what it leaves, and the event partners hear. Every entry point (the sandbox test helpers,
-// later the portal) goes through planTransition, so none can move a prescription another way.
+// what it leaves, the event partners hear, the sandbox test helper that performs it and the
+// portal's button for it. Everything that lists the actions (the helpers' routes, the
+// portal's buttons and confirmation steps, the event names, the tests) reads this table, so a
+// new action is a row here plus the code of its own effect. Every entry point goes through
+// planTransition, so none can move a prescription another way.
 import { ApiError } from '../platform/http/api-error.ts';
 import type { EventType } from '../webhooks/index.ts';
 
@@ -10,32 +13,99 @@ import type { PrescriptionStatus } from '../platform/db/stored-values.ts';
 /** The status a prescription must hold to be current: a patient holding one cannot be deleted. */
 export const ACTIVE: PrescriptionStatus = 'Active';
 
-export const PRESCRIPTION_ACTIONS = ['create', 'cease', 'cancel', 'reissue'] as const;
-export type PrescriptionAction = (typeof PRESCRIPTION_ACTIONS)[number];
-
 export interface Transition {
   /** The status the action needs; null: the prescription does not exist yet. */
   from: PrescriptionStatus | null;
   to: PrescriptionStatus;
   event: EventType;
-  /** What the action does, for the 409 that refuses it. */
+  /** What the action does, for the 409 that refuses it and the success message. */
   verb: string;
+  /** The sandbox test helper's OpenAPI summary (POST …/prescriptions, or …/prescriptions/:scid/<action>). */
+  helperSummary: string;
+  /** The portal's button on a prescription's page, and the confirmation step it leads to; none: the portal's form creates. */
+  portal?: {
+    label: string;
+    /** What the confirmation step says the action does. */
+    confirmation: string;
+    /** Shown as a destructive action (the prescription can no longer be dispensed). */
+    destructive: boolean;
+  };
 }
 
-export const TRANSITIONS: Readonly<Record<PrescriptionAction, Transition>> = {
-  create: { from: null, to: 'Active', event: 'prescription.created', verb: 'created' },
-  cease: { from: 'Active', to: 'Ceased', event: 'prescription.ceased', verb: 'ceased' },
-  cancel: { from: 'Active', to: 'Cancelled', event: 'prescription.cancelled', verb: 'cancelled' },
+export const TRANSITIONS = {
+  create: {
+    from: null,
+    to: 'Active',
+    event: 'prescription.created',
+    verb: 'created',
+    helperSummary: 'Sandbox: prescribe, as the path user, for the path patient',
+  },
+  cease: {
+    from: 'Active',
+    to: 'Ceased',
+    event: 'prescription.ceased',
+    verb: 'ceased',
+    helperSummary: 'Sandbox: cease an Active prescription',
+    portal: {
+      label: 'Cease prescription',
+      confirmation: 'Ceasing stops the prescription (for example, the medicine is no longer needed): it can no longer be dispensed.',
+      destructive: true,
+    },
+  },
+  cancel: {
+    from: 'Active',
+    to: 'Cancelled',
+    event: 'prescription.cancelled',
+    verb: 'cancelled',
+    helperSummary: 'Sandbox: cancel an Active prescription',
+    portal: {
+      label: 'Cancel prescription',
+      confirmation: 'Cancelling withdraws the prescription (for example, it was made in error): it can no longer be dispensed.',
+      destructive: true,
+    },
+  },
   // The token is delivered again (the delivery is overwritten); the SCID and status stay.
-  reissue: { from: 'Active', to: 'Active', event: 'prescription.reissued', verb: 'reissued' },
-};
+  reissue: {
+    from: 'Active',
+    to: 'Active',
+    event: 'prescription.reissued',
+    verb: 'reissued',
+    helperSummary: 'Sandbox: deliver the token of an Active prescription again (the delivery is overwritten; the SCID stays)',
+    portal: {
+      label: 'Reissue prescription',
+      confirmation: 'Reissuing sends the token again, to the destination you choose; the SCID stays the same.',
+      destructive: false,
+    },
+  },
+} as const satisfies Readonly<Record<string, Transition>>;
+
+export type PrescriptionAction = keyof typeof TRANSITIONS;
+export const PRESCRIPTION_ACTIONS = Object.keys(TRANSITIONS) as PrescriptionAction[];
+
+/** The actions on an existing prescription (each a helper route …/:scid/<action> and a portal button). */
+export type PrescriptionChange = { [A in PrescriptionAction]: (typeof TRANSITIONS)[A]['from'] extends null ? never : A }[PrescriptionAction];
+export const PRESCRIPTION_CHANGES = PRESCRIPTION_ACTIONS.filter((action): action is PrescriptionChange => TRANSITIONS[action].from !== null);
+
+/** The events the lifecycle writes, one per action. */
+export type PrescriptionEventType = (typeof TRANSITIONS)[PrescriptionAction]['event'];
+export const PRESCRIPTION_EVENT_TYPES = PRESCRIPTION_ACTIONS.map((action) => TRANSITIONS[action].event);
+
+/** The row of `action`, read through the Transition interface (so its optional parts can be tested for). */
+export function transitionOf(action: PrescriptionAction): Transition {
+  return TRANSITIONS[action];
+}
+
+/** The portal's button and confirmation step of a change. */
+export function portalActionOf(action: PrescriptionChange): NonNullable<Transition['portal']> {
+  return TRANSITIONS[action].portal;
+}
 
 /**
  * The transition `action` makes from `current` (null: no prescription yet), or the 409 that
  * refuses it, naming the current status.
  */
 export function planTransition(action: PrescriptionAction, current: PrescriptionStatus | null, scid?: string): Transition {
-  const transition = TRANSITIONS[action];
+  const transition = transitionOf(action);
   if (transition.from === current) return transition;
   const which = scid ? `Prescription ${scid}` : 'The prescription';
   const state = current === null ? 'does not exist yet' : `is ${current}`;

@@ -1,36 +1,38 @@
 // The sandbox test helpers: make prescriptions happen without the portal, like a payment
 // API's test helpers, with the same service (rules and events) the portal will call. The
-// path's user_id is the acting prescriber. Listed in app.ts as sandboxOnly: in production
-// these routes do not exist.
+// path's user_id is the acting prescriber, and every action of the lifecycle table has its
+// route. Listed in app.ts as sandboxOnly: in production these routes do not exist.
 import { principalOf } from '../auth/index.ts';
 import { submittedBody } from '../platform/http/body-validation.ts';
 import { errorResponses } from '../platform/http/envelope.ts';
 import type { RouteModule } from '../route-module.ts';
-import { changePrescription, type PrescriptionChange } from './prescription-changes.ts';
-import { TRANSITIONS } from './prescription-lifecycle.ts';
+import { changePrescription } from './prescription-changes.ts';
+import { PRESCRIPTION_CHANGES, TRANSITIONS, type PrescriptionAction, type PrescriptionChange } from './prescription-lifecycle.ts';
 import { ChangeBody, PrescribeBody, PrescriptionParams, PrescriptionResponse, PrescriptionsParams, ReissueBody } from './prescriptions-schemas.ts';
 import { prescribe, type PrescriptionsContext } from './prescriptions-service.ts';
 
 const HELPERS_URL = '/v1/test-helpers/organizations/:organization_id/users/:user_id/patients/:patient_id/prescriptions';
 
+/** The helper route of each lifecycle action: creating posts to the list, a change to the prescription's own action. */
+function helperRouteOf(action: PrescriptionAction): string {
+  return action === 'create' ? HELPERS_URL : `${HELPERS_URL}/:scid/${action}`;
+}
+
 /** A prescribe body is a few KB at most. */
 const PRESCRIPTION_BODY_LIMIT_BYTES = 32 * 1024;
 
-const CHANGES: ReadonlyArray<{ action: PrescriptionChange; body: typeof ChangeBody | typeof ReissueBody; summary: string }> = [
-  { action: 'cease', body: ChangeBody, summary: 'Sandbox: cease an Active prescription' },
-  { action: 'cancel', body: ChangeBody, summary: 'Sandbox: cancel an Active prescription' },
-  { action: 'reissue', body: ReissueBody, summary: 'Sandbox: deliver the token of an Active prescription again (the delivery is overwritten; the SCID stays)' },
-];
+/** The body each change takes: a reissue may say where the token goes this time. */
+const CHANGE_BODIES: Readonly<Record<PrescriptionChange, typeof ChangeBody | typeof ReissueBody>> = { cease: ChangeBody, cancel: ChangeBody, reissue: ReissueBody };
 
 export const prescriptionTestHelpersRoutes: RouteModule<PrescriptionsContext> = (app, prescriptions) => {
   app.route({
     method: 'POST',
-    url: HELPERS_URL,
+    url: helperRouteOf('create'),
     config: { auth: { kind: 'bearer', scopes: ['sandbox:prescribe'] }, idempotent: true },
     attachValidation: true,
     bodyLimit: PRESCRIPTION_BODY_LIMIT_BYTES,
     schema: {
-      summary: 'Sandbox: prescribe, as the path user, for the path patient',
+      summary: TRANSITIONS.create.helperSummary,
       tags: ['sandbox test helpers'],
       params: PrescriptionsParams,
       body: PrescribeBody,
@@ -39,22 +41,22 @@ export const prescriptionTestHelpersRoutes: RouteModule<PrescriptionsContext> = 
     handler: async (request, reply) => {
       const { user_id: userId, patient_id: patientId } = request.params;
       const prescription = await prescribe(prescriptions, principalOf(request), { userId, patientId }, submittedBody(request));
-      return reply.success(201, 'Prescription created successfully', prescription);
+      return reply.success(201, `Prescription ${TRANSITIONS.create.verb} successfully`, prescription);
     },
   });
 
-  for (const { action, body, summary } of CHANGES) {
+  for (const action of PRESCRIPTION_CHANGES) {
     app.route({
       method: 'POST',
-      url: `${HELPERS_URL}/:scid/${action}`,
+      url: helperRouteOf(action),
       config: { auth: { kind: 'bearer', scopes: ['sandbox:prescribe'] } },
       attachValidation: true,
       bodyLimit: PRESCRIPTION_BODY_LIMIT_BYTES,
       schema: {
-        summary,
+        summary: TRANSITIONS[action].helperSummary,
         tags: ['sandbox test helpers'],
         params: PrescriptionParams,
-        body,
+        body: CHANGE_BODIES[action],
         response: { 200: PrescriptionResponse, ...errorResponses(404, 409, 415, 422) },
       },
       handler: async (request, reply) => {

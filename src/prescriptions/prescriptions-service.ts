@@ -11,7 +11,7 @@ import { isUniqueViolation } from '../platform/db/database.ts';
 import type { Database } from '../platform/db/database-schema.ts';
 import type { UnitOfWork } from '../platform/db/unit-of-work.ts';
 import { ApiError, invalidRequest } from '../platform/http/api-error.ts';
-import { bodyFields, throwIfInvalid, type SubmittedBody } from '../platform/http/body-validation.ts';
+import { bodyFields, valueOrRefuse, type BodyRead, type SubmittedBody } from '../platform/http/body-validation.ts';
 import { newId } from '../platform/ids.ts';
 import type { Deps } from '../deps.ts';
 import { readPrescriberProfile, type CallerOrganization, type PrescriberProfile, type UsersContext } from '../users/index.ts';
@@ -140,16 +140,21 @@ async function insertWithEvent(ctx: PrescriptionsContext, row: PrescriptionRow, 
   }
 }
 
-/** Creates an Active prescription for the path patient, prescribed by the path user. */
+/** Creates an Active prescription for the path patient, prescribed by the path user; a refused body is a 422. */
 export async function prescribe(ctx: PrescriptionsContext, caller: PrescribingCaller, ids: PatientPath, submitted: SubmittedBody): Promise<Prescription> {
+  return valueOrRefuse(await prescribeOrRefuse(ctx, caller, ids, submitted));
+}
+
+/** As prescribe, but a refused body is returned as its field errors (the portal shows each beside its field). */
+export async function prescribeOrRefuse(ctx: PrescriptionsContext, caller: PrescribingCaller, ids: PatientPath, submitted: SubmittedBody): Promise<BodyRead<Prescription>> {
   const { prescriber, patient } = await requirePrescriberAndPatient(ctx, caller, ids);
   const drugId = bodyFields(submitted).custom_drug_id;
   const drug = typeof drugId === 'string' ? await findPrescribableDrug(ctx.customDrugs, caller.organizationId, prescriber.user_id, drugId) : undefined;
-  const { draft, issues } = readPrescribeBody(submitted, { drug, patient });
-  throwIfInvalid(submitted, issues);
-  if (!draft) throw new Error('a prescribe body without issues must give a draft');
+  const read = readPrescribeBody(submitted, { drug, patient });
+  if (!read.ok) return read;
+  const draft = read.value;
   requireReadyPrescriber(prescriber);
   const at = ctx.clock.now().toISOString();
   const row = await insertWithEvent(ctx, newPrescriptionRow(ctx, draft, prescriber, patient, at), patient, reservedOf(submitted));
-  return viewOfPrescription(row, ctx);
+  return { ok: true, value: viewOfPrescription(row, ctx) };
 }

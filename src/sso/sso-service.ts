@@ -11,10 +11,11 @@ import type { Clock } from '../platform/clock.ts';
 import type { Database } from '../platform/db/database-schema.ts';
 import type { UnitOfWork } from '../platform/db/unit-of-work.ts';
 import { invalidRequest, unauthorized } from '../platform/http/api-error.ts';
-import { bodyFields, throwIfInvalid, type SubmittedBody } from '../platform/http/body-validation.ts';
+import { bodyFields, readBody, valueOrRefuse, type SubmittedBody } from '../platform/http/body-validation.ts';
 import { encryptSecret, hashSecret } from '../platform/secrets.ts';
 import type { Deps } from '../deps.ts';
 import { readRedirectPath } from './redirect-path.ts';
+import { SsoBody } from './sso-schemas.ts';
 import {
   deletePortalSessionsOf,
   deletePortalSession,
@@ -102,9 +103,11 @@ export async function mintSsoToken(
   // No body at all reads as an empty one: the default path.
   const body: SubmittedBody = submitted.value === undefined ? { value: {}, issues: [] } : submitted;
   const sent = bodyFields(body).redirect_path;
-  const refused = new Set(body.issues.map((issue) => issue.field));
-  const { redirect, issues } = refused.has('redirect_path') ? { redirect: undefined, issues: [] } : readRedirectPath(sent as string | undefined, ctx.portalUrl);
-  throwIfInvalid(body, issues);
+  const read = readBody(SsoBody, body, {
+    errors: (fields, refused) => (refused.has('redirect_path') ? [] : readRedirectPath(fields.redirect_path as string | undefined, ctx.portalUrl).issues),
+    value: (fields) => readRedirectPath(fields.redirect_path, ctx.portalUrl).redirect,
+  });
+  const redirect = valueOrRefuse(read);
   if (!redirect) throw new Error('a redirect_path without issues must give a redirect');
   const token = newBrowserSecret();
   const now = ctx.clock.now();

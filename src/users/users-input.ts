@@ -1,25 +1,14 @@
-// Reading the user routes' bodies: schema failures and the checks a schema cannot express
-// (the prescriber-type dependency, calendar dates, e-mail format, fields a role requires) go
-// out together as one 422; unknown fields are dropped.
+// Reading the user routes' bodies, typed from their schemas: schema failures and the checks a
+// schema cannot express (the prescriber-type dependency, calendar dates, e-mail format, fields
+// a role requires) go out together as one 422; unknown fields are dropped.
 import { isValidEmail, normaliseEmail } from '../identifiers/index.ts';
 import { ApiError, type ValidationIssue } from '../platform/http/api-error.ts';
-import { bodyFields, throwIfInvalid, type SubmittedBody } from '../platform/http/body-validation.ts';
+import { readBody, valueOrRefuse, type SubmittedBody } from '../platform/http/body-validation.ts';
 import { checkPrescriberTypeRule, checkProviderFormats, fieldsNeededByType, PROVIDER_FIELD_NAMES, type ProviderDetailsPatch } from './provider-details.ts';
-import type { AssignableRole, Role } from '../auth/index.ts';
+import { CreateUserBody, UpdateUserBody, type NewUserRequest, type UserUpdate } from './users-schemas.ts';
 
-/** Create user's body, as read. */
-export type NewUserRequest = ProviderDetailsPatch & {
-  given_name: string;
-  family_name: string;
-  email: string;
-  access_roles?: AssignableRole[];
-};
-
-/** Update user's body, as read. */
-export interface UserUpdate {
-  full_name?: string;
-  provider_details?: ProviderDetailsPatch;
-}
+export type { NewUserRequest, UserUpdate };
+import type { Role } from '../auth/index.ts';
 
 /** Create user: the fields a role needs beside the always-required names and e-mail. */
 export const FIELDS_REQUIRED_BY_ROLE: ReadonlyArray<{ role: Role; fields: readonly (keyof NewUserRequest)[] }> = [
@@ -39,14 +28,25 @@ function isMissing(value: unknown): boolean {
   return value === undefined || value === '';
 }
 
+function detailsOf(body: { provider_details?: unknown }): ProviderDetailsPatch | undefined {
+  return isPlainObject(body.provider_details) ? (body.provider_details as ProviderDetailsPatch) : undefined;
+}
+
 export function readUserUpdate(submitted: SubmittedBody): UserUpdate {
-  const body = bodyFields(submitted);
-  const details = isPlainObject(body.provider_details) ? (body.provider_details as ProviderDetailsPatch) : undefined;
-  throwIfInvalid(submitted, details ? [...checkPrescriberTypeRule(details), ...checkProviderFormats(details)] : []);
-  const update: UserUpdate = {};
-  if (typeof body.full_name === 'string') update.full_name = body.full_name;
-  if (details) update.provider_details = pick<ProviderDetailsPatch>(details, PROVIDER_FIELD_NAMES);
-  return update;
+  const read = readBody(UpdateUserBody, submitted, {
+    errors: (body) => {
+      const details = detailsOf(body);
+      return details ? [...checkPrescriberTypeRule(details), ...checkProviderFormats(details)] : [];
+    },
+    value: (body) => {
+      const update: UserUpdate = {};
+      if (typeof body.full_name === 'string') update.full_name = body.full_name;
+      const details = detailsOf(body);
+      if (details) update.provider_details = pick<ProviderDetailsPatch>(details, PROVIDER_FIELD_NAMES);
+      return update;
+    },
+  });
+  return valueOrRefuse(read);
 }
 
 /** REQUIRED_FIELD per field a role of the new user needs (prescriber_number by prescriber type). */
@@ -72,9 +72,11 @@ function emailIssues(email: unknown): ValidationIssue[] {
 const NEW_USER_FIELDS = ['given_name', 'family_name', 'email', 'access_roles', ...PROVIDER_FIELD_NAMES.filter((n) => n !== 'given_name' && n !== 'family_name')];
 
 export function readNewUser(submitted: SubmittedBody): NewUserRequest {
-  const body = bodyFields(submitted);
-  throwIfInvalid(submitted, [...roleRequirementIssues(body), ...emailIssues(body.email), ...checkProviderFormats(body as ProviderDetailsPatch, '')]);
-  return pick<NewUserRequest>(body, NEW_USER_FIELDS);
+  const read = readBody(CreateUserBody, submitted, {
+    errors: (body) => [...roleRequirementIssues(body), ...emailIssues(body.email), ...checkProviderFormats(body as ProviderDetailsPatch, '')],
+    value: (body) => pick<NewUserRequest>(body, NEW_USER_FIELDS),
+  });
+  return valueOrRefuse(read);
 }
 
 export const ROLES_NOT_AN_ARRAY = 'access_roles must be a non-empty array of valid roles';

@@ -1,6 +1,6 @@
 // Request and response schemas of the user routes. Provider fields come from the
 // PROVIDER_FIELDS table, so their limits live in one place.
-import { Type, type TSchema } from '@sinclair/typebox';
+import { Type, type Static, type TOptional, type TSchema, type TString, type TUnsafe } from '@sinclair/typebox';
 import { OrganizationParams, ASSIGNABLE_ROLES } from '../auth/index.ts';
 import { SuccessEnvelopeSchema } from '../platform/http/envelope.ts';
 import { StringEnum } from '../platform/http/schema-types.ts';
@@ -15,7 +15,10 @@ export const MAX_ROLE_ENTRIES = 32;
 const NAME_MAX = 100;
 const Name = (description: string) => Type.String({ minLength: 1, maxLength: NAME_MAX, pattern: '\\S', description });
 
-function providerField(rule: ProviderFieldRule): TSchema {
+/** A provider field's schema: a string (an enum of strings where the field has values). */
+type ProviderFieldSchema = TString | TUnsafe<string>;
+
+function providerField(rule: ProviderFieldRule): ProviderFieldSchema {
   if (rule.values) return StringEnum(rule.values, { description: rule.description });
   return Type.String({
     maxLength: rule.maxLength,
@@ -26,8 +29,8 @@ function providerField(rule: ProviderFieldRule): TSchema {
   });
 }
 
-function providerProperties(names: readonly ProviderField[]): Record<string, TSchema> {
-  return Object.fromEntries(names.map((name) => [name, Type.Optional(providerField(PROVIDER_FIELDS[name]))]));
+function providerProperties<N extends ProviderField>(names: readonly N[]): Record<N, TOptional<ProviderFieldSchema>> {
+  return Object.fromEntries(names.map((name) => [name, Type.Optional(providerField(PROVIDER_FIELDS[name]))])) as Record<N, TOptional<ProviderFieldSchema>>;
 }
 
 export const ProviderDetailsPatchSchema = Type.Object(providerProperties(PROVIDER_FIELD_NAMES), {
@@ -44,7 +47,8 @@ export const UpdateUserBody = Type.Object(
   { description: 'Only the fields sent change. access_roles and email are ignored.' },
 );
 
-const CREATE_PROVIDER_FIELDS = PROVIDER_FIELD_NAMES.filter((name) => name !== 'given_name' && name !== 'family_name');
+type NameField = 'given_name' | 'family_name';
+const CREATE_PROVIDER_FIELDS = PROVIDER_FIELD_NAMES.filter((name): name is Exclude<ProviderField, NameField> => name !== 'given_name' && name !== 'family_name');
 
 export const CreateUserBody = Type.Object(
   {
@@ -63,6 +67,12 @@ export const CreateUserBody = Type.Object(
       'the HPI-I is verified with the HI Service; provider also needs prescriber_type, and prescriber_number unless the type is T.',
   },
 );
+
+/** Update user: the fields sent (unknown ones are dropped). */
+export type UserUpdate = Static<typeof UpdateUserBody>;
+
+/** Create user: the fields kept (partner_user_id is accepted and not stored). */
+export type NewUserRequest = Omit<Static<typeof CreateUserBody>, 'partner_user_id'>;
 
 export const RolesBody = Type.Object({
   access_roles: Type.Optional(

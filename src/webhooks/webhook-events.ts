@@ -1,9 +1,10 @@
 // The events partners hear about through webhooks, exactly as the spec's "Events" part lists
-// them: the envelope, its types, and the metadata rule for reserved_1..3.
+// them: the envelope and the metadata rule for reserved_1..3. The types themselves are named
+// where they happen: the prescription lifecycle table (prescriptions/prescription-lifecycle.ts).
 import { randomBytes } from 'node:crypto';
 
-export const EVENT_TYPES = ['prescription.created', 'prescription.ceased', 'prescription.cancelled', 'prescription.reissued'] as const;
-export type EventType = (typeof EVENT_TYPES)[number];
+/** An event's type: `prescription.` and what happened (the lifecycle table lists them). */
+export type EventType = `prescription.${string}`;
 
 /** The metadata values a partner passes on an SSO link's redirect_path (or a test helper). */
 export interface EventMetadata {

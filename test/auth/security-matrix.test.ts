@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { signAccessToken, SCOPES, type Scope, type RouteCatalogEntry } from '../../src/auth/index.ts';
 import { generateSigningKeyPem, signingKeysFromPem } from '../../src/platform/signing-keys.ts';
 import { ManualClock } from '../../src/platform/clock.ts';
+import { PRESCRIPTION_CHANGES } from '../../src/prescriptions/index.ts';
 import { snapshotDatabase } from '../database-snapshot.ts';
 import { bearer, givenIntegration, requestToken, useTestApp } from '../given.ts';
 import { createTestApp } from '../test-app.ts';
@@ -80,7 +81,7 @@ describe('security matrix over every authenticated /v1 route', () => {
         `GET ${patient}/prescriptions`,
         `GET ${patient}/prescriptions/:scid`,
         `POST ${helpers}`,
-        ...['cease', 'cancel', 'reissue'].map((action) => `POST ${helpers}/:scid/${action}`),
+        ...PRESCRIPTION_CHANGES.map((action) => `POST ${helpers}/:scid/${action}`),
       ]),
     );
   });

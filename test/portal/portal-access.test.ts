@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RouteCatalogEntry } from '../../src/auth/index.ts';
 import { setPartnerFrameOrigins } from '../../src/onboarding/index.ts';
+import { PRESCRIPTION_CHANGES } from '../../src/prescriptions/index.ts';
 import { snapshotDatabase } from '../database-snapshot.ts';
 import { useTestApp } from '../given.ts';
 import { givenClinic, givenPrescription } from '../prescriptions/prescriptions-given.ts';
@@ -54,7 +55,7 @@ describe('the session routes', () => {
           `GET ${prescriptions(frame)}`,
           `POST ${prescriptions(frame)}`,
           `GET ${prescriptions(frame)}/:scid`,
-          ...['cease', 'cancel', 'reissue'].map((action) => `POST ${prescriptions(frame)}/:scid/${action}`),
+          ...PRESCRIPTION_CHANGES.map((action) => `POST ${prescriptions(frame)}/:scid/${action}`),
         ]),
       ]),
     );

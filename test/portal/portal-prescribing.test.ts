@@ -4,6 +4,7 @@
 // confirmed first and each causing its event; and the dashboard and patient pages.
 import QRCode from 'qrcode';
 import { describe, expect, it } from 'vitest';
+import { PRESCRIPTION_CHANGES, TRANSITIONS } from '../../src/prescriptions/index.ts';
 import { givenCatalogDrugs, givenUserDrug, validDrug } from '../custom-drugs/custom-drugs-given.ts';
 import { snapshotDatabase } from '../database-snapshot.ts';
 import { givenUser, useTestApp } from '../given.ts';
@@ -207,13 +208,13 @@ describe('managing a prescription', () => {
     const { scid } = await givenPrescription(t, c);
     const { body } = await session.get(page(scid));
     expect(body).toContain('<dd aria-labelledby="status-term">Active</dd>');
-    for (const label of ['Cease prescription', 'Cancel prescription', 'Reissue prescription']) expect(body).toContain(`>${label}</button>`);
+    for (const action of PRESCRIPTION_CHANGES) expect(body).toContain(`>${TRANSITIONS[action].portal.label}</button>`);
   });
 
-  it.each([
-    ['cease', 'Ceased', 'prescription.ceased'],
-    ['cancel', 'Cancelled', 'prescription.cancelled'],
-  ])('%s: a confirmation step first, changing nothing; confirmed, the status and its event', async (action, status, eventType) => {
+  // The changes that end a prescription (the reissue, which keeps it, has its own test below).
+  const ENDING = PRESCRIPTION_CHANGES.filter((action) => TRANSITIONS[action].to !== 'Active').map((action) => [action, TRANSITIONS[action].to, TRANSITIONS[action].event]);
+
+  it.each(ENDING)('%s: a confirmation step first, changing nothing; confirmed, the status and its event', async (action, status, eventType) => {
     const { scid } = await givenPrescription(t, c);
     const before = await snapshotDatabase(t.deps.database);
     const confirmation = await change(scid, action);

@@ -2,7 +2,7 @@
 // status a prescription can hold, each allowed change with its effect and each other one a
 // 409 that names the current status and changes nothing.
 import { describe, expect, it } from 'vitest';
-import { isValidScid } from '../../src/prescriptions/index.ts';
+import { isValidScid, PRESCRIPTION_CHANGES } from '../../src/prescriptions/index.ts';
 import { snapshotDatabase } from '../database-snapshot.ts';
 import { useTestApp } from '../given.ts';
 import { givenClinic, givenPatient, givenPrescription, outboxEvents, prescriptionsClient, send, storedPrescription } from './prescriptions-given.ts';
@@ -122,7 +122,7 @@ describe('reissue', () => {
 
 describe('what the change routes answer besides 200 and the lifecycle 409', () => {
   const UNKNOWN_PATIENT = '3f1c2a9e-5b7d-4c1e-9a2b-6d8e0f1a2b3c';
-  const ACTIONS = ['cease', 'cancel', 'reissue'];
+  const ACTIONS = PRESCRIPTION_CHANGES;
 
   it.each(ACTIONS)('%s: 400 for a mistyped SCID, before looking anything up (even an unknown patient)', async (action) => {
     const { scid } = await givenPrescription(t, c);

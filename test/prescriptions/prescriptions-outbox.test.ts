@@ -7,15 +7,13 @@ import { describe, expect, it } from 'vitest';
 import { type Principal, SCOPES } from '../../src/auth/index.ts';
 import { enablePartnerForOrganization, DEMO_HPIO } from '../../src/onboarding/index.ts';
 import { createUnitOfWork } from '../../src/platform/db/unit-of-work.ts';
-import { changePrescription, prescribe, type PrescriptionsContext } from '../../src/prescriptions/index.ts';
+import { changePrescription, prescribe, PRESCRIPTION_ACTIONS, TRANSITIONS, type PrescriptionsContext } from '../../src/prescriptions/index.ts';
 import { createWebhookOutbox } from '../../src/webhooks/index.ts';
 import { snapshotDatabase } from '../database-snapshot.ts';
 import { bearer, givenPartner, requestToken, useTestApp } from '../given.ts';
 import { givenClinic, givenPatient, givenPrescription, givenSecondPrescriber, outboxEvents, prescribeBody, prescriptionsClient, send } from './prescriptions-given.ts';
 
 const { t, c } = useTestApp({}, async (t) => ({ c: await givenClinic(t) }));
-
-const EVENT_OF = { create: 'prescription.created', cease: 'prescription.ceased', cancel: 'prescription.cancelled', reissue: 'prescription.reissued' } as const;
 
 async function newEvents<T>(organizationId: string, act: () => Promise<T>) {
   const before = (await outboxEvents(t, organizationId)).map((event) => event.id);
@@ -24,7 +22,7 @@ async function newEvents<T>(organizationId: string, act: () => Promise<T>) {
 }
 
 describe('the event of each change', () => {
-  it.each(['create', 'cease', 'cancel', 'reissue'] as const)('%s writes one event with the envelope the spec describes', async (action) => {
+  it.each(PRESCRIPTION_ACTIONS)('%s writes one event with the envelope the spec describes', async (action) => {
     const api = prescriptionsClient(t, c);
     const reserved = { reserved_1: 'r'.repeat(40), reserved_2: '', reserved_3: null };
     const scid = action === 'create' ? undefined : (await givenPrescription(t, c)).scid;
@@ -36,7 +34,7 @@ describe('the event of each change', () => {
     expect(events).toHaveLength(1);
     const [event] = events;
     expect(event!.envelope).toEqual({
-      event_type: EVENT_OF[action],
+      event_type: TRANSITIONS[action].event,
       event_id: event!.id,
       timestamp: t.clock.now().toISOString(),
       partner_id: c.g.partnerId,
@@ -45,7 +43,7 @@ describe('the event of each change', () => {
       metadata: { reserved_1: 'r'.repeat(30), reserved_2: null, reserved_3: null },
     });
     expect(event!.id).toMatch(/^evt_[0-9a-f]{32}$/);
-    expect(event!.event_type).toBe(EVENT_OF[action]);
+    expect(event!.event_type).toBe(TRANSITIONS[action].event);
     expect(event!.partner_id).toBe(c.g.partnerId);
   });
 
@@ -116,7 +114,7 @@ describe('the transactional outbox', () => {
   });
   const ids = () => ({ userId: c.g.userId, patientId: c.patientId });
 
-  it.each(['create', 'cease', 'cancel', 'reissue'] as const)('%s: a failure after the change, before the commit, leaves neither change nor event', async (action) => {
+  it.each(PRESCRIPTION_ACTIONS)('%s: a failure after the change, before the commit, leaves neither change nor event', async (action) => {
     const scid = action === 'create' ? undefined : (await givenPrescription(t, c)).scid;
     const failing = failAfterEventInsert();
     const db = t.deps.database.withPlugin(failing.plugin);

@@ -2,6 +2,7 @@
 // not registered (404) and sandbox:prescribe is not a scope a token can be asked for.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requestableScopes, SCOPES } from '../../src/auth/index.ts';
+import { PRESCRIPTION_CHANGES } from '../../src/prescriptions/index.ts';
 import { givenIntegration, tokenHeaders, useTestApp } from '../given.ts';
 import { createTestApp, type TestApp } from '../test-app.ts';
 import { givenClinic, prescribeBody, prescriptionsClient, productionEnv } from './prescriptions-given.ts';
@@ -14,7 +15,7 @@ describe('in production mode', () => {
   it('has no test helper routes: each answers 404 as an unknown route', async () => {
     expect(t.deps.config.mode).toBe('production');
     const api = prescriptionsClient(t, c);
-    const responses = [await api.prescribe(prescribeBody()), ...(await Promise.all(['cease', 'cancel', 'reissue'].map((action) => api.change(action, A_SCID))))];
+    const responses = [await api.prescribe(prescribeBody()), ...(await Promise.all(PRESCRIPTION_CHANGES.map((action) => api.change(action, A_SCID))))];
     for (const response of responses) {
       expect(response.statusCode).toBe(404);
       expect(response.json().error.detail).toMatch(/^Route POST \/v1\/test-helpers\/.* not found$/);
