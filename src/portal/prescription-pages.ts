@@ -7,16 +7,21 @@ import { Type } from '@sinclair/typebox';
 import { submittedBody } from '../platform/http/body-validation.ts';
 import { TRANSITIONS } from '../prescriptions/prescription-lifecycle.ts';
 import type { PrescriptionChange } from '../prescriptions/prescription-changes.ts';
+import type { Capability } from '../auth/capabilities.ts';
 import type { RouteModule } from '../route-module.ts';
 import { ACTION_LABELS, layoutOf, PORTAL_FRAMES, portalPaths } from './page-layout.ts';
 import { sessionOf } from './portal-context.ts';
-import { readPrescriptionForm, readPrescriptionPage, submitPrescriptionChange, submitPrescriptionForm } from './portal-prescribing.ts';
+import { CHANGE_CAPABILITIES, readPrescriptionForm, readPrescriptionPage, submitPrescriptionChange, submitPrescriptionForm } from './portal-prescribing.ts';
 import { PrescriptionFormBody } from './prescription-form.ts';
 
-const session = { auth: { kind: 'session' as const } };
+const session = (capability: Capability) => ({ auth: { kind: 'session' as const, capability } });
 const PatientParams = Type.Object({ patient_id: Type.String() });
 const PrescriptionParams = Type.Object({ patient_id: Type.String(), scid: Type.String() });
-const ChangeForm = Type.Object({ confirm: Type.Optional(Type.String({ maxLength: 10 })), send_to: Type.Optional(Type.String({ maxLength: 200 })) });
+const ChangeForm = Type.Object({
+  confirm: Type.Optional(Type.String({ maxLength: 10 })),
+  send_to: Type.Optional(Type.String({ maxLength: 200 })),
+  form_id: Type.Optional(Type.String({ maxLength: 100 })),
+});
 const CHANGES: readonly PrescriptionChange[] = ['cease', 'cancel', 'reissue'];
 
 /** The banner a prescription page shows after the action that led to it (only these words, never the query's). */
@@ -33,7 +38,7 @@ export const prescriptionPages: RouteModule = (app, { portal }) => {
     app.route({
       method: 'GET',
       url: base,
-      config: session,
+      config: session('portal:prescribe'),
       schema: { hide: true, params: PatientParams },
       handler: async (request, reply) => {
         const page = await readPrescriptionForm(portal, sessionOf(request), request.params.patient_id, request.query as Record<string, unknown>);
@@ -44,7 +49,7 @@ export const prescriptionPages: RouteModule = (app, { portal }) => {
     app.route({
       method: 'POST',
       url: base,
-      config: session,
+      config: session('portal:prescribe'),
       attachValidation: true,
       schema: { hide: true, params: PatientParams, body: PrescriptionFormBody },
       handler: async (request, reply) => {
@@ -58,7 +63,7 @@ export const prescriptionPages: RouteModule = (app, { portal }) => {
     app.route({
       method: 'GET',
       url: `${base}/:scid`,
-      config: session,
+      config: session('portal:read_prescriptions'),
       schema: { hide: true, params: PrescriptionParams, querystring: Type.Object({ created: Type.Optional(Type.String()), done: Type.Optional(Type.String()) }) },
       handler: async (request, reply) => {
         const page = await readPrescriptionPage(portal, sessionOf(request), request.params.patient_id, request.params.scid);
@@ -71,7 +76,7 @@ export const prescriptionPages: RouteModule = (app, { portal }) => {
       app.route({
         method: 'POST',
         url: `${base}/:scid/${action}`,
-        config: session,
+        config: session(CHANGE_CAPABILITIES[action]),
         attachValidation: true,
         schema: { hide: true, params: PrescriptionParams, body: ChangeForm },
         handler: async (request, reply) => {

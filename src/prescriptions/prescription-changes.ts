@@ -70,6 +70,8 @@ export async function changePrescription(
   ids: PatientPath & { scid: string },
   action: PrescriptionChange,
   submitted: SubmittedBody,
+  /** false: the actor need not be able to prescribe (a portal rx_reader reissuing; see capabilities.ts). */
+  actorMustPrescribe = true,
 ): Promise<Prescription> {
   const scid = readScid(ids.scid);
   const { prescriber, patient } = await requirePrescriberAndPatient(ctx, caller, ids);
@@ -77,7 +79,7 @@ export async function changePrescription(
   const body = presentBody(submitted);
   const delivery: { columns?: DeliveryColumns; issues: ValidationIssue[] } = action === 'reissue' ? judgeReissueDelivery(body, found, patient) : { issues: [] };
   throwIfInvalid(body, delivery.issues);
-  requireReadyPrescriber(prescriber);
+  if (actorMustPrescribe) requireReadyPrescriber(prescriber);
   const transition = planTransition(action, found.status as PrescriptionStatus, scid);
   const at = ctx.clock.now().toISOString();
   const columns = { status: transition.to, updated_at: at, updated_by_user_id: prescriber.user_id, ...delivery.columns };

@@ -286,6 +286,20 @@ export interface PortalSessionsTable {
   last_seen_at: string;
 }
 
+/** A portal form's one-time id (migration 0011). */
+export interface PortalFormIdsTable {
+  form_id: string;
+  session_hash: string;
+  /** `prescribe`, `cease`, `cancel` or `reissue`. */
+  purpose: string;
+  /** The patient id (prescribe) or SCID (a change) the form acts on. */
+  target: string;
+  /** When the post that acts on the form claimed it (the row is deleted when that post only re-showed the form). */
+  claimed_at: string;
+  /** The SCID the form's first post made or changed. */
+  result: string | null;
+}
+
 export interface Database {
   partners: PartnersTable;
   organizations: OrganizationsTable;
@@ -301,4 +315,5 @@ export interface Database {
   webhook_attempts: WebhookAttemptsTable;
   sso_tokens: SsoTokensTable;
   portal_sessions: PortalSessionsTable;
+  portal_form_ids: PortalFormIdsTable;
 }
