@@ -2,8 +2,8 @@
 // Paths, header values and body strings may hold {placeholders}, filled from the bench
 // variables (the sandbox credentials, the access tokens and what the setup steps in
 // bench-setup.ts create) just before the run; bench-requests.ts does the filling.
-import { SCOPES } from '../src/auth/scopes.ts';
-import { DEMO_PRESCRIBER_DETAILS } from '../src/onboarding/sandbox-seed.ts';
+import { SCOPES } from '../src/auth/index.ts';
+import { DEMO_PRESCRIBER_DETAILS } from '../src/onboarding/index.ts';
 import { prescriberRecordNeverReverified, type StoredCheck } from './bench-stored-checks.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';

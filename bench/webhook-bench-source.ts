@@ -4,9 +4,8 @@
 // take this one's place: the bench only needs recordOne.
 import { randomUUID } from 'node:crypto';
 import type { Features } from '../src/features.ts';
-import { createOrganization, createPartner } from '../src/onboarding/onboarding-service.ts';
-import { eventMetadata, newEventId, type WebhookEventEnvelope } from '../src/webhooks/webhook-events.ts';
-import { eventsCommitted, recordEvent } from '../src/webhooks/webhooks-service.ts';
+import { createOrganization, createPartner } from '../src/onboarding/index.ts';
+import { eventMetadata, newEventId, type WebhookEventEnvelope, eventsCommitted, recordEvent } from '../src/webhooks/index.ts';
 
 export interface BenchEventSource {
   partnerId: string;

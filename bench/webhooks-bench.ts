@@ -9,7 +9,7 @@ import path from 'node:path';
 import { loadConfig } from '../src/config.ts';
 import { buildFeatures } from '../src/features.ts';
 import { assembleDeps, closeDeps } from '../src/runtime.ts';
-import { startWebhookDispatcher } from '../src/webhooks/webhook-dispatcher.ts';
+import { startWebhookDispatcher } from '../src/webhooks/index.ts';
 import { deferCleanup } from './bench-cleanup.ts';
 import { prepareApiEnvironment } from './bench-environment.ts';
 import type { WebhooksBenchOptions } from './bench-options.ts';

@@ -1,6 +1,7 @@
 // buildApp(deps, features): the whole HTTP surface, not yet listening. Two encapsulated
-// contexts, each with the full list of its route modules: the JSON API under the base path
-// (the spec's envelopes, bearer tokens) and the prescribing portal (HTML pages, sessions).
+// contexts, each with the full list of its route modules, each bound to what it serves: the JSON
+// API under the base path (the spec's envelopes, bearer tokens) and the prescribing portal (HTML
+// pages, sessions).
 // Each refuses at start-up a route that declares no auth or a kind it does not serve. Around
 // them: request ids and the one log line per request, the error envelope for anything that
 // matches no route or fails before routing, and the OpenAPI document and its page.
@@ -8,15 +9,13 @@ import Fastify, { LogController, type FastifyBaseLogger } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { authRoutes } from './auth/auth-routes.ts';
-import { installBearerAuth, requireDeclaredAuth, type RouteCatalogEntry } from './auth/route-auth.ts';
-import { customDrugRoutes } from './custom-drugs/custom-drugs-routes.ts';
+import { authRoutes, installBearerAuth, requireDeclaredAuth, type RouteCatalogEntry } from './auth/index.ts';
+import { customDrugRoutes } from './custom-drugs/index.ts';
+import type { Config } from './config.ts';
 import type { Features } from './features.ts';
-import { installIdempotencyKeys } from './idempotency/idempotency-hook.ts';
-import { patientsRoutes } from './patients/patients-routes.ts';
-import { prescriptionTestHelpersRoutes } from './prescriptions/prescription-test-helpers-routes.ts';
-import { prescriptionsRoutes } from './prescriptions/prescriptions-routes.ts';
-import { tokenPageRoutes } from './prescriptions/token-page-routes.ts';
+import { installIdempotencyKeys } from './idempotency/index.ts';
+import { patientsRoutes } from './patients/index.ts';
+import { prescriptionTestHelpersRoutes, prescriptionsRoutes, tokenPageRoutes } from './prescriptions/index.ts';
 import { createClientErrorHandler, createFrameworkErrorHandler, installErrorHandling } from './platform/http/error-handler.ts';
 import { installJsonBodyParser } from './platform/http/json-body.ts';
 import { createLazyChildLogger } from './platform/http/lazy-request-logger.ts';
@@ -24,35 +23,47 @@ import { describeOpenApi } from './platform/http/openapi.ts';
 import { installRequestLog } from './platform/http/request-log.ts';
 import { installSuccessReply } from './platform/http/success-reply.ts';
 import { newRequestId } from './platform/ids.ts';
-import { dashboardPages } from './portal/dashboard-pages.ts';
-import { installPortal } from './portal/portal-context.ts';
-import { prescriptionPages } from './portal/prescription-pages.ts';
-import { signInPages } from './portal/sign-in-pages.ts';
-import { sandboxOnly, type App, type RouteModule } from './route-module.ts';
-import type { Deps } from './runtime.ts';
-import { ssoRoutes } from './sso/sso-routes.ts';
-import { systemRoutes } from './system/system-routes.ts';
-import { userRoutes } from './users/users-routes.ts';
+import { dashboardPages, installPortal, prescriptionPages, signInPages } from './portal/index.ts';
+import type { App } from './route-module.ts';
+import type { Deps } from './deps.ts';
+import { ssoRoutes } from './sso/index.ts';
+import { systemRoutes } from './system/index.ts';
+import { userRoutes } from './users/index.ts';
+
+/** A route module bound to what it serves; tests add their own to prove what a context refuses. */
+export type Mount = (app: App, features: Features, config: Config) => void;
+
+/** A module whose routes exist only in sandbox mode; in production they are never registered, so they answer 404. */
+function sandboxOnly(mount: Mount): Mount {
+  return (app, features, config) => {
+    if (config.mode === 'sandbox') mount(app, features, config);
+  };
+}
 
 /** The JSON API, under the base path. */
-export const API_ROUTE_MODULES: RouteModule[] = [
-  systemRoutes,
-  authRoutes,
-  patientsRoutes,
-  customDrugRoutes,
-  userRoutes,
-  prescriptionsRoutes,
-  sandboxOnly(prescriptionTestHelpersRoutes),
-  ssoRoutes,
+export const API_ROUTE_MODULES: Mount[] = [
+  (app, { system }) => systemRoutes(app, system),
+  (app, { auth }, config) => authRoutes(app, { auth, config }),
+  (app, { patients }) => patientsRoutes(app, patients),
+  (app, { customDrugs }, config) => customDrugRoutes(app, { customDrugs, config }),
+  (app, { users }) => userRoutes(app, users),
+  (app, { prescriptions }) => prescriptionsRoutes(app, prescriptions),
+  sandboxOnly((app, { prescriptions }) => prescriptionTestHelpersRoutes(app, prescriptions)),
+  (app, { sso }) => ssoRoutes(app, sso),
 ];
 
 /** The prescribing portal (HTML), at the root. */
-export const PORTAL_ROUTE_MODULES: RouteModule[] = [signInPages, dashboardPages, prescriptionPages, tokenPageRoutes];
+export const PORTAL_ROUTE_MODULES: Mount[] = [
+  (app, { sso }, config) => signInPages(app, { sso, config }),
+  (app, { portal }) => dashboardPages(app, portal),
+  (app, { portal }) => prescriptionPages(app, portal),
+  (app, { prescriptions }) => tokenPageRoutes(app, prescriptions),
+];
 
-/** The route modules of each context; tests add their own to prove what a context refuses. */
+/** The route modules of each context. */
 export interface Surfaces {
-  api: RouteModule[];
-  portal: RouteModule[];
+  api: Mount[];
+  portal: Mount[];
 }
 
 declare module 'fastify' {

@@ -1,18 +1,19 @@
 // Every feature's context, built once from the infrastructure, in dependency order: a feature
-// that needs another receives it here, explicitly. Every surface (API routes, portal pages,
-// the dispatcher, CLI commands) is handed these and calls the features' services with them.
-import { createAuthContext, type AuthContext } from './auth/auth-service.ts';
-import { createCustomDrugsContext, type CustomDrugsContext } from './custom-drugs/custom-drugs-service.ts';
-import { createIdempotencyContext, type IdempotencyContext } from './idempotency/idempotency-service.ts';
-import { createOnboardingContext, type OnboardingContext } from './onboarding/onboarding-service.ts';
-import { createPatientsContext, type PatientsContext } from './patients/patients-service.ts';
-import { createPortalContext, type PortalContext } from './portal/portal-service.ts';
-import { createPrescriptionsContext, type PrescriptionsContext } from './prescriptions/prescriptions-service.ts';
-import type { Deps } from './runtime.ts';
-import { createSsoContext, type SsoContext } from './sso/sso-service.ts';
-import { createSystemContext, type SystemContext } from './system/system-service.ts';
-import { createUsersContext, type UsersContext } from './users/users-service.ts';
-import { createWebhooksContext, type WebhooksContext } from './webhooks/webhooks-service.ts';
+// that needs another receives it here, explicitly. Every surface calls the features' services
+// with them: app.ts hands each route and page module its own feature's context; the dispatcher
+// and CLI commands take the ones they call.
+import { createAuthContext, type AuthContext } from './auth/index.ts';
+import { createCustomDrugsContext, type CustomDrugsContext } from './custom-drugs/index.ts';
+import { createIdempotencyContext, type IdempotencyContext } from './idempotency/index.ts';
+import { createOnboardingContext, type OnboardingContext } from './onboarding/index.ts';
+import { createPatientsContext, type PatientsContext } from './patients/index.ts';
+import { createPortalContext, type PortalContext } from './portal/index.ts';
+import { createPrescriptionsContext, type PrescriptionsContext } from './prescriptions/index.ts';
+import type { Deps } from './deps.ts';
+import { createSsoContext, type SsoContext } from './sso/index.ts';
+import { createSystemContext, type SystemContext } from './system/index.ts';
+import { createUsersContext, type UsersContext } from './users/index.ts';
+import { createWebhooksContext, type WebhooksContext } from './webhooks/index.ts';
 
 export interface Features {
   system: SystemContext;
@@ -32,8 +33,8 @@ export function buildFeatures(deps: Deps): Features {
   const system = createSystemContext(deps);
   const auth = createAuthContext(deps);
   const webhooks = createWebhooksContext(deps);
-  const onboarding = createOnboardingContext(deps, { webhooks });
   const users = createUsersContext(deps);
+  const onboarding = createOnboardingContext(deps, { webhooks, users });
   const patients = createPatientsContext(deps, { users });
   const customDrugs = createCustomDrugsContext(deps, { users });
   const idempotency = createIdempotencyContext(deps);

@@ -2,9 +2,10 @@
 // (migrated), keys, clock, HI Service port, rate limiter and logger. Sandbox mode generates
 // missing keys into the data directory. Features are built from it (features.ts).
 import { randomBytes } from 'node:crypto';
-import type { DestinationStream, Logger } from 'pino';
-import { generateSigningKeyPem, readOrCreateKeyFile, signingKeysFromPem, type SigningKeys } from './auth/signing-keys.ts';
+import type { DestinationStream } from 'pino';
+import { generateSigningKeyPem, readOrCreateKeyFile, signingKeysFromPem, type SigningKeys } from './platform/signing-keys.ts';
 import { ConfigError, type Config } from './config.ts';
+import type { Deps } from './deps.ts';
 import { createHiSandboxSimulator, loadHiSandboxFixtures, type HiServicePort } from './hi-service/index.ts';
 import { systemClock, type Clock } from './platform/clock.ts';
 import { openDatabase, sqliteFileIn, type DatabaseHandle } from './platform/db/database.ts';
@@ -12,22 +13,6 @@ import { migrateToLatest } from './platform/db/migrator.ts';
 import { createMemoryRateLimiter, createRedisRateLimiter, unlimitedRateLimiter, type RateLimiter } from './platform/http/rate-limiter.ts';
 import { createLogger } from './platform/logger.ts';
 import { parseSecretKey } from './platform/secrets.ts';
-
-/** What the features are built from. The CLI assembles it from configuration; tests around a fresh database and a manual clock. */
-export interface Deps {
-  config: Config;
-  database: DatabaseHandle;
-  /** Signs access tokens. */
-  keys: SigningKeys;
-  /** Encrypts webhook secrets and national identifiers at rest. */
-  secretKey: Buffer;
-  clock: Clock;
-  /** Per (partner, organization) request budget; unlimited outside `erx serve`. */
-  rateLimiter: RateLimiter;
-  logger: Logger;
-  /** The national HI Service (the sandbox simulator outside production). */
-  hiService: HiServicePort;
-}
 
 export async function openConfiguredDatabase(config: Config): Promise<DatabaseHandle> {
   const database = await openDatabase({ databaseUrl: config.databaseUrl, databaseSchema: config.databaseSchema, sqliteFile: sqliteFileIn(config.dataDir) });

@@ -4,7 +4,8 @@
 import { buildApp } from './app.ts';
 import { buildFeatures, type Features } from './features.ts';
 import type { App } from './route-module.ts';
-import { closeDeps, type Deps } from './runtime.ts';
+import type { Deps } from './deps.ts';
+import { closeDeps } from './runtime.ts';
 
 export interface RunningServer {
   app: App;

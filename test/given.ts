@@ -3,10 +3,8 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { createTestApp, type TestApp, type TestAppOptions } from './test-app.ts';
-import { requestableScopes } from '../src/auth/scopes.ts';
-import { createOrganization, createPartner, enablePartnerForOrganization } from '../src/onboarding/onboarding-service.ts';
-import { DEMO_HPIO } from '../src/onboarding/sandbox-seed.ts';
-import { createUser } from '../src/onboarding/operator-users.ts';
+import { requestableScopes } from '../src/auth/index.ts';
+import { createOrganization, createPartner, enablePartnerForOrganization, DEMO_HPIO, createUser } from '../src/onboarding/index.ts';
 
 let counter = 0;
 const unique = () => `${process.pid}-${++counter}-${Math.random().toString(36).slice(2, 8)}`;

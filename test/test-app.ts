@@ -8,8 +8,8 @@ import { API_ROUTE_MODULES, buildApp, PORTAL_ROUTE_MODULES, type Surfaces } from
 import { checkResponseContract } from './response-contract.ts';
 import { buildFeatures, type Features } from '../src/features.ts';
 import type { App } from '../src/route-module.ts';
-import type { Deps } from '../src/runtime.ts';
-import { generateSigningKeyPem, signingKeysFromPem, type SigningKeys } from '../src/auth/signing-keys.ts';
+import type { Deps } from '../src/deps.ts';
+import { generateSigningKeyPem, signingKeysFromPem, type SigningKeys } from '../src/platform/signing-keys.ts';
 import { loadConfig, type Config } from '../src/config.ts';
 import { loadHiSandboxFixtures, type HiServicePort } from '../src/hi-service/index.ts';
 import { ManualClock } from '../src/platform/clock.ts';

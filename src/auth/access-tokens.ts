@@ -5,7 +5,7 @@ import { AUTH_DETAIL, unauthorized } from '../platform/http/api-error.ts';
 import type { Awaitable } from '../platform/awaitable.ts';
 import type { Clock } from '../platform/clock.ts';
 import { isScope, type Scope } from './scopes.ts';
-import type { SigningKeys } from './signing-keys.ts';
+import type { SigningKeys } from '../platform/signing-keys.ts';
 
 export interface AccessTokenClaims {
   partnerId: string;

@@ -3,9 +3,10 @@ import type { RouteModule } from '../route-module.ts';
 import { errorResponses } from '../platform/http/envelope.ts';
 import { principalOf } from './route-auth.ts';
 import { JwksResponse, OrganizationParams, TokenHeadersSchema, tokenRequestSchema, TokenResponse, ValidateResponse } from './auth-schemas.ts';
-import { enforceRateLimit, issueAccessToken, oauthFieldsOf, publicKeysOf, readTokenHeaders, validateIntegration } from './auth-service.ts';
+import type { Config } from '../config.ts';
+import { enforceRateLimit, issueAccessToken, oauthFieldsOf, publicKeysOf, readTokenHeaders, validateIntegration, type AuthContext } from './auth-service.ts';
 
-export const authRoutes: RouteModule = (app, { auth }, config) => {
+export const authRoutes: RouteModule<{ auth: AuthContext; config: Config }> = (app, { auth, config }) => {
   app.route({
     method: 'POST',
     url: '/v1/token',

@@ -10,11 +10,11 @@ import type { Database } from '../platform/db/database-schema.ts';
 import type { RateLimiter } from '../platform/http/rate-limiter.ts';
 import { isUuid } from '../platform/ids.ts';
 import { createSecretChecker, secretMatchesHash, type SecretChecker } from '../platform/secrets.ts';
-import type { Deps } from '../runtime.ts';
+import type { Deps } from '../deps.ts';
 import { createAccessTokenVerifier, signAccessToken, type AccessTokenClaims, type AccessTokenVerifier } from './access-tokens.ts';
 import { findRequestPrincipal, findTokenCredentials, markIntegrationValidated, type RequestPrincipalRow } from './auth-store.ts';
 import { canonicalScope, requestableScopes, type Scope } from './scopes.ts';
-import type { SigningKeys } from './signing-keys.ts';
+import type { SigningKeys } from '../platform/signing-keys.ts';
 import { holdsCapability, type Capability } from './capabilities.ts';
 import { parseStoredRoles, type Role } from './user-roles.ts';
 

@@ -2,10 +2,11 @@
 // failure as one line on stderr with a non-zero exit.
 import type { Command } from 'commander';
 import { ConfigError, loadConfig } from '../config.ts';
-import { OnboardingError } from '../onboarding/onboarding-service.ts';
+import { OnboardingError } from '../onboarding/index.ts';
 import { buildFeatures, type Features } from '../features.ts';
-import { WebhooksError } from '../webhooks/webhooks-service.ts';
-import { assembleDeps, closeDeps, type Deps } from '../runtime.ts';
+import { WebhooksError } from '../webhooks/index.ts';
+import type { Deps } from '../deps.ts';
+import { assembleDeps, closeDeps } from '../runtime.ts';
 
 export interface CommandOptions {
   json?: boolean;

@@ -1,7 +1,14 @@
 // erx partner create | partner set-frame-origins | org create | org enable-partner | user create | user show
 import type { Command } from 'commander';
-import { createOrganization, createPartner, enablePartnerForOrganization, OnboardingError, setPartnerFrameOrigins } from '../onboarding/onboarding-service.ts';
-import { createUser, showUser } from '../onboarding/operator-users.ts';
+import {
+  createOrganization,
+  createPartner,
+  enablePartnerForOrganization,
+  OnboardingError,
+  setPartnerFrameOrigins,
+  createUser,
+  showUser,
+} from '../onboarding/index.ts';
 import { addJsonOption, listOption, printResult, withFeatures, type CommandOptions } from './cli-output.ts';
 
 export function registerOnboardingCommands(program: Command): void {

@@ -2,12 +2,12 @@
 import type { Command } from 'commander';
 import type { Logger } from 'pino';
 import { loadConfig } from '../config.ts';
-import { describeSandboxSeed, isDatabaseEmpty, seedSandbox } from '../onboarding/sandbox-seed.ts';
+import { describeSandboxSeed, isDatabaseEmpty, seedSandbox } from '../onboarding/index.ts';
 import { buildFeatures } from '../features.ts';
 import { tuneV8ForServing } from '../platform/v8-tuning.ts';
 import { assembleDeps, closeDeps, migrateConfiguredDatabase } from '../runtime.ts';
 import { startServer } from '../server.ts';
-import { startWebhookDispatcher } from '../webhooks/webhook-dispatcher.ts';
+import { startWebhookDispatcher } from '../webhooks/index.ts';
 import { addJsonOption, printResult, withFeatures, type CommandOptions } from './cli-output.ts';
 
 async function serve(options: { seedIfEmpty?: boolean }): Promise<void> {

@@ -2,8 +2,14 @@
 // they do about them.
 import os from 'node:os';
 import type { Command } from 'commander';
-import { listWebhookAttempts, listWebhookEvents, parseEventFilter, replayWebhookEvents, type EventFilterInput } from '../webhooks/webhook-history.ts';
-import { pingWebhookEndpoint } from '../webhooks/webhook-ping.ts';
+import {
+  listWebhookAttempts,
+  listWebhookEvents,
+  parseEventFilter,
+  replayWebhookEvents,
+  type EventFilterInput,
+  pingWebhookEndpoint,
+} from '../webhooks/index.ts';
 import { addJsonOption, printResult, withFeatures, type CommandOptions } from './cli-output.ts';
 
 function addFilterOptions(command: Command): Command {

@@ -8,7 +8,7 @@ import {
   setWebhookEndpoint,
   setWebhookEndpointEnabled,
   showWebhookEndpoint,
-} from '../webhooks/webhook-endpoints.ts';
+} from '../webhooks/index.ts';
 import { addJsonOption, printResult, withFeatures, type CommandOptions } from './cli-output.ts';
 import { registerWebhookHistoryCommands } from './webhook-history-commands.ts';
 

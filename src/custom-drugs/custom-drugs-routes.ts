@@ -3,7 +3,7 @@
 import type { App, RouteModule } from '../route-module.ts';
 import type { Config } from '../config.ts';
 import { errorResponses } from '../platform/http/envelope.ts';
-import { principalOf } from '../auth/route-auth.ts';
+import { principalOf, type Role } from '../auth/index.ts';
 import { submittedBody } from '../platform/http/body-validation.ts';
 import { acceptNumbersOnCreate } from './custom-drugs-input.ts';
 import {
@@ -220,7 +220,7 @@ const deleteUserDrugRoute: RouteRegistration = (app, ctx) => {
   });
 };
 
-export const customDrugRoutes: RouteModule = (app, { customDrugs }, config) => {
+export const customDrugRoutes: RouteModule<{ customDrugs: CustomDrugsContext; config: Config }> = (app, { customDrugs, config }) => {
   const routes = [
     // The organization catalog
     createCatalogDrugsRoute,

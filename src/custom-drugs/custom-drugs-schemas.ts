@@ -1,7 +1,7 @@
 // Request and response schemas of the custom drug routes, built from the field table so the
 // limits live in one place.
 import { Type, type TSchema, type TString } from '@sinclair/typebox';
-import { OrganizationParams } from '../auth/auth-schemas.ts';
+import { OrganizationParams } from '../auth/index.ts';
 import { SuccessEnvelopeSchema } from '../platform/http/envelope.ts';
 import { StringEnum } from '../platform/http/schema-types.ts';
 import {

@@ -8,10 +8,10 @@ import type { Clock } from '../platform/clock.ts';
 import type { CustomDrugsTable, Database } from '../platform/db/database-schema.ts';
 import { MAX_REPORTED_ISSUES } from '../platform/http/error-handler.ts';
 import { isUuid, newId } from '../platform/ids.ts';
-import type { Principal } from '../auth/auth-service.ts';
+import type { Principal } from '../auth/index.ts';
 import type { SubmittedBody } from '../platform/http/body-validation.ts';
-import type { Deps } from '../runtime.ts';
-import { requireOrganizationUser, type UsersContext } from '../users/users-service.ts';
+import type { Deps } from '../deps.ts';
+import { requireOrganizationUser, type UsersContext } from '../users/index.ts';
 import {
   CUSTOM_DRUG_FIELD_NAMES,
   type CustomDrug,

@@ -2,8 +2,9 @@
 // path, and one provider per verification result. All are fictional except Jessica Wood and
 // Anna Smith's HPI-I, which reuse ADHA's published test numbers. Every IHI and HPI-I passes
 // the Luhn check with its prefix and every Medicare number its check digit (see the test).
+// The simulator's fixtures are this set behind a fixture file's records (loadHiSandboxFixtures).
 
-import type { HiFixtures, HiPatientFixture, HiProviderFixture } from './hi-fixture-file.ts';
+import { loadHiFixtureFile, mergeHiFixtures, type HiFixtures, type HiPatientFixture, type HiProviderFixture } from './hi-fixture-file.ts';
 
 export const HI_DEMO_PATIENTS = {
   /** ACTIVE + VERIFIED, reachable on every one of the seven paths. */
@@ -212,3 +213,9 @@ export const HI_DEMO_FIXTURES: HiFixtures = {
   patients: Object.values(HI_DEMO_PATIENTS),
   providers: Object.values(HI_DEMO_PROVIDERS),
 };
+
+/** The simulator's fixtures: the file's records (when a path is given) ahead of the demo set. */
+export function loadHiSandboxFixtures(path?: string): HiFixtures {
+  if (path === undefined || path === '') return HI_DEMO_FIXTURES;
+  return mergeHiFixtures(loadHiFixtureFile(path), HI_DEMO_FIXTURES);
+}

@@ -2,10 +2,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { HI_DEMO_FIXTURES } from './hi-demo-fixtures.ts';
+import { HI_DEMO_FIXTURES, loadHiSandboxFixtures } from './hi-demo-fixtures.ts';
 import {
   loadHiFixtureFile,
-  loadHiSandboxFixtures,
   mergeHiFixtures,
   type HiPatientFixture,
   type HiProviderFixture,

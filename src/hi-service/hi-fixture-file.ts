@@ -17,7 +17,6 @@ import {
   isValidMedicareIrn,
 } from '../identifiers/index.ts';
 import { HI_SEX_CODES, IHI_RECORD_STATUSES, IHI_STATUSES } from './hi-service-port.ts';
-import { HI_DEMO_FIXTURES } from './hi-demo-fixtures.ts';
 
 const AUSTRALIAN_STATES = ['NSW', 'VIC', 'QLD', 'WA', 'SA', 'TAS', 'ACT', 'NT'] as const;
 
@@ -257,10 +256,4 @@ export function mergeHiFixtures(...sets: HiFixtures[]): HiFixtures {
     patients: sets.flatMap((set) => set.patients),
     providers: sets.flatMap((set) => set.providers),
   };
-}
-
-/** The simulator's fixtures: the file's records (when a path is given) ahead of the demo set. */
-export function loadHiSandboxFixtures(path?: string): HiFixtures {
-  if (path === undefined || path === '') return HI_DEMO_FIXTURES;
-  return mergeHiFixtures(loadHiFixtureFile(path), HI_DEMO_FIXTURES);
 }

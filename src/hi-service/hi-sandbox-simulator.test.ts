@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { HI_DEMO_FIXTURES, HI_DEMO_PATIENTS, HI_DEMO_PROVIDERS } from './hi-demo-fixtures.ts';
-import { loadHiSandboxFixtures, type HiPatientFixture } from './hi-fixture-file.ts';
+import { HI_DEMO_FIXTURES, HI_DEMO_PATIENTS, HI_DEMO_PROVIDERS, loadHiSandboxFixtures } from './hi-demo-fixtures.ts';
+import type { HiPatientFixture } from './hi-fixture-file.ts';
 import { createHiSandboxSimulator } from './hi-sandbox-simulator.ts';
 import {
   buildIhiSearchRequest,

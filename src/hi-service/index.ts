@@ -27,12 +27,11 @@ export {
   HiPatientFixture,
   HiProviderFixture,
   loadHiFixtureFile,
-  loadHiSandboxFixtures,
   mergeHiFixtures,
   parseHiFixtures,
   type HiFixtures,
 } from './hi-fixture-file.ts';
-export { HI_DEMO_FIXTURES, HI_DEMO_PATIENTS, HI_DEMO_PROVIDERS } from './hi-demo-fixtures.ts';
+export { HI_DEMO_FIXTURES, HI_DEMO_PATIENTS, HI_DEMO_PROVIDERS, loadHiSandboxFixtures } from './hi-demo-fixtures.ts';
 export {
   createHiSandboxSimulator,
   type HiSandboxSimulatorOptions,

@@ -9,7 +9,7 @@ import type { Kysely } from 'kysely';
 import type { Clock } from '../platform/clock.ts';
 import type { Database } from '../platform/db/database-schema.ts';
 import { ApiError, validationFailed } from '../platform/http/api-error.ts';
-import type { Deps } from '../runtime.ts';
+import type { Deps } from '../deps.ts';
 import {
   deleteExpiredIdempotencyKeys,
   deleteIdempotencyKey,

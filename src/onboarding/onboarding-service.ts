@@ -3,15 +3,15 @@
 // once and stored only as hashes (a webhook endpoint's secret is the webhooks feature's).
 import type { Kysely } from 'kysely';
 import { isValidHpio } from '../identifiers/index.ts';
-import { isScope, SCOPES, type Scope } from '../auth/scopes.ts';
+import { isScope, SCOPES, type Scope } from '../auth/index.ts';
 import type { Mode } from '../config.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { Database } from '../platform/db/database-schema.ts';
 import { newId } from '../platform/ids.ts';
 import { generateSecret, hashSecret } from '../platform/secrets.ts';
-import type { Deps } from '../runtime.ts';
-import { prepareWebhookEndpoint } from '../webhooks/webhook-endpoints.ts';
-import type { WebhooksContext } from '../webhooks/webhooks-service.ts';
+import type { Deps } from '../deps.ts';
+import type { UsersContext } from '../users/index.ts';
+import { prepareWebhookEndpoint, type WebhooksContext } from '../webhooks/index.ts';
 import { findOrganization, findPartner, insertOrganization, insertPartner, insertPartnerEnablement, updatePartnerFrameOrigins } from './onboarding-store.ts';
 
 /** A mistake in what the operator asked for; the CLI prints it as one line. */
@@ -27,13 +27,15 @@ export interface OnboardingContext {
   apiBaseUrl: string;
   /** A partner created with a webhook URL gets its endpoint as `erx webhooks set-endpoint` would register it. */
   webhooks: WebhooksContext;
+  /** The operator's user tools create and show users through the users feature. */
+  users: UsersContext;
   /** Production accepts only https frame origins. */
   mode: Mode;
 }
 
 export function createOnboardingContext(
   deps: Pick<Deps, 'database' | 'clock' | 'secretKey' | 'config'>,
-  features: { webhooks: WebhooksContext },
+  features: { webhooks: WebhooksContext; users: UsersContext },
 ): OnboardingContext {
   return {
     db: deps.database,
@@ -41,6 +43,7 @@ export function createOnboardingContext(
     secretKey: deps.secretKey,
     apiBaseUrl: `${deps.config.publicUrl}${deps.config.basePath}`,
     webhooks: features.webhooks,
+    users: features.users,
     mode: deps.config.mode,
   };
 }

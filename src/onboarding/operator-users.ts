@@ -1,9 +1,8 @@
 // The operator's create user (`erx user create`, the sandbox seed): any role, no provider
 // record and no HI Service lookup. Partners create users through the API (users/user-creation.ts).
 import { isValidEmail, normaliseEmail } from '../identifiers/index.ts';
-import { isRole, parseStoredRoles, ROLES, type Role } from '../auth/user-roles.ts';
-import { newUserRow } from '../users/users-service.ts';
-import { findProviderRecord, findUserByEmail, findUserById, insertUser } from '../users/users-store.ts';
+import { isRole, parseStoredRoles, ROLES, type Role } from '../auth/index.ts';
+import { findStoredUser, insertOperatorUser, isEmailTaken, newUserRow } from '../users/index.ts';
 import { OnboardingError, type OnboardingContext } from './onboarding-service.ts';
 import { findOrganization } from './onboarding-store.ts';
 
@@ -34,10 +33,10 @@ export async function createUser(ctx: OnboardingContext, input: NewUser): Promis
     throw new OnboardingError(`roles must be a non-empty list of ${ROLES.join(', ')}${unknown.length ? `; unknown: ${unknown.join(', ')}` : ''}`);
   }
   if (!(await findOrganization(ctx.db, organizationId))) throw new OnboardingError(`organization ${input.organizationId} not found`);
-  if (await findUserByEmail(ctx.db, email)) throw new OnboardingError(`a user with e-mail ${email} already exists`);
+  if (await isEmailTaken(ctx.users, email)) throw new OnboardingError(`a user with e-mail ${email} already exists`);
   const roles = [...new Set(input.roles)] as Role[];
   const row = newUserRow(ctx.clock.now().toISOString(), { organizationId, email, givenName, familyName, roles });
-  await insertUser(ctx.db, row);
+  await insertOperatorUser(ctx.users, row);
   return { user_id: row.id, email, roles };
 }
 
@@ -56,9 +55,9 @@ export interface OperatorUserView {
 
 /** `erx user show`: a user of any organization, as stored, for support and checks. */
 export async function showUser(ctx: OnboardingContext, userId: string): Promise<OperatorUserView> {
-  const user = await findUserById(ctx.db, userId.toLowerCase());
-  if (!user) throw new OnboardingError(`user ${userId} not found`);
-  const record = await findProviderRecord(ctx.db, user.organization_id, user.id);
+  const stored = await findStoredUser(ctx.users, userId.toLowerCase());
+  if (!stored) throw new OnboardingError(`user ${userId} not found`);
+  const { user, record } = stored;
   const { user_id: _user, organization_id: _organization, ...provider } = record ?? { user_id: '', organization_id: '' };
   return {
     user_id: user.id,

@@ -1,10 +1,9 @@
 // `erx sandbox seed`: a demo partner, an organization with an HPI-O and two users (an owner
 // and a prescriber ready to prescribe), with every credential needed to call the API
 // straight away.
-import { SCOPES } from '../auth/scopes.ts';
-import { HI_DEMO_PROVIDERS } from '../hi-service/hi-demo-fixtures.ts';
-import { updateUser } from '../users/provider-update.ts';
-import type { UsersContext } from '../users/users-service.ts';
+import { SCOPES } from '../auth/index.ts';
+import { HI_DEMO_PROVIDERS } from '../hi-service/index.ts';
+import { updateUser, type UsersContext } from '../users/index.ts';
 import { countPartners, findPartner } from './onboarding-store.ts';
 import { createOrganization, createPartner, enablePartnerForOrganization, type OnboardingContext } from './onboarding-service.ts';
 import { createUser } from './operator-users.ts';

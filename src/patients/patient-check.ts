@@ -1,13 +1,20 @@
 // The check both the precheck and create patient run on a validated body, applying the
 // spec's precedence: several patients share the partner_patient_id (409) > already_exists >
 // organization_not_ready > insufficient_data > the outcome of the HI Service search.
-import type { IhiSearchIdentifiers, IhiSearchPath } from '../hi-service/index.ts';
+import type { Kysely } from 'kysely';
+import type { HiServicePort, IhiSearchIdentifiers, IhiSearchPath } from '../hi-service/index.ts';
+import type { Database } from '../platform/db/database-schema.ts';
 import { ApiError, validationFailed, type ValidationIssue } from '../platform/http/api-error.ts';
 import type { PatientCheck } from './ihi-precheck.ts';
 import { planIhiSearch, runIhiSearch } from './ihi-search.ts';
 import { demographicsOf, identifiersOf, type PatientInput } from './patient-records.ts';
-import type { PatientsContext } from './patients-service.ts';
 import { findPatientsByPartnerPatientId } from './patients-store.ts';
+
+/** What the check reads (the service's context has both): named here so this file needs nothing from the service. */
+interface CheckContext {
+  db: Kysely<Database>;
+  hiService: HiServicePort;
+}
 
 export function throwIfIssues(issues: ValidationIssue[]): void {
   if (issues.length > 0) throw validationFailed(issues);
@@ -21,7 +28,7 @@ export function severalPatientsConflict(): ApiError {
 }
 
 export async function checkPatient(
-  ctx: PatientsContext,
+  ctx: CheckContext,
   organization: { organizationId: string; organizationHpio: string | null },
   input: PatientInput,
   options: { liveCheckOfExisting: boolean },
@@ -47,6 +54,6 @@ export async function checkPatient(
 
 // A module function, not a closure in checkPatient: the TypeScript loader names each closure
 // as it is made, which costs more than the rest of the plan on this hot path.
-function searchFor(ctx: PatientsContext, identifiers: IhiSearchIdentifiers, input: PatientInput, paths: IhiSearchPath[]) {
+function searchFor(ctx: CheckContext, identifiers: IhiSearchIdentifiers, input: PatientInput, paths: IhiSearchPath[]) {
   return runIhiSearch(ctx.hiService, identifiers, demographicsOf(input), paths);
 }

@@ -2,10 +2,10 @@
 // patient, while the row stays (deleted_at set) for the prescriptions that refer to it. Refused
 // (409) while one of them is Active. Idempotent: a patient that is not there, or no longer,
 // answers the same 200 and nothing changes.
-import type { Principal } from '../auth/auth-service.ts';
+import type { Principal } from '../auth/index.ts';
 import { ApiError } from '../platform/http/api-error.ts';
 import { isUuid } from '../platform/ids.ts';
-import { requireOrganizationUser } from '../users/users-service.ts';
+import { requireOrganizationUser } from '../users/index.ts';
 import type { PatientsContext } from './patients-service.ts';
 import { findActivePrescriptionScids, markPatientDeleted } from './patients-store.ts';
 

@@ -1,11 +1,11 @@
 // Reading one patient (the vendor's "Read Patient"), and the patient lookups other features
 // build on: prescriptions are always of a live patient of the caller's organization.
 import type { Kysely } from 'kysely';
-import type { Principal } from '../auth/auth-service.ts';
+import type { Principal } from '../auth/index.ts';
 import type { Database } from '../platform/db/database-schema.ts';
 import { patientNotFound } from '../platform/http/api-error.ts';
 import { isUuid } from '../platform/ids.ts';
-import { requireOrganizationUser } from '../users/users-service.ts';
+import { requireOrganizationUser } from '../users/index.ts';
 import { recordOfRow, type PatientRecord } from './patient-records.ts';
 import type { PatientData } from './patients-schemas.ts';
 import type { PatientsContext } from './patients-service.ts';

@@ -2,12 +2,12 @@
 // one). Changing a name, the date of birth or the sex, or sending a different IHI, re-runs
 // the IHI verification before anything is saved.
 import { ApiError, invalidRequest, validationFailed, type ValidationIssue } from '../platform/http/api-error.ts';
-import type { Principal } from '../auth/auth-service.ts';
+import type { Principal } from '../auth/index.ts';
 import { bodyFields, type SubmittedBody } from '../platform/http/body-validation.ts';
 import type { IhiFound } from '../hi-service/index.ts';
 import { labelOfPath, fieldOfPath, planIhiSearch, runIhiSearch } from './ihi-search.ts';
 import { checkPatientUpdateBody } from './patient-input-checks.ts';
-import { requireOrganizationUser } from '../users/users-service.ts';
+import { requireOrganizationUser } from '../users/index.ts';
 import { throwIfIssues } from './patient-check.ts';
 import type { PatientsContext } from './patients-service.ts';
 import { columnsOf, demographicsOf, identifiersOf, ihiFieldsOf, recordOfRow, type PatientRecord } from './patient-records.ts';

@@ -1,7 +1,7 @@
 // IHI precheck, create, read, update and delete patient, under the acting user of an organization.
 // Bodies are validated with attachValidation so the schema failures and the identifier
 // checks leave together as one 422.
-import { principalOf } from '../auth/route-auth.ts';
+import { principalOf } from '../auth/index.ts';
 import { errorResponses } from '../platform/http/envelope.ts';
 import { submittedBody } from '../platform/http/body-validation.ts';
 import type { RouteModule } from '../route-module.ts';
@@ -20,14 +20,14 @@ import {
   PatientUpdatedResponse,
   PrecheckResponse,
 } from './patients-schemas.ts';
-import { createPatient, runIhiPrecheck } from './patients-service.ts';
+import { createPatient, runIhiPrecheck, type PatientsContext } from './patients-service.ts';
 
 /** A full patient body is under 4 KB; anything near this limit is not a patient. */
 const PATIENT_BODY_LIMIT_BYTES = 32 * 1024;
 
 const PATIENTS_URL = '/v1/organizations/:organization_id/users/:user_id/patients';
 
-export const patientsRoutes: RouteModule = (app, { patients }) => {
+export const patientsRoutes: RouteModule<PatientsContext> = (app, patients) => {
   app.route({
     method: 'POST',
     url: `${PATIENTS_URL}/ihi-precheck`,

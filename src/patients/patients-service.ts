@@ -3,15 +3,15 @@
 // reports it; create acts on it, refusing exactly when the precheck's outcome rules say
 // create_would_succeed is false. Update is in patient-update.ts.
 import type { Kysely } from 'kysely';
-import type { Principal } from '../auth/auth-service.ts';
+import type { Principal } from '../auth/index.ts';
 import type { HiServicePort, IhiFound } from '../hi-service/index.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { Database } from '../platform/db/database-schema.ts';
 import { ApiError, validationFailed } from '../platform/http/api-error.ts';
 import type { SubmittedBody } from '../platform/http/body-validation.ts';
 import { newId } from '../platform/ids.ts';
-import type { Deps } from '../runtime.ts';
-import { requireOrganizationUser, type UsersContext } from '../users/users-service.ts';
+import type { Deps } from '../deps.ts';
+import { requireOrganizationUser, type UsersContext } from '../users/index.ts';
 import { buildPrecheckData, createWouldSucceed, describePrecheck, type PatientCheck } from './ihi-precheck.ts';
 import { fieldOfPath, labelOfPath } from './ihi-search.ts';
 import { checkPatientInputBody } from './patient-input-checks.ts';

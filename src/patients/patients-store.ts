@@ -2,11 +2,10 @@
 // organization finds nothing. A deleted patient (deleted_at set) is found by none of them: its
 // row stays only for the prescriptions that refer to it.
 import { sql, type Insertable, type Kysely, type Selectable, type Updateable } from 'kysely';
-import type { Database, PatientsTable } from '../platform/db/database-schema.ts';
+import type { Database, PatientsTable, PrescriptionsTable } from '../platform/db/database-schema.ts';
 import type { Awaitable } from '../platform/awaitable.ts';
 import { holdsRowLocks } from '../platform/db/database.ts';
 import { precompileQuery } from '../platform/db/precompiled-query.ts';
-import type { PrescriptionStatus } from '../prescriptions/prescription-lifecycle.ts';
 
 export type PatientRow = Selectable<PatientsTable>;
 
@@ -104,7 +103,7 @@ export async function findActivePrescriptionScids(trx: Kysely<Database>, organiz
     .select('scid')
     .where('organization_id', '=', organizationId)
     .where('patient_id', '=', patientId)
-    .where('status', '=', 'Active' satisfies PrescriptionStatus)
+    .where('status', '=', 'Active' satisfies PrescriptionsTable['status'])
     .orderBy('created_at')
     .limit(limit)
     .execute();

@@ -6,11 +6,11 @@ import { submittedBody } from '../platform/http/body-validation.ts';
 import type { RouteModule } from '../route-module.ts';
 import { layoutOf, portalPaths } from './page-layout.ts';
 import { sessionOf } from './portal-context.ts';
-import { findPatientFromDashboard, readDashboard, readPatientPage } from './portal-service.ts';
+import { findPatientFromDashboard, readDashboard, readPatientPage, type PortalContext } from './portal-service.ts';
 
 const PatientParams = Type.Object({ patient_id: Type.String() });
 
-export const dashboardPages: RouteModule = (app, { portal }) => {
+export const dashboardPages: RouteModule<PortalContext> = (app, portal) => {
   app.route({
     method: 'GET',
     url: '/dashboard',

@@ -3,7 +3,7 @@
 // token for its forms, the addresses of the pages it links to, and the fixed wording of
 // labels and actions (the accessible names partners' tests rely on).
 import type { FastifyReply } from 'fastify';
-import type { PrescriptionChange } from '../prescriptions/prescription-changes.ts';
+import type { PrescriptionChange } from '../prescriptions/index.ts';
 import { COUNT_HINTS, FIELD_LABELS } from './prescription-form.ts';
 
 /** `dashboard`: the full portal, with navigation. `embed`: the same pages without it, for an iframe. */

@@ -12,10 +12,9 @@ import { Eta } from 'eta';
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
-import { holdsCapability } from '../auth/capabilities.ts';
+import { holdsCapability } from '../auth/index.ts';
 import { ApiError, ERROR_CODES } from '../platform/http/api-error.ts';
-import { findLivePortalSession, type PortalSession } from '../sso/portal-sessions.ts';
-import type { SsoContext } from '../sso/sso-service.ts';
+import { findLivePortalSession, type PortalSession, type SsoContext } from '../sso/index.ts';
 import { contentSecurityPolicy, sessionCookiePolicy } from './portal-security.ts';
 
 declare module 'fastify' {

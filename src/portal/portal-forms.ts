@@ -11,7 +11,7 @@ import type { Kysely } from 'kysely';
 import type { Clock } from '../platform/clock.ts';
 import type { Database } from '../platform/db/database-schema.ts';
 import { ApiError } from '../platform/http/api-error.ts';
-import type { PortalSession } from '../sso/portal-sessions.ts';
+import type { PortalSession } from '../sso/index.ts';
 import { claimPortalForm, findPortalForm, releasePortalForm, settlePortalForm } from './portal-forms-store.ts';
 
 export interface PortalFormsContext {

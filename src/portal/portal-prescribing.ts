@@ -4,18 +4,22 @@
 // confirmation step. Creating and changing call the prescriptions service with the session
 // as the caller and its user as the acting prescriber, and with the session's reserved_1..3,
 // so the same rules hold and the same events are written as through any other entry point.
-import { holdsCapability, needsReadinessFor, type Capability } from '../auth/capabilities.ts';
-import { listDrugsVisibleToUser } from '../custom-drugs/custom-drugs-service.ts';
-import { requirePatient } from '../patients/patient-reads.ts';
+import { holdsCapability, needsReadinessFor, type Capability } from '../auth/index.ts';
+import { listDrugsVisibleToUser } from '../custom-drugs/index.ts';
+import { requirePatient } from '../patients/index.ts';
 import { ApiError } from '../platform/http/api-error.ts';
 import { bodyFields, type SubmittedBody } from '../platform/http/body-validation.ts';
-import { changePrescription, type PrescriptionChange } from '../prescriptions/prescription-changes.ts';
-import { TRANSITIONS } from '../prescriptions/prescription-lifecycle.ts';
-import { readPatientPrescription } from '../prescriptions/prescription-reads.ts';
-import { prescribe } from '../prescriptions/prescriptions-service.ts';
-import { describeMedicine, renderScidQrCode } from '../prescriptions/token-page-view.ts';
-import type { PortalSession } from '../sso/portal-sessions.ts';
-import { readPrescriberProfile } from '../users/users-service.ts';
+import {
+  changePrescription,
+  type PrescriptionChange,
+  TRANSITIONS,
+  readPatientPrescription,
+  prescribe,
+  describeMedicine,
+  renderScidQrCode,
+} from '../prescriptions/index.ts';
+import type { PortalSession } from '../sso/index.ts';
+import { readPrescriberProfile } from '../users/index.ts';
 import { issueFormId, submitOnce, type FormAttempt } from './portal-forms.ts';
 import { choiceOfDelivery, deliveryChoicesOf, describeDelivery, medicineGroupsOf, type Choice, type MedicineGroup } from './prescription-choices.ts';
 import { deliveryOfChoice, EMPTY_FORM, formErrorsOf, medicineValueOfDrug, prescribeBodyOf, readFormValues, readPrefill, type FormErrors, type FormValues } from './prescription-form.ts';

@@ -3,19 +3,15 @@
 // patients, custom drugs, prescriptions for every change), with the session as the caller, so
 // the portal applies the API's rules and its tenancy: another organization's patient or
 // prescription is a 404 here too. Prescribing and managing are in portal-prescribing.ts.
-import { holdsCapability } from '../auth/capabilities.ts';
-import type { CustomDrugsContext } from '../custom-drugs/custom-drugs-service.ts';
-import { findPatientsOfPartnerId, requirePatient, type PatientRow } from '../patients/patient-reads.ts';
-import type { PatientsContext } from '../patients/patients-service.ts';
+import { holdsCapability } from '../auth/index.ts';
+import type { CustomDrugsContext } from '../custom-drugs/index.ts';
+import { findPatientsOfPartnerId, requirePatient, type PatientRow, type PatientsContext } from '../patients/index.ts';
 import { bodyFields, type SubmittedBody } from '../platform/http/body-validation.ts';
-import { listPatientPrescriptions } from '../prescriptions/prescription-reads.ts';
-import type { PrescriptionsContext } from '../prescriptions/prescriptions-service.ts';
-import { describeMedicine } from '../prescriptions/token-page-view.ts';
-import type { Deps } from '../runtime.ts';
-import type { PortalSession } from '../sso/portal-sessions.ts';
-import { remedyOf } from '../users/escript-readiness.ts';
-import { readPrescriberProfile, type PrescriberProfile, type UsersContext } from '../users/users-service.ts';
-import type { EventMetadata } from '../webhooks/webhook-events.ts';
+import { listPatientPrescriptions, type PrescriptionsContext, describeMedicine } from '../prescriptions/index.ts';
+import type { Deps } from '../deps.ts';
+import type { PortalSession } from '../sso/index.ts';
+import { remedyOf, readPrescriberProfile, type PrescriberProfile, type UsersContext } from '../users/index.ts';
+import type { EventMetadata } from '../webhooks/index.ts';
 import type { PortalFormsContext } from './portal-forms.ts';
 
 export interface PortalContext {

@@ -1,12 +1,8 @@
 // The choices the prescription pages offer: medicines (the organization catalog, the
 // prescriber's own custom drugs and, in the sandbox, the built-in formulary), narrowed by a
 // search, and where the token can go (the patient by SMS or e-mail, or a pharmacy).
-import type { CustomDrug } from '../custom-drugs/custom-drugs-fields.ts';
-import type { DrugLevel } from '../custom-drugs/custom-drugs-schemas.ts';
-import type { PatientContact } from '../prescriptions/prescription-delivery.ts';
-import { SANDBOX_PHARMACIES } from '../prescriptions/pharmacy-directory.ts';
-import type { Delivery } from '../prescriptions/prescriptions-schemas.ts';
-import { SANDBOX_FORMULARY } from '../prescriptions/sandbox-formulary.ts';
+import type { CustomDrug, DrugLevel } from '../custom-drugs/index.ts';
+import { type PatientContact, SANDBOX_PHARMACIES, type Delivery, SANDBOX_FORMULARY } from '../prescriptions/index.ts';
 import { medicineValueOfDrug, medicineValueOfFormulary } from './prescription-form.ts';
 
 export interface Choice {

@@ -5,9 +5,8 @@
 // service's issues are mapped back onto the form's fields.
 import { Type } from '@sinclair/typebox';
 import type { ValidationIssue } from '../platform/http/api-error.ts';
-import { COUNT_LIMITS, describeCountLimit, readCount, TEXT_LIMITS, type CountField } from '../prescriptions/prescription-fields.ts';
-import { findFormularyItem } from '../prescriptions/sandbox-formulary.ts';
-import type { EventMetadata } from '../webhooks/webhook-events.ts';
+import { COUNT_LIMITS, describeCountLimit, readCount, TEXT_LIMITS, type CountField, findFormularyItem } from '../prescriptions/index.ts';
+import type { EventMetadata } from '../webhooks/index.ts';
 
 export const FORM_FIELDS = ['medicine', 'quantity', 'repeats', 'repeat_interval_days', 'patient_instructions', 'doctor_instructions', 'send_to'] as const;
 export type FormField = (typeof FORM_FIELDS)[number];

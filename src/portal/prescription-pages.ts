@@ -5,10 +5,10 @@
 // cease, cancel and reissue, each shown for confirmation first.
 import { Type } from '@sinclair/typebox';
 import { submittedBody } from '../platform/http/body-validation.ts';
-import { TRANSITIONS } from '../prescriptions/prescription-lifecycle.ts';
-import type { PrescriptionChange } from '../prescriptions/prescription-changes.ts';
-import type { Capability } from '../auth/capabilities.ts';
+import { TRANSITIONS, type PrescriptionChange } from '../prescriptions/index.ts';
+import type { Capability } from '../auth/index.ts';
 import type { RouteModule } from '../route-module.ts';
+import type { PortalContext } from './portal-service.ts';
 import { ACTION_LABELS, layoutOf, PORTAL_FRAMES, portalPaths } from './page-layout.ts';
 import { sessionOf } from './portal-context.ts';
 import { CHANGE_CAPABILITIES, readPrescriptionForm, readPrescriptionPage, submitPrescriptionChange, submitPrescriptionForm } from './portal-prescribing.ts';
@@ -31,7 +31,7 @@ function noticeOf(query: { created?: string; done?: string }): string | undefine
   return action ? `Prescription ${TRANSITIONS[action].verb}.` : undefined;
 }
 
-export const prescriptionPages: RouteModule = (app, { portal }) => {
+export const prescriptionPages: RouteModule<PortalContext> = (app, portal) => {
   for (const frame of PORTAL_FRAMES) {
     const base = `/${frame}/patients/:patient_id/prescriptions`;
 

@@ -4,8 +4,8 @@
 import fs from 'node:fs';
 import { Type } from '@sinclair/typebox';
 import type { RouteModule } from '../route-module.ts';
-import { endPortalSession } from '../sso/portal-sessions.ts';
-import { signInWithSsoToken, type SignInRefusal } from '../sso/sso-service.ts';
+import { endPortalSession, signInWithSsoToken, type SignInRefusal, type SsoContext } from '../sso/index.ts';
+import type { Config } from '../config.ts';
 import { renderErrorPage } from './portal-context.ts';
 import { sessionCookiePolicy } from './portal-security.ts';
 
@@ -18,7 +18,7 @@ const REFUSALS: Readonly<Record<SignInRefusal, string>> = {
 
 const STYLESHEET = fs.readFileSync(new URL('./assets/portal.css', import.meta.url), 'utf8');
 
-export const signInPages: RouteModule = (app, { sso }, config) => {
+export const signInPages: RouteModule<{ sso: SsoContext; config: Config }> = (app, { sso, config }) => {
   const cookie = sessionCookiePolicy(config);
 
   app.route({

@@ -3,11 +3,11 @@
 // (422), then the acting user's readiness and the lifecycle table decide (409). The change and
 // its event are written in one transaction.
 import type { Kysely } from 'kysely';
-import type { PatientRow } from '../patients/patients-store.ts';
+import type { PatientRow } from '../patients/index.ts';
 import type { Database } from '../platform/db/database-schema.ts';
 import { ApiError, type ValidationIssue } from '../platform/http/api-error.ts';
 import { bodyFields, throwIfInvalid, type SubmittedBody } from '../platform/http/body-validation.ts';
-import { eventsCommitted } from '../webhooks/webhooks-service.ts';
+import { eventsCommitted } from '../webhooks/index.ts';
 import { deliveryInputOf, resolveDelivery, type DeliveryColumns } from './prescription-delivery.ts';
 import { recordPrescriptionEvent } from './prescription-events.ts';
 import { planTransition, type PrescriptionStatus, type Transition } from './prescription-lifecycle.ts';

@@ -5,8 +5,7 @@
 import type { Kysely } from 'kysely';
 import type { Clock } from '../platform/clock.ts';
 import type { Database } from '../platform/db/database-schema.ts';
-import { eventMetadata, newEventId, type EventType } from '../webhooks/webhook-events.ts';
-import { recordEvent, type WebhooksContext } from '../webhooks/webhooks-service.ts';
+import { eventMetadata, newEventId, type EventType, recordEvent, type WebhooksContext } from '../webhooks/index.ts';
 import { isOrganizationValidatedBy } from './prescriptions-store.ts';
 
 /** reserved_1..3 as the caller passed them (a test helper's body; later an SSO redirect_path). */

@@ -3,7 +3,7 @@
 // both), the count ranges (which a copied drug's values must meet too), the drug's
 // max_repeats, and where the delivery goes. Each failure is one issue; together with the
 // schema's they leave as one 422. A field the schema already refused is not judged again.
-import type { CustomDrug } from '../custom-drugs/custom-drugs-fields.ts';
+import type { CustomDrug } from '../custom-drugs/index.ts';
 import type { ValidationIssue } from '../platform/http/api-error.ts';
 import { bodyFields, type SubmittedBody } from '../platform/http/body-validation.ts';
 import { resolveDelivery, type DeliveryColumns, type PatientContact } from './prescription-delivery.ts';

@@ -2,7 +2,7 @@
 // what it leaves, and the event partners hear. Every entry point (the sandbox test helpers,
 // later the portal) goes through planTransition, so none can move a prescription another way.
 import { ApiError } from '../platform/http/api-error.ts';
-import type { EventType } from '../webhooks/webhook-events.ts';
+import type { EventType } from '../webhooks/index.ts';
 
 export const PRESCRIPTION_STATUSES = ['Active', 'Ceased', 'Cancelled', 'Error'] as const;
 export type PrescriptionStatus = (typeof PRESCRIPTION_STATUSES)[number];

@@ -2,7 +2,7 @@
 // "get patient prescriptions"), one prescription by SCID, and what a token page shows. The
 // query is checked before anything is looked up (400), then the path user and the patient
 // (404), as on every route.
-import type { PatientRow } from '../patients/patients-store.ts';
+import type { PatientRow } from '../patients/index.ts';
 import { invalidRequest, notFound, type ValidationIssue } from '../platform/http/api-error.ts';
 import { decodeLastKey, encodeLastKey, PAGE_LIMITS, readPageLimit, type PagePosition } from './prescription-paging.ts';
 import { summaryOfPatient, viewOfPrescription } from './prescription-view.ts';

@@ -2,14 +2,14 @@
 // API's test helpers, with the same service (rules and events) the portal will call. The
 // path's user_id is the acting prescriber. Listed in app.ts as sandboxOnly: in production
 // these routes do not exist.
-import { principalOf } from '../auth/route-auth.ts';
+import { principalOf } from '../auth/index.ts';
 import { submittedBody } from '../platform/http/body-validation.ts';
 import { errorResponses } from '../platform/http/envelope.ts';
 import type { RouteModule } from '../route-module.ts';
 import { changePrescription, type PrescriptionChange } from './prescription-changes.ts';
 import { TRANSITIONS } from './prescription-lifecycle.ts';
 import { ChangeBody, PrescribeBody, PrescriptionParams, PrescriptionResponse, PrescriptionsParams, ReissueBody } from './prescriptions-schemas.ts';
-import { prescribe } from './prescriptions-service.ts';
+import { prescribe, type PrescriptionsContext } from './prescriptions-service.ts';
 
 const HELPERS_URL = '/v1/test-helpers/organizations/:organization_id/users/:user_id/patients/:patient_id/prescriptions';
 
@@ -22,7 +22,7 @@ const CHANGES: ReadonlyArray<{ action: PrescriptionChange; body: typeof ChangeBo
   { action: 'reissue', body: ReissueBody, summary: 'Sandbox: deliver the token of an Active prescription again (the delivery is overwritten; the SCID stays)' },
 ];
 
-export const prescriptionTestHelpersRoutes: RouteModule = (app, { prescriptions }) => {
+export const prescriptionTestHelpersRoutes: RouteModule<PrescriptionsContext> = (app, prescriptions) => {
   app.route({
     method: 'POST',
     url: HELPERS_URL,

@@ -2,7 +2,7 @@
 // values as strings, fields that are not set absent, custom_drug_details empty unless the
 // medicine is a custom drug, and error only when the status is Error. And the patient as
 // the read calls show it, the date of birth as an ISO date-time like the vendor's.
-import type { PatientRow } from '../patients/patients-store.ts';
+import type { PatientRow } from '../patients/index.ts';
 import { viewOfDelivery } from './prescription-delivery.ts';
 import { BOOLEAN_FLAGS, type BooleanFlag } from './prescription-fields.ts';
 import type { PatientSummary, Prescription } from './prescriptions-schemas.ts';

@@ -1,15 +1,16 @@
 // The read calls of prescriptions, under a patient of the acting user's organization: the
 // list (a page at a time, with pagination beside data) and one prescription by SCID.
-import { principalOf } from '../auth/route-auth.ts';
+import { principalOf } from '../auth/index.ts';
 import { schemaIssuesOf } from '../platform/http/body-validation.ts';
 import { errorResponses } from '../platform/http/envelope.ts';
 import type { RouteModule } from '../route-module.ts';
+import type { PrescriptionsContext } from './prescriptions-service.ts';
 import { listPatientPrescriptions, readPatientPrescription } from './prescription-reads.ts';
 import { ListQuery, PrescriptionDataResponse, PrescriptionListResponse, PrescriptionParams, PrescriptionsParams } from './prescriptions-schemas.ts';
 
 export const PRESCRIPTIONS_URL = '/v1/organizations/:organization_id/users/:user_id/patients/:patient_id/prescriptions';
 
-export const prescriptionsRoutes: RouteModule = (app, { prescriptions }) => {
+export const prescriptionsRoutes: RouteModule<PrescriptionsContext> = (app, prescriptions) => {
   app.route({
     method: 'GET',
     url: PRESCRIPTIONS_URL,

@@ -5,19 +5,17 @@
 // hold and the same events are written whichever way a prescriber acts.
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { findPrescribableDrug, type CustomDrugsContext } from '../custom-drugs/custom-drugs-service.ts';
-import { requirePatient, requirePatientStillLive } from '../patients/patient-reads.ts';
-import type { PatientsContext } from '../patients/patients-service.ts';
-import type { PatientRow } from '../patients/patients-store.ts';
+import { findPrescribableDrug, type CustomDrugsContext } from '../custom-drugs/index.ts';
+import { requirePatient, requirePatientStillLive, type PatientsContext, type PatientRow } from '../patients/index.ts';
 import type { Clock } from '../platform/clock.ts';
 import { isUniqueViolation } from '../platform/db/database.ts';
 import type { Database } from '../platform/db/database-schema.ts';
 import { ApiError, invalidRequest } from '../platform/http/api-error.ts';
 import { bodyFields, throwIfInvalid, type SubmittedBody } from '../platform/http/body-validation.ts';
 import { newId } from '../platform/ids.ts';
-import type { Deps } from '../runtime.ts';
-import { readPrescriberProfile, type CallerOrganization, type PrescriberProfile, type UsersContext } from '../users/users-service.ts';
-import { eventsCommitted, type WebhooksContext } from '../webhooks/webhooks-service.ts';
+import type { Deps } from '../deps.ts';
+import { readPrescriberProfile, type CallerOrganization, type PrescriberProfile, type UsersContext } from '../users/index.ts';
+import { eventsCommitted, type WebhooksContext } from '../webhooks/index.ts';
 import { recordPrescriptionEvent, type ReservedValues } from './prescription-events.ts';
 import { readPrescribeBody, type PrescriptionDraft } from './prescription-input.ts';
 import { planTransition } from './prescription-lifecycle.ts';

@@ -3,9 +3,10 @@
 // by SMS: the 22-character random token in the address is the only key to it.
 import { Type } from '@sinclair/typebox';
 import type { RouteModule } from '../route-module.ts';
+import type { PrescriptionsContext } from './prescriptions-service.ts';
 import { readTokenPage } from './token-page-view.ts';
 
-export const tokenPageRoutes: RouteModule = (app, { prescriptions }) => {
+export const tokenPageRoutes: RouteModule<PrescriptionsContext> = (app, prescriptions) => {
   app.route({
     method: 'GET',
     url: '/tokens/:token',

@@ -3,9 +3,9 @@
 // still enabled there, the organization's HPI-O, the partner's frame origins), so revoking
 // any of them ends the session at its next request. A session idle longer than the timeout,
 // or older than SESSION_MAX_AGE_SECONDS, is ended (deleted) when it is next presented.
-import { parseStoredRoles, type Role } from '../auth/user-roles.ts';
+import { parseStoredRoles, type Role } from '../auth/index.ts';
 import { hashSecret } from '../platform/secrets.ts';
-import type { EventMetadata } from '../webhooks/webhook-events.ts';
+import type { EventMetadata } from '../webhooks/index.ts';
 import { parseFrameOrigins, SESSION_MAX_AGE_SECONDS, type SsoContext } from './sso-service.ts';
 import { deletePortalSession, findPortalSession, touchPortalSession, type PortalSessionRow } from './sso-store.ts';
 

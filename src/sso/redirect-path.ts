@@ -4,7 +4,7 @@
 // browsers read as `/`), and control characters or spaces anywhere (they would end up in a
 // Location header). The reserved_1..3 a partner wants echoed in webhooks ride in its query.
 import type { ValidationIssue } from '../platform/http/api-error.ts';
-import { eventMetadata, type EventMetadata } from '../webhooks/webhook-events.ts';
+import { eventMetadata, type EventMetadata } from '../webhooks/index.ts';
 
 /** Where a third-party client lands when it names no path (the vendor's default). */
 export const DEFAULT_REDIRECT_PATH = '/dashboard';

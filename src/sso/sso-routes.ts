@@ -4,11 +4,11 @@
 import { submittedBody } from '../platform/http/body-validation.ts';
 import { errorResponses } from '../platform/http/envelope.ts';
 import type { RouteModule } from '../route-module.ts';
-import { TokenHeadersSchema } from '../auth/auth-schemas.ts';
+import { TokenHeadersSchema } from '../auth/index.ts';
 import { SsoBody, SsoResponse } from './sso-schemas.ts';
-import { mintSsoToken } from './sso-service.ts';
+import { mintSsoToken, type SsoContext } from './sso-service.ts';
 
-export const ssoRoutes: RouteModule = (app, { sso }) => {
+export const ssoRoutes: RouteModule<SsoContext> = (app, sso) => {
   app.route({
     method: 'POST',
     url: '/v1/sso',

@@ -6,13 +6,13 @@
 // random and stored only as hashes.
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { checkCredentials, enforceRateLimit, missingCredentialHeaders, readTokenHeaders, type AuthContext } from '../auth/auth-service.ts';
+import { checkCredentials, enforceRateLimit, missingCredentialHeaders, readTokenHeaders, type AuthContext } from '../auth/index.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { Database } from '../platform/db/database-schema.ts';
 import { invalidRequest, unauthorized } from '../platform/http/api-error.ts';
 import { bodyFields, throwIfInvalid, type SubmittedBody } from '../platform/http/body-validation.ts';
 import { hashSecret } from '../platform/secrets.ts';
-import type { Deps } from '../runtime.ts';
+import type { Deps } from '../deps.ts';
 import { readRedirectPath } from './redirect-path.ts';
 import {
   deleteStaleSignIns,

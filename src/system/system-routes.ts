@@ -3,11 +3,11 @@ import { Type } from '@sinclair/typebox';
 import type { RouteModule } from '../route-module.ts';
 import { ERROR_CODES } from '../platform/http/api-error.ts';
 import { ErrorEnvelopeSchema } from '../platform/http/envelope.ts';
-import { checkReadiness } from './system-service.ts';
+import { checkReadiness, type SystemContext } from './system-service.ts';
 
 const HealthResponse = Type.Object({ status: Type.String() });
 
-export const systemRoutes: RouteModule = (app, { system }) => {
+export const systemRoutes: RouteModule<SystemContext> = (app, system) => {
   app.route({
     method: 'GET',
     url: '/health',

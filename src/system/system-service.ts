@@ -2,7 +2,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../platform/db/database-schema.ts';
 import { ApiError } from '../platform/http/api-error.ts';
-import type { Deps } from '../runtime.ts';
+import type { Deps } from '../deps.ts';
 
 export interface SystemContext {
   db: Kysely<Database>;

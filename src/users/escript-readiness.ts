@@ -2,7 +2,7 @@
 // states the same list; a test walks it condition by condition.
 import { isValidHpio } from '../identifiers/index.ts';
 import { missingTypeFields, RECORD_ACTIVE, type ProviderRecordRow } from './provider-details.ts';
-import { PRESCRIBING_ROLE, type Role } from '../auth/user-roles.ts';
+import { PRESCRIBING_ROLE, type Role } from '../auth/index.ts';
 
 export interface ReadinessFacts {
   enabled: boolean;

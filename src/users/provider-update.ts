@@ -19,11 +19,6 @@ import { requireUser, type CallerOrganization, type UsersContext } from './users
 import { isUniqueViolation } from '../platform/db/database.ts';
 import { findProviderRecord, updateUserOfOrganization } from './users-store.ts';
 
-export interface UserUpdate {
-  full_name?: string;
-  provider_details?: ProviderDetailsPatch;
-}
-
 interface ProviderWrite {
   patch: ProviderDetailsPatch;
   stored: ProviderRecordRow | undefined;

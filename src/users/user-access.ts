@@ -1,7 +1,7 @@
 // Who a user is allowed to be: replacing roles, and the user state table (disable, enable).
 // Sign-in itself is the identity provider's (identity-provider.ts); the roles are ours.
 import { ApiError } from '../platform/http/api-error.ts';
-import { BASELINE_ROLES, isAssignableRole, parseStoredRoles, PLATFORM_KEPT_ROLES, type Role } from '../auth/user-roles.ts';
+import { BASELINE_ROLES, isAssignableRole, parseStoredRoles, PLATFORM_KEPT_ROLES, type Role } from '../auth/index.ts';
 import type { SubmittedBody } from '../platform/http/body-validation.ts';
 import { readRequestedRoles, ROLES_NOT_AN_ARRAY } from './users-input.ts';
 import { requireUser, type CallerOrganization, type UsersContext } from './users-service.ts';

@@ -7,21 +7,14 @@ import { ApiError } from '../platform/http/api-error.ts';
 import { detailColumnsOf, type ProviderDetailsPatch, type ProviderIdentity } from './provider-details.ts';
 import { claimHpii, isHpiiHeldByAnother, writeVerifiedRecord, type RecordOwner } from './provider-records.ts';
 import { askHiService, checkHpiiNumber, checkOrganizationHpio, UNVERIFIED_ANSWERS, type HiAnswer } from './provider-verification.ts';
-import { BASELINE_ROLES, holdsAny, PROVIDER_RECORD_ROLES, type AssignableRole, type Role } from '../auth/user-roles.ts';
+import { BASELINE_ROLES, holdsAny, PROVIDER_RECORD_ROLES, type AssignableRole, type Role } from '../auth/index.ts';
 import type { Insertable } from 'kysely';
 import type { UsersTable } from '../platform/db/database-schema.ts';
 import type { SubmittedBody } from '../platform/http/body-validation.ts';
-import { readNewUser } from './users-input.ts';
+import { readNewUser, type NewUserRequest } from './users-input.ts';
 import { newUserRow, type CallerOrganization, type UsersContext } from './users-service.ts';
 import { isUniqueViolation } from '../platform/db/database.ts';
 import { findUserByEmail, insertUser } from './users-store.ts';
-
-export type NewUserRequest = ProviderDetailsPatch & {
-  given_name: string;
-  family_name: string;
-  email: string;
-  access_roles?: AssignableRole[];
-};
 
 /** The codes of a 201: created, created without provider record (not verified, or HPI-I taken). */
 export const CREATED_CODES = ['USER_CREATED', 'USER_CREATED_PROVIDER_NOT_FOUND', 'USER_CREATED_PROVIDER_ALREADY_EXISTS'] as const;

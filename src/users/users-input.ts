@@ -5,9 +5,21 @@ import { isValidEmail, normaliseEmail } from '../identifiers/index.ts';
 import { ApiError, type ValidationIssue } from '../platform/http/api-error.ts';
 import { bodyFields, throwIfInvalid, type SubmittedBody } from '../platform/http/body-validation.ts';
 import { checkPrescriberTypeRule, checkProviderFormats, fieldsNeededByType, PROVIDER_FIELD_NAMES, type ProviderDetailsPatch } from './provider-details.ts';
-import type { UserUpdate } from './provider-update.ts';
-import type { NewUserRequest } from './user-creation.ts';
-import type { Role } from '../auth/user-roles.ts';
+import type { AssignableRole, Role } from '../auth/index.ts';
+
+/** Create user's body, as read. */
+export type NewUserRequest = ProviderDetailsPatch & {
+  given_name: string;
+  family_name: string;
+  email: string;
+  access_roles?: AssignableRole[];
+};
+
+/** Update user's body, as read. */
+export interface UserUpdate {
+  full_name?: string;
+  provider_details?: ProviderDetailsPatch;
+}
 
 /** Create user: the fields a role needs beside the always-required names and e-mail. */
 export const FIELDS_REQUIRED_BY_ROLE: ReadonlyArray<{ role: Role; fields: readonly (keyof NewUserRequest)[] }> = [

@@ -2,7 +2,7 @@
 // /v1/organizations/{organization_id}/users: create, list, read, update, roles, disable, enable.
 import type { App, RouteModule } from '../route-module.ts';
 import { errorResponses } from '../platform/http/envelope.ts';
-import { principalOf } from '../auth/route-auth.ts';
+import { principalOf } from '../auth/index.ts';
 import { submittedBody } from '../platform/http/body-validation.ts';
 import { updateUser } from './provider-update.ts';
 import { changeUserState, replaceRoles } from './user-access.ts';
@@ -144,7 +144,7 @@ const userStateRoute = (change: 'disable' | 'enable', scopes: Array<'update:user
   });
 };
 
-export const userRoutes: RouteModule = (app, { users }) => {
+export const userRoutes: RouteModule<UsersContext> = (app, users) => {
   const routes = [
     createUserRoute,
     listUsersRoute,

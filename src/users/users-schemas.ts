@@ -1,11 +1,10 @@
 // Request and response schemas of the user routes. Provider fields come from the
 // PROVIDER_FIELDS table, so their limits live in one place.
 import { Type, type TSchema } from '@sinclair/typebox';
-import { OrganizationParams } from '../auth/auth-schemas.ts';
+import { OrganizationParams, ASSIGNABLE_ROLES } from '../auth/index.ts';
 import { SuccessEnvelopeSchema } from '../platform/http/envelope.ts';
 import { StringEnum } from '../platform/http/schema-types.ts';
 import { PROVIDER_FIELD_NAMES, PROVIDER_FIELDS, type ProviderField, type ProviderFieldRule } from './provider-details.ts';
-import { ASSIGNABLE_ROLES } from '../auth/user-roles.ts';
 
 export { OrganizationParams };
 export const UserParams = Type.Object({ ...OrganizationParams.properties, user_id: Type.String({ maxLength: 64 }) });

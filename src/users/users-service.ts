@@ -7,12 +7,12 @@ import { notFound } from '../platform/http/api-error.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { Database, UsersTable } from '../platform/db/database-schema.ts';
 import { newId } from '../platform/ids.ts';
-import type { Deps } from '../runtime.ts';
+import type { Deps } from '../deps.ts';
 import { canPrescribe, unmetPrescribingConditions } from './escript-readiness.ts';
 import { createUserStoreIdentityProvider, type IdentityProvider } from './identity-provider.ts';
 import { toProviderDetails, type ProviderDetails, type ProviderRecordRow } from './provider-details.ts';
-import { holdsAny, parseStoredRoles, PROVIDER_RECORD_ROLES, type Role } from '../auth/user-roles.ts';
-import { findProviderRecord, findUserOfOrganization, isUserOfOrganization, listUserEmailsOfOrganization, type UserRow } from './users-store.ts';
+import { holdsAny, parseStoredRoles, PROVIDER_RECORD_ROLES, type Role } from '../auth/index.ts';
+import { findProviderRecord, findUserByEmail, findUserById, findUserOfOrganization, insertUser, isUserOfOrganization, listUserEmailsOfOrganization, type UserRow } from './users-store.ts';
 
 export interface UsersContext {
   db: Kysely<Database>;
@@ -132,4 +132,24 @@ export async function readPrescriberProfile(ctx: UsersContext, organization: Cal
 export async function listUsers(ctx: UsersContext, organizationId: string): Promise<Array<{ user_id: string; email: string }>> {
   const rows = await listUserEmailsOfOrganization(ctx.db, organizationId);
   return rows.map((row) => ({ user_id: row.id, email: row.email }));
+}
+
+// The operator's user tools (onboarding's `erx user create` and `erx user show`, the sandbox
+// seed) reach users through these, across organizations, never through the users store.
+
+/** Whether a user of any organization has this e-mail (e-mails are unique across organizations). */
+export async function isEmailTaken(ctx: UsersContext, email: string): Promise<boolean> {
+  return (await findUserByEmail(ctx.db, email)) !== undefined;
+}
+
+/** Stores a user the operator made: no provider record, no HI Service lookup. */
+export async function insertOperatorUser(ctx: UsersContext, row: Insertable<UsersTable>): Promise<void> {
+  await insertUser(ctx.db, row);
+}
+
+/** A user of any organization as stored, with its provider record (undefined when it has none). */
+export async function findStoredUser(ctx: UsersContext, userId: string): Promise<{ user: UserRow; record: ProviderRecordRow | undefined } | undefined> {
+  const user = await findUserById(ctx.db, userId);
+  if (!user) return undefined;
+  return { user, record: await findProviderRecord(ctx.db, user.organization_id, user.id) };
 }

@@ -11,7 +11,7 @@ import type { Mode } from '../config.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { DatabaseHandle } from '../platform/db/database.ts';
 import type { Database } from '../platform/db/database-schema.ts';
-import type { Deps } from '../runtime.ts';
+import type { Deps } from '../deps.ts';
 import { WEBHOOK_DELIVERY_RULES } from './webhook-delivery-rules.ts';
 import { newDeliveryId, type WebhookEventEnvelope } from './webhook-events.ts';
 import { systemHostResolver, type HostResolver } from './webhook-host-resolution.ts';

@@ -1,88 +1,78 @@
-// The layout DESIGN.md describes, held by the imports themselves: surfaces call services and
-// never reach a store; the platform is a foundation that knows no feature; the SQLite driver is
-// sealed behind the database module; only a feature's service makes its context; and features
-// depend on each other in one direction only.
+// The layout DESIGN.md describes, held by the imports themselves (type-only imports counted):
+// the code stands in layers and no import runs back up them; each feature has one face that
+// code outside its folder imports; no two files import each other round a circle, nor do
+// feature folders; surfaces call services and never reach a store; the SQLite driver is sealed
+// behind the database module; only a feature's service makes its context. The checker itself
+// is tested over planted imports in import-graph.test.ts.
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { backUpImports, faceOf, featureCircles, fileCircles, importsPastFaces, layerOf, listFiles, readImportEdges } from './import-graph.ts';
+import { FACED, LAYERS, SCANNED } from './layout.ts';
 
-const SRC = path.resolve('src');
+const files = listFiles(process.cwd(), SCANNED);
+const edges = readImportEdges(process.cwd(), SCANNED);
+const inSrc = edges.filter((edge) => edge.from.startsWith('src/') && !edge.from.endsWith('.test.ts'));
+const isSurface = (file: string) => /-routes\.ts$|-pages\.ts$/.test(file) || file.startsWith('src/cli/') || /dispatcher/.test(path.basename(file));
 
-function sourceFiles(dir = SRC): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) return sourceFiles(full);
-    return entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts') ? [full] : [];
+describe('the layers', () => {
+  it('holds every file of src/, migrations/, test/ and bench/ on one rung', () => {
+    const named = new Set([...files, ...edges.map((edge) => edge.to)]);
+    expect([...named].filter((file) => layerOf(file, LAYERS) === undefined)).toEqual([]);
+    expect(files.length).toBeGreaterThan(300);
   });
-}
 
-interface Import {
-  target: string;
-  typeOnly: boolean;
-}
+  it('no import runs back up them, type-only imports included', () => {
+    expect(edges.some((edge) => edge.typeOnly)).toBe(true);
+    expect(backUpImports(edges, LAYERS)).toEqual([]);
+  });
+});
 
-/** The relative imports of a file, resolved to absolute paths. */
-function importsOf(file: string): Import[] {
-  const text = fs.readFileSync(file, 'utf8');
-  const found: Import[] = [];
-  for (const match of text.matchAll(/^import\s+(type\s+)?[^;]*?from\s+'(\.[^']+)';/gms)) {
-    found.push({ target: path.resolve(path.dirname(file), match[2]!), typeOnly: Boolean(match[1]) });
-  }
-  return found;
-}
+describe('the faces', () => {
+  it("code outside a feature's folder (src/, test/, bench/) imports only its index.ts", () => {
+    expect(FACED.filter((folder) => !fs.existsSync(faceOf(folder)))).toEqual([]);
+    expect(importsPastFaces(edges, FACED)).toEqual([]);
+  });
 
-const rel = (file: string) => path.relative(process.cwd(), file);
-const files = sourceFiles();
-const isSurface = (file: string) => /-routes\.ts$|-pages\.ts$/.test(file) || file.includes(`${path.sep}cli${path.sep}`) || /dispatcher/.test(path.basename(file));
+  it('no face hands out a store, so nothing outside a feature reaches its storage', () => {
+    const offenders = edges.filter((edge) => FACED.some((folder) => edge.from === faceOf(folder)) && /-store\.ts$/.test(edge.to));
+    expect(offenders).toEqual([]);
+  });
+});
+
+describe('the circles', () => {
+  it('no two files of src/ import each other round a circle, type-only imports included', () => {
+    expect(fileCircles(edges.filter((edge) => edge.from.startsWith('src/')))).toEqual([]);
+  });
+
+  it('feature folders depend on each other without cycles, type-only imports included', () => {
+    expect(featureCircles(edges, [...FACED, 'platform'])).toEqual([]);
+  });
+});
 
 describe('the layout', () => {
   it('surfaces (routes, portal pages, CLI commands, the dispatcher) never import a store', () => {
-    const offenders = files.filter(isSurface).flatMap((file) => importsOf(file).filter((i) => /-store\.ts$/.test(i.target)).map((i) => `${rel(file)} → ${rel(i.target)}`));
-    expect(files.filter(isSurface).length).toBeGreaterThan(5);
+    const surfaces = new Set(inSrc.map((edge) => edge.from).filter(isSurface));
+    const offenders = inSrc.filter((edge) => isSurface(edge.from) && /-store\.ts$/.test(edge.to)).map((edge) => `${edge.from} → ${edge.to}`);
+    expect(surfaces.size).toBeGreaterThan(5);
     expect(offenders).toEqual([]);
   });
 
   it('src/platform imports no feature folder', () => {
-    const platform = path.join(SRC, 'platform');
-    const allowed = [platform, path.join(SRC, 'config.ts'), path.resolve('migrations')];
-    const offenders = files
-      .filter((file) => file.startsWith(platform))
-      .flatMap((file) => importsOf(file).filter((i) => !allowed.some((a) => i.target.startsWith(a))).map((i) => `${rel(file)} → ${rel(i.target)}`));
+    const allowed = ['src/platform/', 'src/config.ts', 'migrations/'];
+    const offenders = inSrc.filter((edge) => edge.from.startsWith('src/platform/') && !allowed.some((a) => edge.to.startsWith(a)));
     expect(offenders).toEqual([]);
   });
 
   it('only the database module imports the SQLite group-commit driver', () => {
-    const sqlite = path.join(SRC, 'platform', 'db', 'sqlite');
-    const importers = files
-      .filter((file) => !file.startsWith(sqlite))
-      .filter((file) => importsOf(file).some((i) => i.target.startsWith(sqlite)))
-      .map(rel);
-    expect(importers).toEqual([rel(path.join(SRC, 'platform', 'db', 'database.ts'))]);
+    const sqlite = 'src/platform/db/sqlite/';
+    const importers = new Set(inSrc.filter((edge) => !edge.from.startsWith(sqlite) && edge.to.startsWith(sqlite)).map((edge) => edge.from));
+    expect([...importers]).toEqual(['src/platform/db/database.ts']);
   });
 
   it("only a feature's service makes its context", () => {
-    const makers = files.filter((file) => /export function create\w+Context\(/.test(fs.readFileSync(file, 'utf8')));
+    const makers = files.filter((file) => file.startsWith('src/') && !file.endsWith('.test.ts')).filter((file) => /export function create\w+Context\(/.test(fs.readFileSync(file, 'utf8')));
     expect(makers.length).toBeGreaterThan(4);
-    expect(makers.filter((file) => !file.endsWith('-service.ts')).map(rel)).toEqual([]);
-  });
-
-  it('feature folders depend on each other without cycles (type-only imports aside)', () => {
-    const folderOf = (file: string) => path.relative(SRC, file).split(path.sep)[0]!;
-    const edges = new Map<string, Set<string>>();
-    for (const file of files) {
-      const from = folderOf(file);
-      for (const { target, typeOnly } of importsOf(file)) {
-        if (typeOnly || !target.startsWith(SRC)) continue;
-        const to = folderOf(target);
-        if (to !== from && !to.endsWith('.ts') && !from.endsWith('.ts')) edges.set(from, (edges.get(from) ?? new Set()).add(to));
-      }
-    }
-    const cycles: string[] = [];
-    const visit = (node: string, trail: string[]) => {
-      if (trail.includes(node)) return void cycles.push([...trail.slice(trail.indexOf(node)), node].join(' → '));
-      for (const next of edges.get(node) ?? []) visit(next, [...trail, node]);
-    };
-    for (const node of edges.keys()) visit(node, []);
-    expect(cycles).toEqual([]);
+    expect(makers.filter((file) => !file.endsWith('-service.ts'))).toEqual([]);
   });
 });

@@ -1,11 +1,9 @@
 // Walks every registered authenticated /v1 route (so routes added later are covered without
 // editing this file) and proves each credential failure gives the right 401 and changes nothing.
 import { describe, expect, it } from 'vitest';
-import { signAccessToken } from '../../src/auth/access-tokens.ts';
-import { SCOPES, type Scope } from '../../src/auth/scopes.ts';
-import { generateSigningKeyPem, signingKeysFromPem } from '../../src/auth/signing-keys.ts';
+import { signAccessToken, SCOPES, type Scope, type RouteCatalogEntry } from '../../src/auth/index.ts';
+import { generateSigningKeyPem, signingKeysFromPem } from '../../src/platform/signing-keys.ts';
 import { ManualClock } from '../../src/platform/clock.ts';
-import type { RouteCatalogEntry } from '../../src/auth/route-auth.ts';
 import { snapshotDatabase } from '../database-snapshot.ts';
 import { bearer, givenIntegration, requestToken, type GivenIntegration, useTestApp } from '../given.ts';
 import { createTestApp, type TestApp } from '../test-app.ts';

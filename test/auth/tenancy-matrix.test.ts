@@ -4,7 +4,7 @@
 // database is compared, B's rows included). Credentials: /v1/token and /v1/sso refuse wrong
 // secrets, a partner the organization has not enabled and a disabled user, writing nothing.
 import { describe, expect, it } from 'vitest';
-import type { RouteCatalogEntry } from '../../src/auth/route-auth.ts';
+import type { RouteCatalogEntry } from '../../src/auth/index.ts';
 import { givenCatalogDrugs, givenUserDrug, validDrug } from '../custom-drugs/custom-drugs-given.ts';
 import { snapshotDatabase } from '../database-snapshot.ts';
 import { bearer, givenPartner, givenUser, requestToken, tokenHeaders, useTestApp } from '../given.ts';

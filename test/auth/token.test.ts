@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeJwt, decodeProtectedHeader } from 'jose';
-import { SCOPES } from '../../src/auth/scopes.ts';
+import { SCOPES } from '../../src/auth/index.ts';
 import { createTestApp, type TestApp } from '../test-app.ts';
 import { givenIntegration, givenUser, tokenHeaders, type GivenIntegration } from '../given.ts';
-import { createUser } from '../../src/onboarding/operator-users.ts';
+import { createUser } from '../../src/onboarding/index.ts';
 
 let t: TestApp;
 let g: GivenIntegration;

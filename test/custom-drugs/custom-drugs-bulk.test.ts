@@ -1,7 +1,6 @@
 // Bulk create of the organization catalog: each item is validated and created on its own.
 import { describe, expect, it } from 'vitest';
-import { BULK_MAX_ITEMS } from '../../src/custom-drugs/custom-drugs-schemas.ts';
-import { BULK_FAILURES_REPORTED } from '../../src/custom-drugs/custom-drugs-service.ts';
+import { BULK_MAX_ITEMS, BULK_FAILURES_REPORTED } from '../../src/custom-drugs/index.ts';
 import { validDrug } from './custom-drugs-given.ts';
 import type { TestApp } from '../test-app.ts';
 import { type TestClient, call, givenClient, useTestApp } from '../given.ts';

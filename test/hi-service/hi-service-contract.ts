@@ -4,9 +4,11 @@
 // Imports Vitest, so it is for test files only and is not re-exported from index.ts.
 
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { HiPatientFixture, HiProviderFixture } from '../../src/hi-service/hi-fixture-file.ts';
-import { HI_DEMO_PATIENTS, HI_DEMO_PROVIDERS } from '../../src/hi-service/hi-demo-fixtures.ts';
 import {
+  type HiPatientFixture,
+  type HiProviderFixture,
+  HI_DEMO_PATIENTS,
+  HI_DEMO_PROVIDERS,
   HiServiceUnreachableError,
   type HiDemographics,
   type HiServicePort,
@@ -14,7 +16,7 @@ import {
   type IhiSearchPath,
   type IhiSearchRequest,
   type ProviderVerificationRequest,
-} from '../../src/hi-service/hi-service-port.ts';
+} from '../../src/hi-service/index.ts';
 
 // The request fields each path searches on (the spec's "Requires" column, less demographics).
 const PATH_FIELDS: Record<IhiSearchPath, (keyof IhiSearchIdentifiers)[]> = {

@@ -2,8 +2,8 @@
 // the resources the path names (404), then the body (400/422), then business rules. A route
 // that names a resource that does not exist answers 404 whatever its body holds.
 import { describe, expect, it } from 'vitest';
-import type { RouteCatalogEntry } from '../../src/auth/route-auth.ts';
-import { newScid } from '../../src/prescriptions/scid.ts';
+import type { RouteCatalogEntry } from '../../src/auth/index.ts';
+import { newScid } from '../../src/prescriptions/index.ts';
 import { call, useTestApp, type TestClient } from '../given.ts';
 import type { TestApp } from '../test-app.ts';
 

@@ -2,7 +2,7 @@
 // portal for a partner's users. Exact origins only (https only in production); the list is
 // replaced each time; --none clears it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OnboardingError, setPartnerFrameOrigins } from '../../src/onboarding/onboarding-service.ts';
+import { OnboardingError, setPartnerFrameOrigins } from '../../src/onboarding/index.ts';
 import { createCliEnvironment, runErx, runErxJson, type CliEnvironment } from '../cli/cli-helpers.ts';
 import { givenPartner, useTestApp } from '../given.ts';
 import { productionEnv } from '../prescriptions/prescriptions-given.ts';

@@ -4,8 +4,8 @@
 // 403; each changes nothing. And the headers every response carries: the CSP whose
 // frame-ancestors are the partner's frame origins, read afresh on every request.
 import { describe, expect, it } from 'vitest';
-import type { RouteCatalogEntry } from '../../src/auth/route-auth.ts';
-import { setPartnerFrameOrigins } from '../../src/onboarding/onboarding-service.ts';
+import type { RouteCatalogEntry } from '../../src/auth/index.ts';
+import { setPartnerFrameOrigins } from '../../src/onboarding/index.ts';
 import { snapshotDatabase } from '../database-snapshot.ts';
 import { useTestApp } from '../given.ts';
 import { givenClinic, givenPrescription, type Clinic } from '../prescriptions/prescriptions-given.ts';

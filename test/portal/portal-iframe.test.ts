@@ -5,7 +5,7 @@
 import http from 'node:http';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { setPartnerFrameOrigins } from '../../src/onboarding/onboarding-service.ts';
+import { setPartnerFrameOrigins } from '../../src/onboarding/index.ts';
 import { useTestApp } from '../given.ts';
 import { givenClinic, outboxEvents, type Clinic } from '../prescriptions/prescriptions-given.ts';
 import type { TestApp } from '../test-app.ts';

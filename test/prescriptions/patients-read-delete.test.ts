@@ -1,7 +1,7 @@
 // Read patient and delete patient (the vendor's Postman collection calls both), and the
 // vendor's names on create patient's answer.
 import { describe, expect, it } from 'vitest';
-import { SCOPES } from '../../src/auth/scopes.ts';
+import { SCOPES } from '../../src/auth/index.ts';
 import { HI_DEMO_PATIENTS } from '../../src/hi-service/index.ts';
 import { bearer, requestToken, useTestApp } from '../given.ts';
 import { patientBody } from '../patients/patients-given.ts';

@@ -3,9 +3,9 @@
 // the prescription, patient and test helper routes. Everything is created through the API.
 import { randomBytes } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
-import { generateSigningKeyPem } from '../../src/auth/signing-keys.ts';
+import { generateSigningKeyPem } from '../../src/platform/signing-keys.ts';
 import { HI_DEMO_PATIENTS, type HiProviderFixture } from '../../src/hi-service/index.ts';
-import { DEMO_PRESCRIBER_DETAILS } from '../../src/onboarding/sandbox-seed.ts';
+import { DEMO_PRESCRIBER_DETAILS } from '../../src/onboarding/index.ts';
 import { call, givenClient, givenUser, type TestClient } from '../given.ts';
 import { patientBody } from '../patients/patients-given.ts';
 import type { TestApp } from '../test-app.ts';

@@ -2,7 +2,7 @@
 // status a prescription can hold, each allowed change with its effect and each other one a
 // 409 that names the current status and changes nothing.
 import { describe, expect, it } from 'vitest';
-import { isValidScid } from '../../src/prescriptions/scid.ts';
+import { isValidScid } from '../../src/prescriptions/index.ts';
 import { snapshotDatabase } from '../database-snapshot.ts';
 import { useTestApp } from '../given.ts';
 import type { TestApp } from '../test-app.ts';

@@ -4,12 +4,9 @@
 // leaves neither the change nor the event.
 import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import type { Principal } from '../../src/auth/auth-service.ts';
-import { SCOPES } from '../../src/auth/scopes.ts';
-import { enablePartnerForOrganization } from '../../src/onboarding/onboarding-service.ts';
-import { DEMO_HPIO } from '../../src/onboarding/sandbox-seed.ts';
-import { changePrescription } from '../../src/prescriptions/prescription-changes.ts';
-import { prescribe, type PrescriptionsContext } from '../../src/prescriptions/prescriptions-service.ts';
+import { type Principal, SCOPES } from '../../src/auth/index.ts';
+import { enablePartnerForOrganization, DEMO_HPIO } from '../../src/onboarding/index.ts';
+import { changePrescription, prescribe, type PrescriptionsContext } from '../../src/prescriptions/index.ts';
 import { snapshotDatabase } from '../database-snapshot.ts';
 import { bearer, givenPartner, requestToken, useTestApp } from '../given.ts';
 import type { TestApp } from '../test-app.ts';

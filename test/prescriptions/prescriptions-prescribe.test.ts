@@ -3,8 +3,8 @@
 // limits, the delivery, and every status the route answers, in the order the rules run
 // (404 for the path, then one 422 for the body, then 409).
 import { describe, expect, it } from 'vitest';
-import { SCOPES } from '../../src/auth/scopes.ts';
-import { SANDBOX_PHARMACIES } from '../../src/prescriptions/pharmacy-directory.ts';
+import { SCOPES } from '../../src/auth/index.ts';
+import { SANDBOX_PHARMACIES } from '../../src/prescriptions/index.ts';
 import { fieldsOf, validDrug } from '../custom-drugs/custom-drugs-given.ts';
 import { snapshotDatabase } from '../database-snapshot.ts';
 import { bearer, requestToken, useTestApp } from '../given.ts';

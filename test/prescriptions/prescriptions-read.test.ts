@@ -2,8 +2,8 @@
 // their shapes, every status they answer, and tenancy (another organization's patient,
 // prescription and SCID are never found).
 import { describe, expect, it } from 'vitest';
-import { SCOPES } from '../../src/auth/scopes.ts';
-import { encodeLastKey } from '../../src/prescriptions/prescription-paging.ts';
+import { SCOPES } from '../../src/auth/index.ts';
+import { encodeLastKey } from '../../src/prescriptions/index.ts';
 import { bearer, requestToken, useTestApp } from '../given.ts';
 import type { TestApp } from '../test-app.ts';
 import { givenClinic, givenPatient, givenPrescription, prescriptionsClient, send, type Clinic, type PrescriptionsClient } from './prescriptions-given.ts';

@@ -2,7 +2,7 @@
 // 201 codes, e-mail uniqueness across the platform, and failures that save nothing.
 import { describe, expect, it } from 'vitest';
 import type { HiProviderFixture } from '../../src/hi-service/index.ts';
-import { ASSIGNABLE_ROLES } from '../../src/auth/user-roles.ts';
+import { ASSIGNABLE_ROLES } from '../../src/auth/index.ts';
 import { bearer, requestToken, type TestClient, call, givenClient, useTestApp } from '../given.ts';
 import type { TestApp } from '../test-app.ts';
 import { ANNA, expectNothingSaved, givenProviderRecord, NO_STATUS_PROVIDER, providerDetails, readUserData, storedRecord, storedUser, UNREACHABLE_PROVIDER } from './users-given.ts';

@@ -2,7 +2,7 @@
 // 9.5 s is a success, no answer within 10 s is a timeout (and retried 1 s later). The two
 // endpoints run side by side, so the test takes about 11 s.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listWebhookAttempts } from '../../src/webhooks/webhook-history.ts';
+import { listWebhookAttempts } from '../../src/webhooks/index.ts';
 import { startReceiver, type Receiver } from './webhook-receivers.ts';
 import { createWebhooksBed, eventually, givenEndpoint, recordEventFor, type WebhooksBed } from './webhooks-given.ts';
 

@@ -3,11 +3,17 @@
 // same way; a disabled endpoint's deliveries wait and go out once it is enabled again.
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPartner } from '../../src/onboarding/onboarding-service.ts';
+import { createPartner } from '../../src/onboarding/index.ts';
 import { decryptSecret } from '../../src/platform/secrets.ts';
-import { listWebhookAttempts } from '../../src/webhooks/webhook-history.ts';
-import { parseOverlap, rotateWebhookSecret, setWebhookEndpoint, setWebhookEndpointEnabled, showWebhookEndpoint } from '../../src/webhooks/webhook-endpoints.ts';
-import type { HostResolver } from '../../src/webhooks/webhook-host-resolution.ts';
+import {
+  listWebhookAttempts,
+  parseOverlap,
+  rotateWebhookSecret,
+  setWebhookEndpoint,
+  setWebhookEndpointEnabled,
+  showWebhookEndpoint,
+  type HostResolver,
+} from '../../src/webhooks/index.ts';
 import { givenPartner } from '../given.ts';
 import { startReceiver, type Receiver } from './webhook-receivers.ts';
 import { createWebhooksBed, eventually, givenEndpoint, recordEventFor, type WebhooksBed } from './webhooks-given.ts';

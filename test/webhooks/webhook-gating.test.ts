@@ -4,8 +4,7 @@
 // once after the commit, not at a poll.
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listWebhookAttempts } from '../../src/webhooks/webhook-history.ts';
-import { recordEvent } from '../../src/webhooks/webhooks-service.ts';
+import { listWebhookAttempts, recordEvent } from '../../src/webhooks/index.ts';
 import { givenIntegration } from '../given.ts';
 import { startReceiver, type Receiver } from './webhook-receivers.ts';
 import { createWebhooksBed, eventually, givenEndpoint, prescriptionEvent, recordEventFor, recordEvents, type WebhooksBed } from './webhooks-given.ts';

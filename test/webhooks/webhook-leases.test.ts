@@ -14,9 +14,9 @@ import {
   recordAttemptOutcomes,
   releaseClaimedDeliveries,
   sendClaimedAttempt,
-} from '../../src/webhooks/webhook-deliveries.ts';
-import type { WebhookHttpClient } from '../../src/webhooks/webhook-http-attempt.ts';
-import { listWebhookAttempts } from '../../src/webhooks/webhook-history.ts';
+  type WebhookHttpClient,
+  listWebhookAttempts,
+} from '../../src/webhooks/index.ts';
 import { startReceiver, type Receiver } from './webhook-receivers.ts';
 import { createWebhooksBed, givenEndpoint, prescriptionEvent, recordEventFor, recordEvents, type GivenEndpoint, type WebhooksBed } from './webhooks-given.ts';
 

@@ -5,9 +5,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { buildFeatures, type Features } from '../../src/features.ts';
-import { createOrganization } from '../../src/onboarding/onboarding-service.ts';
-import { createPartner } from '../../src/onboarding/onboarding-service.ts';
-import { assembleDeps, closeDeps, type Deps } from '../../src/runtime.ts';
+import { createOrganization, createPartner } from '../../src/onboarding/index.ts';
+import type { Deps } from '../../src/deps.ts';
+import { assembleDeps, closeDeps } from '../../src/runtime.ts';
 import { createCliEnvironment, ERX_BIN, type CliEnvironment } from '../cli/cli-helpers.ts';
 import { startReceiver, type Receiver, type Responder } from './webhook-receivers.ts';
 

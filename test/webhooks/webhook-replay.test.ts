@@ -3,7 +3,7 @@
 // asked and when; replaying twice delivers twice; bulk replay chooses by partner and status.
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listWebhookAttempts, listWebhookEvents, parseEventFilter, replayWebhookEvents } from '../../src/webhooks/webhook-history.ts';
+import { listWebhookAttempts, listWebhookEvents, parseEventFilter, replayWebhookEvents } from '../../src/webhooks/index.ts';
 import { startReceiver, type Receiver } from './webhook-receivers.ts';
 import { createWebhooksBed, eventually, givenEndpoint, prescriptionEvent, recordEvents, type GivenEndpoint, type WebhooksBed } from './webhooks-given.ts';
 

@@ -4,7 +4,7 @@
 // whole table takes about as long as its slowest case (three 1 s timeouts plus 3 s of backoff).
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listWebhookAttempts, listWebhookEvents, parseEventFilter } from '../../src/webhooks/webhook-history.ts';
+import { listWebhookAttempts, listWebhookEvents, parseEventFilter } from '../../src/webhooks/index.ts';
 import { closedPort, startReceiver, type Receiver, type Responder } from './webhook-receivers.ts';
 import { createWebhooksBed, eventually, givenEndpoint, recordEventFor, type GivenEndpoint, type WebhooksBed } from './webhooks-given.ts';
 

@@ -3,7 +3,7 @@
 // only the new secret signs.
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rotateWebhookSecret, setWebhookEndpoint, showWebhookEndpoint } from '../../src/webhooks/webhook-endpoints.ts';
+import { rotateWebhookSecret, setWebhookEndpoint, showWebhookEndpoint } from '../../src/webhooks/index.ts';
 import { startReceiver, type Receiver } from './webhook-receivers.ts';
 import { createWebhooksBed, eventually, givenEndpoint, recordEventFor, type WebhooksBed } from './webhooks-given.ts';
 

@@ -1,7 +1,7 @@
 // SIGTERM and SIGINT stop a dispatcher cleanly, in `erx worker` and in `erx serve`: no new
 // claims, the attempt in flight finishes and its outcome is recorded, then exit 0.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listWebhookAttempts } from '../../src/webhooks/webhook-history.ts';
+import { listWebhookAttempts } from '../../src/webhooks/index.ts';
 import { createCliEnvironment, spawnServer, type CliEnvironment } from '../cli/cli-helpers.ts';
 import { startReceiver, type Receiver } from './webhook-receivers.ts';
 import { givenPartnerWithEndpoint, openEventSource, spawnWorker, waitUntil, type EventSource } from './webhook-processes.ts';

@@ -6,10 +6,7 @@
 // reaching the internet from a test.)
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listWebhookAttempts } from '../../src/webhooks/webhook-history.ts';
-import type { HostResolver } from '../../src/webhooks/webhook-host-resolution.ts';
-import { pingWebhookEndpoint } from '../../src/webhooks/webhook-ping.ts';
-import type { WebhooksContext } from '../../src/webhooks/webhooks-service.ts';
+import { listWebhookAttempts, type HostResolver, pingWebhookEndpoint, type WebhooksContext } from '../../src/webhooks/index.ts';
 import { listenOnLoopback } from './webhook-receivers.ts';
 import { createWebhooksBed, eventually, givenEndpoint, recordEventFor, type WebhooksBed } from './webhooks-given.ts';
 

@@ -2,7 +2,7 @@
 // receiver's way to slow us down: each 429 halves that endpoint's window, each success widens
 // it again. Measured at real receivers that hold every request 100 ms.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listWebhookEvents, parseEventFilter } from '../../src/webhooks/webhook-history.ts';
+import { listWebhookEvents, parseEventFilter } from '../../src/webhooks/index.ts';
 import { startReceiver, type Receiver } from './webhook-receivers.ts';
 import { createWebhooksBed, eventually, givenEndpoint, prescriptionEvent, recordEvents, type WebhooksBed } from './webhooks-given.ts';
 

@@ -7,11 +7,19 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { systemClock } from '../../src/platform/clock.ts';
 import type { Mode } from '../../src/config.ts';
-import { eventMetadata, newEventId, type WebhookEventEnvelope } from '../../src/webhooks/webhook-events.ts';
-import { startWebhookDispatcher, type RunningDispatcher } from '../../src/webhooks/webhook-dispatcher.ts';
-import { setWebhookEndpoint } from '../../src/webhooks/webhook-endpoints.ts';
-import type { HostResolver } from '../../src/webhooks/webhook-host-resolution.ts';
-import { createWebhooksContext, eventsCommitted, recordEvent, type WebhooksContext } from '../../src/webhooks/webhooks-service.ts';
+import {
+  eventMetadata,
+  newEventId,
+  type WebhookEventEnvelope,
+  startWebhookDispatcher,
+  type RunningDispatcher,
+  setWebhookEndpoint,
+  type HostResolver,
+  createWebhooksContext,
+  eventsCommitted,
+  recordEvent,
+  type WebhooksContext,
+} from '../../src/webhooks/index.ts';
 import { givenIntegration, type GivenIntegration } from '../given.ts';
 import { createTestApp, type TestApp } from '../test-app.ts';
 

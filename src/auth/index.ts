@@ -1,0 +1,33 @@
+// The face of the auth feature: the token routes, the route-auth declaration and bearer hook,
+// scopes and roles. Code outside src/auth/ (other features, app.ts, cli/, bench/, test/) imports
+// only this file; its own files import each other directly. test/architecture/imports.test.ts
+// holds it.
+export {
+  type AuthContext,
+  checkCredentials,
+  createAuthContext,
+  enforceRateLimit,
+  missingCredentialHeaders,
+  type Principal,
+  readTokenHeaders,
+} from './auth-service.ts';
+export { signAccessToken } from './access-tokens.ts';
+export { CAPABILITIES, CAPABILITY_TABLE, type Capability, holdsCapability, needsReadinessFor, rolesWith } from './capabilities.ts';
+export { authRoutes } from './auth-routes.ts';
+export { OrganizationParams, TokenHeadersSchema } from './auth-schemas.ts';
+export { installBearerAuth, principalOf, requireDeclaredAuth, type RouteCatalogEntry } from './route-auth.ts';
+export { isScope, requestableScopes, type Scope, SCOPES } from './scopes.ts';
+export {
+  ASSIGNABLE_ROLES,
+  type AssignableRole,
+  BASELINE_ROLES,
+  holdsAny,
+  isAssignableRole,
+  isRole,
+  parseStoredRoles,
+  PLATFORM_KEPT_ROLES,
+  PRESCRIBING_ROLE,
+  PROVIDER_RECORD_ROLES,
+  type Role,
+  ROLES,
+} from './user-roles.ts';

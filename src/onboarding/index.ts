@@ -1,0 +1,15 @@
+// The face of the onboarding feature: the operator's partners, organizations and users, and the
+// sandbox seed. Code outside src/onboarding/ (other features, app.ts, cli/, bench/, test/) imports
+// only this file; its own files import each other directly. test/architecture/imports.test.ts
+// holds it.
+export {
+  createOnboardingContext,
+  createOrganization,
+  createPartner,
+  enablePartnerForOrganization,
+  type OnboardingContext,
+  OnboardingError,
+  setPartnerFrameOrigins,
+} from './onboarding-service.ts';
+export { createUser, showUser } from './operator-users.ts';
+export { DEMO_HPIO, DEMO_PRESCRIBER_DETAILS, describeSandboxSeed, isDatabaseEmpty, type SandboxSeed, seedSandbox } from './sandbox-seed.ts';

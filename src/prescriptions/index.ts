@@ -1,0 +1,19 @@
+// The face of the prescriptions feature: the prescription routes, the lifecycle, the changes and
+// reads the portal calls, the form's fields and choices. Code outside src/prescriptions/ (other
+// features, app.ts, cli/, bench/, test/) imports only this file; its own files import each other
+// directly. test/architecture/imports.test.ts holds it.
+export { createPrescriptionsContext, prescribe, type PrescriptionsContext } from './prescriptions-service.ts';
+export { SANDBOX_PHARMACIES } from './pharmacy-directory.ts';
+export { changePrescription, type PrescriptionChange } from './prescription-changes.ts';
+export type { PatientContact } from './prescription-delivery.ts';
+export { COUNT_LIMITS, type CountField, describeCountLimit, readCount, TEXT_LIMITS } from './prescription-fields.ts';
+export { TRANSITIONS } from './prescription-lifecycle.ts';
+export { encodeLastKey } from './prescription-paging.ts';
+export { listPatientPrescriptions, readPatientPrescription } from './prescription-reads.ts';
+export { prescriptionTestHelpersRoutes } from './prescription-test-helpers-routes.ts';
+export { prescriptionsRoutes } from './prescriptions-routes.ts';
+export type { Delivery } from './prescriptions-schemas.ts';
+export { findFormularyItem, SANDBOX_FORMULARY } from './sandbox-formulary.ts';
+export { isValidScid, newScid } from './scid.ts';
+export { tokenPageRoutes } from './token-page-routes.ts';
+export { describeMedicine, renderScidQrCode } from './token-page-view.ts';

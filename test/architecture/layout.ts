@@ -1,0 +1,26 @@
+// The layout the architecture test holds, as data: the feature folders, the folders with a face,
+// and the layers from the foundation up. A new feature folder goes in FEATURES; a new top-level
+// file in src/ goes on the rung of what it may import.
+import type { Layer } from './import-graph.ts';
+
+/** Where the test reads imports from. */
+export const SCANNED = ['src', 'migrations', 'test', 'bench'];
+
+/** The feature folders: each owns its routes, schemas, service and storage. */
+export const FEATURES = ['auth', 'custom-drugs', 'idempotency', 'onboarding', 'patients', 'portal', 'prescriptions', 'sso', 'system', 'users', 'webhooks'];
+
+/** Folders with one face (index.ts) for code outside them: the features, and the two foundations that have one. */
+export const FACED = [...FEATURES, 'hi-service', 'identifiers'];
+
+/** Bottom first: a file may import its own rung and the rungs below, never one above. */
+export const LAYERS: Layer[] = [
+  { name: 'foundation', paths: ['src/platform/', 'src/identifiers/', 'src/config.ts', 'migrations/'] },
+  { name: 'outside-service ports', paths: ['src/hi-service/'] },
+  { name: 'what features are built from', paths: ['src/deps.ts', 'src/route-module.ts'] },
+  { name: 'features', paths: FEATURES.map((feature) => `src/${feature}/`) },
+  { name: 'composition root', paths: ['src/features.ts'] },
+  { name: 'HTTP surface and runtime', paths: ['src/app.ts', 'src/runtime.ts', 'src/server.ts'] },
+  { name: 'CLI', paths: ['src/cli/', 'src/main.ts'] },
+  // Unit tests beside the code (src/**/*.test.ts) sit here too: they may use the test helpers.
+  { name: 'tests and bench', paths: ['test/', 'bench/', '*.test.ts'] },
+];
