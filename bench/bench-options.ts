@@ -31,7 +31,10 @@ export interface WebhooksBenchOptions {
   warmupSeconds: number;
 }
 
-export type BenchCommand = { mode: 'endpoints'; options: BenchOptions } | { mode: 'webhooks'; options: WebhooksBenchOptions };
+export type BenchCommand =
+  | { mode: 'endpoints'; options: BenchOptions }
+  | { mode: 'webhooks'; options: WebhooksBenchOptions }
+  | { mode: 'credential-flood'; options: Record<string, never> };
 
 const WEBHOOK_RATE_PER_SECOND = 500;
 const WEBHOOK_LATENCY_SECONDS = 20;
@@ -50,6 +53,10 @@ export const BENCH_USAGE = [
   `  ${WEBHOOK_RATE_PER_SECOND} events/s, then the sustained rate draining ${WEBHOOK_BACKLOG_EVENTS} events beside a bare undici loop`,
   `  --duration SECONDS  seconds the latency is measured (default ${WEBHOOK_LATENCY_SECONDS})`,
   `  --quick             smoke run: ${QUICK_DURATION_SECONDS} s of latency, a backlog of ${WEBHOOK_BACKLOG_EVENTS / 10} events`,
+  '',
+  '       npm run bench -- credential-flood',
+  '  20,000 failed token calls with random 7 KB ids, then 20,000 with random well-formed ids from as many addresses:',
+  "  the server's RSS and a valid endpoint's latency before and after each",
 ].join('\n');
 
 export class BenchUsageError extends Error {
@@ -67,6 +74,10 @@ function readWholeNumber(flag: string, text: string | undefined, fallback: numbe
 
 /** The mode and its options, or undefined when --help was asked for. */
 export function parseBenchCommand(argv: string[]): BenchCommand | undefined {
+  if (argv[0] === 'credential-flood') {
+    if (argv.length > 1) throw new BenchUsageError('credential-flood takes no options');
+    return { mode: 'credential-flood', options: {} };
+  }
   if (argv[0] !== 'webhooks') {
     const options = parseBenchOptions(argv);
     return options && { mode: 'endpoints', options };

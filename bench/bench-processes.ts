@@ -39,6 +39,8 @@ export function findFreePort(): Promise<number> {
 export interface ChildServer {
   name: string;
   baseUrl: string;
+  /** The server process's id (its memory is read from /proc). */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -124,6 +126,7 @@ export async function startChildServer(spec: ChildServerSpec): Promise<ChildServ
   return {
     name: spec.name,
     baseUrl,
+    pid: child.pid!,
     stop: async () => {
       forget();
       await stopChild(child);

@@ -9,6 +9,7 @@ import { BENCH_USAGE, BenchUsageError, parseBenchCommand, type BenchCommand, typ
 import { measureRun } from './bench-phases.ts';
 import { killLiveChildrenNow } from './bench-processes.ts';
 import { buildRunRecord, compareToBaselines, formatReportTable, missedTargets, writeRunRecord } from './bench-report.ts';
+import { runCredentialFloodBench } from './credential-flood-bench.ts';
 import { runWebhooksBench } from './webhooks-bench.ts';
 
 let finishing = false;
@@ -78,7 +79,8 @@ if (!command) {
 
 installExitGuards();
 try {
-  await (command.mode === 'webhooks' ? runWebhooks(command.options) : runBench(command.options));
+  if (command.mode === 'credential-flood') await finish(0, await runCredentialFloodBench());
+  else await (command.mode === 'webhooks' ? runWebhooks(command.options) : runBench(command.options));
 } catch (error) {
   const message = error instanceof Error ? error.message : String(error);
   await finish(1, `bench: FAILED: ${message}`);

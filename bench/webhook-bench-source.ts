@@ -1,11 +1,11 @@
 // Where the webhook bench's events come from: the webhooks service, as the prescriptions
-// service calls it (recordEvent in the change's transaction, then eventsCommitted). Once the
+// service calls it (recordEvent in the change's unit of work, which wakes after the commit). Once the
 // sandbox test helpers exist, an event source that creates prescriptions through them can
 // take this one's place: the bench only needs recordOne.
 import { randomUUID } from 'node:crypto';
 import type { Features } from '../src/features.ts';
 import { createOrganization, createPartner } from '../src/onboarding/index.ts';
-import { eventMetadata, newEventId, type WebhookEventEnvelope, eventsCommitted, recordEvent } from '../src/webhooks/index.ts';
+import { eventMetadata, newEventId, type WebhookEventEnvelope, recordEvent } from '../src/webhooks/index.ts';
 
 export interface BenchEventSource {
   partnerId: string;
@@ -13,7 +13,7 @@ export interface BenchEventSource {
   secret: string;
   /** Records one event in a transaction of its own; resolves once committed, with when that was (wall-clock ms). */
   recordOne(): Promise<{ eventId: string; committedAt: number }>;
-  /** Writes `count` events in large transactions, waking nobody (the dispatcher starts afterwards). */
+  /** Writes `count` events in large transactions; their wakes reach nobody (the dispatcher starts afterwards). */
   preload(count: number): Promise<void>;
   /** A body exactly as the service would store and send it. */
   sampleBody(): string;
@@ -41,16 +41,15 @@ export async function createServiceEventSource(features: Features, url: string):
     secret: partner.webhook_secret!,
     async recordOne() {
       const event = envelope();
-      await webhooks.db.transaction().execute((trx) => recordEvent(webhooks, trx, event));
+      await webhooks.unitOfWork.run(async (work) => recordEvent(work, event));
       const committedAt = wallNow();
-      eventsCommitted(webhooks);
       return { eventId: event.event_id, committedAt };
     },
     async preload(count) {
       for (let written = 0; written < count; written += 500) {
         const batch = Array.from({ length: Math.min(500, count - written) }, envelope);
-        await webhooks.db.transaction().execute(async (trx) => {
-          for (const event of batch) await recordEvent(webhooks, trx, event);
+        await webhooks.unitOfWork.run(async (work) => {
+          for (const event of batch) recordEvent(work, event);
         });
       }
     },

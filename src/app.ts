@@ -21,6 +21,7 @@ import { installJsonBodyParser } from './platform/http/json-body.ts';
 import { createLazyChildLogger } from './platform/http/lazy-request-logger.ts';
 import { describeOpenApi } from './platform/http/openapi.ts';
 import { installRequestLog } from './platform/http/request-log.ts';
+import { docsContentSecurityPolicy, installNosniff } from './platform/http/security-headers.ts';
 import { installSuccessReply } from './platform/http/success-reply.ts';
 import { newRequestId } from './platform/ids.ts';
 import { dashboardPages, installPortal, prescriptionPages, signInPages } from './portal/index.ts';
@@ -73,6 +74,8 @@ declare module 'fastify' {
   }
 }
 
+const trustHops = (hops: number) => (_address: string, hop: number) => hop < hops;
+
 export async function buildApp(
   deps: Deps,
   features: Features,
@@ -86,6 +89,9 @@ export async function buildApp(
     logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'requestId' }),
     childLoggerFactory: createLazyChildLogger,
     genReqId: newRequestId,
+    // request.ip, which per-address limits count: the proxies' X-Forwarded-For only when configured.
+    // (A hop count as Fastify applies it at run time; its types take only a function for that.)
+    trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
     bodyLimit: config.bodyLimitBytes,
     // allowUnionTypes: a count may be sent as a number or a string of digits (type [integer, string]).
     ajv: { customOptions: { allErrors: true, coerceTypes: false, removeAdditional: false, allowUnionTypes: true } },
@@ -106,8 +112,13 @@ export async function buildApp(
   installRequestLog(app, deps.logger);
   installErrorHandling(app, errorRendering);
   installSuccessReply(app, deps.clock);
+  installNosniff(app);
   await app.register(swagger, describeOpenApi(config));
-  await app.register(swaggerUi, { routePrefix: `${config.basePath}/docs`, uiConfig: { url: `${config.basePath}/openapi.json` } });
+  await app.register(swaggerUi, {
+    routePrefix: `${config.basePath}/docs`,
+    uiConfig: { url: `${config.basePath}/openapi.json` },
+    staticCSP: docsContentSecurityPolicy(config.publicUrl),
+  });
 
   await app.register(
     async (api) => {

@@ -22,7 +22,15 @@ describe('loadConfig', () => {
     expect(config.errorsBase).toBe('https://x.example/errors');
   });
 
+  it('trusts no proxy unless told: a hop count, or addresses and CIDR ranges', () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ ERX_TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(loadConfig({ ERX_TRUST_PROXY: '10.0.0.0/8, 127.0.0.1,::1' }).trustProxy).toEqual(['10.0.0.0/8', '127.0.0.1', '::1']);
+  });
+
   it.each([
+    [{ ERX_TRUST_PROXY: 'true' }, /ERX_TRUST_PROXY must be a hop count or comma-separated addresses/],
+    [{ ERX_TRUST_PROXY: '0' }, /ERX_TRUST_PROXY must be a whole number from 1 to 10/],
     [{ PORT: 'eighty' }, /PORT must be a whole number/],
     [{ PORT: '70000' }, /PORT must be a whole number from 0 to 65535/],
     [{ ERX_MODE: 'staging' }, /ERX_MODE must be sandbox or production/],
@@ -36,6 +44,24 @@ describe('loadConfig', () => {
   ])('rejects %o with a clear message', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);
+  });
+
+  it('refuses sandbox mode on a HOST other than loopback unless ERX_SANDBOX_PUBLIC=1 says so', () => {
+    for (const host of ['127.0.0.1', '127.0.0.2', 'localhost', '::1']) expect(loadConfig({ HOST: host }).host).toBe(host);
+    for (const host of ['0.0.0.0', '::', '192.168.1.20', 'erx.example.org']) {
+      expect(() => loadConfig({ HOST: host })).toThrow(ConfigError);
+      expect(() => loadConfig({ HOST: host })).toThrow(/sandbox mode listens only on loopback .*Set ERX_SANDBOX_PUBLIC=1/);
+    }
+    expect(loadConfig({ HOST: '0.0.0.0', ERX_SANDBOX_PUBLIC: '1' }).host).toBe('0.0.0.0');
+    expect(() => loadConfig({ HOST: '0.0.0.0', ERX_SANDBOX_PUBLIC: 'yes' })).toThrow(/ERX_SANDBOX_PUBLIC must be 1 or empty/);
+    const production = { ERX_MODE: 'production', ERX_JWT_PRIVATE_KEY: 'pem', ERX_SECRET_KEY: 'key' };
+    expect(loadConfig({ ...production, HOST: '0.0.0.0' }).host).toBe('0.0.0.0');
+  });
+
+  it('reads the cap on custom drugs per organization, 10,000 unless set', () => {
+    expect(loadConfig({}).customDrugsMax).toBe(10_000);
+    expect(loadConfig({ ERX_CUSTOM_DRUGS_MAX: '25' }).customDrugsMax).toBe(25);
+    expect(() => loadConfig({ ERX_CUSTOM_DRUGS_MAX: '0' })).toThrow(/ERX_CUSTOM_DRUGS_MAX must be a whole number from 1/);
   });
 
   it('is documented in full in the README configuration table', () => {

@@ -1,5 +1,6 @@
 // Every setting the service reads, in one table, parsed once at start. The README's
 // configuration table is checked against SETTINGS by a test, so the two cannot drift.
+import { isIPv4 } from 'node:net';
 import path from 'node:path';
 
 export type Mode = 'sandbox' | 'production';
@@ -22,10 +23,11 @@ export const SETTINGS = {
   errorsBase: { env: 'ERX_ERRORS_BASE', default: 'https://api.erx.example/errors', meaning: 'Base URI of `error.type` problem types.' },
   tokenTtlSeconds: { env: 'ERX_TOKEN_TTL_SECONDS', default: '3600', meaning: 'Lifetime of access tokens, in seconds.' },
   jwtPrivateKey: { env: 'ERX_JWT_PRIVATE_KEY', default: '', meaning: 'RS256 signing key (PKCS#8 PEM). Required in production; generated into the data directory in sandbox.' },
-  secretKey: { env: 'ERX_SECRET_KEY', default: '', meaning: 'Key (32 bytes, base64) that encrypts webhook secrets at rest. Required in production; generated in sandbox.' },
+  secretKey: { env: 'ERX_SECRET_KEY', default: '', meaning: 'Key (32 bytes, base64) that encrypts secrets and identifiers at rest and from which token page addresses are derived (changing it changes them). Required in production; generated in sandbox.' },
   rateLimitMax: { env: 'ERX_RATE_LIMIT_MAX', default: '600', meaning: 'Requests allowed per partner and organization in one window; 0 turns rate limiting off.' },
   rateLimitWindowSeconds: { env: 'ERX_RATE_LIMIT_WINDOW_SECONDS', default: '60', meaning: 'Length of the rate-limit window, in seconds.' },
   redisUrl: { env: 'REDIS_URL', default: '', meaning: 'Redis URL; when set, rate-limit counters are shared by every instance.' },
+  trustProxy: { env: 'ERX_TRUST_PROXY', default: '', meaning: 'Proxies in front of the server, trusted for the client address in `X-Forwarded-For` (per-address limits): a hop count, or comma-separated addresses or CIDR ranges. Empty: the connecting address.' },
   bodyLimitBytes: { env: 'ERX_BODY_LIMIT_BYTES', default: '262144', meaning: 'Largest request body accepted, in bytes (413 above it).' },
   logLevel: { env: 'LOG_LEVEL', default: 'info', meaning: 'pino log level (`silent` to turn logs off).' },
   hiFixtures: { env: 'ERX_HI_FIXTURES', default: '', meaning: 'Path of an HI Service sandbox fixture file (JSON), merged with the built-in demo set.' },
@@ -35,6 +37,8 @@ export const SETTINGS = {
   webhookPollMs: { env: 'ERX_WEBHOOK_POLL_MS', default: '1000', meaning: 'How often a dispatcher looks for due deliveries it was not woken for (other processes on SQLite, retries, expired leases), in milliseconds; at most 1000.' },
   portalUrl: { env: 'ERX_PORTAL_URL', default: '', meaning: 'Origin of the prescribing portal, used in the `redirect_url` of `POST /v1/sso`. Empty: the public URL.' },
   portalIdleTimeoutSeconds: { env: 'ERX_PORTAL_IDLE_TIMEOUT_SECONDS', default: '1800', meaning: 'A portal session ends after this many seconds without a request (60 to 43200).' },
+  sandboxPublic: { env: 'ERX_SANDBOX_PUBLIC', default: '', meaning: '`1` lets sandbox mode (test helpers, webhooks to any address) bind a `HOST` other than loopback; without it such a start is refused.' },
+  customDrugsMax: { env: 'ERX_CUSTOM_DRUGS_MAX', default: '10000', meaning: 'Most custom drugs one organization may hold, its users\' included (422 past it).' },
 } as const satisfies Record<string, Setting>;
 
 export interface Config {
@@ -53,6 +57,8 @@ export interface Config {
   rateLimitMax: number;
   rateLimitWindowSeconds: number;
   redisUrl: string | undefined;
+  /** Fastify's trustProxy: false (the socket's address), a hop count, or trusted addresses/ranges. */
+  trustProxy: false | number | string[];
   bodyLimitBytes: number;
   logLevel: string;
   hiFixtures: string | undefined;
@@ -63,6 +69,7 @@ export interface Config {
   webhookPollMs: number;
   portalUrl: string;
   portalIdleTimeoutSeconds: number;
+  customDrugsMax: number;
 }
 
 export class ConfigError extends Error {
@@ -114,6 +121,30 @@ function readPortalUrl(env: Env, publicUrl: string): string {
   return text;
 }
 
+function readTrustProxy(env: Env): false | number | string[] {
+  const text = readText(env, 'trustProxy');
+  if (text === '') return false;
+  if (/^\d+$/.test(text)) return readInteger(env, 'trustProxy', 1, 10);
+  const entries = text.split(',').map((entry) => entry.trim());
+  if (entries.some((entry) => !/^[0-9A-Fa-f.:]+(\/\d{1,3})?$/.test(entry))) {
+    throw new ConfigError(`ERX_TRUST_PROXY must be a hop count or comma-separated addresses or CIDR ranges, got "${text}"`);
+  }
+  return entries;
+}
+
+const isLoopbackHost = (host: string) => host === 'localhost' || host === '::1' || (isIPv4(host) && host.startsWith('127.'));
+
+/** The sandbox serves test helpers and posts webhooks to any address: not to a network unless asked for. */
+function refusePublicSandbox(env: Env, mode: Mode, host: string): void {
+  if (mode !== 'sandbox' || isLoopbackHost(host)) return;
+  const allowed = readText(env, 'sandboxPublic');
+  if (allowed === '1') return;
+  if (allowed !== '') throw new ConfigError(`ERX_SANDBOX_PUBLIC must be 1 or empty, got "${allowed}"`);
+  throw new ConfigError(
+    `sandbox mode listens only on loopback (HOST=127.0.0.1), got HOST="${host}": its test helpers and unguarded webhooks must not face a network. Set ERX_SANDBOX_PUBLIC=1 to serve it there anyway`,
+  );
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const mode = readText(env, 'mode');
   if (mode !== 'sandbox' && mode !== 'production') {
@@ -138,6 +169,7 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimitMax: readInteger(env, 'rateLimitMax', 0, 1_000_000_000),
     rateLimitWindowSeconds: readInteger(env, 'rateLimitWindowSeconds', 1, 86_400),
     redisUrl: readOptional(env, 'redisUrl'),
+    trustProxy: readTrustProxy(env),
     bodyLimitBytes: readInteger(env, 'bodyLimitBytes', 1024, 64 * 1024 * 1024),
     logLevel: readText(env, 'logLevel'),
     hiFixtures: readOptional(env, 'hiFixtures'),
@@ -147,7 +179,9 @@ export function loadConfig(env: Env = process.env): Config {
     webhookPollMs: readInteger(env, 'webhookPollMs', 10, 1_000),
     portalUrl: readPortalUrl(env, publicUrl),
     portalIdleTimeoutSeconds: readInteger(env, 'portalIdleTimeoutSeconds', 60, 43_200),
+    customDrugsMax: readInteger(env, 'customDrugsMax', 1, 10_000_000),
   };
+  refusePublicSandbox(env, mode, host);
   if (config.databaseSchema && !/^[a-z_][a-z0-9_]{0,62}$/.test(config.databaseSchema)) {
     throw new ConfigError(`ERX_DATABASE_SCHEMA must be a lower-case SQL identifier, got "${config.databaseSchema}"`);
   }

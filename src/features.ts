@@ -7,13 +7,14 @@ import { createCustomDrugsContext, type CustomDrugsContext } from './custom-drug
 import { createIdempotencyContext, type IdempotencyContext } from './idempotency/index.ts';
 import { createOnboardingContext, type OnboardingContext } from './onboarding/index.ts';
 import { createPatientsContext, type PatientsContext } from './patients/index.ts';
+import { createUnitOfWork } from './platform/db/unit-of-work.ts';
 import { createPortalContext, type PortalContext } from './portal/index.ts';
 import { createPrescriptionsContext, type PrescriptionsContext } from './prescriptions/index.ts';
 import type { Deps } from './deps.ts';
 import { createSsoContext, type SsoContext } from './sso/index.ts';
 import { createSystemContext, type SystemContext } from './system/index.ts';
 import { createUsersContext, type UsersContext } from './users/index.ts';
-import { createWebhooksContext, type WebhooksContext } from './webhooks/index.ts';
+import { createWebhookOutbox, createWebhooksContext, type WebhooksContext } from './webhooks/index.ts';
 
 export interface Features {
   system: SystemContext;
@@ -32,14 +33,18 @@ export interface Features {
 export function buildFeatures(deps: Deps): Features {
   const system = createSystemContext(deps);
   const auth = createAuthContext(deps);
-  const webhooks = createWebhooksContext(deps);
-  const users = createUsersContext(deps);
-  const onboarding = createOnboardingContext(deps, { webhooks, users });
-  const patients = createPatientsContext(deps, { users });
-  const customDrugs = createCustomDrugsContext(deps, { users });
+  // Every service's change commits through the one unit of work; each kind of record a change
+  // may leave beside its own rows has its sink in this list.
+  const outbox = createWebhookOutbox(deps);
+  const unitOfWork = createUnitOfWork(deps.database, [outbox], deps.logger);
+  const webhooks = createWebhooksContext(deps, { unitOfWork, outbox });
+  const users = createUsersContext(deps, { unitOfWork });
+  const onboarding = createOnboardingContext(deps, { webhooks, users, unitOfWork });
+  const patients = createPatientsContext(deps, { users, unitOfWork });
+  const customDrugs = createCustomDrugsContext(deps, { users, unitOfWork });
   const idempotency = createIdempotencyContext(deps);
-  const prescriptions = createPrescriptionsContext(deps, { users, patients, customDrugs, webhooks });
-  const sso = createSsoContext(deps, { auth });
+  const prescriptions = createPrescriptionsContext(deps, { users, patients, customDrugs, unitOfWork });
+  const sso = createSsoContext(deps, { auth, unitOfWork });
   const portal = createPortalContext(deps, { users, patients, customDrugs, prescriptions });
   return { system, auth, onboarding, users, patients, customDrugs, webhooks, idempotency, prescriptions, sso, portal };
 }

@@ -45,10 +45,13 @@ export function loadSecretKey(config: Config): Buffer {
   return parseSecretKey(base64);
 }
 
-export function createRateLimiter(config: Config, clock: Clock, onError: (error: Error) => void): RateLimiter {
+/** Off (ERX_RATE_LIMIT_MAX=0) turns the credential-failure and per-address limits off too: they share this limiter. */
+export function createRateLimiter(config: Config, clock: Clock, onError: (error: Error) => void, redisKeyPrefix?: string): RateLimiter {
   if (config.rateLimitMax === 0) return unlimitedRateLimiter;
   const settings = { max: config.rateLimitMax, windowSeconds: config.rateLimitWindowSeconds };
-  return config.redisUrl ? createRedisRateLimiter({ ...settings, url: config.redisUrl, onError }) : createMemoryRateLimiter(settings, clock);
+  return config.redisUrl
+    ? createRedisRateLimiter({ ...settings, url: config.redisUrl, onError, keyPrefix: redisKeyPrefix })
+    : createMemoryRateLimiter(settings, clock);
 }
 
 const NO_PRODUCTION_HI_ADAPTER = 'production mode needs a real HI Service adapter, which this build does not include yet';

@@ -149,15 +149,32 @@ export async function givenClient(t: TestApp, options: Parameters<typeof givenIn
   return clientFor(t, g, await requestToken(t, g), await requestToken(t, g, undefined, g.ownerId));
 }
 
+/** What a file's setup made: each value a stand-in (see useTestApp). */
+export type TestAppHandle<Made> = { t: TestApp; c: TestClient } & Made;
+
 /**
  * The setup a test file shares: one app for the file, closed after it, and a client of a fresh
- * organization, made once for the file or (`each: true`) before every test. `use` receives both.
+ * organization, made once for the file or (`each: true`) before every test, plus what `setup`
+ * makes from them. Call it where `beforeAll` could be called and keep what it returns:
+ *
+ *   const { t, c } = useTestApp({});
+ *   const { t, c, api } = useTestApp({}, async (t, c) => ({ api: await givenSomething(t, c) }));
+ *
+ * The hooks make the values after the file is collected, so each returned value is a stand-in
+ * that reads the current one (the latest client with `each: true`) whenever it is used inside a
+ * test or hook. Using one while the file is being collected throws. `setup` returns objects
+ * only (a stand-in cannot be a string or a number); its `c` replaces the default client.
  */
-export function useTestApp(options: TestAppOptions & { each?: boolean }, use: (t: TestApp, c: TestClient) => void | Promise<void>): void {
+export function useTestApp<Made extends Record<string, object> = Record<never, never>>(
+  options: TestAppOptions & { each?: boolean },
+  setup?: (t: TestApp, c: TestClient) => Made | Promise<Made>,
+): TestAppHandle<Made> {
+  let made: Record<string, unknown> | undefined;
   let app: TestApp | undefined;
   const given = async () => {
     app!.hi.reset();
-    await use(app!, await givenClient(app!));
+    const c = await givenClient(app!);
+    made = { t: app, c, ...((await setup?.(app!, c)) ?? {}) };
   };
   beforeAll(async () => {
     app = await createTestApp(options);
@@ -165,4 +182,33 @@ export function useTestApp(options: TestAppOptions & { each?: boolean }, use: (t
   });
   if (options.each) beforeEach(given);
   afterAll(() => app?.close());
+  return new Proxy({} as TestAppHandle<Made>, {
+    get: (_, name) => (typeof name === 'string' ? standIn(() => made?.[name], name) : undefined),
+  });
+}
+
+/** An object that forwards every read and write to what `current` returns when it happens. */
+function standIn(current: () => unknown, name: string): object {
+  const real = (): object => {
+    const value = current();
+    if (typeof value !== 'object' || value === null) throw new Error(`useTestApp's ${name} exists inside tests and hooks only (got ${String(value)})`);
+    return value;
+  };
+  return new Proxy(
+    {},
+    {
+      get(_, key) {
+        const target = real();
+        const value: unknown = Reflect.get(target, key);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+      set: (_, key, value) => Reflect.set(real(), key, value),
+      has: (_, key) => Reflect.has(real(), key),
+      ownKeys: () => Reflect.ownKeys(real()),
+      getOwnPropertyDescriptor(_, key) {
+        const descriptor = Reflect.getOwnPropertyDescriptor(real(), key);
+        return descriptor && { ...descriptor, configurable: true };
+      },
+    },
+  );
 }

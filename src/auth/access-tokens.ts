@@ -16,6 +16,9 @@ export interface AccessTokenClaims {
 
 export const TOKEN_ISSUER = 'erx';
 
+/** Every token names the partner API as its audience; a token minted for anything else is refused. */
+export const TOKEN_AUDIENCE = 'erx-partner-api';
+
 export async function signAccessToken(
   claims: AccessTokenClaims,
   keys: SigningKeys,
@@ -31,6 +34,7 @@ export async function signAccessToken(
   })
     .setProtectedHeader({ alg: 'RS256', kid: keys.kid, typ: 'JWT' })
     .setIssuer(TOKEN_ISSUER)
+    .setAudience(TOKEN_AUDIENCE)
     .setSubject(claims.userId)
     .setJti(randomUUID())
     .setIssuedAt(issuedAt)
@@ -65,8 +69,9 @@ export function createAccessTokenVerifier(keys: SigningKeys, clock: Clock): Acce
       const { payload } = await jwtVerify(token, keySet, {
         algorithms: ['RS256'],
         issuer: TOKEN_ISSUER,
+        audience: TOKEN_AUDIENCE,
         currentDate: clock.now(),
-        requiredClaims: ['exp', 'iat'],
+        requiredClaims: ['exp', 'iat', 'aud'],
       });
       const claims = readClaims(payload);
       if (claims) {

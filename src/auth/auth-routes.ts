@@ -4,7 +4,7 @@ import { errorResponses } from '../platform/http/envelope.ts';
 import { principalOf } from './route-auth.ts';
 import { JwksResponse, OrganizationParams, TokenHeadersSchema, tokenRequestSchema, TokenResponse, ValidateResponse } from './auth-schemas.ts';
 import type { Config } from '../config.ts';
-import { enforceRateLimit, issueAccessToken, oauthFieldsOf, publicKeysOf, readTokenHeaders, validateIntegration, type AuthContext } from './auth-service.ts';
+import { issueAccessToken, oauthFieldsOf, pairOfCredentialHeaders, publicKeysOf, readTokenHeaders, screenCredentialAttempt, validateIntegration, type AuthContext } from './auth-service.ts';
 
 export const authRoutes: RouteModule<{ auth: AuthContext; config: Config }> = (app, { auth, config }) => {
   app.route({
@@ -18,13 +18,14 @@ export const authRoutes: RouteModule<{ auth: AuthContext; config: Config }> = (a
       body: tokenRequestSchema(config.mode),
       response: { 200: TokenResponse, ...errorResponses(422) },
     },
-    // Missing credential headers are reported (400) before the body is validated (422).
+    // Missing credential headers (400), ids that cannot be valid (401) and an address locked
+    // out after failed attempts (429) are reported before the body is validated (422).
     preValidation: async (request) => {
-      const headers = readTokenHeaders(request.headers);
-      await enforceRateLimit(auth, headers['x-partner-id'], headers['x-organization-id'].toLowerCase());
+      await screenCredentialAttempt(auth, readTokenHeaders(request.headers), request.ip);
     },
     handler: async (request, reply) => {
-      const token = await issueAccessToken(auth, readTokenHeaders(request.headers), request.body.scope);
+      const token = await issueAccessToken(auth, readTokenHeaders(request.headers), request.body.scope, request.ip);
+      request.authenticatedIds = pairOfCredentialHeaders(request.headers);
       return reply.successWith(200, 'Token generated successfully', token, oauthFieldsOf(token));
     },
   });

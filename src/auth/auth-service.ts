@@ -1,5 +1,6 @@
-// What /v1/token, /validate and every bearer request do: check the five credentials and grant
-// the requested scopes the organization allows; authenticate a bearer request (token, the
+// What /v1/token, /validate and every bearer request do: check the five credentials (failures
+// counted apart from the pair's budget, credential-failures.ts) and grant the requested
+// scopes the organization allows; authenticate a bearer request (token, the
 // organization secret, the path organization, scope, role, rate limit); record a partner's
 // validation of an organization.
 import type { Kysely } from 'kysely';
@@ -7,12 +8,13 @@ import { ApiError, AUTH_DETAIL, invalidRequest, unauthorized } from '../platform
 import { whenReady, type Awaitable } from '../platform/awaitable.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { Database } from '../platform/db/database-schema.ts';
-import type { RateLimiter } from '../platform/http/rate-limiter.ts';
+import type { RateLimiter, RateLimitRule } from '../platform/http/rate-limiter.ts';
 import { isUuid } from '../platform/ids.ts';
 import { createSecretChecker, secretMatchesHash, type SecretChecker } from '../platform/secrets.ts';
 import type { Deps } from '../deps.ts';
 import { createAccessTokenVerifier, signAccessToken, type AccessTokenClaims, type AccessTokenVerifier } from './access-tokens.ts';
-import { findRequestPrincipal, findTokenCredentials, markIntegrationValidated, type RequestPrincipalRow } from './auth-store.ts';
+import { claimedIdsCanBeValid, findFailureLockout, recordCredentialFailure, type ClaimedIds } from './credential-failures.ts';
+import { findRequestPrincipal, findTokenCredentials, markIntegrationValidated, type PreviousSecret, type RequestPrincipalRow } from './auth-store.ts';
 import { canonicalScope, requestableScopes, type Scope } from './scopes.ts';
 import type { SigningKeys } from '../platform/signing-keys.ts';
 import { holdsCapability, type Capability } from './capabilities.ts';
@@ -116,6 +118,20 @@ export interface CheckedCredentials {
 }
 
 /**
+ * Whether `presented` is the current secret, or the one the last rotation replaced while its
+ * overlap lasts: rotating lets callers switch over, and the old secret stops at the overlap's
+ * end whatever any cache holds, because the expiry is compared with the clock on every check.
+ */
+function secretAccepted(matches: SecretChecker, presented: string, currentHash: string, previous: PreviousSecret | null, now: Date): boolean {
+  return matches(presented, currentHash) || (previous !== null && previousSecretAccepted(matches, presented, previous, now));
+}
+
+function previousSecretAccepted(matches: SecretChecker, presented: string, previous: PreviousSecret, now: Date): boolean {
+  const { previous_secret_hash: hash, previous_secret_expires_at: expiresAt } = previous;
+  return hash !== null && expiresAt !== null && now.toISOString() < expiresAt && matches(presented, hash);
+}
+
+/**
  * The five credentials of /v1/token and /v1/sso: both secrets match, the organization has
  * enabled the partner, and the user belongs to it and is enabled. Undefined when any fails;
  * each caller answers that with its own 401.
@@ -128,15 +144,53 @@ export async function checkCredentials(ctx: AuthContext, headers: TokenHeaders):
   };
   if (!isUuid(ids.organizationId) || !isUuid(ids.userId)) return undefined;
   const row = await findTokenCredentials(ctx.db, ids);
-  const partnerOk = row.partner_secret_hash !== null && secretMatchesHash(headers['x-partner-secret'], row.partner_secret_hash);
+  const now = ctx.clock.now();
+  const partnerOk = row.partner_secret_hash !== null && secretAccepted(secretMatchesHash, headers['x-partner-secret'], row.partner_secret_hash, row.partner_previous, now);
   const organizationOk =
-    row.organization_secret_hash !== null && secretMatchesHash(headers['x-organization-secret'], row.organization_secret_hash);
+    row.organization_secret_hash !== null &&
+    secretAccepted(secretMatchesHash, headers['x-organization-secret'], row.organization_secret_hash, row.organization_previous, now);
   if (!partnerOk || !organizationOk || row.partner_enabled !== 1 || row.user_enabled !== 1) return undefined;
   return { ...ids, allowedScopes: JSON.parse(row.allowed_scopes ?? '[]') as string[] };
 }
 
-export async function issueAccessToken(ctx: AuthContext, headers: TokenHeaders, requested: string[]): Promise<IssuedToken> {
+function claimedIdsOf(headers: TokenHeaders): ClaimedIds {
+  return { partnerId: headers['x-partner-id'], organizationId: headers['x-organization-id'].toLowerCase(), userId: headers['x-user-id'].toLowerCase() };
+}
+
+/** The pair five credential headers name: once the check passed, the authenticated pair (for the request log). */
+export function pairOfCredentialHeaders(headers: Record<string, string | string[] | undefined>): { partnerId: string; organizationId: string } {
+  const { partnerId, organizationId } = claimedIdsOf(readTokenHeaders(headers));
+  return { partnerId, organizationId };
+}
+
+/**
+ * Before a credential check: ids that cannot be valid answer the same 401 as wrong secrets
+ * (`refusedDetail`), counted nowhere; 429 while this address is locked out for the claimed pair.
+ */
+export async function screenCredentialAttempt(ctx: AuthContext, headers: TokenHeaders, address: string, refusedDetail: string = AUTH_DETAIL.credentials): Promise<void> {
+  const ids = claimedIdsOf(headers);
+  if (!claimedIdsCanBeValid(ids)) throw unauthorized(refusedDetail);
+  const lockout = await findFailureLockout(ctx.rateLimiter, ids, address);
+  if (lockout) throw rateLimited(lockout.retryAfterSeconds);
+}
+
+/**
+ * The credential check of /v1/token and /v1/sso, after screenCredentialAttempt: a failure
+ * counts against the address and the claimed pair (credential-failures.ts), never against
+ * the pair's budget; only a success spends that budget (429 once spent).
+ */
+export async function checkCredentialAttempt(ctx: AuthContext, headers: TokenHeaders, address: string): Promise<CheckedCredentials | undefined> {
   const checked = await checkCredentials(ctx, headers);
+  if (!checked) {
+    await recordCredentialFailure(ctx.rateLimiter, claimedIdsOf(headers), address);
+    return undefined;
+  }
+  await enforceRateLimit(ctx, checked.partnerId, checked.organizationId);
+  return checked;
+}
+
+export async function issueAccessToken(ctx: AuthContext, headers: TokenHeaders, requested: string[], address: string): Promise<IssuedToken> {
+  const checked = await checkCredentialAttempt(ctx, headers, address);
   if (!checked) throw unauthorized(AUTH_DETAIL.credentials);
   const allowed = new Set(checked.allowedScopes);
   const granted = [...new Set(requested.map(canonicalScope))].filter(
@@ -169,9 +223,16 @@ function rateLimited(retryAfterSeconds: number): ApiError {
   });
 }
 
-/** Per (partner, organization) budget, 429 once spent; /v1/token counts against the pair it names. */
+/** Per (partner, organization) budget, 429 once spent; /v1/token and /v1/sso spend it once their credentials checked out. */
 export function enforceRateLimit(ctx: AuthContext, partnerId: string, organizationId: string): Awaitable<void> {
   return whenReady(ctx.rateLimiter.hit(`${partnerId}:${organizationId}`), (decision) => {
+    if (!decision.allowed) throw rateLimited(decision.retryAfterSeconds);
+  });
+}
+
+/** A public route's budget per client address (`scope` names the route's key space); 429 once spent. */
+export function enforceAddressLimit(ctx: AuthContext, scope: string, rule: RateLimitRule, address: string): Awaitable<void> {
+  return whenReady(ctx.rateLimiter.hit(`address:${scope}:${address}`, rule), (decision) => {
     if (!decision.allowed) throw rateLimited(decision.retryAfterSeconds);
   });
 }
@@ -213,7 +274,7 @@ function authorize(
 ): Principal {
   if (!row || row.user_enabled !== 1) throw unauthorized(AUTH_DETAIL.token);
   const secret = credentials.organizationSecret;
-  if (secret === undefined || !ctx.secretMatches(secret, row.organization_secret_hash)) throw unauthorized(AUTH_DETAIL.credentials);
+  if (secret === undefined || !organizationSecretAccepted(ctx, secret, row)) throw unauthorized(AUTH_DETAIL.credentials);
   const pathOrganization = credentials.pathOrganizationId;
   if (pathOrganization !== undefined && pathOrganization.toLowerCase() !== claims.organizationId) {
     throw unauthorized(AUTH_DETAIL.credentials);
@@ -234,6 +295,14 @@ function authorize(
     validatedAt: row.validated_at,
     organizationHpio: row.organization_hpio,
   };
+}
+
+function organizationSecretAccepted(ctx: AuthContext, secret: string, row: Readonly<RequestPrincipalRow>): boolean {
+  // The usual case, the current secret, needs neither the clock nor a second comparison.
+  if (ctx.secretMatches(secret, row.organization_secret_hash)) return true;
+  if (row.organization_previous_secret_hash === null) return false;
+  const previous = { previous_secret_hash: row.organization_previous_secret_hash, previous_secret_expires_at: row.organization_previous_secret_expires_at };
+  return previousSecretAccepted(ctx.secretMatches, secret, previous, ctx.clock.now());
 }
 
 function isPathUser(requirement: BearerRequirement, credentials: BearerCredentials, claims: AccessTokenClaims): boolean {

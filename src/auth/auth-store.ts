@@ -4,13 +4,23 @@ import type { Database } from '../platform/db/database-schema.ts';
 import { whenReady, type Awaitable } from '../platform/awaitable.ts';
 import { precompileCachedQuery } from '../platform/db/precompiled-query.ts';
 
+/** The secret a rotation replaced (its hash), and when it stops being accepted. */
+export interface PreviousSecret {
+  previous_secret_hash: string | null;
+  previous_secret_expires_at: string | null;
+}
+
 export interface TokenCredentialsRow {
   partner_secret_hash: string | null;
   organization_secret_hash: string | null;
+  partner_previous: PreviousSecret | null;
+  organization_previous: PreviousSecret | null;
   allowed_scopes: string | null;
   partner_enabled: number;
   user_enabled: number | null;
 }
+
+const SECRET_COLUMNS = ['secret_hash', 'previous_secret_hash', 'previous_secret_expires_at'] as const;
 
 /** Everything /v1/token checks, in one round trip. Absent rows come back as nulls. */
 export async function findTokenCredentials(
@@ -18,8 +28,8 @@ export async function findTokenCredentials(
   ids: { partnerId: string; organizationId: string; userId: string },
 ): Promise<TokenCredentialsRow> {
   const [partner, organization, enablement, user] = await Promise.all([
-    db.selectFrom('partners').select('secret_hash').where('id', '=', ids.partnerId).executeTakeFirst(),
-    db.selectFrom('organizations').select(['secret_hash', 'allowed_scopes']).where('id', '=', ids.organizationId).executeTakeFirst(),
+    db.selectFrom('partners').select(SECRET_COLUMNS).where('id', '=', ids.partnerId).executeTakeFirst(),
+    db.selectFrom('organizations').select([...SECRET_COLUMNS, 'allowed_scopes']).where('id', '=', ids.organizationId).executeTakeFirst(),
     db
       .selectFrom('organization_partners')
       .select('partner_id')
@@ -36,6 +46,8 @@ export async function findTokenCredentials(
   return {
     partner_secret_hash: partner?.secret_hash ?? null,
     organization_secret_hash: organization?.secret_hash ?? null,
+    partner_previous: partner ?? null,
+    organization_previous: organization ?? null,
     allowed_scopes: organization?.allowed_scopes ?? null,
     partner_enabled: enablement ? 1 : 0,
     user_enabled: user?.enabled ?? null,
@@ -44,6 +56,8 @@ export async function findTokenCredentials(
 
 export interface RequestPrincipalRow {
   organization_secret_hash: string;
+  organization_previous_secret_hash: string | null;
+  organization_previous_secret_expires_at: string | null;
   user_enabled: number;
   user_roles: string;
   validated_at: string | null;
@@ -61,7 +75,15 @@ const requestPrincipal = precompileCachedQuery<PrincipalIds, RequestPrincipalRow
         join.onRef('op.organization_id', '=', 'o.id').on('op.partner_id', '=', param('partnerId')),
       )
       .innerJoin('users as u', (join) => join.onRef('u.organization_id', '=', 'o.id').on('u.id', '=', param('userId')))
-      .select(['o.secret_hash as organization_secret_hash', 'u.enabled as user_enabled', 'u.roles as user_roles', 'op.validated_at', 'o.hpio as organization_hpio'])
+      .select([
+        'o.secret_hash as organization_secret_hash',
+        'o.previous_secret_hash as organization_previous_secret_hash',
+        'o.previous_secret_expires_at as organization_previous_secret_expires_at',
+        'u.enabled as user_enabled',
+        'u.roles as user_roles',
+        'op.validated_at',
+        'o.hpio as organization_hpio',
+      ])
       .where('o.id', '=', param('organizationId')),
 );
 

@@ -4,13 +4,18 @@
 // holds it.
 export {
   type AuthContext,
+  checkCredentialAttempt,
   checkCredentials,
   createAuthContext,
+  enforceAddressLimit,
   enforceRateLimit,
   missingCredentialHeaders,
+  pairOfCredentialHeaders,
   type Principal,
   readTokenHeaders,
+  screenCredentialAttempt,
 } from './auth-service.ts';
+export { FAILURES_PER_ADDRESS, FAILURES_PER_PAIR_TIERS } from './credential-failures.ts';
 export { signAccessToken } from './access-tokens.ts';
 export { CAPABILITIES, CAPABILITY_TABLE, type Capability, holdsCapability, needsReadinessFor, rolesWith } from './capabilities.ts';
 export { authRoutes } from './auth-routes.ts';

@@ -1,10 +1,16 @@
-// erx partner create | partner set-frame-origins | org create | org enable-partner | user create | user show
-import type { Command } from 'commander';
+// erx partner create | partner set-frame-origins | partner rotate-secret | org create | org enable-partner |
+// org disable-partner | org rotate-secret | user create | user show | sessions revoke
+import { InvalidArgumentError, type Command } from 'commander';
 import {
   createOrganization,
   createPartner,
+  DEFAULT_OVERLAP_HOURS,
+  disablePartnerForOrganization,
   enablePartnerForOrganization,
   OnboardingError,
+  revokePortalSessions,
+  rotateOrganizationSecret,
+  rotatePartnerSecret,
   setPartnerFrameOrigins,
   createUser,
   showUser,
@@ -41,6 +47,17 @@ export function registerOnboardingCommands(program: Command): void {
       ]);
     });
 
+  addOverlapOption(addJsonOption(partner.command('rotate-secret <partner_id>')))
+    .description('issue a new partner secret, printed once; the old one keeps working during the overlap')
+    .action(async (partnerId: string, options: CommandOptions & { overlapHours: number }) => {
+      const result = await withFeatures(({ onboarding }) => rotatePartnerSecret(onboarding, partnerId, options.overlapHours));
+      printResult(options, result, [
+        `partner_id:      ${result.partner_id}`,
+        `partner_secret:  ${result.partner_secret}   (shown once: give it to the partner now)`,
+        overlapLine(result.previous_secret_valid_until),
+      ]);
+    });
+
   const org = program.command('org').description('manage organizations (clinics)');
   addJsonOption(org.command('create'))
     .description('create an organization; prints its id and secret once')
@@ -63,6 +80,27 @@ export function registerOnboardingCommands(program: Command): void {
       const result = await withFeatures(({ onboarding }) => enablePartnerForOrganization(onboarding, { organizationId, partnerId }));
       printResult(options, result, [
         `${result.already_enabled ? 'already enabled' : 'enabled'}: partner ${result.partner_id} for organization ${result.organization_id}`,
+      ]);
+    });
+
+  addJsonOption(org.command('disable-partner <organization_id> <partner_id>'))
+    .description("withdraw a partner's access: its tokens, unspent SSO links and portal sessions for the organization stop at once")
+    .action(async (organizationId: string, partnerId: string, options: CommandOptions) => {
+      const result = await withFeatures(({ onboarding }) => disablePartnerForOrganization(onboarding, { organizationId, partnerId }));
+      printResult(options, result, [
+        `${result.already_disabled ? 'already disabled' : 'disabled'}: partner ${result.partner_id} for organization ${result.organization_id}`,
+        `portal sessions ended: ${result.sessions_ended}; unspent SSO links revoked: ${result.sso_links_revoked}`,
+      ]);
+    });
+
+  addOverlapOption(addJsonOption(org.command('rotate-secret <organization_id>')))
+    .description('issue a new organization secret, printed once; the old one keeps working during the overlap')
+    .action(async (organizationId: string, options: CommandOptions & { overlapHours: number }) => {
+      const result = await withFeatures(({ onboarding }) => rotateOrganizationSecret(onboarding, organizationId, options.overlapHours));
+      printResult(options, result, [
+        `organization_id:      ${result.organization_id}`,
+        `organization_secret:  ${result.organization_secret}   (shown once: give it to the clinic's partners now)`,
+        overlapLine(result.previous_secret_valid_until),
       ]);
     });
 
@@ -102,4 +140,28 @@ export function registerOnboardingCommands(program: Command): void {
           : 'provider record:  (none)',
       ]);
     });
+
+  const sessions = program.command('sessions').description('portal sessions');
+  addJsonOption(sessions.command('revoke'))
+    .description("end an organization's portal sessions (or one user's); their cookies open nothing any more")
+    .requiredOption('--organization <organization_id>', 'organization whose sessions end')
+    .option('--user <user_id>', "only this user's sessions")
+    .action(async (options: CommandOptions & { organization: string; user?: string }) => {
+      const result = await withFeatures(({ onboarding }) => revokePortalSessions(onboarding, { organizationId: options.organization, userId: options.user }));
+      const whose = result.user_id ? `user ${result.user_id} of organization ${result.organization_id}` : `organization ${result.organization_id}`;
+      printResult(options, result, [`ended ${result.sessions_ended} portal session(s) of ${whose}`]);
+    });
+}
+
+function addOverlapOption(command: Command): Command {
+  return command.option('--overlap-hours <hours>', 'how long the old secret keeps working (0: it stops at once)', wholeHours, DEFAULT_OVERLAP_HOURS);
+}
+
+function wholeHours(value: string): number {
+  if (!/^\d{1,6}$/.test(value)) throw new InvalidArgumentError('expected a whole number of hours (0 for none).');
+  return Number(value);
+}
+
+function overlapLine(validUntil: string | null): string {
+  return validUntil ? `the old secret keeps working until ${validUntil}, then stops` : 'the old secret no longer works';
 }

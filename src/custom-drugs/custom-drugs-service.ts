@@ -3,9 +3,10 @@
 // organization and recording who made each change and when. Each operation finds what its path
 // names first (the path user, the drug: 404), then reads the body (400, 422).
 import type { Insertable, Kysely } from 'kysely';
-import { ApiError, invalidRequest, notFound, type ValidationIssue } from '../platform/http/api-error.ts';
+import { ApiError, invalidRequest, notFound, validationFailed, type ValidationIssue } from '../platform/http/api-error.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { CustomDrugsTable, Database } from '../platform/db/database-schema.ts';
+import type { UnitOfWork } from '../platform/db/unit-of-work.ts';
 import { MAX_REPORTED_ISSUES } from '../platform/http/error-handler.ts';
 import { isUuid, newId } from '../platform/ids.ts';
 import type { Principal } from '../auth/index.ts';
@@ -27,6 +28,8 @@ import {
   findCustomDrugsVisibleToUser,
   findLiveDrugVisibleToUser,
   insertCustomDrugs,
+  searchCustomDrugsVisibleToUser,
+  countLiveDrugsOfOrganization,
   isLiveDrug,
   markCustomDrugsDeleted,
   updateLiveDrug,
@@ -38,10 +41,28 @@ export interface CustomDrugsContext {
   clock: Clock;
   /** Path users of prescriber-level routes belong to the caller's organization. */
   users: UsersContext;
+  /** Most live custom drugs one organization holds, catalog and users' own together (ERX_CUSTOM_DRUGS_MAX). */
+  maxDrugsPerOrganization: number;
+  /** Every change commits through it, with the records it leaves. */
+  unitOfWork: UnitOfWork;
 }
 
-export function createCustomDrugsContext(deps: Pick<Deps, 'database' | 'clock'>, features: { users: UsersContext }): CustomDrugsContext {
-  return { db: deps.database, clock: deps.clock, users: features.users };
+export function createCustomDrugsContext(deps: Pick<Deps, 'database' | 'clock' | 'config'>, features: { users: UsersContext; unitOfWork: UnitOfWork }): CustomDrugsContext {
+  return { db: deps.database, clock: deps.clock, ...features, maxDrugsPerOrganization: deps.config.customDrugsMax };
+}
+
+/**
+ * Inside the inserting transaction: 422 when `adding` more drugs would take the organization
+ * past its limit, naming the first that does not fit (`field`: '' for a single drug, `[i]` in
+ * a bulk body). On SQLite the transaction holds the write lock, so two inserts cannot both fit
+ * the last places; on PostgreSQL concurrent inserts may overshoot by what they add together.
+ */
+async function requireRoomForDrugs(ctx: CustomDrugsContext, trx: Kysely<Database>, organizationId: string, adding: Array<{ field: string }>): Promise<void> {
+  const held = await countLiveDrugsOfOrganization(trx, organizationId);
+  const room = Math.max(0, ctx.maxDrugsPerOrganization - held);
+  if (adding.length <= room) return;
+  const message = `would take the organization past its limit of ${ctx.maxDrugsPerOrganization} custom drugs (it holds ${held}); delete some first`;
+  throw validationFailed([{ field: adding[room]!.field, message, code: 'VALIDATION_ERROR' }], `This organization may hold at most ${ctx.maxDrugsPerOrganization} custom drugs`);
 }
 
 /** The bulk response lists at most this many failures (failureCount still counts them all). */
@@ -103,7 +124,10 @@ function newDrugRow(owner: DrugOwner, actorId: string, at: string, input: Custom
 export async function createUserCustomDrug(ctx: CustomDrugsContext, principal: Principal, pathUserId: string, body: SubmittedBody): Promise<CustomDrug> {
   const owner = await userDrugsOf(ctx, principal, pathUserId);
   const row = newDrugRow(owner, principal.userId, ctx.clock.now().toISOString(), readCustomDrugInput(body));
-  await insertCustomDrugs(ctx.db, [row]);
+  await ctx.unitOfWork.run(async ({ trx }) => {
+    await requireRoomForDrugs(ctx, trx, owner.organizationId, [{ field: '' }]);
+    await insertCustomDrugs(trx, [row]);
+  });
   return toCustomDrug(row);
 }
 
@@ -136,7 +160,10 @@ export async function createOrganizationCustomDrugs(ctx: CustomDrugsContext, pri
   const valid = items.flatMap((item) => (item.input ? [{ index: item.index, row: newDrugRow(owner, principal.userId, at, item.input) }] : []));
   const failed = items.filter((item) => !item.input);
   if (valid.length === 0) throw everyItemFailed(items);
-  await ctx.db.transaction().execute((trx) => insertCustomDrugs(trx, valid.map((entry) => entry.row)));
+  await ctx.unitOfWork.run(async ({ trx }) => {
+    await requireRoomForDrugs(ctx, trx, owner.organizationId, valid.map((entry) => ({ field: `[${entry.index - 1}]` })));
+    await insertCustomDrugs(trx, valid.map((entry) => entry.row));
+  });
   return {
     total: items.length,
     successCount: valid.length,
@@ -160,6 +187,26 @@ export async function listDrugsVisibleToUser(ctx: CustomDrugsContext, principal:
   const owner = await userDrugsOf(ctx, principal, pathUserId);
   const rows = await findCustomDrugsVisibleToUser(ctx.db, owner.organizationId, owner.userId);
   return rows.map((row) => Object.assign(toCustomDrug(row), { level: row.user_id === null ? ('organization' as const) : ('user' as const) }));
+}
+
+/**
+ * The drugs a prescriber may choose from that match `search`, at most `limit` of them (the
+ * catalog's first), and whether more match; for the portal's medicine list.
+ */
+export async function searchDrugsVisibleToUser(
+  ctx: CustomDrugsContext,
+  caller: DrugsCaller,
+  query: { search: string; limit: number; /** A drug to list whether it matches or not (the one chosen), if the caller may use it. */ alsoId?: string | undefined },
+): Promise<{ drugs: Array<CustomDrug & { level: DrugLevel }>; more: boolean }> {
+  const rows = await searchCustomDrugsVisibleToUser(ctx.db, caller, query.search, query.limit + 1);
+  const listed = rows.slice(0, query.limit);
+  const alsoId = query.alsoId?.toLowerCase();
+  if (alsoId !== undefined && isUuid(alsoId) && !listed.some((row) => row.id === alsoId)) {
+    const chosen = await findLiveDrugVisibleToUser(ctx.db, caller.organizationId, caller.userId, alsoId);
+    if (chosen) listed.push(chosen);
+  }
+  const drugs = listed.map((row) => Object.assign(toCustomDrug(row), { level: row.user_id === null ? ('organization' as const) : ('user' as const) }));
+  return { drugs, more: rows.length > query.limit };
 }
 
 /**

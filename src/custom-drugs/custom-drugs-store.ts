@@ -1,7 +1,7 @@
 // Queries of the custom drug catalog. One table holds both levels: `user_id` null is the
 // organization catalog, otherwise the drug belongs to that user. Deleted drugs keep their row
 // (deleted_at/deleted_by record who and when) and are invisible to every read.
-import type { ExpressionBuilder, Insertable, Kysely, Selectable, Updateable } from 'kysely';
+import { sql, type ExpressionBuilder, type Insertable, type Kysely, type Selectable, type Updateable } from 'kysely';
 import type { CustomDrugsTable, Database } from '../platform/db/database-schema.ts';
 import { precompileQuery, type PrecompiledQuery } from '../platform/db/precompiled-query.ts';
 import { CUSTOM_DRUG_FIELD_NAMES, type CustomDrugField } from './custom-drugs-fields.ts';
@@ -32,6 +32,17 @@ export async function insertCustomDrugs(db: Kysely<Database>, rows: Insertable<C
   }
 }
 
+/** Live drugs of the organization, its catalog and every user's own together. */
+export async function countLiveDrugsOfOrganization(db: Kysely<Database>, organizationId: string): Promise<number> {
+  const row = await db
+    .selectFrom('custom_drugs')
+    .select((eb) => eb.fn.countAll<number | string>().as('count'))
+    .where('organization_id', '=', organizationId)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
 export async function findCustomDrugs(db: Kysely<Database>, owner: DrugOwner, customProductId?: string): Promise<CustomDrugRow[]> {
   let query = db.selectFrom('custom_drugs').selectAll().where(liveDrugOf(owner));
   if (customProductId !== undefined) query = query.where('custom_product_id', '=', customProductId);
@@ -46,6 +57,36 @@ export async function findCustomDrugsVisibleToUser(db: Kysely<Database>, organiz
     .where((eb) => eb.or([liveDrugOf({ organizationId, userId: null })(eb), liveDrugOf({ organizationId, userId })(eb)]))
     .orderBy('created_at')
     .orderBy('id')
+    .execute();
+}
+
+/** `text` as a LIKE pattern matching it anywhere, its own % _ and \ taken literally. */
+const containing = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/**
+ * At most `limit` drugs of the organization catalog (first) and the user's own whose name,
+ * strength, form, trade or brand name contain `search` (any case; empty: every drug): the
+ * database finds them, so a list of any size costs one bounded query.
+ */
+export async function searchCustomDrugsVisibleToUser(
+  db: Kysely<Database>,
+  visibleTo: { organizationId: string; userId: string },
+  search: string,
+  limit: number,
+): Promise<CustomDrugRow[]> {
+  let query = db
+    .selectFrom('custom_drugs')
+    .selectAll()
+    .where((eb) => eb.or([liveDrugOf({ ...visibleTo, userId: null })(eb), liveDrugOf(visibleTo)(eb)]));
+  if (search !== '') {
+    const described = sql<string>`lower(item_generic_name || ' ' || coalesce(item_strength, '') || ' ' || coalesce(item_form, '') || ' ' || coalesce(item_trade_name, '') || ' ' || coalesce(brand_name, ''))`;
+    query = query.where(sql<boolean>`${described} like ${containing(search)} escape '\\'`);
+  }
+  return query
+    .orderBy(sql`case when user_id is null then 0 else 1 end`)
+    .orderBy('created_at')
+    .orderBy('id')
+    .limit(limit)
     .execute();
 }
 

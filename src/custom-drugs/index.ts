@@ -8,6 +8,7 @@ export {
   type CustomDrugsContext,
   findPrescribableDrug,
   listDrugsVisibleToUser,
+  searchDrugsVisibleToUser,
 } from './custom-drugs-service.ts';
 export { CUSTOM_DRUG_FIELD_NAMES, CUSTOM_DRUG_FIELDS, type CustomDrug, type CustomDrugField } from './custom-drugs-fields.ts';
 export { customDrugRoutes } from './custom-drugs-routes.ts';

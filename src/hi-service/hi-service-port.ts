@@ -13,18 +13,9 @@ export const IHI_SEARCH_PATHS = [
 ] as const;
 export type IhiSearchPath = (typeof IHI_SEARCH_PATHS)[number];
 
-export const IHI_STATUSES = [
-  'ACTIVE',
-  'DECEASED',
-  'RETIRED',
-  'EXPIRED',
-  'RESOLVED',
-  'UNKNOWN',
-] as const;
-export type IhiStatus = (typeof IHI_STATUSES)[number];
-
-export const IHI_RECORD_STATUSES = ['VERIFIED', 'UNVERIFIED', 'PROVISIONAL', 'UNKNOWN'] as const;
-export type IhiRecordStatus = (typeof IHI_RECORD_STATUSES)[number];
+// Stored in patients, so the lists are the columns' (platform/db/stored-values.ts).
+export { IHI_RECORD_STATUSES, IHI_STATUSES, type IhiRecordStatus, type IhiStatus } from '../platform/db/stored-values.ts';
+import type { IhiRecordStatus, IhiStatus } from '../platform/db/stored-values.ts';
 
 export const HI_SEX_CODES = ['M', 'F', 'N', 'I'] as const;
 export type HiSex = (typeof HI_SEX_CODES)[number];

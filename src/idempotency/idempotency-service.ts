@@ -9,6 +9,7 @@ import type { Kysely } from 'kysely';
 import type { Clock } from '../platform/clock.ts';
 import type { Database } from '../platform/db/database-schema.ts';
 import { ApiError, validationFailed } from '../platform/http/api-error.ts';
+import { decryptSecret, encryptSecret } from '../platform/secrets.ts';
 import type { Deps } from '../deps.ts';
 import {
   deleteExpiredIdempotencyKeys,
@@ -41,11 +42,16 @@ export interface IdempotencyContext {
   db: Kysely<Database>;
   clock: Clock;
   lastSweepMs: number;
+  /** Encrypts the stored responses, which can hold a patient's details. */
+  secretKey: Buffer;
 }
 
-export function createIdempotencyContext(deps: Pick<Deps, 'database' | 'clock'>): IdempotencyContext {
-  return { db: deps.database, clock: deps.clock, lastSweepMs: Number.NEGATIVE_INFINITY };
+export function createIdempotencyContext(deps: Pick<Deps, 'database' | 'clock' | 'secretKey'>): IdempotencyContext {
+  return { db: deps.database, clock: deps.clock, lastSweepMs: Number.NEGATIVE_INFINITY, secretKey: deps.secretKey };
 }
+
+/** A stored response: encrypted (`v1.` ...), or a JSON body kept in clear before responses were encrypted. */
+const openStoredResponse = (ctx: IdempotencyContext, stored: string) => (stored.startsWith('v1.') ? decryptSecret(stored, ctx.secretKey) : stored);
 
 /** The request a key stands for: its method, URL and body (object keys in any order). */
 export interface KeyedRequest {
@@ -105,7 +111,7 @@ export async function claimIdempotencyKey(
   for (;;) {
     const now = ctx.clock.now();
     await sweepExpiredKeys(ctx, now);
-    const claimed = { fingerprint, state: 'in_progress', created_at: now.toISOString(), locked_until: secondsFrom(now, IDEMPOTENCY_LIMITS.leaseSeconds), expires_at: secondsFrom(now, IDEMPOTENCY_LIMITS.windowSeconds) };
+    const claimed = { fingerprint, state: 'in_progress' as const, created_at: now.toISOString(), locked_until: secondsFrom(now, IDEMPOTENCY_LIMITS.leaseSeconds), expires_at: secondsFrom(now, IDEMPOTENCY_LIMITS.windowSeconds) };
     if (await insertIdempotencyKey(ctx.db, { partner_id: scope.partnerId, organization_id: scope.organizationId, idempotency_key: scope.key, ...claimed })) {
       return { kind: 'first', scope };
     }
@@ -117,7 +123,7 @@ export async function claimIdempotencyKey(
       if (await takeOverIdempotencyKey(ctx.db, scope, existing.locked_until, claimed)) return { kind: 'first', scope };
       continue;
     }
-    if (existing.state === 'done') return { kind: 'replay', status: existing.response_status!, body: existing.response_body! };
+    if (existing.state === 'done') return { kind: 'replay', status: existing.response_status!, body: openStoredResponse(ctx, existing.response_body!) };
     if (Date.now() >= deadline) {
       throw new ApiError('CONFLICT', 'A request with this Idempotency-Key is still being processed; retry shortly');
     }
@@ -132,5 +138,5 @@ export async function claimIdempotencyKey(
 export async function settleIdempotencyKey(ctx: IdempotencyContext, claim: IdempotencyClaim, status: number, body: string): Promise<void> {
   if (claim.kind !== 'first') return;
   if (status >= 500) await deleteIdempotencyKey(ctx.db, claim.scope);
-  else await storeIdempotentResponse(ctx.db, claim.scope, status, body);
+  else await storeIdempotentResponse(ctx.db, claim.scope, status, encryptSecret(body, ctx.secretKey));
 }

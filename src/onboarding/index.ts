@@ -12,4 +12,11 @@ export {
   setPartnerFrameOrigins,
 } from './onboarding-service.ts';
 export { createUser, showUser } from './operator-users.ts';
+export {
+  DEFAULT_OVERLAP_HOURS,
+  disablePartnerForOrganization,
+  revokePortalSessions,
+  rotateOrganizationSecret,
+  rotatePartnerSecret,
+} from './credential-lifecycle.ts';
 export { DEMO_HPIO, DEMO_PRESCRIBER_DETAILS, describeSandboxSeed, isDatabaseEmpty, type SandboxSeed, seedSandbox } from './sandbox-seed.ts';

@@ -7,7 +7,8 @@ import { isScope, SCOPES, type Scope } from '../auth/index.ts';
 import type { Mode } from '../config.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { Database } from '../platform/db/database-schema.ts';
-import { newId } from '../platform/ids.ts';
+import type { UnitOfWork } from '../platform/db/unit-of-work.ts';
+import { newId, PARTNER_ID_PATTERN } from '../platform/ids.ts';
 import { generateSecret, hashSecret } from '../platform/secrets.ts';
 import type { Deps } from '../deps.ts';
 import type { UsersContext } from '../users/index.ts';
@@ -31,11 +32,13 @@ export interface OnboardingContext {
   users: UsersContext;
   /** Production accepts only https frame origins. */
   mode: Mode;
+  /** Every change commits through it, with the records it leaves. */
+  unitOfWork: UnitOfWork;
 }
 
 export function createOnboardingContext(
   deps: Pick<Deps, 'database' | 'clock' | 'secretKey' | 'config'>,
-  features: { webhooks: WebhooksContext; users: UsersContext },
+  features: { webhooks: WebhooksContext; users: UsersContext; unitOfWork: UnitOfWork },
 ): OnboardingContext {
   return {
     db: deps.database,
@@ -45,10 +48,9 @@ export function createOnboardingContext(
     webhooks: features.webhooks,
     users: features.users,
     mode: deps.config.mode,
+    unitOfWork: features.unitOfWork,
   };
 }
-
-export const PARTNER_ID_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;
 
 export interface PartnerCreated {
   partner_id: string;
@@ -135,6 +137,9 @@ export async function enablePartnerForOrganization(
 /** Most origins one partner may list; a CSP header stays short. */
 export const MAX_FRAME_ORIGINS = 20;
 
+/** A DNS name (letters, digits, hyphens; dot-separated labels), an IPv4 address, or an IPv6 one in brackets. */
+const ORIGIN_HOST = /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*|\[[0-9a-f:.]+\])$/;
+
 /** `text` as an exact origin (scheme, host, optional port; lower case), or why it is not one. */
 function readFrameOrigin(text: string, mode: Mode): string {
   let url: URL | undefined;
@@ -143,7 +148,8 @@ function readFrameOrigin(text: string, mode: Mode): string {
   } catch {
     url = undefined;
   }
-  const bare = url !== undefined && url.origin !== 'null' && url.pathname === '/' && !/[?#*@]/.test(text) && !/\/[^/]/.test(text.replace(/^[a-z]+:\/\//i, ''));
+  // The URL parser takes hosts such as `a.example;x`, which would end up inside the CSP header.
+  const bare = url !== undefined && url.origin !== 'null' && ORIGIN_HOST.test(url.hostname) && url.pathname === '/' && !/[?#*@]/.test(text) && !/\/[^/]/.test(text.replace(/^[a-z]+:\/\//i, ''));
   if (!url || !bare) {
     throw new OnboardingError(`frame origin must be an origin like https://app.example.com (scheme, host, optional port; no path or wildcard), got "${text}"`);
   }

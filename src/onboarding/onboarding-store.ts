@@ -40,3 +40,36 @@ export async function countPartners(db: Kysely<Database>): Promise<number> {
   const row = await db.selectFrom('partners').select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirstOrThrow();
   return Number(row.n);
 }
+
+/**
+ * Replaces the secret's hash; the replaced hash is kept, accepted until `previousExpiresAt`, or
+ * dropped when that is null. One statement, so two rotations at once cannot lose a hash between
+ * them. Whether the row exists.
+ */
+export async function replaceSecretHash(
+  db: Kysely<Database>,
+  table: 'partners' | 'organizations',
+  id: string,
+  change: { secretHash: string; previousExpiresAt: string | null },
+): Promise<boolean> {
+  const result = await db
+    .updateTable(table)
+    .set((eb) => ({
+      secret_hash: change.secretHash,
+      previous_secret_hash: change.previousExpiresAt === null ? null : eb.ref('secret_hash'),
+      previous_secret_expires_at: change.previousExpiresAt,
+    }))
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** Whether the organization enabled the partner until now. */
+export async function deletePartnerEnablement(db: Kysely<Database>, ids: { organizationId: string; partnerId: string }): Promise<boolean> {
+  const result = await db
+    .deleteFrom('organization_partners')
+    .where('organization_id', '=', ids.organizationId)
+    .where('partner_id', '=', ids.partnerId)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}

@@ -20,11 +20,11 @@ function activePrescriptionsConflict(scids: string[]): ApiError {
 
 /** Answers the id it was asked to delete (the vendor's envelope never carries a null `data`). */
 export async function deletePatient(ctx: PatientsContext, principal: Principal, ids: { userId: string; patientId: string }): Promise<{ patient_id: string }> {
-  const actorId = await requireOrganizationUser(ctx.users, principal, ids.userId);
+  await requireOrganizationUser(ctx.users, principal, ids.userId);
   const patientId = ids.patientId.toLowerCase();
   if (!isUuid(patientId)) return { patient_id: patientId };
-  const stamp = { deleted_at: ctx.clock.now().toISOString(), deleted_by_user_id: actorId };
-  await ctx.db.transaction().execute(async (trx) => {
+  const stamp = { deleted_at: ctx.clock.now().toISOString(), deleted_by_user_id: principal.userId };
+  await ctx.unitOfWork.run(async ({ trx }) => {
     // Marked first: on PostgreSQL that locks the row, so a prescription being added waits
     // (requirePatientStillLive) or has committed and is counted here.
     if (!(await markPatientDeleted(trx, principal.organizationId, patientId, stamp))) return;

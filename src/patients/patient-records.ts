@@ -1,6 +1,6 @@
 // One in-memory shape of a patient (PatientRecord) between the request bodies and the table:
 // national identifiers are plain here and sealed with AES-256-GCM in the row.
-import type { HiDemographics, HiSex, IhiFound, IhiSearchIdentifiers } from '../hi-service/index.ts';
+import type { HiDemographics, HiSex, IhiFound, IhiRecordStatus, IhiSearchIdentifiers, IhiStatus } from '../hi-service/index.ts';
 import { normaliseAustralianMobile } from '../identifiers/index.ts';
 import type { PatientsTable } from '../platform/db/database-schema.ts';
 import { decryptSecret, encryptSecret } from '../platform/secrets.ts';
@@ -23,8 +23,8 @@ export interface PatientRecord {
   sex: HiSex;
   title: string | null;
   ihi_number: string | null;
-  ihi_status: string | null;
-  ihi_record_status: string | null;
+  ihi_status: IhiStatus | null;
+  ihi_record_status: IhiRecordStatus | null;
   medicare_card_number: string | null;
   medicare_irn: string | null;
   medicare_valid_to: string | null;

@@ -119,7 +119,7 @@ export async function updatePatient(
   const reverified = needsReverification(stored, changes);
   const record = reverified ? Object.assign({}, merged, ihiFieldsOf(await reverifyIhi(ctx, principal.organizationHpio, merged))) : merged;
   const now = ctx.clock.now().toISOString();
-  await ctx.db.transaction().execute((trx) =>
+  await ctx.unitOfWork.run(async ({ trx }) =>
     updatePatientRow(trx, organizationId, row.id, {
       ...columnsOf(record, ctx.secretKey),
       ihi_verified_at: record.ihi_number === null ? null : reverified ? now : row.ihi_verified_at,

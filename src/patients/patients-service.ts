@@ -7,6 +7,7 @@ import type { Principal } from '../auth/index.ts';
 import type { HiServicePort, IhiFound } from '../hi-service/index.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { Database } from '../platform/db/database-schema.ts';
+import type { UnitOfWork } from '../platform/db/unit-of-work.ts';
 import { ApiError, validationFailed } from '../platform/http/api-error.ts';
 import type { SubmittedBody } from '../platform/http/body-validation.ts';
 import { newId } from '../platform/ids.ts';
@@ -31,11 +32,13 @@ export interface PatientsContext {
   portalUrl: string;
   /** The path user of every patient route belongs to the caller's organization. */
   users: UsersContext;
+  /** Every change commits through it, with the records it leaves. */
+  unitOfWork: UnitOfWork;
 }
 
 export function createPatientsContext(
   deps: Pick<Deps, 'database' | 'clock' | 'hiService' | 'secretKey' | 'config'>,
-  features: { users: UsersContext },
+  features: { users: UsersContext; unitOfWork: UnitOfWork },
 ): PatientsContext {
   return {
     db: deps.database,
@@ -44,6 +47,7 @@ export function createPatientsContext(
     secretKey: deps.secretKey,
     portalUrl: deps.config.portalUrl,
     users: features.users,
+    unitOfWork: features.unitOfWork,
   };
 }
 
@@ -129,7 +133,7 @@ export async function createPatient(
   if (check.outcome === 'already_exists') return { created: false, data: viewOfCreated(ctx, check.existing) };
   if (!createWouldSucceed(check)) throw refusalOf(check);
   const found = check.outcome === 'ihi_found' ? check.search.found : undefined;
-  return insertNewPatient(ctx, principal, pathUserId.toLowerCase(), input, found);
+  return insertNewPatient(ctx, principal, input, found);
 }
 
 async function findFirstPatient(db: PatientsContext['db'], row: Pick<PatientRow, 'organization_id' | 'partner_patient_id'>) {
@@ -146,7 +150,6 @@ async function findFirstPatient(db: PatientsContext['db'], row: Pick<PatientRow,
 async function insertNewPatient(
   ctx: PatientsContext,
   principal: Principal,
-  userId: string,
   input: PatientInput,
   found: IhiFound | undefined,
 ): Promise<CreatePatientResult> {
@@ -157,7 +160,8 @@ async function insertNewPatient(
     partner_id: principal.partnerId,
     partner_patient_id: input.partner_patient_id,
     source: 'api',
-    created_by_user_id: userId,
+    // The token's user, who did it; the path's user is only whose list the call is made in.
+    created_by_user_id: principal.userId,
     ...columnsOf(recordFromInput(input, found), ctx.secretKey),
     ihi_verified_at: found ? now : null,
     created_at: now,
@@ -166,7 +170,7 @@ async function insertNewPatient(
     deleted_by_user_id: null,
   };
   try {
-    const existing = await ctx.db.transaction().execute(async (trx) => {
+    const existing = await ctx.unitOfWork.run(async ({ trx }) => {
       const winner = await findFirstPatient(trx, row);
       if (!winner) await insertPatient(trx, row);
       return winner;

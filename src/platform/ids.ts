@@ -21,3 +21,6 @@ export function newRequestId(): string {
   requestCounter = (requestCounter + 1) % COUNTER_SPACE;
   return `req_${Date.now()}_${PROCESS_TAG}${requestCounter.toString(36).padStart(5, '0')}`;
 }
+
+/** A partner id: a lowercase slug of at most 64 characters (`erx partner create` refuses anything else). */
+export const PARTNER_ID_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;

@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { calculateJwkThumbprint, exportJWK, type JWK } from 'jose';
+import { ensurePrivateDirectory, PRIVATE_FILE_MODE, restrictToOwner } from './private-files.ts';
 
 export interface SigningKeys {
   kid: string;
@@ -28,11 +29,14 @@ export function generateSigningKeyPem(): string {
 /** Reads `<dir>/<name>`, creating it with `create()` (mode 0600) when absent. */
 export function readOrCreateKeyFile(dir: string, name: string, create: () => string): string {
   const file = path.join(dir, name);
-  if (fs.existsSync(file)) return fs.readFileSync(file, 'utf8');
-  fs.mkdirSync(dir, { recursive: true });
+  if (fs.existsSync(file)) {
+    restrictToOwner(file);
+    return fs.readFileSync(file, 'utf8');
+  }
+  ensurePrivateDirectory(dir);
   try {
     // 'wx': if another process created it meanwhile, keep theirs.
-    fs.writeFileSync(file, create(), { mode: 0o600, flag: 'wx' });
+    fs.writeFileSync(file, create(), { mode: PRIVATE_FILE_MODE, flag: 'wx' });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
   }

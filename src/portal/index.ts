@@ -4,5 +4,6 @@
 export { createPortalContext, type PortalContext } from './portal-service.ts';
 export { dashboardPages } from './dashboard-pages.ts';
 export { installPortal } from './portal-context.ts';
+export { PUBLIC_ROUTE_LIMITS } from './portal-address-limits.ts';
 export { prescriptionPages } from './prescription-pages.ts';
 export { signInPages } from './sign-in-pages.ts';

@@ -1,7 +1,8 @@
 // The portal context's own machinery, registered on it alone (the JSON API stays JSON-only):
 // cookies, form bodies, templates that escape by default (Eta), CSRF tokens bound to the
 // session, the session check of every session route, the security headers of every
-// response (the Content-Security-Policy's frame-ancestors are the partner's frame origins),
+// response (the Content-Security-Policy's frame-ancestors are the partner's frame origins on
+// /embed/* pages, 'none' elsewhere),
 // and errors as an HTML page, which a browser shows (inside a partner's iframe too).
 import { fileURLToPath } from 'node:url';
 import cookie from '@fastify/cookie';
@@ -15,7 +16,8 @@ import type { Config } from '../config.ts';
 import { holdsCapability } from '../auth/index.ts';
 import { ApiError, ERROR_CODES } from '../platform/http/api-error.ts';
 import { findLivePortalSession, type PortalSession, type SsoContext } from '../sso/index.ts';
-import { contentSecurityPolicy, sessionCookiePolicy } from './portal-security.ts';
+import { installAddressLimits } from './portal-address-limits.ts';
+import { contentSecurityPolicy, isFramableResponse, sessionCookiePolicy } from './portal-security.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -65,6 +67,8 @@ function describeError(error: FastifyError): ErrorPage {
 function installPortalErrorPage(portal: FastifyInstance, logger: Logger): void {
   portal.setErrorHandler(async (error: FastifyError, request, reply) => {
     const page = describeError(error);
+    // A 429's Retry-After.
+    if (error instanceof ApiError && error.headers) reply.headers(error.headers);
     if (page.status === 500) logger.error({ err: error, requestId: request.id }, 'unhandled portal error');
     return renderErrorPage(reply, page, request.id);
   });
@@ -103,8 +107,10 @@ function installSessionAuth(portal: FastifyInstance, sso: SsoContext, config: Pi
 /** Headers on every portal response, errors and redirects included. */
 function installSecurityHeaders(portal: FastifyInstance): void {
   portal.addHook('onSend', async (request, reply, payload) => {
-    reply.header('content-security-policy', contentSecurityPolicy(request.frameOrigins ?? []));
-    reply.header('x-content-type-options', 'nosniff');
+    const framable = isFramableResponse(request.routeOptions.url, reply.getHeader('location'));
+    reply.header('content-security-policy', contentSecurityPolicy(framable ? (request.frameOrigins ?? []) : []));
+    // For browsers that predate frame-ancestors; it cannot list origins, so framable pages go without.
+    if (!framable) reply.header('x-frame-options', 'DENY');
     if (!reply.hasHeader('referrer-policy')) reply.header('referrer-policy', 'same-origin');
     // Session pages show patient data: never from a cache.
     if (request.routeOptions.config.auth?.kind === 'session' && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
@@ -123,6 +129,7 @@ export async function installPortal(portal: FastifyInstance, options: { config: 
   });
   await portal.register(csrf, { sessionPlugin: '@fastify/session', sessionKey: 'csrfSecret' });
   installPortalErrorPage(portal, options.logger);
+  installAddressLimits(portal, options.sso.auth);
   installSessionAuth(portal, options.sso, options.config);
   installSecurityHeaders(portal);
 }

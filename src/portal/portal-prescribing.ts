@@ -5,7 +5,7 @@
 // as the caller and its user as the acting prescriber, and with the session's reserved_1..3,
 // so the same rules hold and the same events are written as through any other entry point.
 import { holdsCapability, needsReadinessFor, type Capability } from '../auth/index.ts';
-import { listDrugsVisibleToUser } from '../custom-drugs/index.ts';
+import { searchDrugsVisibleToUser } from '../custom-drugs/index.ts';
 import { requirePatient } from '../patients/index.ts';
 import { ApiError } from '../platform/http/api-error.ts';
 import { bodyFields, type SubmittedBody } from '../platform/http/body-validation.ts';
@@ -21,7 +21,7 @@ import {
 import type { PortalSession } from '../sso/index.ts';
 import { readPrescriberProfile } from '../users/index.ts';
 import { issueFormId, submitOnce, type FormAttempt } from './portal-forms.ts';
-import { choiceOfDelivery, deliveryChoicesOf, describeDelivery, medicineGroupsOf, type Choice, type MedicineGroup } from './prescription-choices.ts';
+import { choiceOfDelivery, deliveryChoicesOf, describeDelivery, medicineGroupsOf, MEDICINES_LISTED, type Choice, type MedicineGroup } from './prescription-choices.ts';
 import { deliveryOfChoice, EMPTY_FORM, formErrorsOf, medicineValueOfDrug, prescribeBodyOf, readFormValues, readPrefill, type FormErrors, type FormValues } from './prescription-form.ts';
 import { shownReserved, viewOfPatientRow, viewOfPrescriber, type PatientView, type PortalContext, type PrescriberView } from './portal-service.ts';
 
@@ -32,8 +32,8 @@ export interface FormPage {
   prescriber: PrescriberView;
   values: FormValues;
   medicines: MedicineGroup[];
-  /** Matching medicines not listed (search to narrow). */
-  hiddenMedicines: number;
+  /** More custom drugs match than are listed (search to narrow). */
+  moreMedicines: boolean;
   deliveries: Choice[];
   warnings: string[];
   errors: FormErrors;
@@ -54,22 +54,23 @@ interface FormNotes {
 async function formPageOf(ctx: PortalContext, session: PortalSession, patientId: string, values: FormValues, notes: FormNotes): Promise<FormPage> {
   const patient = await requirePatient(ctx.patients, session.organizationId, patientId);
   const prescriber = viewOfPrescriber(await readPrescriberProfile(ctx.users, session, session.userId));
-  const drugs = await listDrugsVisibleToUser(ctx.customDrugs, session, session.userId);
-  const warnings = [...(notes.warnings ?? [])];
   const wanted = notes.prefillDrugId;
+  const chosenId = wanted ?? (values.medicine.startsWith(DRUG_CHOICE) ? values.medicine.slice(DRUG_CHOICE.length) : undefined);
+  const { drugs, more } = await searchDrugsVisibleToUser(ctx.customDrugs, session, { search: values.search, limit: MEDICINES_LISTED, alsoId: chosenId });
+  const warnings = [...(notes.warnings ?? [])];
   if (wanted !== undefined) {
     const drug = drugs.find((d) => d.custom_drug_id === wanted.toLowerCase());
     if (drug) values = { ...values, medicine: medicineValueOfDrug(drug.custom_drug_id) };
     else warnings.push(`custom_drug_id "${wanted.slice(0, 64)}" was ignored: it is not a drug of your organization's catalog or one of your own.`);
   }
-  const { groups, hidden } = medicineGroupsOf(drugs, { formularyOffered: ctx.formularyOffered, search: values.search, selected: values.medicine });
+  const groups = medicineGroupsOf(drugs, { formularyOffered: ctx.formularyOffered, search: values.search, selected: values.medicine });
   return {
     formId: notes.formId ?? issueFormId(ctx.forms, session, { purpose: 'prescribe', target: patient.id }),
     patient: viewOfPatientRow(patient),
     prescriber,
     values,
     medicines: groups,
-    hiddenMedicines: hidden,
+    moreMedicines: more,
     deliveries: deliveryChoicesOf(patient, values.send_to),
     warnings,
     errors: notes.errors ?? NO_ERRORS,
@@ -77,10 +78,15 @@ async function formPageOf(ctx: PortalContext, session: PortalSession, patientId:
   };
 }
 
+const DRUG_CHOICE = medicineValueOfDrug('');
+
+/** `?search=` on the form's address lists the medicines matching it (a bookmarkable search), up to the form's 100 characters. */
+const searchOfQuery = (query: Record<string, unknown>) => (typeof query.search === 'string' ? query.search.trim().slice(0, 100) : '');
+
 /** The empty form, prefilled from its address (invalid numbers ignored with a warning). */
 export async function readPrescriptionForm(ctx: PortalContext, session: PortalSession, patientId: string, query: Record<string, unknown>): Promise<FormPage> {
   const prefill = readPrefill(query);
-  const values: FormValues = { ...EMPTY_FORM, ...prefill.values };
+  const values: FormValues = { ...EMPTY_FORM, ...prefill.values, search: searchOfQuery(query) };
   return formPageOf(ctx, session, patientId, values, { warnings: prefill.warnings, prefillDrugId: prefill.customDrugId });
 }
 

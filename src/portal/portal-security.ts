@@ -33,3 +33,15 @@ export function contentSecurityPolicy(frameOrigins: readonly string[]): string {
   const ancestors = frameOrigins.length > 0 ? frameOrigins.join(' ') : "'none'";
   return `default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; base-uri 'none'; frame-ancestors ${ancestors}`;
 }
+
+/** The pages a partner may frame: those under /embed/ (and the sign-in redirect to one). */
+export const EMBED_PREFIX = '/embed/';
+
+/**
+ * Whether a portal response may be framed by the partner's origins: a page of /embed/*, or the
+ * SSO landing's redirect to one (the frame's first response). Every other page (/dashboard/*,
+ * sign-in errors, the stylesheet) refuses framing whatever the partner lists.
+ */
+export function isFramableResponse(routeUrl: string | undefined, location: unknown): boolean {
+  return routeUrl?.startsWith(EMBED_PREFIX) === true || (typeof location === 'string' && location.startsWith(EMBED_PREFIX));
+}

@@ -1,6 +1,7 @@
 // The choices the prescription pages offer: medicines (the organization catalog, the
-// prescriber's own custom drugs and, in the sandbox, the built-in formulary), narrowed by a
-// search, and where the token can go (the patient by SMS or e-mail, or a pharmacy).
+// prescriber's own custom drugs, as the database found them for the search, and, in the
+// sandbox, the built-in formulary, narrowed here), and where the token can go (the patient by
+// SMS or e-mail, or a pharmacy).
 import type { CustomDrug, DrugLevel } from '../custom-drugs/index.ts';
 import { type PatientContact, SANDBOX_PHARMACIES, type Delivery, SANDBOX_FORMULARY } from '../prescriptions/index.ts';
 import { medicineValueOfDrug, medicineValueOfFormulary } from './prescription-form.ts';
@@ -17,8 +18,8 @@ export interface MedicineGroup {
   options: Choice[];
 }
 
-/** Options shown per group; a search narrows a longer list (the chosen one is always shown). */
-export const MEDICINES_SHOWN_PER_GROUP = 200;
+/** Custom drugs listed for one search (catalog and own together; the chosen one is always shown). */
+export const MEDICINES_LISTED = 50;
 
 function labelOfDrug(drug: CustomDrug): string {
   const name = [drug.item_generic_name, drug.item_strength, drug.item_form].filter(Boolean).join(' ');
@@ -31,34 +32,27 @@ interface Candidate {
   label: string;
 }
 
-function narrow(candidates: Candidate[], search: string, selected: string): { options: Choice[]; hidden: number } {
+/** The sandbox formulary's entries matching `search` (a short fixed list, so narrowed here), and the chosen one. */
+function formularyMatching(search: string, selected: string): Candidate[] {
   const needle = search.toLowerCase();
-  const matching = needle === '' ? candidates : candidates.filter((c) => c.label.toLowerCase().includes(needle) || c.value === selected);
-  const shown = matching.filter((c, index) => index < MEDICINES_SHOWN_PER_GROUP || c.value === selected);
-  return { options: shown.map((c) => ({ ...c, selected: c.value === selected, disabled: false })), hidden: matching.length - shown.length };
+  const all = SANDBOX_FORMULARY.map((item) => ({ value: medicineValueOfFormulary(item.formulary_id), label: `${item.item_name} ${item.item_strength} ${item.item_form}` }));
+  return needle === '' ? all : all.filter((c) => c.label.toLowerCase().includes(needle) || c.value === selected);
 }
 
-/** The medicine groups, each narrowed by `search`, and how many matching options were left out. */
+/** The medicine groups of the drugs the search found (and the formulary's matches), the chosen one selected. */
 export function medicineGroupsOf(
   drugs: Array<CustomDrug & { level: DrugLevel }>,
   options: { formularyOffered: boolean; search: string; selected: string },
-): { groups: MedicineGroup[]; hidden: number } {
+): MedicineGroup[] {
   const asCandidate = (drug: CustomDrug) => ({ value: medicineValueOfDrug(drug.custom_drug_id), label: labelOfDrug(drug) });
   const sources: Array<{ label: string; candidates: Candidate[] }> = [
     { label: "Your organization's catalog", candidates: drugs.filter((d) => d.level === 'organization').map(asCandidate) },
     { label: 'Your own drugs', candidates: drugs.filter((d) => d.level === 'user').map(asCandidate) },
   ];
-  if (options.formularyOffered) {
-    const formulary = SANDBOX_FORMULARY.map((item) => ({ value: medicineValueOfFormulary(item.formulary_id), label: `${item.item_name} ${item.item_strength} ${item.item_form}` }));
-    sources.push({ label: 'Sandbox formulary', candidates: formulary });
-  }
-  let hidden = 0;
-  const groups = sources.flatMap(({ label, candidates }) => {
-    const narrowed = narrow(candidates, options.search, options.selected);
-    hidden += narrowed.hidden;
-    return narrowed.options.length > 0 ? [{ label, options: narrowed.options }] : [];
-  });
-  return { groups, hidden };
+  if (options.formularyOffered) sources.push({ label: 'Sandbox formulary', candidates: formularyMatching(options.search, options.selected) });
+  return sources.flatMap(({ label, candidates }) =>
+    candidates.length > 0 ? [{ label, options: candidates.map((c) => ({ ...c, selected: c.value === options.selected, disabled: false })) }] : [],
+  );
 }
 
 /** Every way the token can go, those the patient's record cannot serve shown but disabled. */

@@ -24,10 +24,10 @@ export const signInPages: RouteModule<{ sso: SsoContext; config: Config }> = (ap
   app.route({
     method: 'GET',
     url: '/auth/sso',
-    config: { auth: { kind: 'public' } },
+    config: { auth: { kind: 'public' }, addressLimit: 'sso-sign-in' },
     schema: { hide: true, querystring: Type.Object({ token: Type.Optional(Type.String()), redirect: Type.Optional(Type.String()) }) },
     handler: async (request, reply) => {
-      const result = await signInWithSsoToken(sso, request.query.token);
+      const result = await signInWithSsoToken(sso, request.query.token, request.cookies[cookie.name]);
       request.frameOrigins = result.frameOrigins;
       // The token is in this address: keep it out of caches and other sites' Referer headers.
       reply.headers({ 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' });

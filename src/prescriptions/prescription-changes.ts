@@ -7,7 +7,6 @@ import type { PatientRow } from '../patients/index.ts';
 import type { Database } from '../platform/db/database-schema.ts';
 import { ApiError, type ValidationIssue } from '../platform/http/api-error.ts';
 import { bodyFields, throwIfInvalid, type SubmittedBody } from '../platform/http/body-validation.ts';
-import { eventsCommitted } from '../webhooks/index.ts';
 import { deliveryInputOf, resolveDelivery, type DeliveryColumns } from './prescription-delivery.ts';
 import { recordPrescriptionEvent } from './prescription-events.ts';
 import { planTransition, type PrescriptionStatus, type Transition } from './prescription-lifecycle.ts';
@@ -55,12 +54,12 @@ interface Change {
   columns: Partial<PrescriptionRow>;
 }
 
-/** The change, only while the prescription still has the status it was read with, and its event; returns whether an event was written. */
-async function applyChange(ctx: PrescriptionsContext, change: Change, reserved: ReturnType<typeof reservedOf>): Promise<boolean> {
+/** The change, only while the prescription still has the status it was read with, and its event. */
+async function applyChange(ctx: PrescriptionsContext, change: Change, reserved: ReturnType<typeof reservedOf>): Promise<void> {
   const { found, patient, action, transition, actorId, columns } = change;
-  return ctx.db.transaction().execute(async (trx) => {
-    if (!(await updatePrescriptionInStatus(trx, found.id, found.status, columns))) await refuseChangedMeanwhile(trx, found, action);
-    return recordPrescriptionEvent(ctx, trx, { type: transition.event, patient, actorId, scid: found.scid, reserved });
+  await ctx.unitOfWork.run(async (work) => {
+    if (!(await updatePrescriptionInStatus(work.trx, found.id, found.status, columns))) await refuseChangedMeanwhile(work.trx, found, action);
+    await recordPrescriptionEvent(ctx, work, { type: transition.event, patient, actorId, scid: found.scid, reserved });
   });
 }
 
@@ -83,7 +82,6 @@ export async function changePrescription(
   const transition = planTransition(action, found.status as PrescriptionStatus, scid);
   const at = ctx.clock.now().toISOString();
   const columns = { status: transition.to, updated_at: at, updated_by_user_id: prescriber.user_id, ...delivery.columns };
-  const evented = await applyChange(ctx, { found, patient, action, transition, actorId: prescriber.user_id, columns }, reservedOf(body));
-  if (evented) eventsCommitted(ctx.webhooks);
-  return viewOfPrescription({ ...found, ...columns }, ctx.publicUrl);
+  await applyChange(ctx, { found, patient, action, transition, actorId: prescriber.user_id, columns }, reservedOf(body));
+  return viewOfPrescription({ ...found, ...columns }, ctx);
 }

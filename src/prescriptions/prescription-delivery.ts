@@ -37,7 +37,7 @@ function toPatient(input: DeliveryInput, patient: PatientContact): { columns?: D
     const missing = input.method === 'SMS' ? 'no mobile number (phone)' : 'no e-mail address (email)';
     return { issues: [issue(METHOD_FIELD, `the patient has ${missing}; choose the other method or update the patient first`)] };
   }
-  const columns = { delivery_method: input.method, delivery_recipient_type: 'PATIENT', delivery_destination: destination };
+  const columns = { delivery_method: input.method, delivery_recipient_type: 'PATIENT' as const, delivery_destination: destination };
   return { columns: { ...columns, delivery_pharmacy_id: null, delivery_pharmacy_name: null }, issues: [] };
 }
 

@@ -1,11 +1,10 @@
-// The event a prescription change writes into the webhook outbox, inside the change's own
-// transaction (so it exists exactly when the change committed). It belongs to the partner
+// The event a prescription change records in the webhook outbox, with the unit of work the
+// change runs in (so it exists exactly when the change committed). It belongs to the partner
 // that created the patient, and is written only once that partner has validated the
 // organization: the spec sends no events before validate.
-import type { Kysely } from 'kysely';
 import type { Clock } from '../platform/clock.ts';
-import type { Database } from '../platform/db/database-schema.ts';
-import { eventMetadata, newEventId, type EventType, recordEvent, type WebhooksContext } from '../webhooks/index.ts';
+import type { Work } from '../platform/db/unit-of-work.ts';
+import { eventMetadata, newEventId, type EventType, recordEvent } from '../webhooks/index.ts';
 import { isOrganizationValidatedBy } from './prescriptions-store.ts';
 
 /** reserved_1..3 as the caller passed them (a test helper's body; later an SSO redirect_path). */
@@ -24,15 +23,11 @@ export interface PrescriptionEventFacts {
   reserved: ReservedValues;
 }
 
-/** Writes the event with `trx` when the patient's partner has validated the organization; returns whether it did. */
-export async function recordPrescriptionEvent(
-  ctx: { webhooks: WebhooksContext; clock: Clock },
-  trx: Kysely<Database>,
-  facts: PrescriptionEventFacts,
-): Promise<boolean> {
+/** Records the event with `work` when the patient's partner has validated the organization. */
+export async function recordPrescriptionEvent(ctx: { clock: Clock }, work: Work, facts: PrescriptionEventFacts): Promise<void> {
   const { patient } = facts;
-  if (!(await isOrganizationValidatedBy(trx, patient.organization_id, patient.partner_id))) return false;
-  await recordEvent(ctx.webhooks, trx, {
+  if (!(await isOrganizationValidatedBy(work.trx, patient.organization_id, patient.partner_id))) return;
+  recordEvent(work, {
     event_id: newEventId(),
     event_type: facts.type,
     timestamp: ctx.clock.now().toISOString(),
@@ -41,5 +36,4 @@ export async function recordPrescriptionEvent(
     data: { patient_id: patient.id, partner_patient_id: patient.partner_patient_id, user_id: facts.actorId, scid: facts.scid },
     metadata: eventMetadata(facts.reserved),
   });
-  return true;
 }

@@ -4,8 +4,8 @@
 import { ApiError } from '../platform/http/api-error.ts';
 import type { EventType } from '../webhooks/index.ts';
 
-export const PRESCRIPTION_STATUSES = ['Active', 'Ceased', 'Cancelled', 'Error'] as const;
-export type PrescriptionStatus = (typeof PRESCRIPTION_STATUSES)[number];
+export { PRESCRIPTION_STATUSES, type PrescriptionStatus } from '../platform/db/stored-values.ts';
+import type { PrescriptionStatus } from '../platform/db/stored-values.ts';
 
 /** The status a prescription must hold to be current: a patient holding one cannot be deleted. */
 export const ACTIVE: PrescriptionStatus = 'Active';

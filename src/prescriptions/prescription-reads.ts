@@ -6,6 +6,7 @@ import type { PatientRow } from '../patients/index.ts';
 import { invalidRequest, notFound, type ValidationIssue } from '../platform/http/api-error.ts';
 import { decodeLastKey, encodeLastKey, PAGE_LIMITS, readPageLimit, type PagePosition } from './prescription-paging.ts';
 import { summaryOfPatient, viewOfPrescription } from './prescription-view.ts';
+import { storedFormsOfTokenPageKey } from './token-page-keys.ts';
 import type { ListQuery, Pagination, PrescriptionData, PrescriptionListData } from './prescriptions-schemas.ts';
 import { readScid, requirePrescriberAndPatient, type PatientPath, type PrescribingCaller, type PrescriptionsContext } from './prescriptions-service.ts';
 import { findPrescriptionByToken, findPrescriptionOfPatient, listPrescriptionsOfPatient, type PrescriptionRow } from './prescriptions-store.ts';
@@ -47,7 +48,7 @@ export async function listPatientPrescriptions(
     data: {
       patient: summaryOfPatient(patient),
       prescriber: { given_name: prescriber.given_name, family_name: prescriber.family_name, user_id: prescriber.user_id },
-      prescriptions: page.map((row) => viewOfPrescription(row, ctx.publicUrl)),
+      prescriptions: page.map((row) => viewOfPrescription(row, ctx)),
     },
     pagination: { count: page.length, hasNext, limit, lastKey: hasNext ? encodeLastKey(patient.id, { createdAt: last.created_at, id: last.id }) : null },
   };
@@ -57,7 +58,7 @@ export async function readPatientPrescription(ctx: PrescriptionsContext, caller:
   const scid = readScid(ids.scid);
   const { patient } = await requirePrescriberAndPatient(ctx, caller, ids);
   const row = await requirePrescription(ctx, patient, scid);
-  return { patient: summaryOfPatient(patient), prescription: viewOfPrescription(row, ctx.publicUrl) };
+  return { patient: summaryOfPatient(patient), prescription: viewOfPrescription(row, ctx) };
 }
 
 /** What a token page shows: the SCID and the medicine, never the patient. */
@@ -74,7 +75,7 @@ export interface TokenPage {
 const TOKEN_PATTERN = /^[A-Za-z0-9_-]{22}$/;
 
 export async function findTokenPage(ctx: PrescriptionsContext, token: string): Promise<TokenPage> {
-  const row = TOKEN_PATTERN.test(token) ? await findPrescriptionByToken(ctx.db, token) : undefined;
+  const row = TOKEN_PATTERN.test(token) ? await findPrescriptionByToken(ctx.db, storedFormsOfTokenPageKey(token)) : undefined;
   if (!row) throw notFound('There is no prescription token at this address');
   const { scid, status, item_name, item_strength, item_form, quantity } = row;
   return { scid, status, item_name, item_strength, item_form, quantity, repeats: row.number_of_repeats_authorised };

@@ -7,6 +7,7 @@ import { viewOfDelivery } from './prescription-delivery.ts';
 import { BOOLEAN_FLAGS, type BooleanFlag } from './prescription-fields.ts';
 import type { PatientSummary, Prescription } from './prescriptions-schemas.ts';
 import type { PrescriptionRow } from './prescriptions-store.ts';
+import { tokenPageKeyOfRow } from './token-page-keys.ts';
 
 /** Columns copied into the answer under the same name, when set. */
 const OPTIONAL_COLUMNS = [
@@ -24,10 +25,10 @@ function prescriberOf(row: PrescriptionRow): Prescription['prescriber'] {
   return row.prescriber_title === null ? names : { title: row.prescriber_title, ...names };
 }
 
-export function viewOfPrescription(row: PrescriptionRow, publicUrl: string): Prescription {
+export function viewOfPrescription(row: PrescriptionRow, links: { publicUrl: string; secretKey: Buffer }): Prescription {
   const prescription: Prescription = {
     prescription_type: 'ELECTRONIC',
-    url: tokenPageUrl(publicUrl, row.token),
+    url: tokenPageUrl(links.publicUrl, tokenPageKeyOfRow(row, links.secretKey)),
     scid: row.scid,
     status: row.status as Prescription['status'],
     created_date: row.created_at,

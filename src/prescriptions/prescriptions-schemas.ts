@@ -8,8 +8,8 @@ import { StringEnum } from '../platform/http/schema-types.ts';
 import { BOOLEAN_FLAGS, COUNT_LIMITS, RESERVED_INPUT_MAX_LENGTH, TEXT_LIMITS, TEXT_PATTERNS, type BooleanFlag, type CountField } from './prescription-fields.ts';
 import { PRESCRIPTION_STATUSES } from './prescription-lifecycle.ts';
 
-export const DELIVERY_METHODS = ['SMS', 'EMAIL'] as const;
-export const RECIPIENT_TYPES = ['PATIENT', 'PHARMACY'] as const;
+export { DELIVERY_METHODS, RECIPIENT_TYPES } from '../platform/db/stored-values.ts';
+import { DELIVERY_METHODS, RECIPIENT_TYPES } from '../platform/db/stored-values.ts';
 
 const { Optional } = Type;
 const text = (maxLength: number, description?: string) => Type.String({ minLength: 1, maxLength, ...(description ? { description } : {}) });

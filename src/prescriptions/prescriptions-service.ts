@@ -3,23 +3,23 @@
 // and reissuing are in prescription-changes.ts, the read calls in prescription-reads.ts. Every
 // entry point (the sandbox test helpers and the portal) calls these, so the same rules
 // hold and the same events are written whichever way a prescriber acts.
-import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { findPrescribableDrug, type CustomDrugsContext } from '../custom-drugs/index.ts';
 import { requirePatient, requirePatientStillLive, type PatientsContext, type PatientRow } from '../patients/index.ts';
 import type { Clock } from '../platform/clock.ts';
 import { isUniqueViolation } from '../platform/db/database.ts';
 import type { Database } from '../platform/db/database-schema.ts';
+import type { UnitOfWork } from '../platform/db/unit-of-work.ts';
 import { ApiError, invalidRequest } from '../platform/http/api-error.ts';
 import { bodyFields, throwIfInvalid, type SubmittedBody } from '../platform/http/body-validation.ts';
 import { newId } from '../platform/ids.ts';
 import type { Deps } from '../deps.ts';
 import { readPrescriberProfile, type CallerOrganization, type PrescriberProfile, type UsersContext } from '../users/index.ts';
-import { eventsCommitted, type WebhooksContext } from '../webhooks/index.ts';
 import { recordPrescriptionEvent, type ReservedValues } from './prescription-events.ts';
 import { readPrescribeBody, type PrescriptionDraft } from './prescription-input.ts';
 import { planTransition } from './prescription-lifecycle.ts';
 import { viewOfPrescription } from './prescription-view.ts';
+import { storedTokenPageKeyOf } from './token-page-keys.ts';
 import type { Prescription } from './prescriptions-schemas.ts';
 import { insertPrescription, type PrescriptionRow } from './prescriptions-store.ts';
 import { isValidScid, newScid } from './scid.ts';
@@ -29,17 +29,20 @@ export interface PrescriptionsContext {
   clock: Clock;
   /** The service's external root: token pages are served there (the portal context). */
   publicUrl: string;
+  /** Token page keys are derived from it (token-page-keys.ts). */
+  secretKey: Buffer;
   users: UsersContext;
   patients: PatientsContext;
   customDrugs: CustomDrugsContext;
-  webhooks: WebhooksContext;
+  /** A change and its outbox event commit together through it. */
+  unitOfWork: UnitOfWork;
 }
 
 export function createPrescriptionsContext(
-  deps: Pick<Deps, 'database' | 'clock' | 'config'>,
-  features: { users: UsersContext; patients: PatientsContext; customDrugs: CustomDrugsContext; webhooks: WebhooksContext },
+  deps: Pick<Deps, 'database' | 'clock' | 'config' | 'secretKey'>,
+  features: { users: UsersContext; patients: PatientsContext; customDrugs: CustomDrugsContext; unitOfWork: UnitOfWork },
 ): PrescriptionsContext {
-  return { db: deps.database, clock: deps.clock, publicUrl: deps.config.publicUrl, ...features };
+  return { db: deps.database, clock: deps.clock, publicUrl: deps.config.publicUrl, secretKey: deps.secretKey, ...features };
 }
 
 /**
@@ -84,16 +87,12 @@ export function reservedOf(submitted: SubmittedBody): ReservedValues {
   return { reserved_1, reserved_2, reserved_3 };
 }
 
-/** Token pages are addressed by 16 random bytes: the address is the only key to the page. */
-function newToken(): string {
-  return randomBytes(16).toString('base64url');
-}
-
-function newPrescriptionRow(draft: PrescriptionDraft, prescriber: PrescriberProfile, patient: PatientRow, at: string): PrescriptionRow {
+function newPrescriptionRow(ctx: PrescriptionsContext, draft: PrescriptionDraft, prescriber: PrescriberProfile, patient: PatientRow, at: string): PrescriptionRow {
+  const id = newId();
   return {
-    id: newId(),
+    id,
     scid: newScid(),
-    token: newToken(),
+    token: storedTokenPageKeyOf(id, ctx.secretKey),
     organization_id: patient.organization_id,
     patient_id: patient.id,
     prescriber_user_id: prescriber.user_id,
@@ -123,20 +122,20 @@ function newPrescriptionRow(draft: PrescriptionDraft, prescriber: PrescriberProf
 /** Tries with a fresh SCID and token when one collides; 2^88 and 2^128 possibilities make a second try rare. */
 const INSERT_ATTEMPTS = 3;
 
-/** Inserts the prescription and its event in one transaction; returns the row stored and whether an event was written. */
-async function insertWithEvent(ctx: PrescriptionsContext, row: PrescriptionRow, patient: PatientRow, reserved: ReservedValues) {
+/** Inserts the prescription and its event in one transaction; returns the row stored. */
+async function insertWithEvent(ctx: PrescriptionsContext, row: PrescriptionRow, patient: PatientRow, reserved: ReservedValues): Promise<PrescriptionRow> {
   for (let attempt = 1; ; attempt++) {
     try {
-      const evented = await ctx.db.transaction().execute(async (trx) => {
-        await requirePatientStillLive(trx, patient);
-        await insertPrescription(trx, row);
+      await ctx.unitOfWork.run(async (work) => {
+        await requirePatientStillLive(work.trx, patient);
+        await insertPrescription(work.trx, row);
         const facts = { type: planTransition('create', null).event, patient, actorId: row.prescriber_user_id, scid: row.scid, reserved };
-        return recordPrescriptionEvent(ctx, trx, facts);
+        await recordPrescriptionEvent(ctx, work, facts);
       });
-      return { row, evented };
+      return row;
     } catch (error) {
       if (!isUniqueViolation(error) || attempt === INSERT_ATTEMPTS) throw error;
-      row = { ...row, scid: newScid(), token: newToken() };
+      row = { ...row, scid: newScid() };
     }
   }
 }
@@ -151,7 +150,6 @@ export async function prescribe(ctx: PrescriptionsContext, caller: PrescribingCa
   if (!draft) throw new Error('a prescribe body without issues must give a draft');
   requireReadyPrescriber(prescriber);
   const at = ctx.clock.now().toISOString();
-  const { row, evented } = await insertWithEvent(ctx, newPrescriptionRow(draft, prescriber, patient, at), patient, reservedOf(submitted));
-  if (evented) eventsCommitted(ctx.webhooks);
-  return viewOfPrescription(row, ctx.publicUrl);
+  const row = await insertWithEvent(ctx, newPrescriptionRow(ctx, draft, prescriber, patient, at), patient, reservedOf(submitted));
+  return viewOfPrescription(row, ctx);
 }

@@ -3,6 +3,7 @@
 // (organization_id, patient_id, created_at, id) index backwards from a page position.
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import type { Database, PrescriptionsTable } from '../platform/db/database-schema.ts';
+import type { PrescriptionStatus } from '../platform/db/stored-values.ts';
 import type { Awaitable } from '../platform/awaitable.ts';
 import { precompileQuery } from '../platform/db/precompiled-query.ts';
 import type { PagePosition } from './prescription-paging.ts';
@@ -23,9 +24,9 @@ export async function findPrescriptionOfPatient(db: Kysely<Database>, organizati
     .executeTakeFirst();
 }
 
-/** The prescription whose token page this is (the token is the page's secret; no tenant to scope by). */
-export async function findPrescriptionByToken(db: Kysely<Database>, token: string): Promise<PrescriptionRow | undefined> {
-  return db.selectFrom('prescriptions').selectAll().where('token', '=', token).executeTakeFirst();
+/** The prescription whose token page this is, by the forms its key may be stored in (no tenant to scope by). */
+export async function findPrescriptionByToken(db: Kysely<Database>, storedForms: string[]): Promise<PrescriptionRow | undefined> {
+  return db.selectFrom('prescriptions').selectAll().where('token', 'in', storedForms).executeTakeFirst();
 }
 
 type PageParams = { organizationId: string; patientId: string; take: number };
@@ -71,7 +72,7 @@ export function listPrescriptionsOfPatient(
 export async function updatePrescriptionInStatus(
   trx: Kysely<Database>,
   id: string,
-  from: string,
+  from: PrescriptionStatus,
   changes: Updateable<PrescriptionsTable>,
 ): Promise<boolean> {
   const result = await trx.updateTable('prescriptions').set(changes).where('id', '=', id).where('status', '=', from).executeTakeFirst();

@@ -10,7 +10,8 @@ export const tokenPageRoutes: RouteModule<PrescriptionsContext> = (app, prescrip
   app.route({
     method: 'GET',
     url: '/tokens/:token',
-    config: { auth: { kind: 'public' } },
+    // Limited per client address (portal-address-limits.ts).
+    config: { auth: { kind: 'public' }, addressLimit: 'token-page' },
     // An HTML page, not part of the JSON API's document.
     schema: { hide: true, params: Type.Object({ token: Type.String() }) },
     handler: async (request, reply) => {

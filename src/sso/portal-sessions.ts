@@ -4,7 +4,7 @@
 // any of them ends the session at its next request. A session idle longer than the timeout,
 // or older than SESSION_MAX_AGE_SECONDS, is ended (deleted) when it is next presented.
 import { parseStoredRoles, type Role } from '../auth/index.ts';
-import { hashSecret } from '../platform/secrets.ts';
+import { decryptSecret, hashSecret } from '../platform/secrets.ts';
 import type { EventMetadata } from '../webhooks/index.ts';
 import { parseFrameOrigins, SESSION_MAX_AGE_SECONDS, type SsoContext } from './sso-service.ts';
 import { deletePortalSession, findPortalSession, touchPortalSession, type PortalSessionRow } from './sso-store.ts';
@@ -40,7 +40,16 @@ function isLive(ctx: SsoContext, row: PortalSessionRow, now: Date): boolean {
   return row.user_enabled === 1 && secondsBetween(row.last_seen_at, now) <= ctx.idleTimeoutSeconds && secondsBetween(row.created_at, now) <= SESSION_MAX_AGE_SECONDS;
 }
 
-function sessionOf(row: PortalSessionRow): PortalSession {
+/** The session's CSRF secret, stored encrypted; undefined for one that cannot be read (opened before it was encrypted). */
+function csrfSecretOf(ctx: SsoContext, row: PortalSessionRow): string | undefined {
+  try {
+    return decryptSecret(row.csrf_secret, ctx.secretKey);
+  } catch {
+    return undefined;
+  }
+}
+
+function sessionOf(row: PortalSessionRow, csrfSecret: string): PortalSession {
   return {
     partnerId: row.partner_id,
     organizationId: row.organization_id,
@@ -49,7 +58,7 @@ function sessionOf(row: PortalSessionRow): PortalSession {
     roles: parseStoredRoles(row.user_roles),
     sessionHash: row.session_hash,
     reserved: { reserved_1: row.reserved_1, reserved_2: row.reserved_2, reserved_3: row.reserved_3 },
-    csrfSecret: row.csrf_secret,
+    csrfSecret,
     frameOrigins: parseFrameOrigins(row.frame_origins),
   };
 }
@@ -61,12 +70,13 @@ export async function findLivePortalSession(ctx: SsoContext, sessionId: string |
   const row = await findPortalSession(ctx.db, sessionHash);
   if (!row) return undefined;
   const now = ctx.clock.now();
-  if (!isLive(ctx, row, now)) {
+  const csrfSecret = csrfSecretOf(ctx, row);
+  if (!isLive(ctx, row, now) || csrfSecret === undefined) {
     await deletePortalSession(ctx.db, sessionHash);
     return undefined;
   }
   if (secondsBetween(row.last_seen_at, now) >= TOUCH_INTERVAL_SECONDS) await touchPortalSession(ctx.db, sessionHash, now.toISOString());
-  return sessionOf(row);
+  return sessionOf(row, csrfSecret);
 }
 
 /** Signs out: the session is deleted, whichever instance is asked next. */

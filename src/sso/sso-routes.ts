@@ -4,7 +4,7 @@
 import { submittedBody } from '../platform/http/body-validation.ts';
 import { errorResponses } from '../platform/http/envelope.ts';
 import type { RouteModule } from '../route-module.ts';
-import { TokenHeadersSchema } from '../auth/index.ts';
+import { pairOfCredentialHeaders, TokenHeadersSchema } from '../auth/index.ts';
 import { SsoBody, SsoResponse } from './sso-schemas.ts';
 import { mintSsoToken, type SsoContext } from './sso-service.ts';
 
@@ -26,7 +26,8 @@ export const ssoRoutes: RouteModule<SsoContext> = (app, sso) => {
       response: { 200: SsoResponse, ...errorResponses(415, 422) },
     },
     handler: async (request, reply) => {
-      const minted = await mintSsoToken(sso, request.headers, submittedBody(request));
+      const minted = await mintSsoToken(sso, request.headers, submittedBody(request), request.ip);
+      request.authenticatedIds = pairOfCredentialHeaders(request.headers);
       return reply.success(200, 'SSO token generated successfully', minted);
     },
   });

@@ -6,16 +6,20 @@
 // random and stored only as hashes.
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { checkCredentials, enforceRateLimit, missingCredentialHeaders, readTokenHeaders, type AuthContext } from '../auth/index.ts';
+import { checkCredentialAttempt, missingCredentialHeaders, readTokenHeaders, screenCredentialAttempt, type AuthContext } from '../auth/index.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { Database } from '../platform/db/database-schema.ts';
+import type { UnitOfWork } from '../platform/db/unit-of-work.ts';
 import { invalidRequest, unauthorized } from '../platform/http/api-error.ts';
 import { bodyFields, throwIfInvalid, type SubmittedBody } from '../platform/http/body-validation.ts';
-import { hashSecret } from '../platform/secrets.ts';
+import { encryptSecret, hashSecret } from '../platform/secrets.ts';
 import type { Deps } from '../deps.ts';
 import { readRedirectPath } from './redirect-path.ts';
 import {
+  deletePortalSessionsOf,
+  deletePortalSession,
   deleteStaleSignIns,
+  deleteUnspentSsoTokens,
   findPartnerFrameOrigins,
   findSsoToken,
   insertPortalSession,
@@ -32,13 +36,19 @@ export interface SsoContext {
   /** The portal's origin: redirect_url is built on it. */
   portalUrl: string;
   idleTimeoutSeconds: number;
+  /** Encrypts each session's CSRF secret at rest. */
+  secretKey: Buffer;
+  /** Every change commits through it, with the records it leaves. */
+  unitOfWork: UnitOfWork;
 }
 
-export function createSsoContext(deps: Pick<Deps, 'database' | 'clock' | 'config'>, features: { auth: AuthContext }): SsoContext {
+export function createSsoContext(deps: Pick<Deps, 'database' | 'clock' | 'config' | 'secretKey'>, features: { auth: AuthContext; unitOfWork: UnitOfWork }): SsoContext {
   return {
     db: deps.database,
     clock: deps.clock,
+    secretKey: deps.secretKey,
     auth: features.auth,
+    unitOfWork: features.unitOfWork,
     portalUrl: deps.config.portalUrl,
     idleTimeoutSeconds: deps.config.portalIdleTimeoutSeconds,
   };
@@ -75,11 +85,19 @@ function readSsoHeaders(headers: Record<string, string | string[] | undefined>) 
   return readTokenHeaders(headers);
 }
 
-/** POST /v1/sso: headers (400), rate limit, credentials (401), then the body (422). */
-export async function mintSsoToken(ctx: SsoContext, headers: Record<string, string | string[] | undefined>, submitted: SubmittedBody): Promise<MintedSsoToken> {
+/**
+ * POST /v1/sso: headers (400), ids that cannot be valid (401), an address locked out after
+ * failed attempts (429), credentials (401), the pair's budget (429), then the body (422).
+ */
+export async function mintSsoToken(
+  ctx: SsoContext,
+  headers: Record<string, string | string[] | undefined>,
+  submitted: SubmittedBody,
+  address: string,
+): Promise<MintedSsoToken> {
   const credentials = readSsoHeaders(headers);
-  await enforceRateLimit(ctx.auth, credentials['x-partner-id'], credentials['x-organization-id'].toLowerCase());
-  const checked = await checkCredentials(ctx.auth, credentials);
+  await screenCredentialAttempt(ctx.auth, credentials, address, INVALID_PARTNER_CREDENTIALS);
+  const checked = await checkCredentialAttempt(ctx.auth, credentials, address);
   if (!checked) throw unauthorized(INVALID_PARTNER_CREDENTIALS);
   // No body at all reads as an empty one: the default path.
   const body: SubmittedBody = submitted.value === undefined ? { value: {}, issues: [] } : submitted;
@@ -117,9 +135,13 @@ export type SignInResult =
   /** frameOrigins: those of the token's partner when the token is known, so its frame can show why. */
   | { ok: false; reason: SignInRefusal; frameOrigins: string[] };
 
+/** Whether a token as read could still be spent (the spending statement decides for good). */
+function isSpendable(row: SsoTokenRow | undefined, now: string): row is SsoTokenRow {
+  return row !== undefined && row.used_at === null && row.expires_at > now;
+}
+
 /** Why a token that could not be spent was refused. */
-async function refusalOf(ctx: SsoContext, tokenHash: string, now: string): Promise<SignInResult> {
-  const row = await findSsoToken(ctx.db, tokenHash);
+async function refusalOf(ctx: SsoContext, row: SsoTokenRow | undefined, now: string): Promise<SignInResult> {
   if (!row) return { ok: false, reason: 'unknown', frameOrigins: [] };
   const frameOrigins = parseFrameOrigins(await findPartnerFrameOrigins(ctx.db, row.partner_id));
   return { ok: false, reason: row.used_at !== null ? 'used' : row.expires_at <= now ? 'expired' : 'revoked', frameOrigins };
@@ -140,7 +162,8 @@ async function openSession(ctx: SsoContext, trx: Kysely<Database>, spent: SsoTok
     reserved_1: spent.reserved_1,
     reserved_2: spent.reserved_2,
     reserved_3: spent.reserved_3,
-    csrf_secret: newBrowserSecret(),
+    // Encrypted: with the database alone nobody can forge this session's forms.
+    csrf_secret: encryptSecret(newBrowserSecret(), ctx.secretKey),
     created_at: at,
     last_seen_at: at,
   });
@@ -148,29 +171,49 @@ async function openSession(ctx: SsoContext, trx: Kysely<Database>, spent: SsoTok
 
 /**
  * GET /auth/sso: spends the token and opens a session, in one transaction, unless the user or
- * the partner lost access since the token was minted. Nothing is written when it refuses.
+ * the partner lost access since the token was minted. Nothing is written when it refuses, and
+ * an unknown, used or expired token is answered from a read alone: guessing opens no transaction.
+ * The browser's earlier session (`previousSessionId`, its cookie) ends as the new one opens, so a
+ * cookie copied before a sign-in does not outlive it.
  */
-export async function signInWithSsoToken(ctx: SsoContext, token: string | undefined): Promise<SignInResult> {
+export async function signInWithSsoToken(ctx: SsoContext, token: string | undefined, previousSessionId?: string): Promise<SignInResult> {
   if (token === undefined || !SECRET_PATTERN.test(token)) return { ok: false, reason: 'unknown', frameOrigins: [] };
   const tokenHash = hashSecret(token);
   const now = ctx.clock.now();
+  const known = await findSsoToken(ctx.db, tokenHash);
+  if (!isSpendable(known, now.toISOString())) return refusalOf(ctx, known, now.toISOString());
   const sessionId = newBrowserSecret();
-  const opened = await ctx.db
-    .transaction()
-    .execute(async (trx) => {
+  const opened = await ctx.unitOfWork
+    .run(async ({ trx }) => {
       const spent = await spendSsoToken(trx, tokenHash, now.toISOString());
       if (!spent) return undefined;
       const ids = { partnerId: spent.partner_id, organizationId: spent.organization_id, userId: spent.user_id };
       if (!(await isSignInStillAllowed(trx, ids))) throw new SignInRevoked();
       await openSession(ctx, trx, spent, sessionId, now);
+      if (previousSessionId) await deletePortalSession(trx, hashSecret(previousSessionId));
       return spent;
     })
     .catch((error: unknown) => {
       if (error instanceof SignInRevoked) return null;
       throw error;
     });
-  if (opened === undefined) return refusalOf(ctx, tokenHash, now.toISOString());
+  if (opened === undefined) return refusalOf(ctx, await findSsoToken(ctx.db, tokenHash), now.toISOString());
   if (opened === null) return { ok: false, reason: 'revoked', frameOrigins: [] };
   const frameOrigins = parseFrameOrigins(await findPartnerFrameOrigins(ctx.db, opened.partner_id));
   return { ok: true, sessionId, redirectPath: opened.redirect_path, frameOrigins };
+}
+
+/**
+ * Inside the caller's transaction, when an organization stops enabling a partner: the links it
+ * minted there and nobody spent yet are deleted, and the sessions opened through it there end.
+ */
+export async function endSignInsThroughPartner(trx: Kysely<Database>, ids: { organizationId: string; partnerId: string }): Promise<{ sessions: number; links: number }> {
+  const links = await deleteUnspentSsoTokens(trx, ids);
+  const sessions = await deletePortalSessionsOf(trx, ids);
+  return { sessions, links };
+}
+
+/** Ends the organization's portal sessions (only `userId`'s when given); how many ended. */
+export async function endPortalSessionsOf(db: Kysely<Database>, filter: { organizationId: string; userId?: string | undefined }): Promise<number> {
+  return deletePortalSessionsOf(db, filter);
 }

@@ -93,3 +93,26 @@ export async function deleteStaleSignIns(trx: Kysely<Database>, cutoffs: { token
   // The one-time form ids of sessions gone by any road (idle, signed out, ended).
   await trx.deleteFrom('portal_form_ids').where('session_hash', 'not in', trx.selectFrom('portal_sessions').select('session_hash')).execute();
 }
+
+/** Deletes the organization's sessions (only those opened through `partnerId`, or of `userId`, when given); how many. */
+export async function deletePortalSessionsOf(
+  db: Kysely<Database>,
+  filter: { organizationId: string; partnerId?: string | undefined; userId?: string | undefined },
+): Promise<number> {
+  let query = db.deleteFrom('portal_sessions').where('organization_id', '=', filter.organizationId);
+  if (filter.partnerId !== undefined) query = query.where('partner_id', '=', filter.partnerId);
+  if (filter.userId !== undefined) query = query.where('user_id', '=', filter.userId);
+  const result = await query.executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+/** Deletes the SSO links the partner minted for the organization that no one has spent yet; how many. */
+export async function deleteUnspentSsoTokens(db: Kysely<Database>, ids: { organizationId: string; partnerId: string }): Promise<number> {
+  const result = await db
+    .deleteFrom('sso_tokens')
+    .where('organization_id', '=', ids.organizationId)
+    .where('partner_id', '=', ids.partnerId)
+    .where('used_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

@@ -5,6 +5,7 @@
 import { isCalendarDate } from '../identifiers/index.ts';
 import type { ValidationIssue } from '../platform/http/api-error.ts';
 import type { ProviderRecordsTable } from '../platform/db/database-schema.ts';
+import type { ProviderRecordStatus } from '../platform/db/stored-values.ts';
 
 /** The spec's sex codes for a provider. */
 export const PROVIDER_SEX_CODES = { M: 'Male', F: 'Female', I: 'Indeterminate', N: 'Not-stated' } as const;
@@ -22,8 +23,8 @@ export const PRESCRIBER_TYPES = {
 } as const;
 
 /** A provider record is active once verified; inactive when its HPI-I passed to another user. */
-export const RECORD_ACTIVE = 'active';
-export const RECORD_INACTIVE = 'inactive';
+export const RECORD_ACTIVE: ProviderRecordStatus = 'active';
+export const RECORD_INACTIVE: ProviderRecordStatus = 'inactive';
 
 /** The prescriber type that needs no prescriber_number. */
 export const TYPE_WITHOUT_PRESCRIBER_NUMBER = 'T';

@@ -66,7 +66,7 @@ export async function updateUser(
   const fullName = update.full_name ?? (write && followedFullName(write));
   const at = ctx.clock.now().toISOString();
   try {
-    await ctx.db.transaction().execute(async (trx) => {
+    await ctx.unitOfWork.run(async ({ trx }) => {
       if (write?.verified) {
         // Checked again inside the transaction: another request may have taken the HPI-I meanwhile.
         if (!(await claimHpii(trx, owner, write.identity.hpii_number, at))) throw hpiiConflict();

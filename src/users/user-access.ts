@@ -77,7 +77,7 @@ export async function changeUserState(
     return { user_id: user.id, message: change === 'disable' ? STATE_MESSAGES.alreadyDisabled : STATE_MESSAGES.alreadyEnabled };
   }
   if (change === 'disable') await refuseLockOut(ctx, organizationId, caller.userId, user);
-  await ctx.db.transaction().execute(async (trx) => {
+  await ctx.unitOfWork.run(async ({ trx }) => {
     const at = ctx.clock.now().toISOString();
     await updateUserOfOrganization(trx, organizationId, user.id, { roles: JSON.stringify(rolesAfterStateChange(user.roles)), updated_at: at });
     const account = { db: trx, organizationId, userId: user.id, email: user.email };

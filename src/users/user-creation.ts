@@ -62,7 +62,7 @@ function reportOf(userId: string, outcome: ProviderOutcome | undefined): UserCre
 /** The user, and its provider record when verified and the HPI-I is still free, in one transaction. */
 function insertNewUser(ctx: UsersContext, row: Insertable<UsersTable> & { id: string }, provider: ProviderOutcome | undefined, at: string): Promise<UserCreated> {
   const owner: RecordOwner = { organizationId: row.organization_id, userId: row.id };
-  return ctx.db.transaction().execute(async (trx) => {
+  return ctx.unitOfWork.run(async ({ trx }) => {
     await insertUser(trx, row);
     if (provider?.answer !== 'verified') return reportOf(row.id, provider);
     if (!(await claimHpii(trx, owner, provider.identity.hpii_number, at))) return reportOf(row.id, { ...provider, answer: 'held' });

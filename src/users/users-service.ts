@@ -6,6 +6,7 @@ import type { HiServicePort } from '../hi-service/index.ts';
 import { notFound } from '../platform/http/api-error.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { Database, UsersTable } from '../platform/db/database-schema.ts';
+import type { UnitOfWork } from '../platform/db/unit-of-work.ts';
 import { newId } from '../platform/ids.ts';
 import type { Deps } from '../deps.ts';
 import { canPrescribe, unmetPrescribingConditions } from './escript-readiness.ts';
@@ -19,11 +20,13 @@ export interface UsersContext {
   clock: Clock;
   hiService: HiServicePort;
   identityProvider: IdentityProvider;
+  /** Every change commits through it, with the records it leaves. */
+  unitOfWork: UnitOfWork;
 }
 
-export function createUsersContext(deps: Pick<Deps, 'database' | 'clock' | 'hiService'>): UsersContext {
+export function createUsersContext(deps: Pick<Deps, 'database' | 'clock' | 'hiService'>, features: { unitOfWork: UnitOfWork }): UsersContext {
   // The built-in identity provider is our own user store; an external one is plugged in here.
-  return { db: deps.database, clock: deps.clock, hiService: deps.hiService, identityProvider: createUserStoreIdentityProvider() };
+  return { db: deps.database, clock: deps.clock, hiService: deps.hiService, identityProvider: createUserStoreIdentityProvider(), unitOfWork: features.unitOfWork };
 }
 
 export const USER_NOT_FOUND = 'User not found';

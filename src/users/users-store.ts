@@ -3,6 +3,7 @@
 // another organization's user is never found.
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import type { Database, ProviderRecordsTable, UsersTable } from '../platform/db/database-schema.ts';
+import type { ProviderRecordStatus } from '../platform/db/stored-values.ts';
 import { RECORD_ACTIVE } from './provider-details.ts';
 
 export type UserRow = Selectable<UsersTable>;
@@ -91,7 +92,7 @@ export async function findActiveHpiiHolders(db: Kysely<Database>, organizationId
   return query.execute();
 }
 
-export async function setProviderRecordStatus(db: Kysely<Database>, organizationId: string, userIds: string[], status: string, at: string): Promise<void> {
+export async function setProviderRecordStatus(db: Kysely<Database>, organizationId: string, userIds: string[], status: ProviderRecordStatus, at: string): Promise<void> {
   if (userIds.length === 0) return;
   await db
     .updateTable('provider_records')

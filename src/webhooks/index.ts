@@ -2,7 +2,7 @@
 // envelope, the dispatcher, history and replay. Code outside src/webhooks/ (other features,
 // app.ts, cli/, bench/, test/) imports only this file; its own files import each other directly.
 // test/architecture/imports.test.ts holds it.
-export { createWebhooksContext, eventsCommitted, recordEvent, type WebhooksContext, WebhooksError } from './webhooks-service.ts';
+export { createWebhooksContext, recordEvent, type WebhooksContext, WebhooksError } from './webhooks-service.ts';
 export { classifyAddress, describeVerdict, isPublicAddress } from './webhook-address-guard.ts';
 export {
   attemptClaimedDelivery,
@@ -37,5 +37,6 @@ export {
   type HostResolver,
 } from './webhook-host-resolution.ts';
 export type { WebhookHttpClient } from './webhook-http-attempt.ts';
+export { createWebhookOutbox, type WebhookOutbox } from './webhook-outbox.ts';
 export { pingWebhookEndpoint } from './webhook-ping.ts';
 export { signatureOf, signWebhookPayload } from './webhook-signature.ts';

@@ -2,28 +2,14 @@
 // under a lease, make one attempt of a claimed delivery, and record its outcome. No transaction
 // is open during the HTTP call: the claim commits first, and the outcome is written afterwards
 // in its own short transaction, only if the claim's fencing token is still current.
-import type { Kysely } from 'kysely';
 import type { Clock } from '../platform/clock.ts';
-import type { Database } from '../platform/db/database-schema.ts';
 import { decryptSecret } from '../platform/secrets.ts';
 import { nextStepAfter, type NextStep, type OutcomeClass } from './webhook-delivery-rules.ts';
-import { findWebhookEndpoint, type WebhookEndpointRow } from './webhook-endpoints-store.ts';
+import type { WebhookEndpointRow } from './webhook-endpoints-store.ts';
 import { createWebhookHttpClient, type AttemptResult, type WebhookHttpClient } from './webhook-http-attempt.ts';
 import { signWebhookPayload } from './webhook-signature.ts';
 import type { WebhooksContext } from './webhooks-service.ts';
-import {
-  claimDueDeliveries,
-  claimDueDeliveriesWithBodies,
-  findEventBodies,
-  fencedKey,
-  findPartnersWithDueDeliveries,
-  insertWebhookAttempt,
-  recordAttemptsIfFenced,
-  releaseDeliveryLeases,
-  updateDeliveryIfFenced,
-  type ClaimedDeliveryRow,
-  type FencedOutcomeRow,
-} from './webhooks-store.ts';
+import { fencedKey, findPartnersWithDueDeliveries, releaseDeliveryLeases, type ClaimedDeliveryWithBody, type FencedOutcomeRow } from './webhooks-store.ts';
 
 /**
  * A lease covers a short wait in the dispatcher's queue of claimed deliveries (at most about
@@ -85,38 +71,24 @@ export function deliveryEndpointOf(ctx: WebhooksContext, row: WebhookEndpointRow
 }
 
 /**
- * Leases up to `limit` of the partner's due deliveries to `leaseOwner`, for one attempt each.
- * On SQLite in one transaction (its statements cost no round trips); on PostgreSQL the
- * endpoint is read, then one statement claims and returns the bodies.
+ * Leases up to `limit` of the partner's due deliveries to `leaseOwner`, for one attempt each,
+ * if its endpoint can receive them now (the store does it its database's fastest way).
  */
 export async function claimEndpointDeliveries(ctx: WebhooksContext, partnerId: string, limit: number, leaseOwner: string): Promise<ClaimBatch> {
   const now = ctx.clock.now();
   const leaseExpiresAt = now.getTime() + leaseDurationMs(ctx);
   const claim = { partnerId, now: now.toISOString(), limit, leaseOwner, leaseExpiresAt: new Date(leaseExpiresAt).toISOString() };
-  const toDelivery = (row: ClaimedDeliveryRow, body: string): ClaimedDelivery => ({
+  const toDelivery = (row: ClaimedDeliveryWithBody): ClaimedDelivery => ({
     deliveryId: row.id,
     eventId: row.event_id,
     partnerId,
     attempt: Number(row.attempts_made) + 1,
     fencingToken: Number(row.fencing_token),
     leaseExpiresAt,
-    body,
+    body: row.body,
   });
-  if (ctx.db.kind === 'postgres') {
-    const row = await findWebhookEndpoint(ctx.db, partnerId);
-    const endpoint = row && deliveryEndpointOf(ctx, row);
-    if (!endpoint) return { endpoint: undefined, deliveries: [] };
-    const claimed = await claimDueDeliveriesWithBodies(ctx.db, claim);
-    return { endpoint, deliveries: claimed.map((row) => toDelivery(row, row.body)) };
-  }
-  return ctx.db.transaction().execute(async (trx) => {
-    const row = await findWebhookEndpoint(trx, partnerId);
-    const endpoint = row && deliveryEndpointOf(ctx, row);
-    if (!endpoint) return { endpoint: undefined, deliveries: [] };
-    const claimed = await claimDueDeliveries(trx, claim);
-    const bodies = new Map((await findEventBodies(trx, [...new Set(claimed.map((row) => row.event_id))])).map((e) => [e.id, e.body]));
-    return { endpoint, deliveries: claimed.map((row) => toDelivery(row, bodies.get(row.event_id)!)) };
-  });
+  const { endpoint, claimed } = await ctx.store.claimEndpointDeliveries(ctx.db, claim, (row) => deliveryEndpointOf(ctx, row));
+  return { endpoint, deliveries: claimed.map(toDelivery) };
 }
 
 /** Whether enough of the lease is left to make the attempt and record it before it ends. */
@@ -179,7 +151,7 @@ export async function recordAttemptOutcomes(ctx: WebhooksContext, answered: read
     return { delivery, result, step, retryAt };
   });
   const rows = planned.map((p) => outcomeRow(p.delivery, p.result, p.step, { now, retryAt: p.retryAt, dispatcherId }));
-  const written = ctx.db.kind === 'postgres' ? await recordAttemptsIfFenced(ctx.db, rows) : await ctx.db.transaction().execute((trx) => writeOutcomesOnSqlite(trx, rows));
+  const written = await ctx.store.recordAttemptsIfFenced(ctx.db, rows);
   return planned.map(({ delivery, result, step, retryAt }) => {
     const recorded = written.has(fencedKey(delivery.deliveryId, delivery.fencingToken));
     if (recorded && step.kind === 'failed') {
@@ -229,16 +201,4 @@ function outcomeRow(delivery: ClaimedDelivery, result: AttemptResult, step: Next
     detail: result.detail?.trim() || null,
     sent_by: at.dispatcherId,
   };
-}
-
-/** SQLite: each outcome's update and attempt row, in the transaction given (statements cost no round trips). */
-async function writeOutcomesOnSqlite(trx: Kysely<Database>, rows: readonly FencedOutcomeRow[]): Promise<Set<string>> {
-  const written = new Set<string>();
-  for (const row of rows) {
-    const { id, fencing_token, status, attempts_made, next_attempt_at, last_outcome, last_status_code, completed_at, ...attempt } = row;
-    if (!(await updateDeliveryIfFenced(trx, id, fencing_token, { status, attempts_made, next_attempt_at, last_outcome, last_status_code, completed_at }))) continue;
-    await insertWebhookAttempt(trx, { delivery_id: id, ...attempt });
-    written.add(fencedKey(id, fencing_token));
-  }
-  return written;
 }

@@ -1,21 +1,9 @@
 // The spec's delivery rules ("Limits": attempts, timeout, backoff, retry classification), as
 // one table, and the decisions read from it. Nothing else in the code knows these numbers.
 
-/** How an attempt ended, as the attempt log records it. */
-export const OUTCOME_CLASSES = [
-  'success',
-  'http_4xx',
-  'http_5xx',
-  'http_408',
-  'http_429',
-  'redirect',
-  'timeout',
-  'dns',
-  'connect',
-  'tls',
-  'blocked_address',
-] as const;
-export type OutcomeClass = (typeof OUTCOME_CLASSES)[number];
+/** How an attempt ended, as the attempt log records it (the list is the stored column's). */
+export { OUTCOME_CLASSES, type OutcomeClass } from '../platform/db/stored-values.ts';
+import type { OutcomeClass } from '../platform/db/stored-values.ts';
 
 /** What an outcome means for the delivery: done, try again (if attempts remain), or give up. */
 export type OutcomeEffect = 'delivered' | 'retry' | 'fail';

@@ -1,5 +1,5 @@
 // The dispatcher: runs inside `erx serve` and alone as `erx worker`, any number of them on one
-// database. It learns of due deliveries from in-process wakes (eventsCommitted), PostgreSQL
+// database. It learns of due deliveries from in-process wakes (after a unit of work that wrote its deliveries commits), PostgreSQL
 // NOTIFY from other instances, timers for its own retries, and a poll (at most every second)
 // that also finds other processes' work on SQLite and leases that expired with a dead process.
 // For each endpoint with work it keeps a short queue of claimed deliveries (up to the window's

@@ -7,6 +7,7 @@ import type { Database } from '../platform/db/database-schema.ts';
 import { decryptSecret, encryptSecret, generateSecret } from '../platform/secrets.ts';
 import { BlockedAddressError, assertPublicAddresses, resolveHost } from './webhook-host-resolution.ts';
 import { countDeliveriesByStatus, findWebhookEndpoint, updateWebhookEndpoint, type WebhookEndpointRow } from './webhook-endpoints-store.ts';
+import { webhookOutbox } from './webhook-outbox.ts';
 import { WebhooksError, type WebhooksContext } from './webhooks-service.ts';
 
 export const WEBHOOK_SECRET_PREFIX = 'whsec_';
@@ -82,22 +83,16 @@ export interface EndpointSet {
 export async function setWebhookEndpoint(ctx: WebhooksContext, partnerId: string, url: string): Promise<EndpointSet> {
   await requirePartner(ctx.db, partnerId);
   const prepared = await prepareWebhookEndpoint(ctx, url);
-  const result = await ctx.db.transaction().execute(async (trx) => {
+  return ctx.unitOfWork.run(async ({ trx, record }) => {
     const row = await requirePartner(trx, partnerId);
     const issuing = row.webhook_secret_encrypted === null;
     await updateWebhookEndpoint(trx, partnerId, {
       webhook_url: prepared.url,
       ...(issuing ? { webhook_secret_encrypted: prepared.secretEncrypted, webhook_secret_issued_at: prepared.issuedAt } : {}),
     });
+    record(webhookOutbox, { wake: partnerId }); // deliveries that waited for an endpoint
     return { partner_id: partnerId, webhook_url: prepared.url, previous_url: row.webhook_url, webhook_secret: issuing ? prepared.secret : null };
   });
-  wakeDispatchersFor(ctx, partnerId); // deliveries that waited for an endpoint
-  return result;
-}
-
-function wakeDispatchersFor(ctx: WebhooksContext, partnerId: string): void {
-  ctx.wakeups.noteRecorded(partnerId);
-  ctx.wakeups.committed();
 }
 
 export interface SecretRotated {
@@ -110,7 +105,7 @@ export interface SecretRotated {
 /** Issues a new secret; the current one keeps signing (second v1) for `overlapMs`. */
 export async function rotateWebhookSecret(ctx: WebhooksContext, partnerId: string, overlapMs: number): Promise<SecretRotated> {
   const secret = generateSecret(WEBHOOK_SECRET_PREFIX);
-  return ctx.db.transaction().execute(async (trx) => {
+  return ctx.unitOfWork.run(async ({ trx }) => {
     const row = await requirePartner(trx, partnerId);
     if (row.webhook_secret_encrypted === null) {
       throw new WebhooksError(`partner ${partnerId} has no webhook endpoint yet; register one with erx webhooks set-endpoint`);
@@ -153,13 +148,13 @@ export async function showWebhookEndpoint(ctx: WebhooksContext, partnerId: strin
 
 /** Disabled: deliveries stay pending and none is attempted; enabled again: they go out. */
 export async function setWebhookEndpointEnabled(ctx: WebhooksContext, partnerId: string, enabled: boolean): Promise<{ partner_id: string; enabled: boolean; changed: boolean }> {
-  const changed = await ctx.db.transaction().execute(async (trx) => {
+  const changed = await ctx.unitOfWork.run(async ({ trx, record }) => {
     const row = await requirePartner(trx, partnerId);
     if ((row.webhook_enabled === 1) === enabled) return false;
     await updateWebhookEndpoint(trx, partnerId, { webhook_enabled: enabled ? 1 : 0 });
+    if (enabled) record(webhookOutbox, { wake: partnerId });
     return true;
   });
-  if (changed && enabled) wakeDispatchersFor(ctx, partnerId);
   return { partner_id: partnerId, enabled, changed };
 }
 

@@ -2,11 +2,12 @@
 // delivery and attempt of an event.
 import type { Kysely } from 'kysely';
 import type { Database, WebhookAttemptsTable, WebhookDeliveriesTable } from '../platform/db/database-schema.ts';
+import type { DeliveryStatus } from '../platform/db/stored-values.ts';
 
 export interface EventQuery {
   partnerId?: string | undefined;
   /** Of the event's latest delivery. */
-  status?: string | undefined;
+  status?: DeliveryStatus | undefined;
   eventType?: string | undefined;
   /** ISO times, inclusive, on the event's creation. */
   since?: string | undefined;

@@ -5,11 +5,11 @@
 import { newDeliveryId } from './webhook-events.ts';
 import { findWebhookEndpoint } from './webhook-endpoints-store.ts';
 import { findEvents, listAttemptsOfEvent, listDeliveriesOfEvent, listEventsWithLatestDelivery, type EventWithLatestDelivery } from './webhook-history-store.ts';
+import { webhookOutbox } from './webhook-outbox.ts';
 import { WebhooksError, type WebhooksContext } from './webhooks-service.ts';
-import { insertWebhookDeliveries } from './webhooks-store.ts';
 
-export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
-export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+export { DELIVERY_STATUSES, type DeliveryStatus } from '../platform/db/stored-values.ts';
+import { DELIVERY_STATUSES, type DeliveryStatus } from '../platform/db/stored-values.ts';
 
 /** As the CLI passes them: every field optional text. */
 export interface EventFilterInput {
@@ -149,11 +149,11 @@ export async function replayWebhookEvents(ctx: WebhooksContext, request: ReplayR
   for (let start = 0; start < events.length; start += REPLAY_BATCH) {
     const batch = events.slice(start, start + REPLAY_BATCH);
     const now = ctx.clock.now().toISOString();
-    const rows = batch.map((e) => ({ id: newDeliveryId(), event_id: e.id, partner_id: e.partner_id, reason: 'replay', requested_by: request.requestedBy, status: 'pending', next_attempt_at: now, created_at: now }));
-    await ctx.db.transaction().execute((trx) => insertWebhookDeliveries(trx, rows));
+    const rows = batch.map((e) => ({ id: newDeliveryId(), event_id: e.id, partner_id: e.partner_id, reason: 'replay' as const, requested_by: request.requestedBy, status: 'pending' as const, next_attempt_at: now, created_at: now }));
+    await ctx.unitOfWork.run(async ({ record }) => {
+      for (const delivery of rows) record(webhookOutbox, { delivery });
+    });
     result.replayed.push(...rows.map((row) => ({ event_id: row.event_id, delivery_id: row.id })));
-    for (const partnerId of new Set(rows.map((row) => row.partner_id))) ctx.wakeups.noteRecorded(partnerId);
-    ctx.wakeups.committed();
     request.onProgress?.(result.replayed.length, events.length);
   }
   return result;

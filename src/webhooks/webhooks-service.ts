@@ -1,22 +1,23 @@
-// Webhooks: events go into the outbox inside the transaction of the change they report, each
-// with its first delivery, and eventsCommitted wakes the dispatchers once that has committed.
-// This module makes the feature's context; the operations live beside it: endpoints and
-// secrets (webhook-endpoints.ts), the dispatcher's steps (webhook-deliveries.ts), what
-// operators see and replay (webhook-history.ts) and ping (webhook-ping.ts).
-import { createHash } from 'node:crypto';
-import type { Kysely } from 'kysely';
-import { sql } from 'kysely';
+// Webhooks: a change records its events with the unit of work it runs in (recordEvent); the
+// outbox sink (webhook-outbox.ts) writes them in its transaction, each with its first delivery,
+// and wakes the dispatchers once it has committed. This module makes the feature's context; the
+// operations live beside it: endpoints and secrets (webhook-endpoints.ts), the dispatcher's
+// steps (webhook-deliveries.ts), what operators see and replay (webhook-history.ts) and ping
+// (webhook-ping.ts).
 import type { Logger } from 'pino';
 import type { Mode } from '../config.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { DatabaseHandle } from '../platform/db/database.ts';
-import type { Database } from '../platform/db/database-schema.ts';
+import type { UnitOfWork, Work } from '../platform/db/unit-of-work.ts';
 import type { Deps } from '../deps.ts';
 import { WEBHOOK_DELIVERY_RULES } from './webhook-delivery-rules.ts';
-import { newDeliveryId, type WebhookEventEnvelope } from './webhook-events.ts';
+import type { WebhookEventEnvelope } from './webhook-events.ts';
 import { systemHostResolver, type HostResolver } from './webhook-host-resolution.ts';
-import { DeliveryWakeups, encodeWakePayload } from './webhook-wakeups.ts';
-import { insertWebhookDeliveries, insertWebhookEvent } from './webhooks-store.ts';
+import { webhookOutbox, type WakeChannel, type WebhookOutbox } from './webhook-outbox.ts';
+import type { DeliveryWakeups } from './webhook-wakeups.ts';
+import type { WebhooksStore } from './webhooks-store.ts';
+import { postgresWebhooksStore } from './webhooks-store-postgres.ts';
+import { sqliteWebhooksStore } from './webhooks-store-sqlite.ts';
 
 /** A mistake in what the operator asked for (unknown partner, bad URL, ...); the CLI prints it as one line. */
 export class WebhooksError extends Error {
@@ -40,22 +41,20 @@ export interface WebhooksContext {
   mode: Mode;
   settings: WebhookSettings;
   resolveHost: HostResolver;
+  /** Its sinks include this context's outbox: what its operations record wakes its dispatchers. */
+  unitOfWork: UnitOfWork;
+  /** The dispatcher's claim and outcome writes, for the database in use. */
+  store: WebhooksStore;
   wakeups: DeliveryWakeups;
   /** Where dispatchers LISTEN for other instances' wakes; undefined on SQLite. */
-  notifications: { url: string; channel: string } | undefined;
+  notifications: WakeChannel | undefined;
 }
 
 export function createWebhooksContext(
   deps: Pick<Deps, 'database' | 'clock' | 'secretKey' | 'logger' | 'config'>,
-  options: { resolveHost?: HostResolver } = {},
+  parts: { unitOfWork: UnitOfWork; outbox: WebhookOutbox; resolveHost?: HostResolver | undefined },
 ): WebhooksContext {
   const { config, database } = deps;
-  const notifications = config.databaseUrl && database.kind === 'postgres' ? { url: config.databaseUrl, channel: wakeChannel(config.databaseSchema) } : undefined;
-  const broadcast = notifications
-    ? async (partnerIds: readonly string[]) => {
-        await sql`select pg_notify(${notifications.channel}, ${encodeWakePayload(partnerIds)})`.execute(database);
-      }
-    : undefined;
   return {
     db: database,
     clock: deps.clock,
@@ -67,46 +66,20 @@ export function createWebhooksContext(
       maxInFlightPerEndpoint: config.webhookMaxInFlight,
       pollMs: config.webhookPollMs,
     },
-    resolveHost: options.resolveHost ?? systemHostResolver,
-    wakeups: new DeliveryWakeups(broadcast, (error) => deps.logger.warn({ err: error }, 'webhook wake-up NOTIFY failed')),
-    notifications,
+    resolveHost: parts.resolveHost ?? systemHostResolver,
+    unitOfWork: parts.unitOfWork,
+    store: database.kind === 'postgres' ? postgresWebhooksStore : sqliteWebhooksStore,
+    wakeups: parts.outbox.wakeups,
+    notifications: parts.outbox.notifications,
   };
 }
 
-/** One channel per schema, so instances of another deployment in the same database stay asleep. */
-function wakeChannel(schema: string | undefined): string {
-  const name = schema ?? 'public';
-  const channel = `erx_webhooks_${name}`;
-  // A channel name is an identifier: at most 63 bytes.
-  return channel.length <= 63 ? channel : `erx_webhooks_${createHash('sha256').update(name).digest('hex').slice(0, 40)}`;
-}
-
 /**
- * Writes the event into the outbox with `trx`, the open transaction of the change it reports,
- * together with its first delivery: both commit or roll back with that change, so an event
- * that exists is always on its way.
+ * Records the event in the webhook outbox of the change running as `work`: it is written, with
+ * its first delivery, in that change's transaction (both commit or roll back with the change, so
+ * an event that exists is always on its way), and its partner's dispatchers are woken once the
+ * transaction has committed.
  */
-export async function recordEvent(ctx: WebhooksContext, trx: Kysely<Database>, event: WebhookEventEnvelope): Promise<void> {
-  await insertWebhookEvent(trx, {
-    id: event.event_id,
-    event_type: event.event_type,
-    partner_id: event.partner_id,
-    organization_id: event.organization_id,
-    body: JSON.stringify(event),
-    created_at: event.timestamp,
-  });
-  const now = ctx.clock.now().toISOString();
-  await insertWebhookDeliveries(trx, [
-    { id: newDeliveryId(), event_id: event.event_id, partner_id: event.partner_id, reason: 'event', requested_by: null, status: 'pending', next_attempt_at: now, lease_owner: null, lease_expires_at: null, last_outcome: null, last_status_code: null, created_at: now, completed_at: null },
-  ]);
-  ctx.wakeups.noteRecorded(event.partner_id);
-}
-
-/**
- * Called by a service once the transaction that recorded events has committed, so their first
- * delivery starts at once instead of at a dispatcher's next poll: this process's dispatcher is
- * woken directly, other instances' through PostgreSQL NOTIFY.
- */
-export function eventsCommitted(ctx: WebhooksContext): void {
-  ctx.wakeups.committed();
+export function recordEvent(work: Work, event: WebhookEventEnvelope): void {
+  work.record(webhookOutbox, { event });
 }

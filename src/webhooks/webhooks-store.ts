@@ -1,15 +1,48 @@
-// Queries of the webhook outbox and its deliveries: what recordEvent writes and what the
+// Queries of the webhook outbox and its deliveries: what the outbox sink writes and what the
 // dispatcher claims, reads and records. Each takes the database or an open transaction first.
-import { sql, type ExpressionBuilder, type Insertable, type Kysely, type Selectable } from 'kysely';
-import { precompileQuery } from '../platform/db/precompiled-query.ts';
+// The dispatcher's claim and its outcome batch are written differently on each database, each
+// its fastest way: WebhooksStore below, webhooks-store-sqlite.ts and webhooks-store-postgres.ts.
+import type { ExpressionBuilder, Insertable, Kysely, Selectable } from 'kysely';
+import type { DatabaseHandle } from '../platform/db/database.ts';
 import type { Database, WebhookAttemptsTable, WebhookDeliveriesTable, WebhookEventsTable } from '../platform/db/database-schema.ts';
+import type { WebhookEndpointRow } from './webhook-endpoints-store.ts';
 
-export async function insertWebhookEvent(db: Kysely<Database>, row: Insertable<WebhookEventsTable>): Promise<void> {
-  await db.insertInto('webhook_events').values(row).execute();
+/** Rows per INSERT: 500 deliveries are 6,500 parameters, far below either database's limit. */
+const ROWS_PER_INSERT = 500;
+
+export async function insertWebhookEvents(db: Kysely<Database>, rows: readonly Insertable<WebhookEventsTable>[]): Promise<void> {
+  for (let start = 0; start < rows.length; start += ROWS_PER_INSERT) {
+    await db.insertInto('webhook_events').values(rows.slice(start, start + ROWS_PER_INSERT)).execute();
+  }
 }
 
-export async function insertWebhookDeliveries(db: Kysely<Database>, rows: Insertable<WebhookDeliveriesTable>[]): Promise<void> {
-  if (rows.length > 0) await db.insertInto('webhook_deliveries').values(rows).execute();
+export async function insertWebhookDeliveries(db: Kysely<Database>, rows: readonly Insertable<WebhookDeliveriesTable>[]): Promise<void> {
+  for (let start = 0; start < rows.length; start += ROWS_PER_INSERT) {
+    await db.insertInto('webhook_deliveries').values(rows.slice(start, start + ROWS_PER_INSERT)).execute();
+  }
+}
+
+/**
+ * The dispatcher's two hot writes, one implementation per database, chosen when the webhooks
+ * context is made. Both take the database handle: each runs as its own transaction.
+ */
+export interface WebhooksStore {
+  /**
+   * Reads the partner's endpoint and, when `endpointOf` makes something of it (it can receive
+   * now), leases up to `claim.limit` of the partner's due deliveries to `claim.leaseOwner`, each
+   * with its event's body; nothing is claimed otherwise.
+   */
+  claimEndpointDeliveries<E>(
+    db: DatabaseHandle,
+    claim: ClaimParameters,
+    endpointOf: (row: WebhookEndpointRow) => E | undefined,
+  ): Promise<{ endpoint: E | undefined; claimed: ClaimedDeliveryWithBody[] }>;
+  /**
+   * Writes each outcome (its delivery's new state and the attempt row) only if the delivery
+   * still carries the outcome's fencing token, all or none. Returns the fencedKey of each
+   * written: the others were taken over by a later claim.
+   */
+  recordAttemptsIfFenced(db: DatabaseHandle, outcomes: readonly FencedOutcomeRow[]): Promise<Set<string>>;
 }
 
 export interface ClaimedDeliveryRow {
@@ -27,58 +60,12 @@ export interface ClaimParameters {
   leaseExpiresAt: string;
 }
 
-/**
- * SQLite: leases up to `limit` of one endpoint's due deliveries (pending, due, lease free or
- * expired) and bumps their fencing tokens. The statement runs under the database's write lock,
- * which orders concurrent claims, from this process or another.
- */
-export async function claimDueDeliveries(db: Kysely<Database>, p: ClaimParameters): Promise<ClaimedDeliveryRow[]> {
-  return db
-    .with(
-      (cte) => cte('picked').materialized(),
-      (db) => db.selectFrom('webhook_deliveries').select('id').where('partner_id', '=', p.partnerId).where(isClaimable(p.now)).orderBy('next_attempt_at').limit(p.limit),
-    )
-    .updateTable('webhook_deliveries')
-    .set((eb) => ({ lease_owner: p.leaseOwner, lease_expires_at: p.leaseExpiresAt, fencing_token: eb('fencing_token', '+', 1) }))
-    .where('id', 'in', (eb) => eb.selectFrom('picked').select('picked.id'))
-    // Checked again on the row being updated: whatever the pick saw, a delivery someone else
-    // has just leased is not taken (PostgreSQL re-reads the newest version of a row it waited for).
-    .where(isClaimable(p.now))
-    .returning(['id', 'event_id', 'attempts_made', 'fencing_token'])
-    .execute();
-}
-
 export interface ClaimedDeliveryWithBody extends ClaimedDeliveryRow {
   body: string;
 }
 
-/**
- * PostgreSQL: the same claim, with each event's body joined in, as one statement (one round
- * trip, its own transaction). The rows are picked FOR UPDATE SKIP LOCKED, so concurrent
- * claimers take disjoint sets without waiting; the pick is materialized so that it runs once.
- */
-export async function claimDueDeliveriesWithBodies(db: Kysely<Database>, p: ClaimParameters): Promise<ClaimedDeliveryWithBody[]> {
-  return db
-    .with(
-      (cte) => cte('picked').materialized(),
-      (db) => db.selectFrom('webhook_deliveries').select('id').where('partner_id', '=', p.partnerId).where(isClaimable(p.now)).orderBy('next_attempt_at').limit(p.limit).forUpdate().skipLocked(),
-    )
-    .with('claimed', (db) =>
-      db
-        .updateTable('webhook_deliveries')
-        .set((eb) => ({ lease_owner: p.leaseOwner, lease_expires_at: p.leaseExpiresAt, fencing_token: eb('fencing_token', '+', 1) }))
-        .where('id', 'in', (eb) => eb.selectFrom('picked').select('picked.id'))
-        .where(isClaimable(p.now))
-        .returning(['id', 'event_id', 'attempts_made', 'fencing_token']),
-    )
-    .selectFrom('claimed')
-    .innerJoin('webhook_events as e', 'e.id', 'claimed.event_id')
-    .select(['claimed.id', 'claimed.event_id', 'claimed.attempts_made', 'claimed.fencing_token', 'e.body'])
-    .execute();
-}
-
 /** Pending, due, and not leased (or its lease has expired). */
-function isClaimable(now: string) {
+export function isClaimable(now: string) {
   return (eb: ExpressionBuilder<Database, 'webhook_deliveries'>) =>
     eb.and([eb('status', '=', 'pending'), eb('next_attempt_at', '<=', now), eb.or([eb('lease_expires_at', 'is', null), eb('lease_expires_at', '<=', now)])]);
 }
@@ -114,103 +101,12 @@ export type DeliveryOutcomeUpdate = {
   completed_at: string | null;
 };
 
-// Precompiled: they run once per attempt, and building a Kysely query costs more than running it.
-const updateFencedDelivery = precompileQuery<DeliveryOutcomeUpdate & { id: string; fencing_token: number }, { id: string }>((db, param) =>
-  db
-    .updateTable('webhook_deliveries')
-    .set({
-      status: param('status'),
-      attempts_made: param('attempts_made'),
-      next_attempt_at: param('next_attempt_at'),
-      last_outcome: param('last_outcome'),
-      last_status_code: param('last_status_code'),
-      completed_at: param('completed_at'),
-      lease_owner: null,
-      lease_expires_at: null,
-    })
-    .where('id', '=', param('id'))
-    .where('fencing_token', '=', param('fencing_token'))
-    .returning('id'),
-);
-
-/**
- * Writes an attempt's effect on its delivery and ends the lease, only if the delivery still
- * carries the fencing token of the claim the attempt was made under. False: a later claim took
- * the delivery over (this lease had expired), and this outcome must not be recorded.
- */
-export async function updateDeliveryIfFenced(
-  db: Kysely<Database>,
-  deliveryId: string,
-  fencingToken: number,
-  update: DeliveryOutcomeUpdate,
-): Promise<boolean> {
-  const rows = await updateFencedDelivery(db, { ...update, id: deliveryId, fencing_token: fencingToken });
-  return rows.length === 1;
-}
-
 export type AttemptRow = Selectable<WebhookAttemptsTable>;
-
-const insertAttemptRow = precompileQuery<AttemptRow, never>((db, param) =>
-  db.insertInto('webhook_attempts').values({
-    delivery_id: param('delivery_id'),
-    attempt_number: param('attempt_number'),
-    event_id: param('event_id'),
-    started_at: param('started_at'),
-    duration_ms: param('duration_ms'),
-    outcome: param('outcome'),
-    status_code: param('status_code'),
-    response_body: param('response_body'),
-    detail: param('detail'),
-    sent_by: param('sent_by'),
-  }),
-);
-
-export async function insertWebhookAttempt(db: Kysely<Database>, row: AttemptRow): Promise<void> {
-  await insertAttemptRow(db, row);
-}
 
 /** A delivery as claimed under one fencing token. */
 export const fencedKey = (deliveryId: string, fencingToken: number) => `${deliveryId} ${fencingToken}`;
 
 export type FencedOutcomeRow = DeliveryOutcomeUpdate & { id: string; fencing_token: number } & Omit<AttemptRow, 'delivery_id'>;
-
-/**
- * PostgreSQL: recordAttemptIfFenced for many outcomes as one statement, one round trip. The
- * outcomes arrive as one array per column (so the statement's text is the same for any
- * number). Returns the fencedKey of each delivery whose fencing token was still current: only
- * theirs were written, each update with its attempt row (a data-modifying WITH: atomic).
- */
-export async function recordAttemptsIfFenced(db: Kysely<Database>, outcomes: readonly FencedOutcomeRow[]): Promise<Set<string>> {
-  const column = <K extends keyof FencedOutcomeRow>(key: K) => outcomes.map((outcome) => outcome[key]);
-  const { rows } = await sql<{ id: string; fencing_token: number }>`
-    with v as (
-      select * from unnest(
-        ${column('id')}::text[], ${column('fencing_token')}::integer[], ${column('status')}::text[],
-        ${column('attempts_made')}::integer[], ${column('next_attempt_at')}::text[], ${column('last_outcome')}::text[],
-        ${column('last_status_code')}::integer[], ${column('completed_at')}::text[], ${column('attempt_number')}::integer[],
-        ${column('event_id')}::text[], ${column('started_at')}::text[], ${column('duration_ms')}::integer[],
-        ${column('outcome')}::text[], ${column('status_code')}::integer[], ${column('response_body')}::text[],
-        ${column('detail')}::text[], ${column('sent_by')}::text[]
-      ) as v(id, fencing_token, status, attempts_made, next_attempt_at, last_outcome, last_status_code, completed_at,
-             attempt_number, event_id, started_at, duration_ms, outcome, status_code, response_body, detail, sent_by)
-    ),
-    updated as (
-      update webhook_deliveries d
-      set status = v.status, attempts_made = v.attempts_made, next_attempt_at = v.next_attempt_at,
-          last_outcome = v.last_outcome, last_status_code = v.last_status_code, completed_at = v.completed_at,
-          lease_owner = null, lease_expires_at = null
-      from v
-      where d.id = v.id and d.fencing_token = v.fencing_token
-      returning d.id, d.fencing_token
-    ),
-    inserted as (
-      insert into webhook_attempts (delivery_id, attempt_number, event_id, started_at, duration_ms, outcome, status_code, response_body, detail, sent_by)
-      select v.id, v.attempt_number, v.event_id, v.started_at, v.duration_ms, v.outcome, v.status_code, v.response_body, v.detail, v.sent_by
-      from v join updated on updated.id = v.id and updated.fencing_token = v.fencing_token
-    )
-    select id, fencing_token from updated`.execute(db);
-  return new Set(rows.map((row) => fencedKey(row.id, Number(row.fencing_token))));
-}
 
 /** Ends leases that were never used (claimed, not attempted), unless a later claim holds the delivery already. */
 export async function releaseDeliveryLeases(db: Kysely<Database>, leases: ReadonlyArray<{ id: string; fencingToken: number }>): Promise<void> {

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/platform/clock.ts';
 import { createMemoryRateLimiter, createRedisRateLimiter, type RateLimiter } from '../../src/platform/http/rate-limiter.ts';
@@ -41,11 +42,12 @@ describe('rate limiting per partner and organization (in memory)', () => {
     expect(response.statusCode).toBe(200);
   });
 
-  it('counts SSO links against the same budget: 429 before the credentials are checked', async () => {
+  it('counts SSO links against the same budget once their credentials check out; wrong secrets spend none of it', async () => {
     const g = await givenIntegration(t);
     const sso = (secret: string) =>
       t.app.inject({ method: 'POST', url: '/v1/sso', headers: { ...tokenHeaders(g), 'x-partner-secret': secret, 'content-type': 'application/json' }, payload: '{}' });
-    for (let i = 0; i < 5; i += 1) expect((await sso(i % 2 === 0 ? g.partnerSecret : 'wrong')).statusCode).toBe(i % 2 === 0 ? 200 : 401);
+    for (let i = 0; i < 8; i += 1) expect((await sso(i % 2 === 0 ? g.partnerSecret : 'wrong')).statusCode).toBe(i % 2 === 0 ? 200 : 401);
+    expect((await sso(g.partnerSecret)).statusCode).toBe(200); // the fifth valid call of a budget of 5
     const limited = await sso(g.partnerSecret);
     expect(limited.statusCode).toBe(429);
     expect(limited.json()).toMatchObject({ success: false, statusCode: 429, code: 'RATE_LIMIT_EXCEEDED' });
@@ -90,6 +92,27 @@ describe('rate limiting shared through Redis', async () => {
     const limited = await viaA(); // hit 5
     expect(limited.statusCode).toBe(429);
     expect(Number(limited.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+  });
+
+  it.runIf(run)('keeps each key as one short key that expires with its window, whatever length it was sent at', async () => {
+    const ownPrefix = `${prefix}long:`;
+    const limiter = createRedisRateLimiter({ url: REDIS_URL, max: 1, windowSeconds: 60, keyPrefix: ownPrefix });
+    limiters.push(limiter);
+    const long = randomBytes(3500).toString('hex');
+    expect((await limiter.hit(long)).allowed).toBe(true);
+    expect((await limiter.peek(long, { max: 1, windowSeconds: 60 })).allowed).toBe(false);
+    expect((await limiter.hit(long)).allowed).toBe(false);
+    const redis = new Redis(REDIS_URL);
+    try {
+      const keys = await redis.keys(`${ownPrefix}*`);
+      expect(keys).toHaveLength(1);
+      expect(keys[0]!.length).toBeLessThan(ownPrefix.length + 64);
+      const ttl = await redis.pttl(keys[0]!);
+      expect(ttl).toBeGreaterThan(0);
+      expect(ttl).toBeLessThanOrEqual(60_000);
+    } finally {
+      redis.disconnect();
+    }
   });
 
   it('lets requests through when Redis cannot be reached', async () => {

@@ -22,6 +22,7 @@ useTestApp({}, async (app) => {
   c = await givenClinic(t);
   scid = (await givenPrescription(t, c)).scid;
   for (const role of ROLES) users.set(role, (await givenUser(t, c.g.organizationId, [role])).user_id);
+  return {};
 });
 
 const ORGANIZATION_ROUTES = '/v1/organizations/:organization_id';

@@ -5,15 +5,12 @@ import { signAccessToken, SCOPES, type Scope, type RouteCatalogEntry } from '../
 import { generateSigningKeyPem, signingKeysFromPem } from '../../src/platform/signing-keys.ts';
 import { ManualClock } from '../../src/platform/clock.ts';
 import { snapshotDatabase } from '../database-snapshot.ts';
-import { bearer, givenIntegration, requestToken, type GivenIntegration, useTestApp } from '../given.ts';
-import { createTestApp, type TestApp } from '../test-app.ts';
+import { bearer, givenIntegration, requestToken, useTestApp } from '../given.ts';
+import { createTestApp } from '../test-app.ts';
 import { API_ROUTE_MODULES, PORTAL_ROUTE_MODULES } from '../../src/app.ts';
 import type { RouteModule } from '../../src/route-module.ts';
 import { givenPatient, givenPrescription, makeReadyToPrescribe } from '../prescriptions/prescriptions-given.ts';
 
-let t: TestApp;
-let g: GivenIntegration;
-let other: GivenIntegration;
 let fullToken: string;
 let foreignKeyToken: string;
 let expiredToken: string;
@@ -24,10 +21,9 @@ let scid: string;
 
 const RANDOM_ID = '3f1c2a9e-5b7d-4c1e-9a2b-6d8e0f1a2b3c';
 
-useTestApp({}, async (app, client) => {
-  t = app;
-  g = client.g;
-  other = await givenIntegration(t);
+const { t, g, other } = useTestApp({}, async (t, client) => {
+  const { g } = client;
+  const other = await givenIntegration(t);
   fullToken = await requestToken(t, g);
   otherOrgToken = await requestToken(t, other);
   const claims = { partnerId: g.partnerId, organizationId: g.organizationId, userId: g.ownerId, scopes: [...SCOPES] };
@@ -41,6 +37,7 @@ useTestApp({}, async (app, client) => {
   const patient = await givenPatient(t, { g, headers });
   patientId = patient.patientId;
   scid = (await givenPrescription(t, { ...client, headers, ...patient })).scid;
+  return { g, other };
 });
 
 function authenticatedRoutes(): Array<RouteCatalogEntry & { scopes: Scope[] }> {

@@ -30,6 +30,7 @@ useTestApp({}, async (app) => {
     user_drug_id: await givenUserDrug(t, c, validDrug()),
   });
   [own, foreign] = [await idsOf(a), await idsOf(b)];
+  return {};
 });
 
 /** A body each route would accept, so only the tenancy check can stop it. */

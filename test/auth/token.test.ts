@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeJwt, decodeProtectedHeader } from 'jose';
+import { decodeJwt, decodeProtectedHeader, SignJWT } from 'jose';
 import { SCOPES } from '../../src/auth/index.ts';
 import { createTestApp, type TestApp } from '../test-app.ts';
-import { givenIntegration, givenUser, tokenHeaders, type GivenIntegration } from '../given.ts';
+import { bearer, givenIntegration, givenUser, tokenHeaders, type GivenIntegration } from '../given.ts';
 import { createUser } from '../../src/onboarding/index.ts';
 
 let t: TestApp;
@@ -121,6 +121,38 @@ describe('POST /v1/token', () => {
     });
     const response = await post({ ...tokenHeaders(g, user.user_id.toUpperCase()) }, body(['create:patient']));
     expect(response.statusCode).toBe(200);
+  });
+});
+
+describe('the audience of access tokens', () => {
+  /** A token like the real ones (same key, issuer, claims), with the audience given or none. */
+  async function tokenWithAudience(audience: string | undefined): Promise<string> {
+    const now = Math.floor(t.clock.now().getTime() / 1000);
+    const jwt = new SignJWT({ organization_id: g.organizationId, partner_id: g.partnerId, user_id: g.userId, scope: ['create:patient'] })
+      .setProtectedHeader({ alg: 'RS256', kid: t.deps.keys.kid, typ: 'JWT' })
+      .setIssuer('erx')
+      .setSubject(g.userId)
+      .setIssuedAt(now)
+      .setExpirationTime(now + 600);
+    return (audience === undefined ? jwt : jwt.setAudience(audience)).sign(t.deps.keys.privateKey);
+  }
+  const validate = (token: string) =>
+    t.app.inject({ method: 'GET', url: `/v1/organizations/${g.organizationId}/validate`, headers: bearer(token, g) });
+
+  it('is erx-partner-api on every issued token, and such a token is accepted', async () => {
+    const response = await post(tokenHeaders(g), body(['read:user']));
+    expect(decodeJwt(response.json().data.accessToken).aud).toBe('erx-partner-api');
+    const accepted = await validate(await tokenWithAudience('erx-partner-api'));
+    expect(accepted.statusCode, accepted.body).toBe(200);
+  });
+
+  it.each([
+    ['no audience', undefined],
+    ['another audience', 'https://other-service.example'],
+  ])('is required: a token with %s is a 401', async (_name, audience) => {
+    const response = await validate(await tokenWithAudience(audience));
+    expect(response.statusCode).toBe(401);
+    expect(response.json().error).toMatchObject({ type: expect.stringMatching(/\/authentication-required$/), detail: 'Valid authentication token is required' });
   });
 });
 

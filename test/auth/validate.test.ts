@@ -1,14 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { bearer, givenIntegration, requestToken, type GivenIntegration, useTestApp } from '../given.ts';
-import type { TestApp } from '../test-app.ts';
+import { bearer, givenIntegration, requestToken, useTestApp } from '../given.ts';
 
-let t: TestApp;
-let g: GivenIntegration;
-
-useTestApp({}, (app, client) => {
-  t = app;
-  g = client.g;
-});
+const { t, g } = useTestApp({}, (_, { g }) => ({ g }));
 
 const validatedAt = async (organizationId: string, partnerId: string) =>
   (

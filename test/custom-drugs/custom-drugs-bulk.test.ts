@@ -2,16 +2,9 @@
 import { describe, expect, it } from 'vitest';
 import { BULK_MAX_ITEMS, BULK_FAILURES_REPORTED } from '../../src/custom-drugs/index.ts';
 import { validDrug } from './custom-drugs-given.ts';
-import type { TestApp } from '../test-app.ts';
-import { type TestClient, call, givenClient, useTestApp } from '../given.ts';
+import { call, givenClient, useTestApp } from '../given.ts';
 
-let t: TestApp;
-let c: TestClient;
-
-useTestApp({}, (app, client) => {
-  t = app;
-  c = client;
-});
+const { t, c } = useTestApp({});
 
 const bulk = (payload: unknown, client = c) => call(t, 'POST', client.catalogUrl, client.owner, payload);
 

@@ -3,17 +3,13 @@
 import { describe, expect, it } from 'vitest';
 import { CUSTOM_DRUG_FIELD_NAMES, CUSTOM_DRUG_FIELDS, type CustomDrugField } from '../../src/custom-drugs/index.ts';
 import { fieldsOf, givenCatalogDrugs, validDrug } from './custom-drugs-given.ts';
-import type { TestApp } from '../test-app.ts';
-import { type TestClient, call, useTestApp } from '../given.ts';
+import { call, useTestApp } from '../given.ts';
 
-let t: TestApp;
-let c: TestClient;
 let drugId: string;
 
-useTestApp({}, async (app, client) => {
-  t = app;
-  c = client;
+const { t, c } = useTestApp({}, async (t, c) => {
   drugId = (await givenCatalogDrugs(t, c, [validDrug()]))[0]!;
+  return {};
 });
 
 /** Valid and invalid string values of each field whose table entry has a pattern. */

@@ -2,19 +2,10 @@
 // delete one and delete all; owner or admin only; tenant-isolated; who and when recorded.
 import { describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { bearer, givenUser, requestToken, type TestClient, call, givenClient, useTestApp } from '../given.ts';
+import { bearer, givenUser, requestToken, call, givenClient, useTestApp } from '../given.ts';
 import { givenCatalogDrugs, givenUserDrug, validDrug } from './custom-drugs-given.ts';
-import type { TestApp } from '../test-app.ts';
 
-let t: TestApp;
-let c: TestClient;
-let other: TestClient;
-
-useTestApp({}, async (app, client) => {
-  t = app;
-  c = client;
-  other = await givenClient(t);
-});
+const { t, c, other } = useTestApp({}, async (t) => ({ other: await givenClient(t) }));
 
 const UNKNOWN_ID = '0b6f6c1e-3f0a-4c8e-9d51-2f7a8e4b1c00';
 

@@ -3,17 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { bearer, givenUser, requestToken, type TestClient, call, givenClient, useTestApp } from '../given.ts';
 import { givenCatalogDrugs, givenUserDrug, validDrug } from './custom-drugs-given.ts';
-import type { TestApp } from '../test-app.ts';
 
-let t: TestApp;
-let c: TestClient;
-let other: TestClient;
-
-useTestApp({}, async (app, client) => {
-  t = app;
-  c = client;
-  other = await givenClient(t);
-});
+const { t, c, other } = useTestApp({}, async (t) => ({ other: await givenClient(t) }));
 
 const UNKNOWN_ID = '7c2d9a4e-8b1f-4e3a-a6c5-0d9e8f7a6b5c';
 

@@ -5,15 +5,9 @@ import { isUniqueViolation } from '../../src/platform/db/database.ts';
 import { decryptSecret } from '../../src/platform/secrets.ts';
 import { bearer, givenIntegration, requestToken, type TestClient, givenClient, useTestApp, clientFor } from '../given.ts';
 import { countPatients, DEMO, givenImportedPatient, insertPatientRow, patientBody, readPatientRow, medicareOf } from './patients-given.ts';
-import { createTestApp, type TestApp } from '../test-app.ts';
+import { createTestApp } from '../test-app.ts';
 
-let t: TestApp;
-let api: TestClient;
-
-useTestApp({}, (app, client) => {
-  t = app;
-  api = client;
-});
+const { t, c: api } = useTestApp({});
 
 const wood = DEMO.activeVerified;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

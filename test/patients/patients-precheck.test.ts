@@ -3,19 +3,10 @@
 import { describe, expect, it } from 'vitest';
 import { HI_DEMO_FIXTURES } from '../../src/hi-service/index.ts';
 import { snapshotDatabase } from '../database-snapshot.ts';
-import { bearer, givenIntegration, givenUser, requestToken, type TestClient, clientFor, givenClient, useTestApp } from '../given.ts';
+import { bearer, givenIntegration, givenUser, requestToken, clientFor, givenClient, useTestApp } from '../given.ts';
 import { DEMO, givenImportedPatient, patientBody, medicareOf } from './patients-given.ts';
-import type { TestApp } from '../test-app.ts';
 
-let t: TestApp;
-let api: TestClient;
-let notReady: TestClient;
-
-useTestApp({}, async (app, client) => {
-  t = app;
-  api = client;
-  notReady = await givenClient(t, { hpio: null });
-});
+const { t, c: api, notReady } = useTestApp({}, async (t) => ({ notReady: await givenClient(t, { hpio: null }) }));
 
 const wood = DEMO.activeVerified;
 

@@ -2,16 +2,9 @@
 import { describe, expect, it } from 'vitest';
 import { decryptSecret } from '../../src/platform/secrets.ts';
 import { DEMO, givenImportedPatient, patientBody, readPatientRow } from './patients-given.ts';
-import type { TestApp } from '../test-app.ts';
-import { type TestClient, useTestApp } from '../given.ts';
+import { useTestApp } from '../given.ts';
 
-let t: TestApp;
-let api: TestClient;
-
-useTestApp({}, (app, client) => {
-  t = app;
-  api = client;
-});
+const { t, c: api } = useTestApp({});
 
 const wood = DEMO.activeVerified;
 const fullIdentifiers = (person: typeof wood) => ({

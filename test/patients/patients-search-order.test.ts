@@ -2,16 +2,9 @@
 // wins, and identifiers that find no record fall through in order (named in failed_paths).
 import { describe, expect, it } from 'vitest';
 import { DEMO, patientBody, medicareOf } from './patients-given.ts';
-import type { TestApp } from '../test-app.ts';
-import { type TestClient, useTestApp } from '../given.ts';
+import { useTestApp } from '../given.ts';
 
-let t: TestApp;
-let api: TestClient;
-
-useTestApp({}, (app, client) => {
-  t = app;
-  api = client;
-});
+const { t, c: api } = useTestApp({});
 
 const wood = DEMO.activeVerified;
 

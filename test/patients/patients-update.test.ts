@@ -2,18 +2,11 @@
 // the IHI) change, the vendor's update spellings, and tenancy.
 import { describe, expect, it } from 'vitest';
 import { decryptSecret } from '../../src/platform/secrets.ts';
-import { requestToken, type TestClient, clientFor, givenClient, useTestApp } from '../given.ts';
+import { requestToken, clientFor, givenClient, useTestApp } from '../given.ts';
 import { DEMO, givenImportedPatient, patientBody, readPatientRow, medicareOf } from './patients-given.ts';
 import { snapshotDatabase } from '../database-snapshot.ts';
-import type { TestApp } from '../test-app.ts';
 
-let t: TestApp;
-let api: TestClient;
-
-useTestApp({}, (app, client) => {
-  t = app;
-  api = client;
-});
+const { t, c: api } = useTestApp({});
 
 const wood = DEMO.activeVerified;
 

@@ -1,17 +1,10 @@
 // The patient input: one 422 listing every schema and identifier-format failure with dotted
 // field names, the address alias, partner_id ownership, limits, and unknown fields ignored.
 import { describe, expect, it } from 'vitest';
-import { givenPartner, requestToken, type TestClient, clientFor, useTestApp } from '../given.ts';
+import { givenPartner, requestToken, clientFor, useTestApp } from '../given.ts';
 import { countPatients, DEMO, patientBody } from './patients-given.ts';
-import type { TestApp } from '../test-app.ts';
 
-let t: TestApp;
-let api: TestClient;
-
-useTestApp({}, (app, client) => {
-  t = app;
-  api = client;
-});
+const { t, c: api } = useTestApp({});
 
 const wood = DEMO.activeVerified;
 const validBody = () => patientBody(api.g, wood, { medicare_card_number: wood.medicare_card_number, medicare_irn: '1' });

@@ -5,28 +5,19 @@
 import { describe, expect, it } from 'vitest';
 import { isUniqueViolation } from '../../src/platform/db/database.ts';
 import type { Database } from '../../src/platform/db/database-schema.ts';
-import { call, useTestApp, type TestClient } from '../given.ts';
-import type { TestApp } from '../test-app.ts';
+import { call, useTestApp } from '../given.ts';
 import { DEMO, patientBody } from '../patients/patients-given.ts';
 import { ANNA, providerDetails } from '../users/users-given.ts';
 
-let t: TestApp;
-let c: TestClient;
 let duplicate: () => Promise<void> = async () => {};
 
-useTestApp(
-  {
-    extend: (app) =>
-      app.post('/test-only/duplicate', async () => {
-        await duplicate();
-        return { duplicated: false };
-      }),
-  },
-  (app, client) => {
-    t = app;
-    c = client;
-  },
-);
+const { t, c } = useTestApp({
+  extend: (app) =>
+    app.post('/test-only/duplicate', async () => {
+      await duplicate();
+      return { duplicated: false };
+    }),
+});
 
 type Table = keyof Database;
 

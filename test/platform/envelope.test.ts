@@ -1,20 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import type { TestApp } from '../test-app.ts';
-import { tokenHeaders, type GivenIntegration, useTestApp } from '../given.ts';
+import { tokenHeaders, useTestApp } from '../given.ts';
 
-let t: TestApp;
-let g: GivenIntegration;
-
-useTestApp({
+const { t, g } = useTestApp(
+  {
     env: { ERX_BODY_LIMIT_BYTES: '2048', ERX_ERRORS_BASE: 'https://errors.test/problems/' },
     extend: (app) =>
       app.get('/internal-bug', async () => {
         throw new Error('database password is hunter2 at /srv/erx/secret.ts:12');
       }),
-  }, (app, client) => {
-  t = app;
-  g = client.g;
-});
+  },
+  (_, { g }) => ({ g }),
+);
 
 function expectErrorEnvelope(response: { statusCode: number; headers: Record<string, unknown>; json(): any }, status: number, slug: string) {
   const body = response.json();

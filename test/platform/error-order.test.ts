@@ -4,16 +4,9 @@
 import { describe, expect, it } from 'vitest';
 import type { RouteCatalogEntry } from '../../src/auth/index.ts';
 import { newScid } from '../../src/prescriptions/index.ts';
-import { call, useTestApp, type TestClient } from '../given.ts';
-import type { TestApp } from '../test-app.ts';
+import { call, useTestApp } from '../given.ts';
 
-let t: TestApp;
-let c: TestClient;
-
-useTestApp({}, (app, client) => {
-  t = app;
-  c = client;
-});
+const { t, c } = useTestApp({});
 
 const UNKNOWN_ID = '3f1c2a9e-5b7d-4c1e-9a2b-6d8e0f1a2b3c';
 

@@ -2,16 +2,9 @@
 // that takes a body, and in the fields that once overflowed the stack. Each is a 400 or 422.
 import { describe, expect, it } from 'vitest';
 import { MAX_JSON_DEPTH } from '../../src/platform/http/json-body.ts';
-import { useTestApp, type TestClient } from '../given.ts';
-import type { TestApp } from '../test-app.ts';
+import { useTestApp } from '../given.ts';
 
-let t: TestApp;
-let c: TestClient;
-
-useTestApp({}, (app, client) => {
-  t = app;
-  c = client;
-});
+const { t, c } = useTestApp({});
 
 const nested = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
 

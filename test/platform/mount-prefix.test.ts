@@ -1,13 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { bearer, requestToken, type GivenIntegration, useTestApp } from '../given.ts';
-import type { TestApp } from '../test-app.ts';
+import { bearer, requestToken, useTestApp } from '../given.ts';
 
-let t: TestApp;
-let g: GivenIntegration;
-useTestApp({ env: { ERX_BASE_PATH: '/external' } }, (app, client) => {
-  t = app;
-  g = client.g;
-});
+const { t, g } = useTestApp({ env: { ERX_BASE_PATH: '/external' } }, (_, { g }) => ({ g }));
 
 describe('API mounted under a path prefix', () => {
   it('serves token and validate under the prefix, as a partner whose base URL ends in /external expects', async () => {

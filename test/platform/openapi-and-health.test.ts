@@ -3,13 +3,10 @@ import { sql } from 'kysely';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import formats from 'ajv-formats';
-import { createTestApp, type TestApp } from '../test-app.ts';
+import { createTestApp } from '../test-app.ts';
 import { useTestApp } from '../given.ts';
 
-let t: TestApp;
-useTestApp({}, (app) => {
-  t = app;
-});
+const { t } = useTestApp({});
 
 describe('OpenAPI and docs', () => {
   it('serves an OpenAPI 3.1 document generated from every /v1 route', async () => {

@@ -4,17 +4,11 @@
 // the last one never reaches Fastify's request handling.
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { useTestApp, type TestClient } from '../given.ts';
-import type { TestApp } from '../test-app.ts';
+import { useTestApp } from '../given.ts';
 
-let t: TestApp;
-let c: TestClient;
 let port: number;
 
-useTestApp({}, (app, client) => {
-  t = app;
-  c = client;
-});
+const { t, c } = useTestApp({});
 beforeAll(async () => {
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   port = (t.app.server.address() as net.AddressInfo).port;
@@ -50,6 +44,7 @@ function expectEnvelope(response: RawResponse, status: number, code: string) {
   expect(body).toMatchObject({ success: false, statusCode: status, code, meta: { apiVersion: '1.0' } });
   expect(body.requestId).toMatch(/^req_/);
   expect(response.headers['x-request-id']).toBe(body.requestId);
+  expect(response.headers['x-content-type-options']).toBe('nosniff');
   expect(body.error.type).toMatch(/^https:\/\/api\.erx\.example\/errors\//);
 }
 

@@ -1,6 +1,6 @@
 // Precompiled and cached queries on SQLite's group-commit driver: reads that skip Kysely's
 // connection machinery, and cached results that last exactly until a write may change them.
-import { setTimeout as sleep } from 'node:timers/promises';
+import { performance } from 'node:perf_hooks';
 import { sql, type Kysely } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { precompileCachedQuery, precompileQuery } from '../../src/platform/db/precompiled-query.ts';
@@ -27,6 +27,16 @@ function on<P, R>(query: (db: Kysely<any>, values: P) => R, db: Kysely<any>): (v
 
 function noteQuery(db: Kysely<any>) {
   return on(cachedNote, db);
+}
+
+async function turnsOfTheEventLoop(n: number): Promise<void> {
+  for (let i = 0; i < n; i++) await new Promise((resolve) => setImmediate(resolve));
+}
+
+/** Until a millisecond has passed on the monotonic clock the change stamps read (not a fixed sleep: no longer). */
+async function millisecondPassed(): Promise<void> {
+  const from = performance.now();
+  while (performance.now() - from < 1) await turnsOfTheEventLoop(1);
 }
 
 async function givenItemsAndOthers(options: { inMemory?: true } = {}) {
@@ -139,7 +149,8 @@ describe('precompileQuery writes on SQLite', () => {
     });
     await updated;
     const write = rename({ id: 1, note: 'after it' });
-    await sleep(5);
+    // better-sqlite3 runs a statement synchronously: a write not made to wait is in the log within a turn.
+    await turnsOfTheEventLoop(5);
     expect(count(log, RENAME)).toBe(0);
     letGo();
     await expect(transaction).rejects.toThrow('undo the transaction');
@@ -218,7 +229,7 @@ describe('precompileCachedQuery on SQLite', () => {
     const note = noteQuery(db);
     await note({ id: 1 });
     await second.updateTable('items').set({ note: 'from elsewhere' }).where('id', '=', 1).execute();
-    await sleep(2);
+    await millisecondPassed();
     expect(await note({ id: 1 })).toEqual([{ note: 'from elsewhere' }]);
     expect(count(log, SELECT_NOTE)).toBe(2);
   });

@@ -5,9 +5,6 @@ import { describe, expect, it } from 'vitest';
 import { API_ROUTE_MODULES, PORTAL_ROUTE_MODULES } from '../../src/app.ts';
 import type { RouteModule } from '../../src/route-module.ts';
 import { useTestApp } from '../given.ts';
-import type { TestApp } from '../test-app.ts';
-
-let t: TestApp;
 
 const drifting: RouteModule = (app) => {
   app.route({
@@ -24,9 +21,7 @@ const drifting: RouteModule = (app) => {
   });
 };
 
-useTestApp({ surfaces: { api: [...API_ROUTE_MODULES, drifting], portal: PORTAL_ROUTE_MODULES } }, (app) => {
-  t = app;
-});
+const { t } = useTestApp({ surfaces: { api: [...API_ROUTE_MODULES, drifting], portal: PORTAL_ROUTE_MODULES } });
 
 describe('the response contract check of the test suite', () => {
   it('passes a response that matches its schema', async () => {

@@ -6,12 +6,9 @@ import { OnboardingError, setPartnerFrameOrigins } from '../../src/onboarding/in
 import { createCliEnvironment, runErx, runErxJson, type CliEnvironment } from '../cli/cli-helpers.ts';
 import { givenPartner, useTestApp } from '../given.ts';
 import { productionEnv } from '../prescriptions/prescriptions-given.ts';
-import { createTestApp, type TestApp } from '../test-app.ts';
+import { createTestApp } from '../test-app.ts';
 
-let t: TestApp;
-useTestApp({}, (app) => {
-  t = app;
-});
+const { t } = useTestApp({});
 
 const storedOrigins = async (partnerId: string) =>
   JSON.parse((await t.deps.database.selectFrom('partners').select('frame_origins').where('id', '=', partnerId).executeTakeFirstOrThrow()).frame_origins) as string[];
@@ -37,6 +34,12 @@ describe('setPartnerFrameOrigins', () => {
     'javascript:alert(1)',
     'data:text/html,hi',
     'ftp://pms.example.com',
+    'https://a.example;x',
+    "https://a.example;script-src:'unsafe-inline'",
+    'https://a.example,b.example',
+    'https://a.example%20b',
+    'https://a_b.example',
+    'https://a..example',
   ])('refuses %j, changing nothing', async (origin) => {
     const partner = await givenPartner(t);
     await setPartnerFrameOrigins(t.features.onboarding, partner.partner_id, ['https://kept.example']);
@@ -83,5 +86,10 @@ describe('erx partner set-frame-origins', () => {
     expect(bad.stderr).toMatch(/^erx: frame origin must be an origin like https:\/\/app\.example\.com .*got "https:\/\/pms\.acme\.example\/app"\n$/);
     const neither = await runErx(cli.env, ['partner', 'set-frame-origins', 'acme-pms']);
     expect(neither).toMatchObject({ code: 1, stderr: 'erx: name at least one origin, or --none to refuse framing\n' });
+  });
+
+  it('refuses an origin whose host is not a host name, as the service does', async () => {
+    const injected = await runErx(cli.env, ['partner', 'set-frame-origins', 'acme-pms', 'https://a.example;x']);
+    expect(injected).toMatchObject({ code: 1, stderr: expect.stringMatching(/^erx: frame origin must be an origin like .*got "https:\/\/a\.example;x"\n$/) });
   });
 });

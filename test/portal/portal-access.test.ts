@@ -8,24 +8,18 @@ import type { RouteCatalogEntry } from '../../src/auth/index.ts';
 import { setPartnerFrameOrigins } from '../../src/onboarding/index.ts';
 import { snapshotDatabase } from '../database-snapshot.ts';
 import { useTestApp } from '../given.ts';
-import { givenClinic, givenPrescription, type Clinic } from '../prescriptions/prescriptions-given.ts';
-import type { TestApp } from '../test-app.ts';
-import { csrfOf, formIdFieldOf, mintSsoUrl, pathOf, signIn, type PortalClient } from './portal-given.ts';
+import { givenClinic, givenPrescription } from '../prescriptions/prescriptions-given.ts';
+import { csrfOf, formIdFieldOf, mintSsoUrl, pathOf, signIn } from './portal-given.ts';
 
-let t: TestApp;
-let c: Clinic;
-let other: Clinic;
 let scid: string;
 let otherScid: string;
-let session: PortalClient;
 
-useTestApp({}, async (app) => {
-  t = app;
-  c = await givenClinic(t);
-  other = await givenClinic(t);
+const { t, c, other, session } = useTestApp({}, async (t) => {
+  const c = await givenClinic(t);
+  const other = await givenClinic(t);
   scid = (await givenPrescription(t, c)).scid;
   otherScid = (await givenPrescription(t, other)).scid;
-  session = await signIn(t, c.g);
+  return { c, other, session: await signIn(t, c.g) };
 });
 
 const sessionRoutes = (): RouteCatalogEntry[] => t.app.routeCatalog.filter((entry) => entry.auth.kind === 'session');
@@ -141,10 +135,34 @@ describe('the Content-Security-Policy', () => {
     expect(ancestorsOf(await session.get(page))).toBe("'none'");
   });
 
+  it('refuses framing of every session page outside /embed/, whatever the partner lists; /embed/ pages keep the partner\'s origins', async () => {
+    await setPartnerFrameOrigins(t.features.onboarding, c.g.partnerId, ['https://pms.example.com']);
+    try {
+      for (const route of sessionRoutes().filter((r) => r.method === 'GET')) {
+        const response = await session.get(concrete(route.url));
+        expect(response.statusCode, route.url).toBe(200);
+        if (route.url.startsWith('/embed/')) {
+          expect(ancestorsOf(response), route.url).toBe('https://pms.example.com');
+          expect(response.headers['x-frame-options'], route.url).toBeUndefined();
+        } else {
+          expect(ancestorsOf(response), route.url).toBe("'none'");
+          expect(response.headers['x-frame-options'], route.url).toBe('DENY');
+        }
+      }
+      // A sign-in link to the dashboard redirects unframed; one to /embed/ keeps the origins.
+      const toDashboard = await t.app.inject({ method: 'GET', url: pathOf(await mintSsoUrl(t, c.g, '/dashboard')) });
+      expect(toDashboard.statusCode).toBe(303);
+      expect([ancestorsOf(toDashboard), toDashboard.headers['x-frame-options']]).toEqual(["'none'", 'DENY']);
+    } finally {
+      await setPartnerFrameOrigins(t.features.onboarding, c.g.partnerId, []);
+    }
+  });
+
   it('refuses framing of public pages and a refused sign-in link', async () => {
     const unknown = await t.app.inject({ method: 'GET', url: '/auth/sso?token=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' });
     expect(ancestorsOf(unknown)).toBe("'none'");
     expect(ancestorsOf(await t.app.inject({ method: 'GET', url: '/assets/portal.css' }))).toBe("'none'");
+    expect(unknown.headers['x-frame-options']).toBe('DENY');
   });
 
   it('comes with nosniff, and no caching of session pages', async () => {

@@ -5,8 +5,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../given.ts';
-import { givenClinic, storedPrescription, type Clinic } from '../prescriptions/prescriptions-given.ts';
-import type { TestApp } from '../test-app.ts';
+import { givenClinic, storedPrescription } from '../prescriptions/prescriptions-given.ts';
 import { browserTestsRun, freeLoopbackPort, launchChromium, takeScreenshot } from './browser-given.ts';
 import { mintSsoUrl } from './portal-given.ts';
 
@@ -14,14 +13,12 @@ const run = browserTestsRun();
 const port = run ? await freeLoopbackPort() : 0;
 
 describe.runIf(run)('the portal in Chromium', () => {
-  let t: TestApp;
-  let c: Clinic;
   let browser: Browser;
 
-  useTestApp({ env: { ERX_PUBLIC_URL: `http://127.0.0.1:${port}` } }, async (app) => {
-    t = app;
-    c = await givenClinic(t);
+  const { t, c } = useTestApp({ env: { ERX_PUBLIC_URL: `http://127.0.0.1:${port}` } }, async (t) => {
+    const c = await givenClinic(t);
     await t.app.listen({ port, host: '127.0.0.1' });
+    return { c };
   });
   beforeAll(async () => {
     browser = await launchChromium();

@@ -22,6 +22,7 @@ describe.runIf(run)('a form submits once, in Chromium', () => {
     t = app;
     c = await givenClinic(t);
     await t.app.listen({ port, host: '127.0.0.1' });
+    return {};
   });
   beforeAll(async () => {
     browser = await launchChromium();

@@ -18,6 +18,7 @@ useTestApp({}, async (app) => {
   t = app;
   c = await givenClinic(t);
   session = await signIn(t, c.g);
+  return {};
 });
 
 const form = (patientId = c.patientId) => `/embed/patients/${patientId}/prescriptions`;

@@ -7,8 +7,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setPartnerFrameOrigins } from '../../src/onboarding/index.ts';
 import { useTestApp } from '../given.ts';
-import { givenClinic, outboxEvents, type Clinic } from '../prescriptions/prescriptions-given.ts';
-import type { TestApp } from '../test-app.ts';
+import { givenClinic, outboxEvents } from '../prescriptions/prescriptions-given.ts';
 import { browserTestsRun, freeLoopbackPort, launchChromium } from './browser-given.ts';
 import { mintSsoUrl } from './portal-given.ts';
 
@@ -41,15 +40,13 @@ async function startPartnerSite(): Promise<{ origin: string; pageFraming(url: st
 }
 
 describe.runIf(run)('the portal inside a partner\'s iframe', () => {
-  let t: TestApp;
-  let c: Clinic;
   let browser: Browser;
   let partnerSite: Awaited<ReturnType<typeof startPartnerSite>>;
 
-  useTestApp({ env: { ERX_PUBLIC_URL: `http://127.0.0.1:${portalPort}` } }, async (app) => {
-    t = app;
-    c = await givenClinic(t);
+  const { t, c } = useTestApp({ env: { ERX_PUBLIC_URL: `http://127.0.0.1:${portalPort}` } }, async (t) => {
+    const c = await givenClinic(t);
     await t.app.listen({ port: portalPort, host: '127.0.0.1' });
+    return { c };
   });
   beforeAll(async () => {
     [browser, partnerSite] = await Promise.all([launchChromium(), startPartnerSite()]);

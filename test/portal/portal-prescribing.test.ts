@@ -7,27 +7,23 @@ import { describe, expect, it } from 'vitest';
 import { givenCatalogDrugs, givenUserDrug, validDrug } from '../custom-drugs/custom-drugs-given.ts';
 import { snapshotDatabase } from '../database-snapshot.ts';
 import { givenUser, useTestApp } from '../given.ts';
-import { givenClinic, givenPrescription, outboxEvents, prescriptionsClient, productionEnv, storedPrescription, type Clinic } from '../prescriptions/prescriptions-given.ts';
-import { createTestApp, type TestApp } from '../test-app.ts';
-import { csrfOf, formIdFieldOf, scidOfRedirect, signIn, type PortalClient } from './portal-given.ts';
+import { givenClinic, givenPrescription, outboxEvents, prescriptionsClient, productionEnv, storedPrescription } from '../prescriptions/prescriptions-given.ts';
+import { createTestApp } from '../test-app.ts';
+import { csrfOf, formIdFieldOf, scidOfRedirect, signIn } from './portal-given.ts';
 
-let t: TestApp;
-let c: Clinic;
-let session: PortalClient;
 let catalogDrugId: string;
 let ownDrugId: string;
 let colleaguesDrugId: string;
 
 const RESERVED = '?reserved_1=abc&reserved_2=&reserved_3=' + 'z'.repeat(40);
 
-useTestApp({}, async (app) => {
-  t = app;
-  c = await givenClinic(t);
+const { t, c, session } = useTestApp({}, async (t) => {
+  const c = await givenClinic(t);
   catalogDrugId = (await givenCatalogDrugs(t, c, [validDrug({ item_generic_name: 'Doxycycline <b>hyclate</b>', item_strength: '100mg', quantity: '7', max_repeats: '1' })]))[0]!;
   ownDrugId = await givenUserDrug(t, c, validDrug({ item_generic_name: 'Ibuprofen', item_strength: '400mg', item_form: 'Tablet' }));
   const colleague = await givenUser(t, c.g.organizationId, ['provider']);
   colleaguesDrugId = await givenUserDrug(t, c, validDrug({ item_generic_name: 'Colleague only' }), colleague.user_id);
-  session = await signIn(t, c.g, `/embed/patients/${c.patientId}/prescriptions${RESERVED}`);
+  return { c, session: await signIn(t, c.g, `/embed/patients/${c.patientId}/prescriptions${RESERVED}`) };
 });
 
 const form = (frame = 'embed', patientId = c.patientId) => `/${frame}/patients/${patientId}/prescriptions`;

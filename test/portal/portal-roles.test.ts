@@ -16,6 +16,7 @@ useTestApp({}, async (app) => {
   t = app;
   c = await givenClinic(t);
   scid = (await givenPrescription(t, c)).scid;
+  return {};
 });
 
 const patientPage = () => `/dashboard/patients/${c.patientId}`;

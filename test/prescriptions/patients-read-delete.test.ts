@@ -5,18 +5,9 @@ import { SCOPES } from '../../src/auth/index.ts';
 import { HI_DEMO_PATIENTS } from '../../src/hi-service/index.ts';
 import { bearer, requestToken, useTestApp } from '../given.ts';
 import { patientBody } from '../patients/patients-given.ts';
-import type { TestApp } from '../test-app.ts';
 import { givenClinic, givenPatient, givenPrescription, prescriptionsClient, send, type Clinic } from './prescriptions-given.ts';
 
-let t: TestApp;
-let c: Clinic;
-let other: Clinic;
-
-useTestApp({}, async (app) => {
-  t = app;
-  c = await givenClinic(t);
-  other = await givenClinic(t);
-});
+const { t, c, other } = useTestApp({}, async (t) => ({ c: await givenClinic(t), other: await givenClinic(t) }));
 
 const wood = HI_DEMO_PATIENTS.activeVerified;
 const patientsUrl = (clinic: Clinic, userId = clinic.g.userId) => `/v1/organizations/${clinic.g.organizationId}/users/${userId}/patients`;

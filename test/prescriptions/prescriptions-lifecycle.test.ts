@@ -5,17 +5,11 @@ import { describe, expect, it } from 'vitest';
 import { isValidScid } from '../../src/prescriptions/index.ts';
 import { snapshotDatabase } from '../database-snapshot.ts';
 import { useTestApp } from '../given.ts';
-import type { TestApp } from '../test-app.ts';
-import { givenClinic, givenPatient, givenPrescription, outboxEvents, prescriptionsClient, send, storedPrescription, type Clinic, type PrescriptionsClient } from './prescriptions-given.ts';
+import { givenClinic, givenPatient, givenPrescription, outboxEvents, prescriptionsClient, send, storedPrescription } from './prescriptions-given.ts';
 
-let t: TestApp;
-let c: Clinic;
-let api: PrescriptionsClient;
-
-useTestApp({}, async (app) => {
-  t = app;
-  c = await givenClinic(t);
-  api = prescriptionsClient(t, c);
+const { t, c, api } = useTestApp({}, async (t) => {
+  const c = await givenClinic(t);
+  return { c, api: prescriptionsClient(t, c) };
 });
 
 type Status = 'Active' | 'Ceased' | 'Cancelled' | 'Error';

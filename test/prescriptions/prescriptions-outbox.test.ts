@@ -6,19 +6,14 @@ import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs,
 import { describe, expect, it } from 'vitest';
 import { type Principal, SCOPES } from '../../src/auth/index.ts';
 import { enablePartnerForOrganization, DEMO_HPIO } from '../../src/onboarding/index.ts';
+import { createUnitOfWork } from '../../src/platform/db/unit-of-work.ts';
 import { changePrescription, prescribe, type PrescriptionsContext } from '../../src/prescriptions/index.ts';
+import { createWebhookOutbox } from '../../src/webhooks/index.ts';
 import { snapshotDatabase } from '../database-snapshot.ts';
 import { bearer, givenPartner, requestToken, useTestApp } from '../given.ts';
-import type { TestApp } from '../test-app.ts';
-import { givenClinic, givenPatient, givenPrescription, givenSecondPrescriber, outboxEvents, prescribeBody, prescriptionsClient, send, type Clinic } from './prescriptions-given.ts';
+import { givenClinic, givenPatient, givenPrescription, givenSecondPrescriber, outboxEvents, prescribeBody, prescriptionsClient, send } from './prescriptions-given.ts';
 
-let t: TestApp;
-let c: Clinic;
-
-useTestApp({}, async (app) => {
-  t = app;
-  c = await givenClinic(t);
-});
+const { t, c } = useTestApp({}, async (t) => ({ c: await givenClinic(t) }));
 
 const EVENT_OF = { create: 'prescription.created', cease: 'prescription.ceased', cancel: 'prescription.cancelled', reissue: 'prescription.reissued' } as const;
 
@@ -124,7 +119,8 @@ describe('the transactional outbox', () => {
   it.each(['create', 'cease', 'cancel', 'reissue'] as const)('%s: a failure after the change, before the commit, leaves neither change nor event', async (action) => {
     const scid = action === 'create' ? undefined : (await givenPrescription(t, c)).scid;
     const failing = failAfterEventInsert();
-    const ctx: PrescriptionsContext = { ...t.features.prescriptions, db: t.deps.database.withPlugin(failing.plugin) };
+    const db = t.deps.database.withPlugin(failing.plugin);
+    const ctx: PrescriptionsContext = { ...t.features.prescriptions, db, unitOfWork: createUnitOfWork(db, [createWebhookOutbox(t.deps)], t.deps.logger) };
     const body = { value: action === 'reissue' ? { delivery: { method: 'EMAIL', recipient_type: 'PATIENT' } } : action === 'create' ? prescribeBody() : {}, issues: [] };
     const before = await snapshotDatabase(t.deps.database);
     const run = scid ? changePrescription(ctx, principal(), { ...ids(), scid }, action as 'cease', body) : prescribe(ctx, principal(), ids(), body);

@@ -2,16 +2,9 @@
 // newest first, also while new ones are created between the pages.
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../given.ts';
-import type { TestApp } from '../test-app.ts';
-import { givenClinic, givenPatient, givenPrescription, prescriptionsClient, type Clinic } from './prescriptions-given.ts';
+import { givenClinic, givenPatient, givenPrescription, prescriptionsClient } from './prescriptions-given.ts';
 
-let t: TestApp;
-let c: Clinic;
-
-useTestApp({}, async (app) => {
-  t = app;
-  c = await givenClinic(t);
-});
+const { t, c } = useTestApp({}, async (t) => ({ c: await givenClinic(t) }));
 
 /** `count` prescriptions for the patient, the clock moving on a second after every 7 (so some share a created_date). */
 async function givenPrescriptions(patientId: string, count: number): Promise<string[]> {

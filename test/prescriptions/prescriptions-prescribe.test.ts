@@ -8,21 +8,16 @@ import { SANDBOX_PHARMACIES } from '../../src/prescriptions/index.ts';
 import { fieldsOf, validDrug } from '../custom-drugs/custom-drugs-given.ts';
 import { snapshotDatabase } from '../database-snapshot.ts';
 import { bearer, requestToken, useTestApp } from '../given.ts';
-import type { TestApp } from '../test-app.ts';
-import { givenClinic, givenPatient, givenSecondPrescriber, prescribeBody, prescriptionsClient, send, type Clinic, type PrescriptionsClient } from './prescriptions-given.ts';
+import { givenClinic, givenPatient, givenSecondPrescriber, prescribeBody, prescriptionsClient, send } from './prescriptions-given.ts';
 
-let t: TestApp;
-let c: Clinic;
-let api: PrescriptionsClient;
-let ownerHeaders: Record<string, string>;
 let fredId: string;
 
-useTestApp({}, async (app) => {
-  t = app;
-  c = await givenClinic(t);
-  api = prescriptionsClient(t, c);
-  ownerHeaders = bearer(await requestToken(t, c.g, [...SCOPES], c.g.ownerId), c.g);
+const { t, c, api, ownerHeaders } = useTestApp({}, async (t) => {
+  const c = await givenClinic(t);
+  const api = prescriptionsClient(t, c);
+  const ownerHeaders = bearer(await requestToken(t, c.g, [...SCOPES], c.g.ownerId), c.g);
   fredId = await givenSecondPrescriber(t, c);
+  return { c, api, ownerHeaders };
 });
 
 async function catalogDrug(fields: Record<string, unknown>): Promise<string> {

@@ -5,30 +5,23 @@ import { describe, expect, it } from 'vitest';
 import { SCOPES } from '../../src/auth/index.ts';
 import { encodeLastKey } from '../../src/prescriptions/index.ts';
 import { bearer, requestToken, useTestApp } from '../given.ts';
-import type { TestApp } from '../test-app.ts';
-import { givenClinic, givenPatient, givenPrescription, prescriptionsClient, send, type Clinic, type PrescriptionsClient } from './prescriptions-given.ts';
+import { givenClinic, givenPatient, givenPrescription, prescriptionsClient, send } from './prescriptions-given.ts';
 
-let t: TestApp;
-let c: Clinic;
-let other: Clinic;
-let api: PrescriptionsClient;
-let first: { scid: string };
-let second: { scid: string };
 let othersScid: string;
 
 const UNKNOWN_PATIENT = '3f1c2a9e-5b7d-4c1e-9a2b-6d8e0f1a2b3c';
 /** The id in a lastKey made for another patient's list. */
 const ANOTHER_PATIENT = '4a2d3b0f-6c8e-4d2f-8b3c-7e9f1a2b3c4d';
 
-useTestApp({}, async (app) => {
-  t = app;
-  c = await givenClinic(t);
-  other = await givenClinic(t);
-  api = prescriptionsClient(t, c);
-  first = await givenPrescription(t, c);
+const { t, c, other, api, first, second } = useTestApp({}, async (t) => {
+  const c = await givenClinic(t);
+  const other = await givenClinic(t);
+  const api = prescriptionsClient(t, c);
+  const first = await givenPrescription(t, c);
   t.clock.advanceSeconds(60);
-  second = await givenPrescription(t, c, { delivery: { method: 'EMAIL', recipient_type: 'PATIENT' } });
+  const second = await givenPrescription(t, c, { delivery: { method: 'EMAIL', recipient_type: 'PATIENT' } });
   othersScid = (await givenPrescription(t, other)).scid;
+  return { c, other, api, first, second };
 });
 
 /** A valid SCID with one character changed: the check character no longer fits. */

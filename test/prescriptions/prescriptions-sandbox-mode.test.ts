@@ -4,18 +4,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requestableScopes, SCOPES } from '../../src/auth/index.ts';
 import { givenIntegration, tokenHeaders, useTestApp } from '../given.ts';
 import { createTestApp, type TestApp } from '../test-app.ts';
-import { givenClinic, prescribeBody, prescriptionsClient, productionEnv, type Clinic } from './prescriptions-given.ts';
+import { givenClinic, prescribeBody, prescriptionsClient, productionEnv } from './prescriptions-given.ts';
 
 const A_SCID = 'A12425GABC1234002M';
 
 describe('in production mode', () => {
-  let t: TestApp;
-  let c: Clinic;
-
-  useTestApp({ env: productionEnv() }, async (app) => {
-    t = app;
-    c = await givenClinic(t);
-  });
+  const { t, c } = useTestApp({ env: productionEnv() }, async (t) => ({ c: await givenClinic(t) }));
 
   it('has no test helper routes: each answers 404 as an unknown route', async () => {
     expect(t.deps.config.mode).toBe('production');

@@ -3,17 +3,10 @@
 import QRCode from 'qrcode';
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../given.ts';
-import type { TestApp } from '../test-app.ts';
-import { givenClinic, givenPrescription, prescriptionsClient, type Clinic } from './prescriptions-given.ts';
-
-let t: TestApp;
-let c: Clinic;
+import { givenClinic, givenPrescription, prescriptionsClient } from './prescriptions-given.ts';
 
 // Mounted under a prefix, and reached at a public URL of its own, like a real deployment.
-useTestApp({ env: { ERX_BASE_PATH: '/external', ERX_PUBLIC_URL: 'https://erx.example.org' } }, async (app) => {
-  t = app;
-  c = await givenClinic(t);
-});
+const { t, c } = useTestApp({ env: { ERX_BASE_PATH: '/external', ERX_PUBLIC_URL: 'https://erx.example.org' } }, async (t) => ({ c: await givenClinic(t) }));
 
 const pathOf = (url: string) => new URL(url).pathname;
 

@@ -3,21 +3,16 @@
 // the __Host- prefix in production), sessions in the database (any instance serves them), the
 // idle timeout, the 12-hour cap, signing out, and losing access mid-session.
 import { afterAll, describe, expect, it } from 'vitest';
-import { call, givenClient, givenUser, useTestApp, type TestClient } from '../given.ts';
+import { call, givenClient, givenUser, useTestApp } from '../given.ts';
 import { productionEnv } from '../prescriptions/prescriptions-given.ts';
 import { createTestApp, TEST_DATABASE_URL, type TestApp } from '../test-app.ts';
 import { csrfOf, mintSsoUrl, pathOf, portalClient, sessionCookieOf, signIn } from '../portal/portal-given.ts';
 
 const IDLE_SECONDS = 600;
-let t: TestApp;
-let c: TestClient;
 let second: TestApp | undefined;
 
 // A fresh client per test: tests move the clock past its tokens' hour.
-useTestApp({ each: true, env: { ERX_PORTAL_IDLE_TIMEOUT_SECONDS: String(IDLE_SECONDS) } }, (app, client) => {
-  t = app;
-  c = client;
-});
+const { t, c } = useTestApp({ each: true, env: { ERX_PORTAL_IDLE_TIMEOUT_SECONDS: String(IDLE_SECONDS) } });
 /** Another server on the same database (PostgreSQL); on SQLite the same one. */
 async function secondInstance(): Promise<TestApp> {
   second ??= TEST_DATABASE_URL ? await createTestApp({ sameDatabaseAs: t, env: { ERX_PORTAL_IDLE_TIMEOUT_SECONDS: String(IDLE_SECONDS) } }) : t;

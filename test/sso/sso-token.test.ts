@@ -4,17 +4,10 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { snapshotDatabase } from '../database-snapshot.ts';
-import { call, givenIntegration, givenUser, tokenHeaders, useTestApp, type TestClient } from '../given.ts';
-import type { TestApp } from '../test-app.ts';
+import { call, givenIntegration, givenUser, tokenHeaders, useTestApp } from '../given.ts';
 import { mintSso } from '../portal/portal-given.ts';
 
-let t: TestApp;
-let c: TestClient;
-
-useTestApp({ env: { ERX_PUBLIC_URL: 'https://api.erx.example', ERX_PORTAL_URL: 'https://portal.erx.example' } }, (app, client) => {
-  t = app;
-  c = client;
-});
+const { t, c } = useTestApp({ env: { ERX_PUBLIC_URL: 'https://api.erx.example', ERX_PORTAL_URL: 'https://portal.erx.example' } });
 
 const storedTokens = () => t.deps.database.selectFrom('sso_tokens').selectAll().execute();
 

@@ -3,18 +3,12 @@
 import { describe, expect, it } from 'vitest';
 import type { HiProviderFixture } from '../../src/hi-service/index.ts';
 import { ASSIGNABLE_ROLES } from '../../src/auth/index.ts';
-import { bearer, requestToken, type TestClient, call, givenClient, useTestApp } from '../given.ts';
-import type { TestApp } from '../test-app.ts';
+import { bearer, requestToken, call, givenClient, useTestApp } from '../given.ts';
 import { ANNA, expectNothingSaved, givenProviderRecord, NO_STATUS_PROVIDER, providerDetails, readUserData, storedRecord, storedUser, UNREACHABLE_PROVIDER } from './users-given.ts';
 
-let t: TestApp;
-let c: TestClient;
 let counter = 0;
 
-useTestApp({ each: true }, (app, client) => {
-  t = app;
-  c = client;
-});
+const { t, c } = useTestApp({ each: true });
 
 function newEmail(): string {
   return `new.user.${process.pid}.${++counter}@clinic.example`;

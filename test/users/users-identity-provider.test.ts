@@ -4,16 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { type IdentityAccount, type IdentityProvider, changeUserState, type UsersContext } from '../../src/users/index.ts';
 import { givenMember, storedUser } from './users-given.ts';
 import { snapshotDatabase } from '../database-snapshot.ts';
-import { type TestClient, useTestApp } from '../given.ts';
-import type { TestApp } from '../test-app.ts';
+import { useTestApp } from '../given.ts';
 
-let t: TestApp;
-let c: TestClient;
-
-useTestApp({}, (app, client) => {
-  t = app;
-  c = client;
-});
+const { t, c } = useTestApp({});
 
 function contextWith(identityProvider: IdentityProvider): UsersContext {
   return { ...t.features.users, identityProvider };

@@ -13,6 +13,7 @@ let c: TestClient;
 useTestApp({ each: true }, (app, client) => {
   t = app;
   c = client;
+  return {};
 });
 
 async function headersOf(roles: string[]): Promise<Record<string, string>> {

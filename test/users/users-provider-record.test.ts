@@ -4,16 +4,9 @@
 import { describe, expect, it } from 'vitest';
 import { isUniqueViolation } from '../../src/platform/db/database.ts';
 import { ANNA, expectNothingSaved, givenMember, givenProviderRecord, NO_STATUS_PROVIDER, providerDetails, readUserData, storedRecord, storedUser, TEST_PROVIDERS } from './users-given.ts';
-import { type TestClient, call, useTestApp } from '../given.ts';
-import type { TestApp } from '../test-app.ts';
+import { call, useTestApp } from '../given.ts';
 
-let t: TestApp;
-let c: TestClient;
-
-useTestApp({ each: true }, (app, client) => {
-  t = app;
-  c = client;
-});
+const { t, c } = useTestApp({ each: true });
 
 const { fred, priya } = TEST_PROVIDERS;
 

@@ -1,17 +1,10 @@
 // GET users/{user_id} (the vendor's shape plus is_escript_ready.can_prescribe, condition by
 // condition) and GET users (every user of the organization, none of another).
 import { describe, expect, it } from 'vitest';
-import { bearer, requestToken, type TestClient, call, givenClient, useTestApp } from '../given.ts';
-import type { TestApp } from '../test-app.ts';
+import { bearer, requestToken, call, givenClient, useTestApp } from '../given.ts';
 import { ANNA, expectNothingSaved, givenMember, givenProviderRecord, providerDetails, readUserData, storedUser } from './users-given.ts';
 
-let t: TestApp;
-let c: TestClient;
-
-useTestApp({ each: true }, (app, client) => {
-  t = app;
-  c = client;
-});
+const { t, c } = useTestApp({ each: true });
 
 const UNKNOWN_ID = '1c2d3e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f';
 

@@ -2,16 +2,9 @@
 // none left is a 400; platform roles (owner, support) cannot be given or taken.
 import { describe, expect, it } from 'vitest';
 import { expectNothingSaved, givenMember, storedUser } from './users-given.ts';
-import { type TestClient, call, givenClient, useTestApp } from '../given.ts';
-import type { TestApp } from '../test-app.ts';
+import { call, givenClient, useTestApp } from '../given.ts';
 
-let t: TestApp;
-let c: TestClient;
-
-useTestApp({ each: true }, (app, client) => {
-  t = app;
-  c = client;
-});
+const { t, c } = useTestApp({ each: true });
 
 function putRoles(userId: string, body: unknown, headers = c.owner) {
   return call(t, 'PUT', c.userUrl(userId, '/roles'), headers, body);

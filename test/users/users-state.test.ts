@@ -1,17 +1,10 @@
 // The user state table (PUT .../disable) and its mirror (PUT .../enable): every row, the
 // sign-in effect on tokens already issued, who may do it, and with which scopes.
 import { describe, expect, it } from 'vitest';
-import { bearer, requestToken, type TestClient, call, givenClient, useTestApp } from '../given.ts';
-import type { TestApp } from '../test-app.ts';
+import { bearer, requestToken, call, givenClient, useTestApp } from '../given.ts';
 import { expectNothingSaved, givenMember, givenProviderRecord, readUserData, storedUser } from './users-given.ts';
 
-let t: TestApp;
-let c: TestClient;
-
-useTestApp({ each: true }, (app, client) => {
-  t = app;
-  c = client;
-});
+const { t, c } = useTestApp({ each: true });
 
 const UNKNOWN_ID = '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d';
 

@@ -5,16 +5,10 @@ import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/platform/clock.ts';
 import { createMemoryRateLimiter } from '../../src/platform/http/rate-limiter.ts';
 import { ANNA, expectNothingSaved, givenMember, givenProviderRecord, NO_STATUS_PROVIDER, providerDetails, storedRecord, TEST_PROVIDERS, UNREACHABLE_PROVIDER } from './users-given.ts';
-import { type TestClient, call, givenClient, useTestApp } from '../given.ts';
-import { createTestApp, type TestApp } from '../test-app.ts';
+import { call, givenClient, useTestApp } from '../given.ts';
+import { createTestApp } from '../test-app.ts';
 
-let t: TestApp;
-let c: TestClient;
-
-useTestApp({ each: true }, (app, client) => {
-  t = app;
-  c = client;
-});
+const { t, c } = useTestApp({ each: true });
 
 function put(userId: string, body: unknown, headers = c.owner) {
   return () => call(t, 'PUT', c.userUrl(userId), headers, body);

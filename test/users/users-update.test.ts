@@ -3,17 +3,10 @@
 // top-level code of each, and "nothing is saved" proved by reading the whole stored state
 // before and after every failure.
 import { describe, expect, it } from 'vitest';
-import { bearer, requestToken, type TestClient, call, givenClient, useTestApp } from '../given.ts';
-import type { TestApp } from '../test-app.ts';
+import { bearer, requestToken, call, givenClient, useTestApp } from '../given.ts';
 import { ANNA, expectNothingSaved, givenMember, givenProviderRecord, providerDetails, readUserData, storedRecord, storedUser } from './users-given.ts';
 
-let t: TestApp;
-let c: TestClient;
-
-useTestApp({ each: true }, (app, client) => {
-  t = app;
-  c = client;
-});
+const { t, c } = useTestApp({ each: true });
 
 const UNKNOWN_ID = '5d0b7c9e-2f4a-4e61-8a3b-9c1d2e3f4a5b';
 

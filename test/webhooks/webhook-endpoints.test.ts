@@ -16,7 +16,7 @@ import {
 } from '../../src/webhooks/index.ts';
 import { givenPartner } from '../given.ts';
 import { startReceiver, type Receiver } from './webhook-receivers.ts';
-import { createWebhooksBed, eventually, givenEndpoint, recordEventFor, type WebhooksBed } from './webhooks-given.ts';
+import { createWebhooksBed, eventually, givenEndpoint, recordEventFor, waitForAPoll, type WebhooksBed } from './webhooks-given.ts';
 
 const DNS: Record<string, string[]> = {
   'hooks.partner.example': ['93.184.216.34', '2606:2800:220:1::1'],
@@ -140,9 +140,11 @@ describe('disabling an endpoint', () => {
     const g = await givenEndpoint(bed, receiver.url);
     expect(await setWebhookEndpointEnabled(bed.webhooks, g.partnerId, false)).toEqual({ partner_id: g.partnerId, enabled: false, changed: true });
     expect((await setWebhookEndpointEnabled(bed.webhooks, g.partnerId, false)).changed).toBe(false);
+    const witness = await givenEndpoint(bed, receiver.url);
     const event = await recordEventFor(bed.webhooks, g);
-    // Several polls (every 100 ms) pass without an attempt.
-    await new Promise((resolve) => setTimeout(resolve, 600));
+    // Its own wake-up and then polls pass without an attempt.
+    await waitForAPoll(bed.t.deps.database, witness, receiver);
+    await waitForAPoll(bed.t.deps.database, witness, receiver);
     expect(receiver.requests.filter((r) => r.eventId === event.event_id)).toHaveLength(0);
     expect((await listWebhookAttempts(bed.webhooks, event.event_id)).deliveries[0]).toMatchObject({ status: 'pending', attempts: [] });
     expect((await showWebhookEndpoint(bed.webhooks, g.partnerId)).deliveries.pending).toBe(1);
@@ -159,8 +161,9 @@ describe('disabling an endpoint', () => {
     bed.startDispatcher();
     const g = await givenEndpoint(bed, receiver.url);
     await sql`update partners set webhook_url = null where id = ${g.partnerId}`.execute(bed.t.deps.database);
+    const witness = await givenEndpoint(bed, receiver.url);
     const event = await recordEventFor(bed.webhooks, g);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await waitForAPoll(bed.t.deps.database, witness, receiver);
     expect(receiver.requests.filter((r) => r.eventId === event.event_id)).toHaveLength(0);
     await setWebhookEndpoint(bed.webhooks, g.partnerId, receiver.url);
     await eventually(() => listWebhookAttempts(bed.webhooks, event.event_id), (l) => l.deliveries[0]!.status === 'delivered');

@@ -47,8 +47,8 @@ describe('which events go where', () => {
     const g = await givenEndpoint(bed, receiverA.url);
     const rolledBack = prescriptionEvent(g);
     await expect(
-      bed.webhooks.db.transaction().execute(async (trx) => {
-        await recordEvent(bed.webhooks, trx, rolledBack);
+      bed.webhooks.unitOfWork.run(async (work) => {
+        recordEvent(work, rolledBack);
         throw new Error('the change failed after its event was written');
       }),
     ).rejects.toThrow('the change failed');

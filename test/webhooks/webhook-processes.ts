@@ -8,6 +8,7 @@ import { buildFeatures, type Features } from '../../src/features.ts';
 import { createOrganization, createPartner } from '../../src/onboarding/index.ts';
 import type { Deps } from '../../src/deps.ts';
 import { assembleDeps, closeDeps } from '../../src/runtime.ts';
+import type { DeliveryStatus } from '../../src/platform/db/stored-values.ts';
 import { createCliEnvironment, ERX_BIN, type CliEnvironment } from '../cli/cli-helpers.ts';
 import { startReceiver, type Receiver, type Responder } from './webhook-receivers.ts';
 
@@ -98,7 +99,7 @@ export function useProcessBed(env: Record<string, string>, respond: Responder): 
 }
 
 /** How many deliveries are in this state, as the database has it now. */
-export async function countDeliveries(source: EventSource, status: string): Promise<number> {
+export async function countDeliveries(source: EventSource, status: DeliveryStatus): Promise<number> {
   const row = await source.deps.database
     .selectFrom('webhook_deliveries')
     .select((eb) => eb.fn.countAll<string | number>().as('n'))

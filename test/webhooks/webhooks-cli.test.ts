@@ -7,13 +7,13 @@ import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { buildFeatures } from '../../src/features.ts';
-import { createOrganization, enablePartnerForOrganization } from '../../src/onboarding/index.ts';
+import { createOrganization, createPartner, enablePartnerForOrganization } from '../../src/onboarding/index.ts';
 import { listWebhookEvents, parseEventFilter, type WebhooksContext } from '../../src/webhooks/index.ts';
 import type { Deps } from '../../src/deps.ts';
 import { assembleDeps, closeDeps } from '../../src/runtime.ts';
 import { createCliEnvironment, runErx, runErxJson, spawnServer, type CliEnvironment } from '../cli/cli-helpers.ts';
 import { startReceiver, type Receiver } from './webhook-receivers.ts';
-import { prescriptionEvent, recordEvents } from './webhooks-given.ts';
+import { prescriptionEvent, recordEvents, waitForAPoll } from './webhooks-given.ts';
 
 const stripe = new Stripe('sk_test_unused');
 let cli: CliEnvironment;
@@ -24,6 +24,8 @@ let deps: Deps;
 let webhooks: WebhooksContext;
 let partner: { partner_id: string; webhook_secret: string };
 let organizationId: string;
+/** A second partner, whose deliveries show that the server has polled. */
+const witness = { partnerId: 'witness-pms', organizationId: '', userId: 'b1c2d3e4-0000-4000-8000-000000000002' };
 
 beforeAll(async () => {
   cli = createCliEnvironment({ ERX_WEBHOOK_POLL_MS: '200', ERX_WEBHOOK_TIMEOUT_MS: '2000' });
@@ -35,6 +37,9 @@ beforeAll(async () => {
   webhooks = features.webhooks;
   organizationId = (await createOrganization(features.onboarding, { name: 'Harbour Clinic' })).organization_id;
   await enablePartnerForOrganization(features.onboarding, { organizationId, partnerId: 'acme-pms' });
+  await createPartner(features.onboarding, { partnerId: witness.partnerId, webhookUrl: receiver.url });
+  await enablePartnerForOrganization(features.onboarding, { organizationId, partnerId: witness.partnerId });
+  witness.organizationId = organizationId;
 }, 60_000);
 afterAll(async () => {
   server?.child.kill('SIGTERM');
@@ -113,7 +118,9 @@ describe('erx webhooks, against a running erx serve', () => {
   it('holds deliveries while disabled and sends them once enabled', async () => {
     expect((await runErx(cli.env, ['webhooks', 'disable', 'acme-pms'])).stdout).toBe('disabled: webhook endpoint of partner acme-pms\n');
     const event = await recordOne();
-    await new Promise((resolve) => setTimeout(resolve, 800));
+    // The server polls (every 200 ms) and passes it over.
+    await waitForAPoll(deps.database, witness, receiver);
+    await waitForAPoll(deps.database, witness, receiver);
     expect(receiver.requests.some((r) => r.eventId === event.event_id)).toBe(false);
     await runErxJson(cli.env, ['webhooks', 'enable', 'acme-pms']);
     await waitForRequestOf(event.event_id);

@@ -1,12 +1,12 @@
 // The webhook tests' bed: a test app on a fresh database, and a webhooks context on real time
 // (deliveries are due by the wall clock and retries wait real seconds), in sandbox or production
 // mode, with a substitute DNS when a test needs names to resolve a certain way. Events are
-// recorded the way the prescriptions service records them: recordEvent inside a transaction,
-// then eventsCommitted.
+// recorded the way the prescriptions service records them: recordEvent in a unit of work.
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { systemClock } from '../../src/platform/clock.ts';
 import type { Mode } from '../../src/config.ts';
+import { createUnitOfWork } from '../../src/platform/db/unit-of-work.ts';
 import {
   eventMetadata,
   newEventId,
@@ -15,13 +15,15 @@ import {
   type RunningDispatcher,
   setWebhookEndpoint,
   type HostResolver,
+  createWebhookOutbox,
   createWebhooksContext,
-  eventsCommitted,
   recordEvent,
   type WebhooksContext,
 } from '../../src/webhooks/index.ts';
 import { givenIntegration, type GivenIntegration } from '../given.ts';
 import { createTestApp, type TestApp } from '../test-app.ts';
+import type { DatabaseHandle } from '../../src/platform/db/database.ts';
+import type { Receiver } from './webhook-receivers.ts';
 
 export interface WebhooksBed {
   t: TestApp;
@@ -46,7 +48,11 @@ export async function createWebhooksBed(options: BedOptions = {}): Promise<Webho
     const config = { ...t.deps.config, mode: o.mode ?? options.mode ?? 'sandbox' };
     if (o.env?.ERX_WEBHOOK_TIMEOUT_MS !== undefined) config.webhookTimeoutMs = o.env.ERX_WEBHOOK_TIMEOUT_MS === '' ? undefined : Number(o.env.ERX_WEBHOOK_TIMEOUT_MS);
     if (o.env?.ERX_WEBHOOK_MAX_IN_FLIGHT) config.webhookMaxInFlight = Number(o.env.ERX_WEBHOOK_MAX_IN_FLIGHT);
-    return createWebhooksContext({ ...t.deps, config, clock: systemClock }, { resolveHost: o.resolveHost ?? options.resolveHost });
+    const deps = { ...t.deps, config, clock: systemClock };
+    // Its own outbox and unit of work: what is recorded through this context wakes its dispatchers.
+    const outbox = createWebhookOutbox(deps);
+    const unitOfWork = createUnitOfWork(deps.database, [outbox], deps.logger);
+    return createWebhooksContext(deps, { unitOfWork, outbox, resolveHost: o.resolveHost ?? options.resolveHost });
   };
   const webhooks = contextWith({});
   const dispatchers: RunningDispatcher[] = [];
@@ -92,18 +98,32 @@ export function prescriptionEvent(g: Pick<GivenIntegration, 'partnerId' | 'organ
   };
 }
 
-/** Records events in one transaction, as a service does with its change, then wakes the dispatchers. */
+/** Records events in one unit of work, as a service does with its change; its commit wakes the dispatchers. */
 export async function recordEvents(webhooks: WebhooksContext, events: WebhookEventEnvelope[]): Promise<WebhookEventEnvelope[]> {
-  await webhooks.db.transaction().execute(async (trx) => {
-    for (const event of events) await recordEvent(webhooks, trx, event);
+  await webhooks.unitOfWork.run(async (work) => {
+    for (const event of events) recordEvent(work, event);
   });
-  eventsCommitted(webhooks);
   return events;
 }
 
 export async function recordEventFor(webhooks: WebhooksContext, g: Pick<GivenIntegration, 'partnerId' | 'organizationId' | 'userId'>, type?: string): Promise<WebhookEventEnvelope> {
   const [event] = await recordEvents(webhooks, [prescriptionEvent(g, type)]);
   return event!;
+}
+
+/**
+ * Waits until a dispatcher on `database` has polled for due deliveries since the call, so that a
+ * test can say what it did not send: a due delivery for `witness`'s partner (its endpoint at
+ * `receiver`) goes straight into the outbox, waking nobody, and only a poll can find it.
+ */
+export async function waitForAPoll(database: DatabaseHandle, witness: Pick<GivenIntegration, 'partnerId' | 'organizationId' | 'userId'>, receiver: Receiver): Promise<void> {
+  const event = prescriptionEvent(witness);
+  const now = new Date().toISOString();
+  await database.transaction().execute(async (trx) => {
+    await trx.insertInto('webhook_events').values({ id: event.event_id, event_type: event.event_type, partner_id: witness.partnerId, organization_id: witness.organizationId, body: JSON.stringify(event), created_at: now }).execute();
+    await trx.insertInto('webhook_deliveries').values({ id: randomUUID(), event_id: event.event_id, partner_id: witness.partnerId, reason: 'event', requested_by: null, status: 'pending', next_attempt_at: now, created_at: now }).execute();
+  });
+  await eventually(async () => receiver.requests.some((r) => r.eventId === event.event_id), (arrived) => arrived);
 }
 
 /** Polls `read` until `done` holds (every 25 ms), failing after `timeoutMs`. */

@@ -1,319 +1,261 @@
-// Row types of every table, as Kysely sees them. Ids are UUID text, times ISO-8601 text,
-// flags 0/1 integers and lists JSON text, so one schema reads the same on SQLite and PostgreSQL.
-import type { Generated } from 'kysely';
+// Every table, as a map of its columns (table-columns.ts), and the row types Kysely sees,
+// derived from those maps. Ids are UUID text, times ISO-8601 text, flags 0/1 integers and
+// lists JSON text, so one schema reads the same on SQLite and PostgreSQL. A new table is its
+// column map plus one line in TABLES; test/platform/database-schema.test.ts fails until the
+// maps and the migrations agree, column by column.
+import { flag, integer, json, oneOf, text, time, type RowOf, type TableColumns } from './table-columns.ts';
+import {
+  DELIVERY_METHODS,
+  IDEMPOTENCY_STATES,
+  IHI_RECORD_STATUSES,
+  IHI_STATUSES,
+  PATIENT_SOURCES,
+  PRESCRIPTION_STATUSES,
+  PRESCRIPTION_TYPES,
+  PROVIDER_RECORD_STATUSES,
+  RECIPIENT_TYPES,
+} from './stored-values.ts';
+import { webhookAttemptsColumns, webhookDeliveriesColumns, webhookEventsColumns } from './webhook-tables.ts';
+import { portalFormIdsColumns, portalSessionsColumns, ssoTokensColumns } from './portal-tables.ts';
 
-export interface PartnersTable {
-  id: string;
-  name: string;
-  secret_hash: string;
-  webhook_url: string | null;
-  webhook_secret_encrypted: string | null;
-  created_at: string;
+const partnersColumns = {
+  id: text(),
+  name: text(),
+  secret_hash: text(),
+  /** The secret the last rotation replaced (its hash), accepted until previous_secret_expires_at. */
+  previous_secret_hash: text().orNull(),
+  previous_secret_expires_at: time().orNull(),
+  webhook_url: text().orNull(),
+  webhook_secret_encrypted: text().orNull(),
+  created_at: time(),
   /** 1 while deliveries go out; 0 holds them (pending) until the endpoint is enabled again. */
-  webhook_enabled: Generated<number>;
-  webhook_secret_issued_at: string | null;
+  webhook_enabled: flag().withDefault(),
+  webhook_secret_issued_at: time().orNull(),
   /** The secret the last rotation replaced; deliveries carry its signature too until it expires. */
-  webhook_previous_secret_encrypted: string | null;
-  webhook_previous_secret_expires_at: string | null;
+  webhook_previous_secret_encrypted: text().orNull(),
+  webhook_previous_secret_expires_at: time().orNull(),
   /** Origins allowed to frame the portal for this partner's users (JSON list; '[]': none). */
-  frame_origins: Generated<string>;
-}
+  frame_origins: json().withDefault(),
+} as const;
 
-export interface OrganizationsTable {
-  id: string;
-  name: string;
-  hpio: string | null;
-  allowed_scopes: string;
-  secret_hash: string;
-  created_at: string;
-}
+const organizationsColumns = {
+  id: text(),
+  name: text(),
+  hpio: text().orNull(),
+  allowed_scopes: text(),
+  secret_hash: text(),
+  /** The secret the last rotation replaced (its hash), accepted until previous_secret_expires_at. */
+  previous_secret_hash: text().orNull(),
+  previous_secret_expires_at: time().orNull(),
+  created_at: time(),
+} as const;
 
-export interface OrganizationPartnersTable {
-  organization_id: string;
-  partner_id: string;
-  enabled_at: string;
-  validated_at: string | null;
-}
+const organizationPartnersColumns = {
+  organization_id: text(),
+  partner_id: text(),
+  enabled_at: time(),
+  validated_at: time().orNull(),
+} as const;
 
-export interface UsersTable {
-  id: string;
-  organization_id: string;
-  email: string;
-  given_name: string;
-  family_name: string;
-  full_name: string;
-  roles: string;
-  enabled: Generated<number>;
-  created_at: string;
-  updated_at: string;
-}
+const usersColumns = {
+  id: text(),
+  organization_id: text(),
+  email: text(),
+  given_name: text(),
+  family_name: text(),
+  full_name: text(),
+  /** The user's roles, a JSON list. */
+  roles: json(),
+  enabled: flag().withDefault(),
+  created_at: time(),
+  updated_at: time(),
+} as const;
 
 /** Both levels of custom drug: `user_id` null is the organization catalog. */
-export interface CustomDrugsTable {
-  id: string;
-  organization_id: string;
-  user_id: string | null;
-  item_generic_name: string;
-  item_trade_name: string | null;
-  brand_name: string | null;
-  item_strength: string;
-  item_form: string;
-  route_of_administration: string;
-  quantity: string;
-  max_repeats: string;
-  poison_class: string;
-  custom_product_id: string | null;
-  description: string | null;
-  patient_instructions: string | null;
-  doctor_instructions: string | null;
-  created_at: string;
-  created_by: string;
-  updated_at: string;
-  updated_by: string;
-  deleted_at: string | null;
-  deleted_by: string | null;
-}
+const customDrugsColumns = {
+  id: text(),
+  organization_id: text(),
+  user_id: text().orNull(),
+  item_generic_name: text(),
+  item_trade_name: text().orNull(),
+  brand_name: text().orNull(),
+  item_strength: text(),
+  item_form: text(),
+  route_of_administration: text(),
+  quantity: text(),
+  max_repeats: text(),
+  poison_class: text(),
+  custom_product_id: text().orNull(),
+  description: text().orNull(),
+  patient_instructions: text().orNull(),
+  doctor_instructions: text().orNull(),
+  created_at: time(),
+  created_by: text(),
+  updated_at: time(),
+  updated_by: text(),
+  deleted_at: time().orNull(),
+  deleted_by: text().orNull(),
+} as const;
 
 /**
  * A patient of an organization. National identifiers are AES-256-GCM ciphertext
- * (`encryptSecret`); addresses are JSON text; `source` is 'api' or 'import'.
+ * (`encryptSecret`); addresses are JSON text.
  */
-export interface PatientsTable {
-  id: string;
-  organization_id: string;
-  partner_id: string;
-  partner_patient_id: string;
-  source: string;
-  created_by_user_id: string | null;
-  given_name: string;
-  family_name: string;
-  date_of_birth: string;
-  sex: string;
-  title: string | null;
-  ihi_number_encrypted: string | null;
-  ihi_status: string | null;
-  ihi_record_status: string | null;
-  ihi_verified_at: string | null;
-  medicare_card_number_encrypted: string | null;
-  medicare_irn: string | null;
-  medicare_valid_to: string | null;
-  dva_file_number_encrypted: string | null;
-  dva_card_color: string | null;
-  concession_pension_number: string | null;
-  entitlement_number: string | null;
-  racf_id: string | null;
-  ctg_eligible: number | null;
-  indigenous_type: string | null;
-  is_inpatient: number | null;
-  email: string | null;
-  phone: string | null;
-  australian_street_address: string | null;
-  international_address: string | null;
-  created_at: string;
-  updated_at: string;
+const patientsColumns = {
+  id: text(),
+  organization_id: text(),
+  partner_id: text(),
+  partner_patient_id: text(),
+  source: oneOf(PATIENT_SOURCES),
+  created_by_user_id: text().orNull(),
+  given_name: text(),
+  family_name: text(),
+  date_of_birth: time(),
+  sex: text(),
+  title: text().orNull(),
+  ihi_number_encrypted: text().orNull(),
+  ihi_status: oneOf(IHI_STATUSES).orNull(),
+  ihi_record_status: oneOf(IHI_RECORD_STATUSES).orNull(),
+  ihi_verified_at: time().orNull(),
+  medicare_card_number_encrypted: text().orNull(),
+  medicare_irn: text().orNull(),
+  medicare_valid_to: text().orNull(),
+  dva_file_number_encrypted: text().orNull(),
+  dva_card_color: text().orNull(),
+  concession_pension_number: text().orNull(),
+  entitlement_number: text().orNull(),
+  racf_id: text().orNull(),
+  ctg_eligible: flag().orNull(),
+  indigenous_type: text().orNull(),
+  is_inpatient: flag().orNull(),
+  email: text().orNull(),
+  phone: text().orNull(),
+  australian_street_address: json().orNull(),
+  international_address: json().orNull(),
+  created_at: time(),
+  updated_at: time(),
   /** Set when the patient was deleted: the row stays for its prescriptions, out of every read. */
-  deleted_at: Generated<string | null>;
-  deleted_by_user_id: Generated<string | null>;
-}
+  deleted_at: time().orNull(),
+  deleted_by_user_id: text().orNull(),
+} as const;
 
 /** A user's prescriber details, written after an HI Service verification (one per user). */
-export interface ProviderRecordsTable {
-  user_id: string;
-  organization_id: string;
-  /** `active` (verified) or `inactive` (its HPI-I was taken over; verify again to reactivate). */
-  status: string;
-  hpii_number: string;
-  given_name: string;
-  family_name: string;
-  date_of_birth: string;
-  sex: string;
-  phone: string | null;
-  title: string | null;
-  prescriber_number: string | null;
-  provider_number: string | null;
-  prescriber_type: string | null;
-  ahpra_number: string | null;
-  qualifications: string | null;
-  hospital_provider_number: string | null;
-  erx_entity_id: string | null;
-  verified_at: string;
-  created_at: string;
-  updated_at: string;
-}
-
-/** The webhook outbox: each event's envelope, written with the change it reports. */
-export interface WebhookEventsTable {
-  /** `evt_` + 32 hex: the envelope's event_id. */
-  id: string;
-  event_type: string;
-  partner_id: string;
-  organization_id: string;
-  /** The envelope as JSON text, exactly the bytes every delivery sends. */
-  body: string;
-  created_at: string;
-}
+const providerRecordsColumns = {
+  user_id: text(),
+  organization_id: text(),
+  status: oneOf(PROVIDER_RECORD_STATUSES),
+  hpii_number: text(),
+  given_name: text(),
+  family_name: text(),
+  date_of_birth: time(),
+  sex: text(),
+  phone: text().orNull(),
+  title: text().orNull(),
+  prescriber_number: text().orNull(),
+  provider_number: text().orNull(),
+  prescriber_type: text().orNull(),
+  ahpra_number: text().orNull(),
+  qualifications: text().orNull(),
+  hospital_provider_number: text().orNull(),
+  erx_entity_id: text().orNull(),
+  verified_at: time(),
+  created_at: time(),
+  updated_at: time(),
+} as const;
 
 /** The first response to a create sent with an Idempotency-Key, per partner and organization. */
-export interface IdempotencyKeysTable {
-  partner_id: string;
-  organization_id: string;
-  idempotency_key: string;
+const idempotencyKeysColumns = {
+  partner_id: text(),
+  organization_id: text(),
+  idempotency_key: text(),
   /** SHA-256 of the request (method, path, body): the same key with another request is refused. */
-  fingerprint: string;
-  /** `in_progress` while the first request runs, `done` once its response is stored. */
-  state: string;
-  response_status: number | null;
-  response_body: string | null;
-  created_at: string;
+  fingerprint: text(),
+  state: oneOf(IDEMPOTENCY_STATES),
+  response_status: integer().orNull(),
+  response_body: text().orNull(),
+  created_at: time(),
   /** An `in_progress` row older than this was abandoned (its process died) and may be taken over. */
-  locked_until: string;
-  expires_at: string;
-}
+  locked_until: time(),
+  expires_at: time(),
+} as const;
 
 /**
  * A prescription as prescribed: the medicine and the prescriber's names are copied in, and
  * quantity-like values kept as the strings partners read. `delivery_*` is the current
  * delivery only (a reissue overwrites it); `flags` is the JSON object of the boolean flags set.
  */
-export interface PrescriptionsTable {
-  id: string;
-  scid: string;
+const prescriptionsColumns = {
+  id: text(),
+  scid: text(),
   /** The secret part of the token page's address (/tokens/{token}). */
-  token: string;
-  organization_id: string;
-  patient_id: string;
-  prescriber_user_id: string;
-  status: string;
-  prescription_type: string;
-  item_name: string;
-  item_strength: string | null;
-  item_form: string | null;
-  route_administration: string | null;
-  pbs_code: string | null;
-  schedule_number: string | null;
-  quantity: string;
-  number_of_repeats_authorised: string;
-  repeat_intervals: string | null;
-  reason_for_prescribing: string | null;
-  patient_instructions: string | null;
-  doctor_notes: string | null;
-  flags: string;
-  custom_drug_id: string | null;
-  custom_product_id: string | null;
-  prescriber_title: string | null;
-  prescriber_given_name: string;
-  prescriber_family_name: string;
-  delivery_method: string;
-  delivery_recipient_type: string;
-  delivery_destination: string;
-  delivery_pharmacy_id: string | null;
-  delivery_pharmacy_name: string | null;
-  error_description: string | null;
-  created_at: string;
-  updated_at: string;
-  updated_by_user_id: string;
-}
+  token: text(),
+  organization_id: text(),
+  patient_id: text(),
+  prescriber_user_id: text(),
+  status: oneOf(PRESCRIPTION_STATUSES),
+  prescription_type: oneOf(PRESCRIPTION_TYPES),
+  item_name: text(),
+  item_strength: text().orNull(),
+  item_form: text().orNull(),
+  route_administration: text().orNull(),
+  pbs_code: text().orNull(),
+  schedule_number: text().orNull(),
+  quantity: text(),
+  number_of_repeats_authorised: text(),
+  repeat_intervals: text().orNull(),
+  reason_for_prescribing: text().orNull(),
+  patient_instructions: text().orNull(),
+  doctor_notes: text().orNull(),
+  flags: json(),
+  custom_drug_id: text().orNull(),
+  custom_product_id: text().orNull(),
+  prescriber_title: text().orNull(),
+  prescriber_given_name: text(),
+  prescriber_family_name: text(),
+  delivery_method: oneOf(DELIVERY_METHODS),
+  delivery_recipient_type: oneOf(RECIPIENT_TYPES),
+  delivery_destination: text(),
+  delivery_pharmacy_id: text().orNull(),
+  delivery_pharmacy_name: text().orNull(),
+  error_description: text().orNull(),
+  created_at: time(),
+  updated_at: time(),
+  updated_by_user_id: text(),
+} as const;
 
-/** One run of up to 3 attempts of one event: the event's own, or an operator's replay. */
-export interface WebhookDeliveriesTable {
-  id: string;
-  event_id: string;
-  partner_id: string;
-  /** 'event' or 'replay'. */
-  reason: string;
-  /** Who asked for a replay; null for the event's own delivery. */
-  requested_by: string | null;
-  /** 'pending', 'delivered' or 'failed'. */
-  status: string;
-  attempts_made: Generated<number>;
-  next_attempt_at: string;
-  lease_owner: string | null;
-  lease_expires_at: string | null;
-  /** Bumped by every claim; an outcome is written only with the token its claim got. */
-  fencing_token: Generated<number>;
-  last_outcome: string | null;
-  last_status_code: number | null;
-  created_at: string;
-  completed_at: string | null;
-}
+/** Every table of the database: the one list the row types and the schema test read. */
+export const TABLES = {
+  partners: partnersColumns,
+  organizations: organizationsColumns,
+  organization_partners: organizationPartnersColumns,
+  users: usersColumns,
+  patients: patientsColumns,
+  custom_drugs: customDrugsColumns,
+  provider_records: providerRecordsColumns,
+  webhook_events: webhookEventsColumns,
+  idempotency_keys: idempotencyKeysColumns,
+  prescriptions: prescriptionsColumns,
+  webhook_deliveries: webhookDeliveriesColumns,
+  webhook_attempts: webhookAttemptsColumns,
+  sso_tokens: ssoTokensColumns,
+  portal_sessions: portalSessionsColumns,
+  portal_form_ids: portalFormIdsColumns,
+} as const satisfies Readonly<Record<string, TableColumns>>;
 
-/** Every attempt of every delivery, as it happened. */
-export interface WebhookAttemptsTable {
-  delivery_id: string;
-  attempt_number: number;
-  event_id: string;
-  started_at: string;
-  duration_ms: number;
-  /** An outcome class of webhook-delivery-rules.ts. */
-  outcome: string;
-  status_code: number | null;
-  /** The first 4 KiB of the receiver's answer. */
-  response_body: string | null;
-  /** What went wrong below HTTP (the error's message), for the operator. */
-  detail: string | null;
-  /** The dispatcher (host, process) that made the attempt. */
-  sent_by: string;
-}
+export type Database = { -readonly [T in keyof typeof TABLES]: RowOf<(typeof TABLES)[T]> };
 
-/** A single-use SSO token minted by POST /v1/sso, keyed by its SHA-256 (the token is never stored). */
-export interface SsoTokensTable {
-  token_hash: string;
-  partner_id: string;
-  organization_id: string;
-  user_id: string;
-  redirect_path: string;
-  reserved_1: string | null;
-  reserved_2: string | null;
-  reserved_3: string | null;
-  created_at: string;
-  expires_at: string;
-  /** Set when the token opened a session: it works once. */
-  used_at: string | null;
-}
-
-/** A portal session, keyed by the SHA-256 of its cookie value; it ends after an idle timeout. */
-export interface PortalSessionsTable {
-  session_hash: string;
-  partner_id: string;
-  organization_id: string;
-  user_id: string;
-  reserved_1: string | null;
-  reserved_2: string | null;
-  reserved_3: string | null;
-  /** What the CSRF tokens of this session's forms are made from and checked against. */
-  csrf_secret: string;
-  created_at: string;
-  last_seen_at: string;
-}
-
-/** A portal form's one-time id (migration 0011). */
-export interface PortalFormIdsTable {
-  form_id: string;
-  session_hash: string;
-  /** `prescribe`, `cease`, `cancel` or `reissue`. */
-  purpose: string;
-  /** The patient id (prescribe) or SCID (a change) the form acts on. */
-  target: string;
-  /** When the post that acts on the form claimed it (the row is deleted when that post only re-showed the form). */
-  claimed_at: string;
-  /** The SCID the form's first post made or changed. */
-  result: string | null;
-}
-
-export interface Database {
-  partners: PartnersTable;
-  organizations: OrganizationsTable;
-  organization_partners: OrganizationPartnersTable;
-  users: UsersTable;
-  patients: PatientsTable;
-  custom_drugs: CustomDrugsTable;
-  provider_records: ProviderRecordsTable;
-  webhook_events: WebhookEventsTable;
-  idempotency_keys: IdempotencyKeysTable;
-  prescriptions: PrescriptionsTable;
-  webhook_deliveries: WebhookDeliveriesTable;
-  webhook_attempts: WebhookAttemptsTable;
-  sso_tokens: SsoTokensTable;
-  portal_sessions: PortalSessionsTable;
-  portal_form_ids: PortalFormIdsTable;
-}
+export type PartnersTable = Database['partners'];
+export type OrganizationsTable = Database['organizations'];
+export type OrganizationPartnersTable = Database['organization_partners'];
+export type UsersTable = Database['users'];
+export type CustomDrugsTable = Database['custom_drugs'];
+export type PatientsTable = Database['patients'];
+export type ProviderRecordsTable = Database['provider_records'];
+export type WebhookEventsTable = Database['webhook_events'];
+export type IdempotencyKeysTable = Database['idempotency_keys'];
+export type PrescriptionsTable = Database['prescriptions'];
+export type WebhookDeliveriesTable = Database['webhook_deliveries'];
+export type WebhookAttemptsTable = Database['webhook_attempts'];
+export type SsoTokensTable = Database['sso_tokens'];
+export type PortalSessionsTable = Database['portal_sessions'];
+export type PortalFormIdsTable = Database['portal_form_ids'];

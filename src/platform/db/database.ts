@@ -1,11 +1,11 @@
 // Opens the one database the service uses: embedded SQLite by default, PostgreSQL when a
 // URL is configured. Both speak the same schema (see migrations/).
-import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type SqliteDatabaseModule from 'better-sqlite3';
 import pg from 'pg';
 import { Kysely, PostgresAdapter, type Dialect as KyselyDialect } from 'kysely';
+import { createPrivateFile, ensurePrivateDirectory, restrictToOwner } from '../private-files.ts';
 import type { Database } from './database-schema.ts';
 import { CurrentSchemaPostgresDialect } from './postgres-schema-introspector.ts';
 import type { SqliteFastPath } from './precompiled-query.ts';
@@ -54,7 +54,12 @@ export interface DatabaseOptions {
 }
 
 function openSqlite(file: string, groupCommit: GroupCommitOptions | undefined): DatabaseHandle {
-  if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
+  if (file !== ':memory:') {
+    ensurePrivateDirectory(path.dirname(file));
+    // SQLite gives the -wal and -shm files it creates the database file's mode: 0600 from here.
+    createPrivateFile(file);
+    for (const companion of [`${file}-wal`, `${file}-shm`]) restrictToOwner(companion);
+  }
   const sqlite = new SqliteDatabase(file);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = FULL');

@@ -11,6 +11,7 @@ import * as prescriptions from '../../../migrations/0006-prescriptions.ts';
 import * as webhookDeliveries from '../../../migrations/0007-webhook-deliveries.ts';
 import * as portal from '../../../migrations/0008-portal.ts';
 import * as idempotencyKeys from '../../../migrations/0009-idempotency-keys.ts';
+import * as credentialRotation from '../../../migrations/0010-credential-rotation.ts';
 import * as portalFormIds from '../../../migrations/0011-portal-form-ids.ts';
 
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
@@ -23,6 +24,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0007-webhook-deliveries': webhookDeliveries,
   '0008-portal': portal,
   '0009-idempotency-keys': idempotencyKeys,
+  '0010-credential-rotation': credentialRotation,
   '0011-portal-form-ids': portalFormIds,
 };
 

@@ -84,7 +84,8 @@ const FRAMEWORK_ERRORS: Record<string, { code: ErrorCode; detail: string }> = {
 export function createFrameworkErrorHandler(options: ErrorRendering) {
   return (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const known = FRAMEWORK_ERRORS[error.code] ?? { code: 'INVALID_REQUEST' as const, detail: 'The request could not be routed' };
-    reply.header('x-request-id', request.id);
+    // No hook runs for these, so the header every response carries is set here too.
+    reply.header('x-request-id', request.id).header('x-content-type-options', 'nosniff');
     return sendError(options, request, reply, new ApiError(known.code, known.detail));
   };
 }
@@ -112,7 +113,7 @@ export function createClientErrorHandler(options: ErrorRendering & { newRequestI
     if (socket.writable) {
       socket.write(
         `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
-          `Content-Length: ${Buffer.byteLength(body)}\r\nx-request-id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
+          `Content-Length: ${Buffer.byteLength(body)}\r\nx-request-id: ${requestId}\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n${body}`,
       );
     }
     socket.destroy();

@@ -1,0 +1,47 @@
+// The SSO and portal tables (see database-schema.ts).
+import { text, time } from './table-columns.ts';
+
+/** A single-use SSO token minted by POST /v1/sso, keyed by its SHA-256 (the token is never stored). */
+export const ssoTokensColumns = {
+  token_hash: text(),
+  partner_id: text(),
+  organization_id: text(),
+  user_id: text(),
+  redirect_path: text(),
+  reserved_1: text().orNull(),
+  reserved_2: text().orNull(),
+  reserved_3: text().orNull(),
+  created_at: time(),
+  expires_at: time(),
+  /** Set when the token opened a session: it works once. */
+  used_at: time().orNull(),
+} as const;
+
+/** A portal session, keyed by the SHA-256 of its cookie value; it ends after an idle timeout. */
+export const portalSessionsColumns = {
+  session_hash: text(),
+  partner_id: text(),
+  organization_id: text(),
+  user_id: text(),
+  reserved_1: text().orNull(),
+  reserved_2: text().orNull(),
+  reserved_3: text().orNull(),
+  /** What the CSRF tokens of this session's forms are made from and checked against. */
+  csrf_secret: text(),
+  created_at: time(),
+  last_seen_at: time(),
+} as const;
+
+/** A portal form's one-time id (migration 0011): claimed by the first post of the form. */
+export const portalFormIdsColumns = {
+  form_id: text(),
+  session_hash: text(),
+  /** `prescribe`, `cease`, `cancel` or `reissue`. */
+  purpose: text(),
+  /** The patient id (prescribe) or SCID (a change) the form acts on. */
+  target: text(),
+  /** When the post that acts on the form claimed it (the row is deleted when that post only re-showed the form). */
+  claimed_at: time(),
+  /** The SCID the form's first post made or changed. */
+  result: text().orNull(),
+} as const;

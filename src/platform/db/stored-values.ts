@@ -1,0 +1,50 @@
+// The closed sets of values status-like columns hold. They live here, below every feature, so
+// the table types can name them; the features' own constants are these lists (re-exported) or
+// are checked against them with `satisfies`, so the two cannot part.
+
+export const PRESCRIPTION_STATUSES = ['Active', 'Ceased', 'Cancelled', 'Error'] as const;
+export type PrescriptionStatus = (typeof PRESCRIPTION_STATUSES)[number];
+
+export const PRESCRIPTION_TYPES = ['ELECTRONIC'] as const;
+export const DELIVERY_METHODS = ['SMS', 'EMAIL'] as const;
+export const RECIPIENT_TYPES = ['PATIENT', 'PHARMACY'] as const;
+
+/** A webhook delivery: 'pending' until a 2xx ('delivered') or its last failed attempt ('failed'). */
+export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
+/** Why a delivery exists: made with its event, or asked for by an operator. */
+export const DELIVERY_REASONS = ['event', 'replay'] as const;
+export type DeliveryReason = (typeof DELIVERY_REASONS)[number];
+
+/** How a webhook attempt ended, as the attempt log records it (webhook-delivery-rules.ts classifies). */
+export const OUTCOME_CLASSES = [
+  'success',
+  'http_4xx',
+  'http_5xx',
+  'http_408',
+  'http_429',
+  'redirect',
+  'timeout',
+  'dns',
+  'connect',
+  'tls',
+  'blocked_address',
+] as const;
+export type OutcomeClass = (typeof OUTCOME_CLASSES)[number];
+
+/** `active` (verified) or `inactive` (its HPI-I was taken over; verify again to reactivate). */
+export const PROVIDER_RECORD_STATUSES = ['active', 'inactive'] as const;
+export type ProviderRecordStatus = (typeof PROVIDER_RECORD_STATUSES)[number];
+
+/** `in_progress` while the first request runs, `done` once its response is stored. */
+export const IDEMPOTENCY_STATES = ['in_progress', 'done'] as const;
+
+/** 'api' (created through POST .../patients) or 'import' (brought over from another system). */
+export const PATIENT_SOURCES = ['api', 'import'] as const;
+
+export const IHI_STATUSES = ['ACTIVE', 'DECEASED', 'RETIRED', 'EXPIRED', 'RESOLVED', 'UNKNOWN'] as const;
+export type IhiStatus = (typeof IHI_STATUSES)[number];
+
+export const IHI_RECORD_STATUSES = ['VERIFIED', 'UNVERIFIED', 'PROVISIONAL', 'UNKNOWN'] as const;
+export type IhiRecordStatus = (typeof IHI_RECORD_STATUSES)[number];
