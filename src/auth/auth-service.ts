@@ -17,6 +17,7 @@ import { claimedIdsCanBeValid, findFailureLockout, recordCredentialFailure, type
 import { findRequestPrincipal, findTokenCredentials, markIntegrationValidated, type PreviousSecret, type RequestPrincipalRow } from './auth-store.ts';
 import { canonicalScope, requestableScopes, type Scope } from './scopes.ts';
 import type { SigningKeys } from '../platform/signing-keys.ts';
+import { holdsCapability, type Capability } from './capabilities.ts';
 import { parseStoredRoles, type Role } from './user-roles.ts';
 
 export interface AuthContext {
@@ -64,9 +65,11 @@ export interface Principal {
 export interface BearerRequirement {
   /** Any one of these scopes is enough. */
   scopes: readonly Scope[];
-  /** When set, the token's user must hold one of these roles. */
-  roles?: readonly Role[];
-  /** Status when the role check fails: 401 (default) or 403. */
+  /** When set, the token's user must hold this capability (capabilities.ts)... */
+  capability?: Capability;
+  /** ...or be the path's user_id (a user may update their own details). */
+  orSelf?: boolean;
+  /** Status when the capability check fails: 401 (default) or 403. */
   roleFailure?: 401 | 403;
 }
 
@@ -75,6 +78,8 @@ export interface BearerCredentials {
   organizationSecret: string | undefined;
   /** The path's organization_id, when the route has one. */
   pathOrganizationId: string | undefined;
+  /** The path's user_id, when the route has one. */
+  pathUserId?: string | undefined;
 }
 
 /** The credential headers of /v1/token, in the order a missing one is reported. */
@@ -276,7 +281,7 @@ function authorize(
   }
   if (!requirement.scopes.some((scope) => claims.scopes.includes(scope))) throw unauthorized(AUTH_DETAIL.scope);
   const roles = storedRolesOf(ctx, row);
-  if (requirement.roles && !requirement.roles.some((role) => roles.includes(role))) {
+  if (requirement.capability && !holdsCapability(roles, requirement.capability) && !isPathUser(requirement, credentials, claims)) {
     throw requirement.roleFailure === 403 ? new ApiError('FORBIDDEN', 'Insufficient permissions') : unauthorized('Insufficient permissions');
   }
   // Field by field, not `{ ...claims, roles, ... }`: on Node 20 each property after a spread
@@ -298,6 +303,10 @@ function organizationSecretAccepted(ctx: AuthContext, secret: string, row: Reado
   if (row.organization_previous_secret_hash === null) return false;
   const previous = { previous_secret_hash: row.organization_previous_secret_hash, previous_secret_expires_at: row.organization_previous_secret_expires_at };
   return previousSecretAccepted(ctx.secretMatches, secret, previous, ctx.clock.now());
+}
+
+function isPathUser(requirement: BearerRequirement, credentials: BearerCredentials, claims: AccessTokenClaims): boolean {
+  return requirement.orSelf === true && credentials.pathUserId !== undefined && credentials.pathUserId.toLowerCase() === claims.userId;
 }
 
 function storedRolesOf(ctx: AuthContext, row: Readonly<RequestPrincipalRow>): readonly Role[] {

@@ -17,6 +17,7 @@ export {
 } from './auth-service.ts';
 export { FAILURES_PER_ADDRESS, FAILURES_PER_PAIR_TIERS } from './credential-failures.ts';
 export { signAccessToken } from './access-tokens.ts';
+export { CAPABILITIES, CAPABILITY_TABLE, type Capability, holdsCapability, needsReadinessFor, rolesWith } from './capabilities.ts';
 export { authRoutes } from './auth-routes.ts';
 export { OrganizationParams, TokenHeadersSchema } from './auth-schemas.ts';
 export { installBearerAuth, principalOf, requireDeclaredAuth, type RouteCatalogEntry } from './route-auth.ts';
@@ -34,5 +35,4 @@ export {
   PROVIDER_RECORD_ROLES,
   type Role,
   ROLES,
-  USER_MANAGER_ROLES,
 } from './user-roles.ts';

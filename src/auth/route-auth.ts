@@ -3,6 +3,7 @@
 // stops: the JSON API serves public and bearer-token routes, the portal public and session
 // routes.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { rolesWith, type Capability } from './capabilities.ts';
 import { whenReady, type Awaitable } from '../platform/awaitable.ts';
 import { authenticateBearer, type AuthContext, type BearerRequirement, type Principal } from './auth-service.ts';
 
@@ -11,8 +12,8 @@ export type RouteAuth =
   | { kind: 'public' }
   /** `Authorization: Bearer` with `x-organization-secret`, checked against scopes and roles. */
   | ({ kind: 'bearer' } & BearerRequirement)
-  /** A portal session cookie. */
-  | { kind: 'session' };
+  /** A portal session cookie; with a capability, the session's user must hold it (else a 403 page). */
+  | { kind: 'session'; capability?: Capability };
 
 export type RouteAuthKind = RouteAuth['kind'];
 
@@ -35,7 +36,8 @@ export interface RouteCatalogEntry {
 function documentAuth(schema: Record<string, unknown> | undefined, auth: BearerRequirement): void {
   if (!schema) return;
   schema.security = [{ bearerAuth: [], organizationSecret: [] }];
-  const roles = auth.roles ? `; the token's user must be ${auth.roles.join(' or ')}` : '';
+  const self = auth.orSelf ? ', or be the path\'s user' : '';
+  const roles = auth.capability ? `; the token's user must be ${rolesWith(auth.capability).join(' or ')}${self}` : '';
   schema.description = [schema.description, `Scope: ${auth.scopes.join(' or ')}${roles}.`].filter(Boolean).join('\n\n');
 }
 
@@ -82,10 +84,12 @@ export function installBearerAuth(app: FastifyInstance, auth: AuthContext): void
 
 function credentialsOf(request: FastifyRequest) {
   const secret = request.headers['x-organization-secret'];
+  const params = request.params as Record<string, string | undefined>;
   return {
     authorization: request.headers.authorization,
     organizationSecret: typeof secret === 'string' ? secret : undefined,
-    pathOrganizationId: (request.params as Record<string, string | undefined>).organization_id,
+    pathOrganizationId: params.organization_id,
+    pathUserId: params.user_id,
   };
 }
 

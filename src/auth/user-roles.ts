@@ -18,10 +18,7 @@ export const PROVIDER_RECORD_ROLES = ['provider', 'rx_queue_manager'] as const s
 /** The one role that may prescribe (see escript-readiness.ts). */
 export const PRESCRIBING_ROLE = 'provider' satisfies Role;
 
-/** Who may create users, change roles, disable and enable users. */
-export const USER_MANAGER_ROLES: Role[] = ['owner', 'admin'];
-
-/** The roles a user keeps when disabled, and gets back when enabled. */
+/** The roles a user gets when disabled, and back when enabled (besides the PLATFORM_KEPT_ROLES they held). */
 export const BASELINE_ROLES: Role[] = ['member'];
 
 export function isRole(value: string): value is Role {

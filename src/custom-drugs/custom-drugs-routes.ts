@@ -38,7 +38,6 @@ import {
 } from './custom-drugs-service.ts';
 
 /** The spec: the organization catalog is managed by owner or admin users (else 401). */
-const CATALOG_MANAGERS: Role[] = ['owner', 'admin'];
 const CATALOG = '/v1/organizations/:organization_id/custom-drugs';
 const USER_DRUGS = '/v1/organizations/:organization_id/users/:user_id/custom-drugs';
 const tags = ['custom drugs'];
@@ -49,7 +48,7 @@ const createCatalogDrugsRoute: RouteRegistration = (app, ctx, config) => {
   app.route({
     method: 'POST',
     url: CATALOG,
-    config: { auth: { kind: 'bearer', scopes: ['create:custom_drug'], roles: CATALOG_MANAGERS }, idempotent: true },
+    config: { auth: { kind: 'bearer', scopes: ['create:custom_drug'], capability: 'manage_organization_drugs' }, idempotent: true },
     bodyLimit: Math.max(config.bodyLimitBytes, BULK_BODY_LIMIT_BYTES),
     attachValidation: true,
     schema: {
@@ -71,7 +70,7 @@ const listCatalogRoute: RouteRegistration = (app, ctx) => {
   app.route({
     method: 'GET',
     url: CATALOG,
-    config: { auth: { kind: 'bearer', scopes: ['read:custom_drug'], roles: CATALOG_MANAGERS } },
+    config: { auth: { kind: 'bearer', scopes: ['read:custom_drug'], capability: 'manage_organization_drugs' } },
     schema: {
       summary: 'List the organization catalog, optionally by custom_product_id (exact match)',
       tags,
@@ -90,7 +89,7 @@ const deleteCatalogRoute: RouteRegistration = (app, ctx) => {
   app.route({
     method: 'DELETE',
     url: CATALOG,
-    config: { auth: { kind: 'bearer', scopes: ['delete:custom_drug'], roles: CATALOG_MANAGERS } },
+    config: { auth: { kind: 'bearer', scopes: ['delete:custom_drug'], capability: 'manage_organization_drugs' } },
     schema: {
       summary: 'Delete the whole organization catalog (requires confirm=true; user-level drugs stay)',
       tags,
@@ -109,7 +108,7 @@ const updateCatalogDrugRoute: RouteRegistration = (app, ctx) => {
   app.route({
     method: 'PUT',
     url: `${CATALOG}/:custom_drug_id`,
-    config: { auth: { kind: 'bearer', scopes: ['update:custom_drug'], roles: CATALOG_MANAGERS } },
+    config: { auth: { kind: 'bearer', scopes: ['update:custom_drug'], capability: 'manage_organization_drugs' } },
     attachValidation: true,
     schema: {
       summary: 'Update an organization catalog drug (only the supplied fields change)',
@@ -129,7 +128,7 @@ const deleteCatalogDrugRoute: RouteRegistration = (app, ctx) => {
   app.route({
     method: 'DELETE',
     url: `${CATALOG}/:custom_drug_id`,
-    config: { auth: { kind: 'bearer', scopes: ['delete:custom_drug'], roles: CATALOG_MANAGERS } },
+    config: { auth: { kind: 'bearer', scopes: ['delete:custom_drug'], capability: 'manage_organization_drugs' } },
     schema: {
       summary: 'Delete an organization catalog drug (idempotent)',
       tags,

@@ -14,7 +14,7 @@ export const dashboardPages: RouteModule<PortalContext> = (app, portal) => {
   app.route({
     method: 'GET',
     url: '/dashboard',
-    config: { auth: { kind: 'session' } },
+    config: { auth: { kind: 'session', capability: 'portal:patients' } },
     schema: { hide: true },
     handler: async (request, reply) => {
       const page = await readDashboard(portal, sessionOf(request));
@@ -25,7 +25,7 @@ export const dashboardPages: RouteModule<PortalContext> = (app, portal) => {
   app.route({
     method: 'POST',
     url: '/dashboard/find-patient',
-    config: { auth: { kind: 'session' } },
+    config: { auth: { kind: 'session', capability: 'portal:patients' } },
     attachValidation: true,
     schema: { hide: true, body: Type.Object({ partner_patient_id: Type.Optional(Type.String({ maxLength: 150 })) }) },
     handler: async (request, reply) => {
@@ -38,7 +38,7 @@ export const dashboardPages: RouteModule<PortalContext> = (app, portal) => {
   app.route({
     method: 'GET',
     url: '/dashboard/patients/:patient_id',
-    config: { auth: { kind: 'session' } },
+    config: { auth: { kind: 'session', capability: 'portal:patients' } },
     schema: { hide: true, params: PatientParams, querystring: Type.Object({ lastKey: Type.Optional(Type.String({ maxLength: 500 })) }) },
     handler: async (request, reply) => {
       const page = await readPatientPage(portal, sessionOf(request), request.params.patient_id, request.query.lastKey);

@@ -13,6 +13,7 @@ import { Eta } from 'eta';
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
+import { holdsCapability } from '../auth/index.ts';
 import { ApiError, ERROR_CODES } from '../platform/http/api-error.ts';
 import { findLivePortalSession, type PortalSession, type SsoContext } from '../sso/index.ts';
 import { installAddressLimits } from './portal-address-limits.ts';
@@ -33,6 +34,8 @@ export const TEMPLATES_DIR = fileURLToPath(new URL('./templates/', import.meta.u
 
 /** Longest form body the portal accepts (a prescription form is well under 4 KB). */
 const FORM_BODY_LIMIT_BYTES = 32 * 1024;
+
+export const ROLE_REFUSED = 'Your role in this organization does not give access to this page. Ask an owner or admin of the organization if you need it.';
 
 export const SIGN_IN_AGAIN = 'Your session has ended or was never opened here. Open the portal again from your clinical software.';
 
@@ -94,6 +97,8 @@ function installSessionAuth(portal: FastifyInstance, sso: SsoContext, config: Pi
     request.portalSession = session;
     request.session = { csrfSecret: session.csrfSecret };
     request.frameOrigins = session.frameOrigins;
+    const capability = request.routeOptions.config.auth.capability;
+    if (capability && !holdsCapability(session.roles, capability)) throw new ApiError('FORBIDDEN', ROLE_REFUSED);
   });
   // Every POST is a form of a session page: it must carry that session's CSRF token.
   portal.addHook('preHandler', (request, reply, done) => (request.method === 'POST' ? portal.csrfProtection(request, reply, done) : done()));

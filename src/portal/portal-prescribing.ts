@@ -4,6 +4,7 @@
 // confirmation step. Creating and changing call the prescriptions service with the session
 // as the caller and its user as the acting prescriber, and with the session's reserved_1..3,
 // so the same rules hold and the same events are written as through any other entry point.
+import { holdsCapability, needsReadinessFor, type Capability } from '../auth/index.ts';
 import { searchDrugsVisibleToUser } from '../custom-drugs/index.ts';
 import { requirePatient } from '../patients/index.ts';
 import { ApiError } from '../platform/http/api-error.ts';
@@ -20,11 +21,14 @@ import {
 } from '../prescriptions/index.ts';
 import type { PortalSession } from '../sso/index.ts';
 import { readPrescriberProfile } from '../users/index.ts';
+import { issueFormId, submitOnce, type FormAttempt } from './portal-forms.ts';
 import { choiceOfDelivery, deliveryChoicesOf, describeDelivery, medicineGroupsOf, MEDICINES_LISTED, type Choice, type MedicineGroup } from './prescription-choices.ts';
 import { deliveryOfChoice, EMPTY_FORM, formErrorsOf, medicineValueOfDrug, prescribeBodyOf, readFormValues, readPrefill, type FormErrors, type FormValues } from './prescription-form.ts';
 import { shownReserved, viewOfPatientRow, viewOfPrescriber, type PatientView, type PortalContext, type PrescriberView } from './portal-service.ts';
 
 export interface FormPage {
+  /** The form's one-time id (portal-forms.ts). */
+  formId: string;
   patient: PatientView;
   prescriber: PrescriberView;
   values: FormValues;
@@ -40,6 +44,8 @@ export interface FormPage {
 const NO_ERRORS: FormErrors = { fields: {}, general: [] };
 
 interface FormNotes {
+  /** The id of the form being shown again; none: a new form, with a new id. */
+  formId?: string;
   warnings?: string[];
   errors?: FormErrors;
   /** A custom_drug_id to preselect, if it is one the prescriber may use (else a warning). */
@@ -60,6 +66,7 @@ async function formPageOf(ctx: PortalContext, session: PortalSession, patientId:
   }
   const groups = medicineGroupsOf(drugs, { formularyOffered: ctx.formularyOffered, search: values.search, selected: values.medicine });
   return {
+    formId: notes.formId ?? issueFormId(ctx.forms, session, { purpose: 'prescribe', target: patient.id }),
     patient: viewOfPatientRow(patient),
     prescriber,
     values,
@@ -92,14 +99,30 @@ function conflictMessageOf(error: unknown): string {
   throw error;
 }
 
+const formIdOf = (submitted: SubmittedBody): string => {
+  const sent = bodyFields(submitted).form_id;
+  return typeof sent === 'string' ? sent : '';
+};
+
 /**
  * Creates the prescription the form describes, or shows the form again: with the medicines a
  * search found (200), with each field error under its field (422), or saying why the prescriber
- * cannot prescribe (409). The patient is found first (404), as on every route.
+ * cannot prescribe (409). The patient is found first (404), as on every route. The form
+ * creates once: a second post of it is sent to the prescription the first one made.
  */
 export async function submitPrescriptionForm(ctx: PortalContext, session: PortalSession, patientId: string, submitted: SubmittedBody): Promise<FormOutcome> {
   const values = readFormValues(bodyFields(submitted));
-  if (bodyFields(submitted).intent === 'search') return { kind: 'form', status: 200, page: await formPageOf(ctx, session, patientId, values, {}) };
+  const formId = formIdOf(submitted);
+  const patient = await requirePatient(ctx.patients, session.organizationId, patientId);
+  if (bodyFields(submitted).intent === 'search') return { kind: 'form', status: 200, page: await formPageOf(ctx, session, patientId, values, { formId }) };
+  const once = await submitOnce(ctx.forms, session, formId, { purpose: 'prescribe', target: patient.id }, async (): Promise<FormAttempt<FormOutcome>> => {
+    const outcome = await createFromForm(ctx, session, patientId, values, submitted, formId);
+    return { result: outcome.kind === 'created' ? outcome.scid : undefined, outcome };
+  });
+  return once.kind === 'first' ? once.outcome : { kind: 'created', scid: once.result };
+}
+
+async function createFromForm(ctx: PortalContext, session: PortalSession, patientId: string, values: FormValues, submitted: SubmittedBody, formId: string): Promise<FormOutcome> {
   const { body, issues } = prescribeBodyOf(values, { formularyOffered: ctx.formularyOffered, reserved: session.reserved });
   let refusal: { status: 409 | 422; errors: FormErrors };
   try {
@@ -109,7 +132,7 @@ export async function submitPrescriptionForm(ctx: PortalContext, session: Portal
   } catch (error) {
     refusal = { status: 409, errors: { fields: {}, general: [conflictMessageOf(error)] } };
   }
-  return { kind: 'form', status: refusal.status, page: await formPageOf(ctx, session, patientId, values, { errors: refusal.errors }) };
+  return { kind: 'form', status: refusal.status, page: await formPageOf(ctx, session, patientId, values, { errors: refusal.errors, formId }) };
 }
 
 export interface PrescriptionPage {
@@ -129,14 +152,22 @@ export interface PrescriptionPage {
   deliveryChoice: string;
   tokenUrl: string;
   qrSvg: string;
-  /** The changes the prescription's status allows. */
+  /** The changes the prescription's status allows and the session's role may make. */
   actions: PrescriptionChange[];
+  /** Whether the status allows any change at all (whoever asks). */
+  changeable: boolean;
+  /** Whether the page offers a new prescription (the role may prescribe). */
+  offersNewPrescription: boolean;
   reserved: Array<{ name: string; value: string }>;
 }
+
+/** What each change asks of the session's roles (capabilities.ts). */
+export const CHANGE_CAPABILITIES = { cease: 'portal:prescribe', cancel: 'portal:prescribe', reissue: 'portal:reissue' } as const satisfies Record<PrescriptionChange, Capability>;
 
 /** The prescription (404 for another patient's or organization's), with its token's QR code and the changes it allows. */
 export async function readPrescriptionPage(ctx: PortalContext, session: PortalSession, patientId: string, scid: string): Promise<PrescriptionPage> {
   const { patient, prescription: p } = await readPatientPrescription(ctx.prescriptions, session, { userId: session.userId, patientId, scid });
+  const allowed = PRESCRIPTION_CHANGES.filter((action) => TRANSITIONS[action].from === p.status);
   return {
     patient: { patientId: patient.patient_id, name: `${patient.given_name} ${patient.family_name}`, dateOfBirth: patient.date_of_birth.slice(0, 10), partnerPatientId: patient.partner_patient_id },
     scid: p.scid,
@@ -153,12 +184,16 @@ export async function readPrescriptionPage(ctx: PortalContext, session: PortalSe
     deliveryChoice: choiceOfDelivery(p.delivery),
     tokenUrl: p.url,
     qrSvg: await renderScidQrCode(p.scid),
-    actions: PRESCRIPTION_CHANGES.filter((action) => TRANSITIONS[action].from === p.status),
+    actions: allowed.filter((action) => holdsCapability(session.roles, CHANGE_CAPABILITIES[action])),
+    changeable: allowed.length > 0,
+    offersNewPrescription: holdsCapability(session.roles, 'portal:prescribe'),
     reserved: shownReserved(session.reserved),
   };
 }
 
 export interface ChangeConfirmation {
+  /** The confirmation form's one-time id. */
+  formId: string;
   action: PrescriptionChange;
   prescription: PrescriptionPage;
   /** For a reissue: where the token can go this time. */
@@ -168,16 +203,21 @@ export interface ChangeConfirmation {
 
 export type ChangeOutcome = { kind: 'done' } | { kind: 'confirm'; status: 200 | 409 | 422; confirmation: ChangeConfirmation };
 
-async function confirmationOf(ctx: PortalContext, session: PortalSession, ids: { patientId: string; scid: string }, action: PrescriptionChange, sendTo: string, errors: string[]): Promise<ChangeConfirmation> {
+type ChangeForm = { action: PrescriptionChange; sendTo: string; formId?: string };
+
+async function confirmationOf(ctx: PortalContext, session: PortalSession, ids: { patientId: string; scid: string }, form: ChangeForm, errors: string[]): Promise<ChangeConfirmation> {
+  const { action, sendTo } = form;
   const prescription = await readPrescriptionPage(ctx, session, ids.patientId, ids.scid);
   const deliveries = action === 'reissue' ? deliveryChoicesOf(await requirePatient(ctx.patients, session.organizationId, ids.patientId), sendTo || prescription.deliveryChoice) : [];
-  return { action, prescription, deliveries, errors };
+  const formId = form.formId ?? issueFormId(ctx.forms, session, { purpose: action, target: prescription.scid });
+  return { formId, action, prescription, deliveries, errors };
 }
 
 /**
  * A change asked for without `confirm=yes` shows its confirmation step; confirmed, it is made
  * through the prescriptions service (which refuses what the lifecycle does not allow: 409,
- * shown on the confirmation page).
+ * shown on the confirmation page), once per confirmation form. An rx_reader's reissue does not
+ * ask the reader to be able to prescribe (capabilities.ts).
  */
 export async function submitPrescriptionChange(
   ctx: PortalContext,
@@ -188,16 +228,28 @@ export async function submitPrescriptionChange(
 ): Promise<ChangeOutcome> {
   const fields = bodyFields(submitted);
   const sendTo = typeof fields.send_to === 'string' ? fields.send_to : '';
-  if (fields.confirm !== 'yes') return { kind: 'confirm', status: 200, confirmation: await confirmationOf(ctx, session, ids, action, sendTo, []) };
+  if (fields.confirm !== 'yes') return { kind: 'confirm', status: 200, confirmation: await confirmationOf(ctx, session, ids, { action, sendTo }, []) };
+  const { prescription } = await readPatientPrescription(ctx.prescriptions, session, { userId: session.userId, ...ids });
+  const form = { action, sendTo, formId: formIdOf(submitted) };
+  const once = await submitOnce(ctx.forms, session, form.formId, { purpose: action, target: prescription.scid }, async (): Promise<FormAttempt<ChangeOutcome>> => {
+    const outcome = await changeFromForm(ctx, session, ids, form, submitted);
+    return { result: outcome.kind === 'done' ? prescription.scid : undefined, outcome };
+  });
+  return once.kind === 'first' ? once.outcome : { kind: 'done' };
+}
+
+async function changeFromForm(ctx: PortalContext, session: PortalSession, ids: { patientId: string; scid: string }, form: Required<ChangeForm>, submitted: SubmittedBody): Promise<ChangeOutcome> {
+  const { action, sendTo } = form;
   const delivery = action === 'reissue' ? deliveryOfChoice(sendTo) : undefined;
   const body = { ...session.reserved, ...(delivery ? { delivery } : {}) };
+  const actorMustPrescribe = needsReadinessFor(session.roles, CHANGE_CAPABILITIES[action]);
   let refusal: { status: 409 | 422; errors: string[] };
   try {
-    const read = await changePrescriptionOrRefuse(ctx.prescriptions, session, { userId: session.userId, ...ids }, action, { value: body, issues: submitted.issues });
+    const read = await changePrescriptionOrRefuse(ctx.prescriptions, session, { userId: session.userId, ...ids }, action, { value: body, issues: submitted.issues }, actorMustPrescribe);
     if (read.ok) return { kind: 'done' };
     refusal = { status: 422, errors: read.errors.map((error) => error.message) };
   } catch (error) {
     refusal = { status: 409, errors: [conflictMessageOf(error)] };
   }
-  return { kind: 'confirm', status: refusal.status, confirmation: await confirmationOf(ctx, session, ids, action, sendTo, refusal.errors) };
+  return { kind: 'confirm', status: refusal.status, confirmation: await confirmationOf(ctx, session, ids, form, refusal.errors) };
 }

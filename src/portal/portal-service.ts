@@ -3,6 +3,7 @@
 // patients, custom drugs, prescriptions for every change), with the session as the caller, so
 // the portal applies the API's rules and its tenancy: another organization's patient or
 // prescription is a 404 here too. Prescribing and managing are in portal-prescribing.ts.
+import { holdsCapability } from '../auth/index.ts';
 import type { CustomDrugsContext } from '../custom-drugs/index.ts';
 import { findPatientsOfPartnerId, requirePatient, type PatientRow, type PatientsContext } from '../patients/index.ts';
 import { bodyFields, type SubmittedBody } from '../platform/http/body-validation.ts';
@@ -11,6 +12,7 @@ import type { Deps } from '../deps.ts';
 import type { PortalSession } from '../sso/index.ts';
 import { remedyOf, readPrescriberProfile, type PrescriberProfile, type UsersContext } from '../users/index.ts';
 import type { EventMetadata } from '../webhooks/index.ts';
+import type { PortalFormsContext } from './portal-forms.ts';
 
 export interface PortalContext {
   /** The built-in sandbox formulary is offered (sandbox mode only). */
@@ -19,13 +21,15 @@ export interface PortalContext {
   patients: PatientsContext;
   customDrugs: CustomDrugsContext;
   prescriptions: PrescriptionsContext;
+  /** The prescribing forms' one-time ids (portal-forms.ts). */
+  forms: PortalFormsContext;
 }
 
 export function createPortalContext(
-  deps: Pick<Deps, 'config'>,
+  deps: Pick<Deps, 'config' | 'database' | 'clock' | 'secretKey'>,
   features: { users: UsersContext; patients: PatientsContext; customDrugs: CustomDrugsContext; prescriptions: PrescriptionsContext },
 ): PortalContext {
-  return { formularyOffered: deps.config.mode === 'sandbox', ...features };
+  return { formularyOffered: deps.config.mode === 'sandbox', ...features, forms: { db: deps.database, clock: deps.clock, key: deps.secretKey } };
 }
 
 /** The signed-in prescriber, and whether (and if not, why not) they can prescribe. */
@@ -101,6 +105,10 @@ export interface PatientPageRow {
 
 export interface PatientPage {
   patient: PatientView;
+  /** False for a role that sees patients but no prescription (receptionist, member): none listed. */
+  showsPrescriptions: boolean;
+  /** Whether the page offers a new prescription (the role may prescribe). */
+  offersNewPrescription: boolean;
   prescriptions: PatientPageRow[];
   /** The next page's lastKey; null on the last page. */
   nextKey: string | null;
@@ -112,10 +120,16 @@ const PATIENT_PAGE_SIZE = 50;
 /** The patient (404 outside the organization) and their prescriptions, newest first. */
 export async function readPatientPage(ctx: PortalContext, session: PortalSession, patientId: string, lastKey: string | undefined): Promise<PatientPage> {
   const row = await requirePatient(ctx.patients, session.organizationId, patientId);
+  const offersNewPrescription = holdsCapability(session.roles, 'portal:prescribe');
+  if (!holdsCapability(session.roles, 'portal:read_prescriptions')) {
+    return { patient: viewOfPatientRow(row), showsPrescriptions: false, offersNewPrescription, prescriptions: [], nextKey: null };
+  }
   const query = { value: { limit: String(PATIENT_PAGE_SIZE), ...(lastKey ? { lastKey } : {}) }, issues: [] };
   const { data, pagination } = await listPatientPrescriptions(ctx.prescriptions, session, { userId: session.userId, patientId: row.id }, query);
   return {
     patient: viewOfPatientRow(row),
+    showsPrescriptions: true,
+    offersNewPrescription,
     prescriptions: data.prescriptions.map((p) => ({ scid: p.scid, status: p.status, medicine: describeMedicine(p), createdDate: p.created_date })),
     nextKey: pagination.lastKey,
   };

@@ -6,17 +6,22 @@
 import { Type } from '@sinclair/typebox';
 import { submittedBody } from '../platform/http/body-validation.ts';
 import { PRESCRIPTION_CHANGES, TRANSITIONS } from '../prescriptions/index.ts';
+import type { Capability } from '../auth/index.ts';
 import type { RouteModule } from '../route-module.ts';
 import type { PortalContext } from './portal-service.ts';
 import { layoutOf, PORTAL_FRAMES, portalPaths } from './page-layout.ts';
 import { sessionOf } from './portal-context.ts';
-import { readPrescriptionForm, readPrescriptionPage, submitPrescriptionChange, submitPrescriptionForm } from './portal-prescribing.ts';
+import { CHANGE_CAPABILITIES, readPrescriptionForm, readPrescriptionPage, submitPrescriptionChange, submitPrescriptionForm } from './portal-prescribing.ts';
 import { PrescriptionFormBody } from './prescription-form.ts';
 
-const session = { auth: { kind: 'session' as const } };
+const session = (capability: Capability) => ({ auth: { kind: 'session' as const, capability } });
 const PatientParams = Type.Object({ patient_id: Type.String() });
 const PrescriptionParams = Type.Object({ patient_id: Type.String(), scid: Type.String() });
-const ChangeForm = Type.Object({ confirm: Type.Optional(Type.String({ maxLength: 10 })), send_to: Type.Optional(Type.String({ maxLength: 200 })) });
+const ChangeForm = Type.Object({
+  confirm: Type.Optional(Type.String({ maxLength: 10 })),
+  send_to: Type.Optional(Type.String({ maxLength: 200 })),
+  form_id: Type.Optional(Type.String({ maxLength: 100 })),
+});
 
 /** The banner a prescription page shows after the action that led to it (only these words, never the query's). */
 function noticeOf(query: { created?: string; done?: string }): string | undefined {
@@ -32,7 +37,7 @@ export const prescriptionPages: RouteModule<PortalContext> = (app, portal) => {
     app.route({
       method: 'GET',
       url: base,
-      config: session,
+      config: session('portal:prescribe'),
       schema: { hide: true, params: PatientParams },
       handler: async (request, reply) => {
         const page = await readPrescriptionForm(portal, sessionOf(request), request.params.patient_id, request.query as Record<string, unknown>);
@@ -43,7 +48,7 @@ export const prescriptionPages: RouteModule<PortalContext> = (app, portal) => {
     app.route({
       method: 'POST',
       url: base,
-      config: session,
+      config: session('portal:prescribe'),
       attachValidation: true,
       schema: { hide: true, params: PatientParams, body: PrescriptionFormBody },
       handler: async (request, reply) => {
@@ -57,7 +62,7 @@ export const prescriptionPages: RouteModule<PortalContext> = (app, portal) => {
     app.route({
       method: 'GET',
       url: `${base}/:scid`,
-      config: session,
+      config: session('portal:read_prescriptions'),
       schema: { hide: true, params: PrescriptionParams, querystring: Type.Object({ created: Type.Optional(Type.String()), done: Type.Optional(Type.String()) }) },
       handler: async (request, reply) => {
         const page = await readPrescriptionPage(portal, sessionOf(request), request.params.patient_id, request.params.scid);
@@ -70,7 +75,7 @@ export const prescriptionPages: RouteModule<PortalContext> = (app, portal) => {
       app.route({
         method: 'POST',
         url: `${base}/:scid/${action}`,
-        config: session,
+        config: session(CHANGE_CAPABILITIES[action]),
         attachValidation: true,
         schema: { hide: true, params: PrescriptionParams, body: ChangeForm },
         handler: async (request, reply) => {

@@ -70,8 +70,10 @@ export async function changePrescription(
   ids: PatientPath & { scid: string },
   action: PrescriptionChange,
   submitted: SubmittedBody,
+  /** false: the actor need not be able to prescribe (a portal rx_reader reissuing; see capabilities.ts). */
+  actorMustPrescribe = true,
 ): Promise<Prescription> {
-  return valueOrRefuse(await changePrescriptionOrRefuse(ctx, caller, ids, action, submitted));
+  return valueOrRefuse(await changePrescriptionOrRefuse(ctx, caller, ids, action, submitted, actorMustPrescribe));
 }
 
 /** As changePrescription, but a refused body is returned as its field errors (the portal shows them). */
@@ -81,6 +83,7 @@ export async function changePrescriptionOrRefuse(
   ids: PatientPath & { scid: string },
   action: PrescriptionChange,
   submitted: SubmittedBody,
+  actorMustPrescribe = true,
 ): Promise<BodyRead<Prescription>> {
   const scid = readScid(ids.scid);
   const { prescriber, patient } = await requirePrescriberAndPatient(ctx, caller, ids);
@@ -90,7 +93,7 @@ export async function changePrescriptionOrRefuse(
   // ChangeBody's fields are ReissueBody's but the delivery; the route's own schema found the failures.
   const read = readBody(ReissueBody, body, { errors: () => delivery.issues });
   if (!read.ok) return read;
-  requireReadyPrescriber(prescriber);
+  if (actorMustPrescribe) requireReadyPrescriber(prescriber);
   const transition = planTransition(action, found.status as PrescriptionStatus, scid);
   const at = ctx.clock.now().toISOString();
   const columns = { status: transition.to, updated_at: at, updated_by_user_id: prescriber.user_id, ...delivery.columns };

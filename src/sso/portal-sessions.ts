@@ -3,6 +3,7 @@
 // still enabled there, the organization's HPI-O, the partner's frame origins), so revoking
 // any of them ends the session at its next request. A session idle longer than the timeout,
 // or older than SESSION_MAX_AGE_SECONDS, is ended (deleted) when it is next presented.
+import { parseStoredRoles, type Role } from '../auth/index.ts';
 import { decryptSecret, hashSecret } from '../platform/secrets.ts';
 import type { EventMetadata } from '../webhooks/index.ts';
 import { parseFrameOrigins, SESSION_MAX_AGE_SECONDS, type SsoContext } from './sso-service.ts';
@@ -15,6 +16,10 @@ export interface PortalSession {
   /** As of this request. */
   organizationHpio: string | null;
   userId: string;
+  /** The user's roles as of this request (a role change applies at the next page). */
+  roles: readonly Role[];
+  /** The session's key (the hash of its cookie): what its forms' one-time ids are tied to. */
+  sessionHash: string;
   /** The SSO link's reserved_1..3: every event this session causes carries them. */
   reserved: EventMetadata;
   /** What this session's CSRF tokens are made from. */
@@ -50,6 +55,8 @@ function sessionOf(row: PortalSessionRow, csrfSecret: string): PortalSession {
     organizationId: row.organization_id,
     organizationHpio: row.organization_hpio,
     userId: row.user_id,
+    roles: parseStoredRoles(row.user_roles),
+    sessionHash: row.session_hash,
     reserved: { reserved_1: row.reserved_1, reserved_2: row.reserved_2, reserved_3: row.reserved_3 },
     csrfSecret,
     frameOrigins: parseFrameOrigins(row.frame_origins),

@@ -54,6 +54,8 @@ export async function insertPortalSession(trx: Kysely<Database>, row: Insertable
 
 export interface PortalSessionRow extends Selectable<PortalSessionsTable> {
   user_enabled: number;
+  /** The user's roles as they are now (JSON list). */
+  user_roles: string;
   organization_hpio: string | null;
   frame_origins: string;
 }
@@ -71,7 +73,7 @@ export async function findPortalSession(db: Kysely<Database>, sessionHash: strin
     .innerJoin('partners as p', 'p.id', 's.partner_id')
     .innerJoin('organization_partners as op', (join) => join.onRef('op.organization_id', '=', 's.organization_id').onRef('op.partner_id', '=', 's.partner_id'))
     .selectAll('s')
-    .select(['u.enabled as user_enabled', 'o.hpio as organization_hpio', 'p.frame_origins'])
+    .select(['u.enabled as user_enabled', 'u.roles as user_roles', 'o.hpio as organization_hpio', 'p.frame_origins'])
     .where('s.session_hash', '=', sessionHash)
     .executeTakeFirst();
 }
@@ -88,6 +90,8 @@ export async function deletePortalSession(db: Kysely<Database>, sessionHash: str
 export async function deleteStaleSignIns(trx: Kysely<Database>, cutoffs: { tokensBefore: string; sessionsIdleSince: string }): Promise<void> {
   await trx.deleteFrom('sso_tokens').where('expires_at', '<', cutoffs.tokensBefore).execute();
   await trx.deleteFrom('portal_sessions').where('last_seen_at', '<', cutoffs.sessionsIdleSince).execute();
+  // The one-time form ids of sessions gone by any road (idle, signed out, ended).
+  await trx.deleteFrom('portal_form_ids').where('session_hash', 'not in', trx.selectFrom('portal_sessions').select('session_hash')).execute();
 }
 
 /** Deletes the organization's sessions (only those opened through `partnerId`, or of `userId`, when given); how many. */

@@ -18,5 +18,5 @@ export {
 export { remedyOf } from './escript-readiness.ts';
 export type { IdentityAccount, IdentityProvider } from './identity-provider.ts';
 export { updateUser } from './provider-update.ts';
-export { changeUserState } from './user-access.ts';
+export { changeUserState, LOCK_OUT_DETAILS } from './user-access.ts';
 export { userRoutes } from './users-routes.ts';

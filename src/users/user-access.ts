@@ -5,7 +5,7 @@ import { BASELINE_ROLES, isAssignableRole, parseStoredRoles, PLATFORM_KEPT_ROLES
 import type { SubmittedBody } from '../platform/http/body-validation.ts';
 import { readRequestedRoles, ROLES_NOT_AN_ARRAY } from './users-input.ts';
 import { requireUser, type CallerOrganization, type UsersContext } from './users-service.ts';
-import { updateUserOfOrganization } from './users-store.ts';
+import { hasOtherEnabledOwner, updateUserOfOrganization } from './users-store.ts';
 
 export const NO_VALID_ROLE = 'access_roles must contain at least one valid role after filtering';
 
@@ -41,24 +41,45 @@ export async function replaceRoles(
 
 type StateChange = 'disable' | 'enable';
 
+export const LOCK_OUT_DETAILS = {
+  self: 'You cannot disable yourself; ask another owner or admin of the organization',
+  lastOwner: 'This user is the last enabled owner of the organization; nobody could manage it after disabling them',
+} as const;
+
+/** The platform's roles (owner, support) survive disable and enable; everything else becomes the baseline. */
+function rolesAfterStateChange(stored: string): Role[] {
+  const kept = parseStoredRoles(stored).filter((role) => (PLATFORM_KEPT_ROLES as readonly Role[]).includes(role));
+  return [...kept, ...BASELINE_ROLES];
+}
+
+/** Nobody locks an organization out: not by disabling themselves, not by disabling its last enabled owner (409). */
+async function refuseLockOut(ctx: UsersContext, organizationId: string, callerId: string, user: { id: string; roles: string }): Promise<void> {
+  if (user.id === callerId) throw new ApiError('CONFLICT', LOCK_OUT_DETAILS.self);
+  const isOwner = parseStoredRoles(user.roles).includes('owner');
+  if (isOwner && !(await hasOtherEnabledOwner(ctx.db, organizationId, user.id))) throw new ApiError('CONFLICT', LOCK_OUT_DETAILS.lastOwner);
+}
+
 /**
- * Disable: roles down to member and sign-in disabled. Enable: sign-in restored with role
- * member. Either is idempotent: a user already in the target state is left unchanged.
+ * Disable: roles down to member (owner and support kept) and sign-in disabled. Enable: sign-in
+ * restored, roles the same way. Either is idempotent: a user already in the target state is
+ * left unchanged.
  */
 export async function changeUserState(
   ctx: UsersContext,
-  { organizationId }: CallerOrganization,
+  caller: CallerOrganization & { userId: string },
   pathUserId: string,
   change: StateChange,
 ): Promise<{ user_id: string; message: string }> {
+  const { organizationId } = caller;
   const user = await requireUser(ctx, organizationId, pathUserId);
   const target = change === 'disable' ? 0 : 1;
   if (user.enabled === target) {
     return { user_id: user.id, message: change === 'disable' ? STATE_MESSAGES.alreadyDisabled : STATE_MESSAGES.alreadyEnabled };
   }
+  if (change === 'disable') await refuseLockOut(ctx, organizationId, caller.userId, user);
   await ctx.unitOfWork.run(async ({ trx }) => {
     const at = ctx.clock.now().toISOString();
-    await updateUserOfOrganization(trx, organizationId, user.id, { roles: JSON.stringify(BASELINE_ROLES), updated_at: at });
+    await updateUserOfOrganization(trx, organizationId, user.id, { roles: JSON.stringify(rolesAfterStateChange(user.roles)), updated_at: at });
     const account = { db: trx, organizationId, userId: user.id, email: user.email };
     // Last, so an identity provider that fails rolls the role change back.
     await (change === 'disable' ? ctx.identityProvider.disableUser(account) : ctx.identityProvider.enableUser(account));

@@ -2,7 +2,7 @@
 // /v1/organizations/{organization_id}/users: create, list, read, update, roles, disable, enable.
 import type { App, RouteModule } from '../route-module.ts';
 import { errorResponses } from '../platform/http/envelope.ts';
-import { principalOf, USER_MANAGER_ROLES } from '../auth/index.ts';
+import { principalOf } from '../auth/index.ts';
 import { submittedBody } from '../platform/http/body-validation.ts';
 import { updateUser } from './provider-update.ts';
 import { changeUserState, replaceRoles } from './user-access.ts';
@@ -31,14 +31,14 @@ const createUserRoute: RouteRegistration = (app, ctx) => {
   app.route({
     method: 'POST',
     url: USERS,
-    config: { auth: { kind: 'bearer', scopes: ['create:user'] }, idempotent: true },
+    config: { auth: { kind: 'bearer', scopes: ['create:user'], capability: 'manage_users', roleFailure: 403 }, idempotent: true },
     attachValidation: true,
     schema: {
       summary: 'Create a user; a provider is verified with the HI Service (read the code: USER_CREATED or USER_CREATED_PROVIDER_*)',
       tags,
       params: OrganizationParams,
       body: CreateUserBody,
-      response: { 201: CreatedUserResponse, ...errorResponses(409, 422) },
+      response: { 201: CreatedUserResponse, ...errorResponses(403, 409, 422) },
     },
     handler: async (request, reply) => {
       const created = await createOrganizationUser(ctx, principalOf(request), submittedBody(request));
@@ -87,14 +87,14 @@ const updateUserRoute: RouteRegistration = (app, ctx) => {
   app.route({
     method: 'PUT',
     url: USER,
-    config: { auth: { kind: 'bearer', scopes: ['update:user'] } },
+    config: { auth: { kind: 'bearer', scopes: ['update:user'], capability: 'update_user_details', orSelf: true, roleFailure: 403 } },
     attachValidation: true,
     schema: {
       summary: 'Update full_name and provider details (only the fields sent); the HPI-I is verified with the HI Service when needed',
       tags,
       params: UserParams,
       body: UpdateUserBody,
-      response: { 200: UserIdResponse, ...errorResponses(404, 409, 422) },
+      response: { 200: UserIdResponse, ...errorResponses(403, 404, 409, 422) },
     },
     handler: async (request, reply) => {
       const updated = await updateUser(ctx, principalOf(request), request.params.user_id, submittedBody(request));
@@ -107,7 +107,7 @@ const replaceRolesRoute: RouteRegistration = (app, ctx) => {
   app.route({
     method: 'PUT',
     url: `${USER}/roles`,
-    config: { auth: { kind: 'bearer', scopes: ['update:user'], roles: USER_MANAGER_ROLES, roleFailure: 403 } },
+    config: { auth: { kind: 'bearer', scopes: ['update:user'], capability: 'manage_users', roleFailure: 403 } },
     attachValidation: true,
     schema: {
       summary: 'Replace the roles of a user (owner, support and member cannot be assigned)',
@@ -127,15 +127,15 @@ const userStateRoute = (change: 'disable' | 'enable', scopes: Array<'update:user
   app.route({
     method: 'PUT',
     url: `${USER}/${change}`,
-    config: { auth: { kind: 'bearer', scopes, roles: USER_MANAGER_ROLES, roleFailure: 403 } },
+    config: { auth: { kind: 'bearer', scopes, capability: 'manage_users', roleFailure: 403 } },
     schema: {
       summary:
         change === 'disable'
-          ? "Disable a user: roles become member and the user's sign-in (and every token) stops working (idempotent)"
-          : 'Enable a disabled user: sign-in restored with role member (idempotent)',
+          ? "Disable a user: roles become member (owner and support kept) and the user's sign-in (and every token) stops working (idempotent); not oneself, not the last enabled owner"
+          : 'Enable a disabled user: sign-in restored with role member (owner and support kept) (idempotent)',
       tags,
       params: UserParams,
-      response: { 200: UserIdResponse, ...errorResponses(403, 404) },
+      response: { 200: UserIdResponse, ...errorResponses(403, 404, 409) },
     },
     handler: async (request, reply) => {
       const result = await changeUserState(ctx, principalOf(request), request.params.user_id, change);

@@ -31,6 +31,19 @@ export async function findUserOfOrganization(db: Kysely<Database>, organizationI
 }
 
 /** Every user of the organization, in e-mail order (the organization and e-mail index). */
+/** Whether an enabled user other than `exceptUserId` holds the owner role (roles are a JSON list of names). */
+export async function hasOtherEnabledOwner(db: Kysely<Database>, organizationId: string, exceptUserId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('users')
+    .select('id')
+    .where('organization_id', '=', organizationId)
+    .where('enabled', '=', 1)
+    .where('id', '!=', exceptUserId)
+    .where('roles', 'like', '%"owner"%')
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 export async function listUserEmailsOfOrganization(db: Kysely<Database>, organizationId: string): Promise<Array<{ id: string; email: string }>> {
   return db.selectFrom('users').select(['id', 'email']).where('organization_id', '=', organizationId).orderBy('email').execute();
 }

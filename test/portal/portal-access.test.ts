@@ -10,7 +10,7 @@ import { PRESCRIPTION_CHANGES } from '../../src/prescriptions/index.ts';
 import { snapshotDatabase } from '../database-snapshot.ts';
 import { useTestApp } from '../given.ts';
 import { givenClinic, givenPrescription } from '../prescriptions/prescriptions-given.ts';
-import { csrfOf, mintSsoUrl, pathOf, signIn } from './portal-given.ts';
+import { csrfOf, formIdFieldOf, mintSsoUrl, pathOf, signIn } from './portal-given.ts';
 
 let scid: string;
 let otherScid: string;
@@ -109,9 +109,10 @@ describe('CSRF tokens', () => {
     const othersToken = csrfOf((await otherSession.get('/dashboard')).body);
     const form = `/embed/patients/${c.patientId}/prescriptions`;
     await expectPageUnchanged(() => session.post(form, { ...createFields, _csrf: othersToken }), 403, 'Form refused');
-    const own = csrfOf((await session.get(form)).body);
-    await expectPageUnchanged(() => session.post(form, { ...createFields, _csrf: `${own.slice(0, -2)}xx` }), 403, 'Form refused');
-    expect((await session.post(form, { ...createFields, _csrf: own })).statusCode).toBe(303);
+    const ownPage = (await session.get(form)).body;
+    const own = csrfOf(ownPage);
+    await expectPageUnchanged(() => session.post(form, { ...createFields, ...formIdFieldOf(ownPage), _csrf: `${own.slice(0, -2)}xx` }), 403, 'Form refused');
+    expect((await session.post(form, { ...createFields, ...formIdFieldOf(ownPage), _csrf: own })).statusCode).toBe(303);
   });
 });
 

@@ -35,13 +35,19 @@ export function csrfOf(html: string): string {
   return match[1]!;
 }
 
+/** The hidden form_id (the one-time form id) of the first form on a page that has one, as fields to post. */
+export function formIdFieldOf(html: string): Record<string, string> {
+  const match = /name="form_id" value="([^"]+)"/.exec(html);
+  return match ? { form_id: match[1]! } : {};
+}
+
 export interface PortalClient {
   /** The session cookie as the browser would send it (`name=value`). */
   cookie: string;
   get(path: string): Promise<LightMyRequestResponse>;
   /** Posts a form with `fields` (add `_csrf` yourself, or use submit). */
   post(path: string, fields: Record<string, string>): Promise<LightMyRequestResponse>;
-  /** Loads `pagePath`, then posts its form's fields plus `fields` to `action` (the page's own path by default). */
+  /** Loads `pagePath`, then posts its form's _csrf and form_id plus `fields` to `action` (the page's own path by default). */
   submit(pagePath: string, fields: Record<string, string>, action?: string): Promise<LightMyRequestResponse>;
 }
 
@@ -54,7 +60,7 @@ export function portalClient(t: TestApp, cookie: string): PortalClient {
     async submit(pagePath, fields, action = pagePath.split('?')[0]!) {
       const page = await client.get(pagePath);
       if (page.statusCode !== 200) throw new Error(`GET ${pagePath}: ${page.statusCode} ${page.body.slice(0, 300)}`);
-      return client.post(action, { _csrf: csrfOf(page.body), ...fields });
+      return client.post(action, { _csrf: csrfOf(page.body), ...formIdFieldOf(page.body), ...fields });
     },
   };
   return client;

@@ -9,18 +9,19 @@ import { givenClinic, type Clinic } from '../prescriptions/prescriptions-given.t
 import type { TestApp } from '../test-app.ts';
 import { signIn, type PortalClient } from './portal-given.ts';
 
+let catalog: string[];
 let colleaguesDrugId: string;
 
 /** More drugs than one render lists: Zetamol 01 .. Zetamol 60. */
 const CATALOG_SIZE = 60;
 
-const { t, c, session, catalog } = useTestApp({}, async (t) => {
+const { t, c, session } = useTestApp({}, async (t) => {
   const c = await givenClinic(t);
   const names = Array.from({ length: CATALOG_SIZE }, (_, i) => validDrug({ item_generic_name: `Zetamol ${String(i + 1).padStart(2, '0')}` }));
-  const catalog = await givenCatalogDrugs(t, c, [...names, validDrug({ item_generic_name: 'Odd 100% name_x' })]);
+  catalog = await givenCatalogDrugs(t, c, [...names, validDrug({ item_generic_name: 'Odd 100% name_x' })]);
   const colleague = await givenUser(t, c.g.organizationId, ['provider']);
   colleaguesDrugId = await givenUserDrug(t, c, validDrug({ item_generic_name: 'Zetamol colleague' }), colleague.user_id);
-  return { c, catalog, session: await signIn(t, c.g, '/dashboard') };
+  return { c, session: await signIn(t, c.g, '/dashboard') };
 });
 
 const form = () => `/dashboard/patients/${c.patientId}/prescriptions`;

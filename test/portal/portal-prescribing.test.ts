@@ -10,7 +10,7 @@ import { snapshotDatabase } from '../database-snapshot.ts';
 import { givenUser, useTestApp } from '../given.ts';
 import { givenClinic, givenPrescription, outboxEvents, prescriptionsClient, productionEnv, storedPrescription } from '../prescriptions/prescriptions-given.ts';
 import { createTestApp } from '../test-app.ts';
-import { csrfOf, scidOfRedirect, signIn } from './portal-given.ts';
+import { csrfOf, formIdFieldOf, scidOfRedirect, signIn } from './portal-given.ts';
 
 let catalogDrugId: string;
 let ownDrugId: string;
@@ -199,7 +199,12 @@ describe('creating a prescription', () => {
 
 describe('managing a prescription', () => {
   const page = (scid: string) => `${form()}/${scid}`;
-  const change = (scid: string, action: string, fields: Record<string, string> = {}) => session.submit(page(scid), fields, `${page(scid)}/${action}`);
+  /** Asks for the change from the prescription's page; confirmed (`confirm: 'yes'`), through the confirmation page's own form, as a browser does. */
+  const change = async (scid: string, action: string, fields: Record<string, string> = {}, from = page(scid)) => {
+    const step = await session.submit(from, fields.confirm === 'yes' ? {} : fields, `${page(scid)}/${action}`);
+    if (fields.confirm !== 'yes') return step;
+    return session.post(`${page(scid)}/${action}`, { _csrf: csrfOf(step.body), ...formIdFieldOf(step.body), ...fields });
+  };
   const eventsOf = async (scid: string) =>
     (await outboxEvents(t, c.g.organizationId)).filter((e) => (e.envelope.data as { scid: string }).scid === scid).map((e) => [e.event_type, e.envelope.metadata]);
   const metadata = { reserved_1: 'abc', reserved_2: null, reserved_3: 'z'.repeat(30) };
@@ -246,7 +251,7 @@ describe('managing a prescription', () => {
     await prescriptionsClient(t, c).change('cease', scid);
     const before = await snapshotDatabase(t.deps.database);
     // The Ceased prescription's page has no form left: the token comes from another page of the session.
-    const refused = await session.submit(form(), { confirm: 'yes' }, `${page(scid)}/cancel`);
+    const refused = await change(scid, 'cancel', { confirm: 'yes' }, form());
     expect(refused.statusCode).toBe(409);
     expect(refused.body).toContain('Nothing was changed');
     expect(refused.body).toContain(`Prescription ${scid} is Ceased; only an Active prescription can be cancelled`);

@@ -67,7 +67,8 @@ export async function givenClinic(t: TestApp, options: { validated?: boolean; pa
 /** A second prescriber in the clinic (Fred Citizen), ready to prescribe. */
 export async function givenSecondPrescriber(t: TestApp, c: Clinic): Promise<string> {
   const user = await givenUser(t, c.g.organizationId, ['provider']);
-  await makeReadyToPrescribe(t, c, user.user_id, TEST_PROVIDERS.fred);
+  // Another user's details: the owner sends them (a prescriber may update only their own).
+  await makeReadyToPrescribe(t, { g: c.g, headers: c.owner }, user.user_id, TEST_PROVIDERS.fred);
   return user.user_id;
 }
 

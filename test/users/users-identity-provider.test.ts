@@ -25,11 +25,11 @@ describe('the identity provider of disable and enable', () => {
     };
     const userId = await givenMember(t, c);
     const { email } = await storedUser(t, userId);
-    await changeUserState(contextWith(recording), { organizationId: c.g.organizationId, organizationHpio: null }, userId, 'disable');
+    await changeUserState(contextWith(recording), { organizationId: c.g.organizationId, organizationHpio: null, userId: c.g.ownerId }, userId, 'disable');
     const account = { organizationId: c.g.organizationId, userId, email };
     expect(calls).toEqual([['disable', account]]);
     // A recording provider does not touch sign-in, so the user is still enabled: enable is then a no-op.
-    await changeUserState(contextWith(recording), { organizationId: c.g.organizationId, organizationHpio: null }, userId, 'enable');
+    await changeUserState(contextWith(recording), { organizationId: c.g.organizationId, organizationHpio: null, userId: c.g.ownerId }, userId, 'enable');
     expect(calls).toEqual([['disable', account]]);
   });
 
@@ -44,7 +44,7 @@ describe('the identity provider of disable and enable', () => {
     };
     const userId = await givenMember(t, c, ['provider', 'admin']);
     const before = await snapshotDatabase(t.deps.database);
-    await expect(changeUserState(contextWith(failing), { organizationId: c.g.organizationId, organizationHpio: null }, userId, 'disable')).rejects.toThrow('identity provider down');
+    await expect(changeUserState(contextWith(failing), { organizationId: c.g.organizationId, organizationHpio: null, userId: c.g.ownerId }, userId, 'disable')).rejects.toThrow('identity provider down');
     expect(await snapshotDatabase(t.deps.database)).toEqual(before);
     expect(JSON.parse((await storedUser(t, userId)).roles)).toEqual(['provider', 'admin']);
   });

@@ -59,10 +59,19 @@ describe('PUT users/{user_id}: 200 SUCCESS', () => {
     expect(response.json().code).toBe('SUCCESS');
   });
 
-  it('accepts an update sent by a user who is not an owner or admin (the scope is enough)', async () => {
-    const userId = await givenMember(t, c);
-    const response = await call(t, 'PUT', c.userUrl(userId), c.prescriber, { full_name: 'By a colleague' });
+  it('accepts an update of their own details from a user who is not an owner or admin', async () => {
+    const response = await call(t, 'PUT', c.userUrl(c.g.userId), c.prescriber, { full_name: 'By themselves' });
     expect(response.statusCode).toBe(200);
+    expect((await storedUser(t, c.g.userId)).full_name).toBe('By themselves');
+  });
+});
+
+describe('PUT users/{user_id}: 403 FORBIDDEN', () => {
+  it("refuses a colleague's update of another user's details unless they are an owner or admin, saving nothing", async () => {
+    const userId = await givenMember(t, c);
+    const response = await expectNothingSaved(t, put(userId, { full_name: 'By a colleague' }, c.prescriber), 403);
+    expect(response.json()).toMatchObject({ success: false, statusCode: 403, error: { detail: 'Insufficient permissions' } });
+    expect((await call(t, 'PUT', c.userUrl(userId), c.owner, { full_name: 'By the owner' })).statusCode).toBe(200);
   });
 });
 

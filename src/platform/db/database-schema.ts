@@ -16,7 +16,7 @@ import {
   RECIPIENT_TYPES,
 } from './stored-values.ts';
 import { webhookAttemptsColumns, webhookDeliveriesColumns, webhookEventsColumns } from './webhook-tables.ts';
-import { portalSessionsColumns, ssoTokensColumns } from './portal-tables.ts';
+import { portalFormIdsColumns, portalSessionsColumns, ssoTokensColumns } from './portal-tables.ts';
 
 const partnersColumns = {
   id: text(),
@@ -239,6 +239,7 @@ export const TABLES = {
   webhook_attempts: webhookAttemptsColumns,
   sso_tokens: ssoTokensColumns,
   portal_sessions: portalSessionsColumns,
+  portal_form_ids: portalFormIdsColumns,
 } as const satisfies Readonly<Record<string, TableColumns>>;
 
 export type Database = { -readonly [T in keyof typeof TABLES]: RowOf<(typeof TABLES)[T]> };
@@ -257,3 +258,4 @@ export type WebhookDeliveriesTable = Database['webhook_deliveries'];
 export type WebhookAttemptsTable = Database['webhook_attempts'];
 export type SsoTokensTable = Database['sso_tokens'];
 export type PortalSessionsTable = Database['portal_sessions'];
+export type PortalFormIdsTable = Database['portal_form_ids'];

@@ -12,6 +12,7 @@ import * as webhookDeliveries from '../../../migrations/0007-webhook-deliveries.
 import * as portal from '../../../migrations/0008-portal.ts';
 import * as idempotencyKeys from '../../../migrations/0009-idempotency-keys.ts';
 import * as credentialRotation from '../../../migrations/0010-credential-rotation.ts';
+import * as portalFormIds from '../../../migrations/0011-portal-form-ids.ts';
 
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0001-foundation': foundation,
@@ -24,6 +25,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0008-portal': portal,
   '0009-idempotency-keys': idempotencyKeys,
   '0010-credential-rotation': credentialRotation,
+  '0011-portal-form-ids': portalFormIds,
 };
 
 export interface MigrationReport {

@@ -31,3 +31,17 @@ export const portalSessionsColumns = {
   created_at: time(),
   last_seen_at: time(),
 } as const;
+
+/** A portal form's one-time id (migration 0011): claimed by the first post of the form. */
+export const portalFormIdsColumns = {
+  form_id: text(),
+  session_hash: text(),
+  /** `prescribe`, `cease`, `cancel` or `reissue`. */
+  purpose: text(),
+  /** The patient id (prescribe) or SCID (a change) the form acts on. */
+  target: text(),
+  /** When the post that acts on the form claimed it (the row is deleted when that post only re-showed the form). */
+  claimed_at: time(),
+  /** The SCID the form's first post made or changed. */
+  result: text().orNull(),
+} as const;
