@@ -12,6 +12,8 @@ export interface AccessTokenClaims {
   organizationId: string;
   userId: string;
   scopes: Scope[];
+  /** `iat`, in seconds. */
+  issuedAt: number;
 }
 
 export const TOKEN_ISSUER = 'erx';
@@ -20,7 +22,7 @@ export const TOKEN_ISSUER = 'erx';
 export const TOKEN_AUDIENCE = 'erx-partner-api';
 
 export async function signAccessToken(
-  claims: AccessTokenClaims,
+  claims: Omit<AccessTokenClaims, 'issuedAt'>,
   keys: SigningKeys,
   clock: Clock,
   ttlSeconds: number,
@@ -46,10 +48,10 @@ export async function signAccessToken(
 export type AccessTokenVerifier = (token: string) => Awaitable<AccessTokenClaims>;
 
 function readClaims(payload: Record<string, unknown>): AccessTokenClaims | undefined {
-  const { organization_id, partner_id, user_id, scope } = payload;
+  const { organization_id, partner_id, user_id, scope, iat } = payload;
   if (typeof organization_id !== 'string' || typeof partner_id !== 'string' || typeof user_id !== 'string') return undefined;
-  if (!Array.isArray(scope) || !scope.every((s) => typeof s === 'string')) return undefined;
-  return { organizationId: organization_id, partnerId: partner_id, userId: user_id, scopes: scope.filter(isScope) };
+  if (!Array.isArray(scope) || !scope.every((s) => typeof s === 'string') || typeof iat !== 'number') return undefined;
+  return { organizationId: organization_id, partnerId: partner_id, userId: user_id, scopes: scope.filter(isScope), issuedAt: iat };
 }
 
 /** Partners reuse a token for its whole life; verified tokens are remembered until they expire. */

@@ -273,6 +273,8 @@ function authorize(
   row: Readonly<RequestPrincipalRow> | undefined,
 ): Principal {
   if (!row || row.user_enabled !== 1) throw unauthorized(AUTH_DETAIL.token);
+  // A partner disabled and enabled again: the tokens it held before stay ended (`iat` is whole seconds).
+  if (claims.issuedAt < Math.floor(Date.parse(row.partner_enabled_at) / 1000)) throw unauthorized(AUTH_DETAIL.token);
   const secret = credentials.organizationSecret;
   if (secret === undefined || !organizationSecretAccepted(ctx, secret, row)) throw unauthorized(AUTH_DETAIL.credentials);
   const pathOrganization = credentials.pathOrganizationId;

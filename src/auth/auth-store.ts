@@ -55,6 +55,8 @@ export async function findTokenCredentials(
 }
 
 export interface RequestPrincipalRow {
+  /** When the partner was (last) enabled for the organization: tokens issued before it are refused. */
+  partner_enabled_at: string;
   organization_secret_hash: string;
   organization_previous_secret_hash: string | null;
   organization_previous_secret_expires_at: string | null;
@@ -82,6 +84,7 @@ const requestPrincipal = precompileCachedQuery<PrincipalIds, RequestPrincipalRow
         'u.enabled as user_enabled',
         'u.roles as user_roles',
         'op.validated_at',
+        'op.enabled_at as partner_enabled_at',
         'o.hpio as organization_hpio',
       ])
       .where('o.id', '=', param('organizationId')),

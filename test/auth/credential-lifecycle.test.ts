@@ -154,14 +154,18 @@ describe('erx org disable-partner', () => {
     expect(await dashboardStatus(secondSession.cookie)).toBe(200);
   });
 
-  it('stays in force when the partner is enabled again: the ended session and the revoked link do not come back', async () => {
+  it('stays in force when the partner is enabled again: the ended tokens, session and revoked link do not come back', async () => {
     const session = await signIn(t, c.g);
     const unspent = await mintSsoUrl(t, c.g, '/dashboard');
+    expect(await validateStatus(c.token, c.g)).toBe(200);
+    t.clock.advanceSeconds(1);
     await disablePartnerForOrganization(onboarding(), { organizationId: c.g.organizationId, partnerId: c.g.partnerId });
     await enablePartnerForOrganization(onboarding(), { organizationId: c.g.organizationId, partnerId: c.g.partnerId });
+    expect(await validateStatus(c.token, c.g)).toBe(401);
     expect(await dashboardStatus(session.cookie)).toBe(401);
     expect((await t.app.inject({ method: 'GET', url: pathOf(unspent) })).statusCode).toBe(401);
     expect(await dashboardStatus((await signIn(t, c.g)).cookie)).toBe(200);
+    expect(await validateStatus(await requestToken(t, c.g), c.g)).toBe(200);
   });
 
   it('says so when the partner was not enabled, and refuses unknown ids', async () => {
