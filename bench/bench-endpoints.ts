@@ -68,7 +68,7 @@ export const BEARER = {
 };
 
 /** As the organization owner (every scope, roles owner and admin): the organization catalog needs it. */
-const OWNER_BEARER = {
+export const OWNER_BEARER = {
   authorization: 'Bearer {owner_access_token}',
   'x-organization-secret': '{organization_secret}',
 };

@@ -4,19 +4,19 @@
 // partner's create stores (normalised e-mail, roles, timestamps), no second process writes to
 // the server's SQLite file, and it costs seconds, not the minutes `erx user create` would
 // take starting one CLI process per user.
-import { BEARER, JSON_CONTENT, LISTED_USERS, USERS_PATH, type BenchEndpoint, type BenchVariables } from './bench-endpoints.ts';
+import { JSON_CONTENT, OWNER_BEARER, LISTED_USERS, USERS_PATH, type BenchEndpoint, type BenchVariables } from './bench-endpoints.ts';
 import { resolveRequest, sendForData } from './bench-requests.ts';
 
 /** Create requests in flight at once: enough to keep the server busy, few enough to stay polite. */
 const IN_FLIGHT = 16;
 const PROGRESS_EVERY = 1_000;
 
-/** Receptionists: no provider record, so no HI lookup; `{n}` keeps each e-mail unique. */
+/** Receptionists: no provider record, so no HI lookup; `{n}` keeps each e-mail unique. As the owner: creating users needs manage_users. */
 const CREATE_LISTED_USER: BenchEndpoint = {
   name: 'setup: create a user to list',
   method: 'POST',
   path: USERS_PATH,
-  headers: { ...BEARER, ...JSON_CONTENT },
+  headers: { ...OWNER_BEARER, ...JSON_CONTENT },
   body: { given_name: 'Bench', family_name: 'User {n}', email: 'bench-user-{n}@bench.example', access_roles: ['receptionist'] },
   bodyVaries: true,
   baseline: 'POST',
