@@ -27,9 +27,9 @@ function parseSeedOutput(stdout: string): SeedOutput {
   return seed as SeedOutput;
 }
 
-/** Runs `erx sandbox seed --json` against the server's database and returns its credentials. */
-export async function seedSandboxCredentials(env: NodeJS.ProcessEnv): Promise<BenchVariables> {
-  const seed = parseSeedOutput(await runNodeCommand(['bin/erx.js', 'sandbox', 'seed', '--json'], env));
+/** Runs `erx sandbox seed --json` (of the checkout `cwd`, by default this one) against the server's database and returns its credentials. */
+export async function seedSandboxCredentials(env: NodeJS.ProcessEnv, cwd?: string): Promise<BenchVariables> {
+  const seed = parseSeedOutput(await runNodeCommand(['bin/erx.js', 'sandbox', 'seed', '--json'], env, undefined, cwd));
   return {
     partner_id: seed.partner_id,
     partner_secret: seed.partner_secret,

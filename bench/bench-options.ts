@@ -31,8 +31,17 @@ export interface WebhooksBenchOptions {
   warmupSeconds: number;
 }
 
+/** `npm run bench -- compare <ref>`: this checkout's server beside the ref's, row by row. */
+export interface CompareBenchOptions extends BenchOptions {
+  /** The git ref of the other commit, as given. */
+  ref: string;
+  /** Names of the API rows to measure; undefined: all of them. */
+  rows?: string[];
+}
+
 export type BenchCommand =
   | { mode: 'endpoints'; options: BenchOptions }
+  | { mode: 'compare'; options: CompareBenchOptions }
   | { mode: 'webhooks'; options: WebhooksBenchOptions }
   | { mode: 'credential-flood'; options: Record<string, never> };
 
@@ -53,6 +62,10 @@ export const BENCH_USAGE = [
   `  ${WEBHOOK_RATE_PER_SECOND} events/s, then the sustained rate draining ${WEBHOOK_BACKLOG_EVENTS} events beside a bare undici loop`,
   `  --duration SECONDS  seconds the latency is measured (default ${WEBHOOK_LATENCY_SECONDS})`,
   `  --quick             smoke run: ${QUICK_DURATION_SECONDS} s of latency, a backlog of ${WEBHOOK_BACKLOG_EVENTS / 10} events`,
+  '',
+  '       npm run bench -- compare GIT-REF [--duration SECONDS | --quick] [--connections N] [--rows NAME,NAME]',
+  "  this checkout's server beside GIT-REF's (a temporary git worktree), each API row in slices alternating",
+  '  between the two; --rows picks rows by name (as in the table, e.g. "token,validate")',
   '',
   '       npm run bench -- credential-flood',
   '  20,000 failed token calls with random 7 KB ids, then 20,000 with random well-formed ids from as many addresses:',
@@ -78,6 +91,7 @@ export function parseBenchCommand(argv: string[]): BenchCommand | undefined {
     if (argv.length > 1) throw new BenchUsageError('credential-flood takes no options');
     return { mode: 'credential-flood', options: {} };
   }
+  if (argv[0] === 'compare') return parseCompareOptions(argv.slice(1));
   if (argv[0] !== 'webhooks') {
     const options = parseBenchOptions(argv);
     return options && { mode: 'endpoints', options };
@@ -107,6 +121,22 @@ function parseWebhooksBenchOptions(argv: string[]): WebhooksBenchOptions | undef
     bareLoopSeconds: values.quick ? 2 : WEBHOOK_BARE_LOOP_SECONDS,
     warmupSeconds: WARMUP_SECONDS,
   };
+}
+
+/** The ref, then the endpoint flags and --rows; undefined when --help was asked for. */
+function parseCompareOptions(argv: string[]): BenchCommand | undefined {
+  const [ref, ...rest] = argv;
+  if (ref === '--help' || ref === '-h') return undefined;
+  if (ref === undefined || ref.startsWith('-')) throw new BenchUsageError('compare needs a git ref first, e.g. `compare 6ff4872`');
+  const rowsAt = rest.indexOf('--rows');
+  const rowsText = rowsAt >= 0 ? rest[rowsAt + 1] : undefined;
+  if (rowsAt >= 0 && (rowsText === undefined || rowsText.startsWith('-'))) throw new BenchUsageError('--rows needs a comma-separated list of row names');
+  const options = parseBenchOptions(rowsAt >= 0 ? [...rest.slice(0, rowsAt), ...rest.slice(rowsAt + 2)] : rest);
+  if (!options) return undefined;
+  // A comma inside parentheses belongs to a name: "list users (10,000)".
+  const rows = rowsText?.split(/,(?![^(]*\))/).map((name) => name.trim()).filter((name) => name !== '');
+  if (rows !== undefined && rows.length === 0) throw new BenchUsageError('--rows needs at least one row name');
+  return { mode: 'compare', options: { ...options, ref, ...(rows ? { rows } : {}) } };
 }
 
 /** Returns undefined when --help was asked for. */

@@ -52,6 +52,8 @@ export interface ChildServerSpec {
   port: number;
   /** A GET path that answers 200 once the server is ready. */
   readyPath: string;
+  /** The checkout whose `bin/erx.js` runs (default: this one); compare mode runs an older commit's. */
+  cwd?: string;
 }
 
 function waitForExit(child: ChildProcess, timeoutMs: number): Promise<boolean> {
@@ -102,7 +104,7 @@ async function waitUntilReady(spec: ChildServerSpec, child: ChildProcess, baseUr
 
 /** Starts a server as `node <args>` and resolves once its ready path answers 200. */
 export async function startChildServer(spec: ChildServerSpec): Promise<ChildServer> {
-  const child = spawn(process.execPath, spec.args, { cwd: REPO_ROOT, env: spec.env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, spec.args, { cwd: spec.cwd ?? REPO_ROOT, env: spec.env, stdio: ['ignore', 'pipe', 'pipe'] });
   liveChildren.add(child);
   let tail = '';
   const keep = (chunk: Buffer) => {
@@ -135,9 +137,9 @@ export async function startChildServer(spec: ChildServerSpec): Promise<ChildServ
 }
 
 /** Runs `node <args>` to completion and returns its stdout; a non-zero exit throws with its stderr. */
-export function runNodeCommand(args: string[], env: NodeJS.ProcessEnv, timeoutMs = 60_000): Promise<string> {
+export function runNodeCommand(args: string[], env: NodeJS.ProcessEnv, timeoutMs = 60_000, cwd = REPO_ROOT): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = execFile(process.execPath, args, { cwd: REPO_ROOT, env, timeout: timeoutMs }, (error, stdout, stderr) => {
+    const child = execFile(process.execPath, args, { cwd, env, timeout: timeoutMs }, (error, stdout, stderr) => {
       liveChildren.delete(child);
       if (error) reject(new Error(`node ${args.join(' ')} failed: ${stderr.trim() || error.message}`));
       else resolve(stdout);

@@ -63,7 +63,7 @@ function percent(ratio: number): string {
 }
 
 /** autocannon's latency histogram counts whole milliseconds: 0 means under 1 ms. */
-function formatLatency(ms: number): string {
+export function formatLatency(ms: number): string {
   return ms < 1 ? '<1' : ms.toString();
 }
 
@@ -98,23 +98,37 @@ export function formatReportTable(report: RunReport): string {
     describeTarget(r),
     r.itemsPerSecond === undefined ? '' : r.itemsPerSecond.toString(),
   ]);
-  const rows = [header, ...baselineRows, ...endpointRows];
+  return formatColumns(header, [...baselineRows, ...endpointRows], new Set([3, 4, 5, 7, 9]));
+}
+
+/** A plain-text table: the header, a rule, the rows; the `numeric` columns (by index) right-aligned. */
+export function formatColumns(header: string[], body: string[][], numeric: Set<number>): string {
+  const rows = [header, ...body];
   const widths = header.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
-  const numeric = new Set([3, 4, 5, 7, 9]);
   const format = (row: string[]) =>
     row
       .map((cell, column) => (numeric.has(column) ? cell.padStart(widths[column]!) : cell.padEnd(widths[column]!)))
       .join('  ')
       .trimEnd();
-  return [format(header), widths.map((width) => '-'.repeat(width)).join('  '), ...rows.slice(1).map(format)].join('\n');
+  return [format(header), widths.map((width) => '-'.repeat(width)).join('  '), ...body.map(format)].join('\n');
 }
 
-function readGit(args: string[]): string | undefined {
+export function readGit(args: string[]): string | undefined {
   try {
     return execFileSync('git', args, { cwd: REPO_ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
   } catch {
     return undefined;
   }
+}
+
+export function describeMachine(loadAverageAtStart: number[]): Record<string, unknown> {
+  return {
+    cpus: os.cpus().length,
+    cpuModel: os.cpus()[0]?.model ?? 'unknown',
+    platform: `${os.platform()} ${os.release()}`,
+    // Other work on the machine skews both sides; a high figure here explains a noisy run.
+    loadAverageAtStart,
+  };
 }
 
 export interface RunRecordContext {
@@ -133,13 +147,7 @@ export function buildRunRecord(report: RunReport, context: RunRecordContext): Re
     // With uncommitted changes the figures describe the working tree, not only the commit.
     uncommittedChanges: status === undefined ? null : status !== '',
     node: process.version,
-    machine: {
-      cpus: os.cpus().length,
-      cpuModel: os.cpus()[0]?.model ?? 'unknown',
-      platform: `${os.platform()} ${os.release()}`,
-      // Other work on the machine skews both sides; a high figure here explains a noisy run.
-      loadAverageAtStart: context.loadAverageAtStart,
-    },
+    machine: describeMachine(context.loadAverageAtStart),
     latencyResolutionMs: 1,
     database: context.database,
     settings: context.options,

@@ -44,6 +44,11 @@ export class BenchFailure extends Error {
   override name = 'BenchFailure';
 }
 
+/** The sample request before the warm-up was not what the row expects (compare mode skips such a row on the older commit). */
+export class SampleMismatch extends BenchFailure {
+  override name = 'SampleMismatch';
+}
+
 /** A fixed request is built once; a varying one rebuilds its body for every request sent. */
 function requestOptions(request: ResolvedRequest): Pick<autocannon.Options, 'body' | 'requests'> {
   if (!request.varies) return { body: request.nextBody() };
@@ -187,7 +192,7 @@ async function checkSampleResponse(baseUrl: string, request: ResolvedRequest): P
   if (statusOk && unmet.length === 0) {
     return { bodyBytes: Buffer.byteLength(text), ...(Array.isArray(list) ? { dataLength: list.length } : {}) };
   }
-  throw new BenchFailure(
+  throw new SampleMismatch(
     `${request.name} (${request.method} ${request.path}) sample request: ${status}${statusOk ? '' : ' (wrong status)'}` +
       `${unmet.length > 0 ? `; ${unmet.join('; ')}` : ''}; answered ${text.slice(0, 300)}`,
   );

@@ -2,13 +2,24 @@
 // the same run, beside each row, prints the table, writes .bench/last-run.json, and fails
 // (exit 1) when a response was not 2xx or a target was missed. The machine has 2 cores, so
 // the baseline and the API are never driven at the same time, each alone with autocannon.
-// `npm run bench -- webhooks` is a separate mode: webhook delivery (bench/webhooks-bench.ts).
+// `npm run bench -- webhooks` is a separate mode: webhook delivery (bench/webhooks-bench.ts);
+// `npm run bench -- compare <ref>` measures this checkout's server beside an older commit's.
 import os from 'node:os';
 import { runPendingCleanups } from './bench-cleanup.ts';
-import { BENCH_USAGE, BenchUsageError, parseBenchCommand, type BenchCommand, type BenchOptions, type WebhooksBenchOptions } from './bench-options.ts';
+import {
+  BENCH_USAGE,
+  BenchUsageError,
+  parseBenchCommand,
+  type BenchCommand,
+  type BenchOptions,
+  type CompareBenchOptions,
+  type WebhooksBenchOptions,
+} from './bench-options.ts';
 import { measureRun } from './bench-phases.ts';
 import { killLiveChildrenNow } from './bench-processes.ts';
 import { buildRunRecord, compareToBaselines, formatReportTable, missedTargets, writeRunRecord } from './bench-report.ts';
+import { measureComparison } from './compare-phases.ts';
+import { buildCompareRecord, formatCompareTable, writeCompareRecord } from './compare-report.ts';
 import { runCredentialFloodBench } from './credential-flood-bench.ts';
 import { runWebhooksBench } from './webhooks-bench.ts';
 
@@ -64,6 +75,18 @@ async function runWebhooks(options: WebhooksBenchOptions): Promise<void> {
   await finish(0, `bench webhooks: PASS, every event delivered and every target met (recorded in ${file})`);
 }
 
+/** Any failed response has already thrown a BenchFailure: a comparison that ends has no verdict but the figures. */
+async function runCompare(options: CompareBenchOptions): Promise<void> {
+  const startedAt = new Date();
+  const loadAverageAtStart = os.loadavg().map((load) => Math.round(load * 100) / 100);
+  process.stdout.write(`bench compare: ${options.connections} connections, ${options.warmupSeconds} s warm-up + ${options.durationSeconds} s per row on each server\n`);
+  const run = await measureComparison(options);
+  process.stdout.write(`\n${formatCompareTable(run.report, options.ref)}\n\n`);
+  const file = await writeCompareRecord(buildCompareRecord(run.report, { options, startedAt, loadAverageAtStart, ...run }));
+  const skipped = run.report.skipped.length === 0 ? '' : `, ${run.report.skipped.length} skipped on ${options.ref}`;
+  await finish(0, `bench compare: ${run.report.rows.length} rows compared${skipped}, every response as expected (recorded in ${file})`);
+}
+
 let command: BenchCommand | undefined;
 try {
   command = parseBenchCommand(process.argv.slice(2));
@@ -80,6 +103,7 @@ if (!command) {
 installExitGuards();
 try {
   if (command.mode === 'credential-flood') await finish(0, await runCredentialFloodBench());
+  else if (command.mode === 'compare') await runCompare(command.options);
   else await (command.mode === 'webhooks' ? runWebhooks(command.options) : runBench(command.options));
 } catch (error) {
   const message = error instanceof Error ? error.message : String(error);

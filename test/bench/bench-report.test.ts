@@ -3,27 +3,9 @@
 import { describe, expect, it } from 'vitest';
 import type { BenchEndpoint } from '../../bench/bench-endpoints.ts';
 import { compareToBaselines, formatReportTable, missedTargets } from '../../bench/bench-report.ts';
-import type { Measurement } from '../../bench/measure-endpoint.ts';
+import { fakeMeasurement } from './fake-measurement.ts';
 
-function measurement(name: string, requestsPerSecond: number): Measurement {
-  return {
-    name,
-    method: 'POST',
-    path: `/${name}`,
-    requestsPerSecond,
-    latencyMeanMs: 1,
-    latencyP50Ms: 1,
-    latencyP99Ms: 3,
-    requests: requestsPerSecond * 10,
-    statusCounts: { '200': requestsPerSecond * 10 },
-    non2xx: 0,
-    errors: 0,
-    timeouts: 0,
-    durationSeconds: 10,
-    slices: 5,
-    sample: { bodyBytes: 100 },
-  };
-}
+const measurement = (name: string, requestsPerSecond: number) => fakeMeasurement(name, requestsPerSecond);
 
 const endpoint = (name: string, minBaselineRatio?: number): BenchEndpoint => ({
   name,
