@@ -55,6 +55,9 @@ export async function prepareApiEnvironment(port: number): Promise<ApiEnvironmen
     // whatever the caller's shell has set.
     ERX_HI_FIXTURES: '',
     ERX_HI_LATENCY_MS: '0',
+    // The bulk-create row adds 100 drugs a request for as long as it runs: the default cap of
+    // 10,000 an organization would stop it within seconds. The highest the setting allows.
+    ERX_CUSTOM_DRUGS_MAX: '10000000',
   };
   return {
     env,
