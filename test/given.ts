@@ -2,7 +2,7 @@
 // and tokens, created through the same services the operator CLI uses.
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
-import { createTestApp, type TestApp, type TestAppOptions } from './test-app.ts';
+import { createTestApp, TEST_DATABASE_URL, type TestApp, type TestAppOptions } from './test-app.ts';
 import { requestableScopes } from '../src/auth/index.ts';
 import { createOrganization, createPartner, enablePartnerForOrganization, DEMO_HPIO, createUser } from '../src/onboarding/index.ts';
 
@@ -211,4 +211,30 @@ function standIn(current: () => unknown, name: string): object {
       },
     },
   );
+}
+
+export interface TwoInstances {
+  first: TestApp;
+  /** A second instance on the first's database (PostgreSQL), or the first itself (SQLite). */
+  second: TestApp;
+  /** A client of an integration made on the first. */
+  c: TestClient;
+  /** Every log line of both instances, as one text. */
+  logs(): string;
+}
+
+/** Two servers behind one load balancer, for races across instances; one server on SQLite. */
+export function useTwoInstances(): TwoInstances {
+  const pair = {} as TwoInstances;
+  beforeAll(async () => {
+    pair.first = await createTestApp();
+    pair.second = TEST_DATABASE_URL ? await createTestApp({ sameDatabaseAs: pair.first }) : pair.first;
+    pair.c = await givenClient(pair.first);
+    pair.logs = () => [...pair.first.logs, ...(pair.second === pair.first ? [] : pair.second.logs)].join('\n');
+  });
+  afterAll(async () => {
+    if (pair.second !== pair.first) await pair.second?.close();
+    await pair.first?.close();
+  });
+  return pair;
 }

@@ -44,10 +44,12 @@ export interface IdempotencyContext {
   lastSweepMs: number;
   /** Encrypts the stored responses, which can hold a patient's details. */
   secretKey: Buffer;
+  /** How a retry waits between looks at a key whose first request is still running (tests watch it). */
+  waitForFirst: (ms: number) => Promise<void>;
 }
 
 export function createIdempotencyContext(deps: Pick<Deps, 'database' | 'clock' | 'secretKey'>): IdempotencyContext {
-  return { db: deps.database, clock: deps.clock, lastSweepMs: Number.NEGATIVE_INFINITY, secretKey: deps.secretKey };
+  return { db: deps.database, clock: deps.clock, lastSweepMs: Number.NEGATIVE_INFINITY, secretKey: deps.secretKey, waitForFirst: (ms) => sleep(ms) };
 }
 
 /** A stored response: encrypted (`v1.` ...), or a JSON body kept in clear before responses were encrypted. */
@@ -127,7 +129,7 @@ export async function claimIdempotencyKey(
     if (Date.now() >= deadline) {
       throw new ApiError('CONFLICT', 'A request with this Idempotency-Key is still being processed; retry shortly');
     }
-    await sleep(IDEMPOTENCY_LIMITS.waitStepMs);
+    await ctx.waitForFirst(IDEMPOTENCY_LIMITS.waitStepMs);
   }
 }
 

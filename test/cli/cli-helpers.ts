@@ -4,6 +4,7 @@ import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { expect } from 'vitest';
 import { newTestSchemaName, TEST_DATABASE_URL } from '../test-app.ts';
 
 export const ERX_BIN = path.resolve('bin/erx.js');
@@ -74,4 +75,13 @@ export function spawnServer(env: Record<string, string>, args: string[] = []): P
       reject(new Error(`erx serve exited with ${code}:\n${output}`));
     });
   });
+}
+
+/** A refused command: a non-zero exit, nothing on stdout, and one `erx: ...` line on stderr that matches `message` (commander's `error: ` prefix aside). */
+export function expectOneLineRefusal(result: CliResult, message: RegExp): void {
+  expect(result.code).not.toBe(0);
+  expect(result.stderr.trim().split('\n')).toHaveLength(1);
+  expect(result.stderr).toMatch(/^erx: /);
+  expect(result.stderr.trim().replace(/^erx: (error: )?/, 'erx: ')).toMatch(message);
+  expect(result.stdout).toBe('');
 }

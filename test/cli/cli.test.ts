@@ -4,7 +4,7 @@ import { loadConfig } from '../../src/config.ts';
 import { decryptSecret } from '../../src/platform/secrets.ts';
 import { assembleDeps, loadSecretKey } from '../../src/runtime.ts';
 import { startServer, type RunningServer } from '../../src/server.ts';
-import { createCliEnvironment, runErx, runErxJson, type CliEnvironment } from './cli-helpers.ts';
+import { createCliEnvironment, expectOneLineRefusal, runErx, runErxJson, type CliEnvironment } from './cli-helpers.ts';
 
 let cli: CliEnvironment;
 let server: RunningServer;
@@ -84,12 +84,7 @@ describe('erx operator CLI', () => {
     [['org', 'create'], /required option '--name <name>'/],
     [['frobnicate'], /unknown command 'frobnicate'/],
   ])('fails with one clear line and a non-zero exit: erx %s', async (args, message) => {
-    const result = await runErx(cli.env, args as string[]);
-    expect(result.code).not.toBe(0);
-    expect(result.stderr.trim().split('\n')).toHaveLength(1);
-    expect(result.stderr).toMatch(/^erx: /);
-    expect(result.stderr).toMatch(message as RegExp);
-    expect(result.stdout).toBe('');
+    expectOneLineRefusal(await runErx(cli.env, args as string[]), message as RegExp);
   });
 });
 

@@ -8,7 +8,7 @@ import { buildFeatures, type Features } from '../../src/features.ts';
 import { createOrganization, createPartner, createUser, enablePartnerForOrganization } from '../../src/onboarding/index.ts';
 import { assembleDeps } from '../../src/runtime.ts';
 import { startServer, type RunningServer } from '../../src/server.ts';
-import { createCliEnvironment, runErx, runErxJson, type CliEnvironment } from './cli-helpers.ts';
+import { createCliEnvironment, expectOneLineRefusal, runErx, runErxJson, type CliEnvironment } from './cli-helpers.ts';
 
 let cli: CliEnvironment;
 let server: RunningServer;
@@ -156,12 +156,7 @@ describe('bad input', () => {
     [['org', 'disable-partner', UNKNOWN_ORG, 'no-such-partner'], /organization .* not found/],
     [['sessions', 'revoke'], /required option '--organization <organization_id>'/],
   ])('fails with one clear line and a non-zero exit: erx %s', async (args, message) => {
-    const result = await runErx(cli.env, args as string[]);
-    expect(result.code).not.toBe(0);
-    expect(result.stderr.trim().split('\n')).toHaveLength(1);
-    expect(result.stderr).toMatch(/^erx: /);
-    expect(result.stderr).toMatch(message as RegExp);
-    expect(result.stdout).toBe('');
+    expectOneLineRefusal(await runErx(cli.env, args as string[]), message as RegExp);
   });
 
   it("refuses to revoke another organization's user's sessions, and a partner unknown to disable-partner", async () => {

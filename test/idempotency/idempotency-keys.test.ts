@@ -140,11 +140,20 @@ describe('Idempotency-Key on every create', () => {
       lookupStarted();
       await held;
     };
+    // The retry's first wait: it has found the key taken by a request still running.
+    const idempotency = second.features.idempotency;
+    const wait = idempotency.waitForFirst;
+    let retryWaits!: () => void;
+    const retryWaiting = new Promise<void>((resolve) => (retryWaits = resolve));
+    idempotency.waitForFirst = (ms) => {
+      retryWaits();
+      return wait(ms);
+    };
     try {
       const first = call(t, 'POST', c.usersUrl, withKey(c.owner, key), body);
       await started;
       const retry = call(second, 'POST', c.usersUrl, withKey(c.owner, key), body);
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      await retryWaiting;
       release();
       const [a, b] = await Promise.all([first, retry]);
       expect([a.statusCode, b.statusCode]).toEqual([201, 201]);
@@ -154,6 +163,7 @@ describe('Idempotency-Key on every create', () => {
       expect(users).toHaveLength(1);
     } finally {
       t.hi.duringLookup = undefined;
+      idempotency.waitForFirst = wait;
     }
   });
 });

@@ -3,28 +3,16 @@
 // (USER_CREATED_PROVIDER_ALREADY_EXISTS), as a sequential create answers. On PostgreSQL the
 // creates are split over two instances of the service on one database; on SQLite one instance
 // takes them all.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, givenClient, type TestClient } from '../given.ts';
-import { createTestApp, TEST_DATABASE_URL, type TestApp } from '../test-app.ts';
+import { describe, expect, it } from 'vitest';
+import { call, useTwoInstances } from '../given.ts';
 import { ANNA, providerDetails } from './users-given.ts';
 
 const RACERS = 10;
-let first: TestApp;
-let second: TestApp;
-let c: TestClient;
-
-beforeAll(async () => {
-  first = await createTestApp();
-  second = TEST_DATABASE_URL ? await createTestApp({ sameDatabaseAs: first }) : first;
-  c = await givenClient(first);
-});
-afterAll(async () => {
-  if (second !== first) await second.close();
-  await first.close();
-});
+const race = useTwoInstances();
 
 describe('concurrent creates of providers holding one HPI-I', () => {
   it(`answer 201 to all ${RACERS}: one USER_CREATED with the record, the others USER_CREATED_PROVIDER_ALREADY_EXISTS`, async () => {
+    const { first, second, c } = race;
     const instances = [first, second];
     // Every HI lookup waits until all have arrived, so all writes start together.
     const arrived: Array<() => void> = [];
@@ -53,7 +41,6 @@ describe('concurrent creates of providers holding one HPI-I', () => {
     const records = await first.deps.database.selectFrom('provider_records').select(['user_id', 'status']).where('hpii_number', '=', ANNA.hpii_number).where('organization_id', '=', c.g.organizationId).execute();
     const winner = responses.find((r) => r.json().code === 'USER_CREATED')!.json().data.user_id;
     expect(records).toEqual([{ user_id: winner, status: 'active' }]);
-    const logs = [...first.logs, ...(second === first ? [] : second.logs)].join('\n');
-    expect(logs).not.toContain('unhandled error');
+    expect(race.logs()).not.toContain('unhandled error');
   });
 });

@@ -11,7 +11,7 @@ import { createOrganization, createPartner, enablePartnerForOrganization } from 
 import { listWebhookEvents, parseEventFilter, type WebhooksContext } from '../../src/webhooks/index.ts';
 import type { Deps } from '../../src/deps.ts';
 import { assembleDeps, closeDeps } from '../../src/runtime.ts';
-import { createCliEnvironment, runErx, runErxJson, spawnServer, type CliEnvironment } from '../cli/cli-helpers.ts';
+import { createCliEnvironment, expectOneLineRefusal, runErx, runErxJson, spawnServer, type CliEnvironment } from '../cli/cli-helpers.ts';
 import { startReceiver, type Receiver } from './webhook-receivers.ts';
 import { prescriptionEvent, recordEvents, waitForAPoll } from './webhooks-given.ts';
 
@@ -169,12 +169,7 @@ describe('erx webhooks, against a running erx serve', () => {
     [['webhooks', 'replay', 'evt_00000000000000000000000000000000', '--partner', 'acme-pms', '--status', 'failed'], /give event ids or --partner with --status, not both/],
     [['webhooks', 'frobnicate'], /unknown command 'frobnicate'/],
   ])('fails with one clear line and a non-zero exit: erx %s', async (args, message) => {
-    const result = await runErx(cli.env, args as string[]);
-    expect(result.code).not.toBe(0);
-    expect(result.stderr.trim().split('\n')).toHaveLength(1);
-    expect(result.stderr).toMatch(/^erx: /);
-    expect(result.stderr.trim().replace(/^erx: (error: )?/, 'erx: ')).toMatch(message as RegExp);
-    expect(result.stdout).toBe('');
+    expectOneLineRefusal(await runErx(cli.env, args as string[]), message as RegExp);
   });
 });
 
