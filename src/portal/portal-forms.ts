@@ -67,6 +67,11 @@ export function formIdOfAddress(ctx: PortalFormsContext, session: PortalSession,
   return typeof presented === 'string' && isIssuedFor(ctx, session, subject, presented) ? presented : undefined;
 }
 
+/** What the form `formId` already made (its first post's result), if it was sent. */
+export async function resultOfSentForm(ctx: PortalFormsContext, formId: string): Promise<string | undefined> {
+  return (await findPortalForm(ctx.db, formId))?.result ?? undefined;
+}
+
 /** What one post of a form comes to: the result it made (then the form is spent), or none (a page that shows the form again). */
 export interface FormAttempt<T> {
   result: string | undefined;

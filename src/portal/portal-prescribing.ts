@@ -21,7 +21,7 @@ import {
 } from '../prescriptions/index.ts';
 import type { PortalSession } from '../sso/index.ts';
 import { readPrescriberProfile } from '../users/index.ts';
-import { formIdOfAddress, issueFormId, submitOnce, type FormAttempt } from './portal-forms.ts';
+import { formIdOfAddress, issueFormId, resultOfSentForm, submitOnce, type FormAttempt } from './portal-forms.ts';
 import { choiceOfDelivery, deliveryChoicesOf, describeDelivery, medicineGroupsOf, MEDICINES_LISTED, type Choice, type MedicineGroup } from './prescription-choices.ts';
 import { deliveryOfChoice, EMPTY_FORM, formErrorsOf, medicineValueOfDrug, prescribeBodyOf, readFormValues, readPrefill, type FormErrors, type FormValues } from './prescription-form.ts';
 import { shownReserved, viewOfPatientRow, viewOfPrescriber, type PatientView, type PortalContext, type PrescriberView } from './portal-service.ts';
@@ -29,6 +29,8 @@ import { shownReserved, viewOfPatientRow, viewOfPrescriber, type PatientView, ty
 export interface FormPage {
   /** The form's one-time id (portal-forms.ts). */
   formId: string;
+  /** The SCID this form already created (it was sent, and the page was opened again: Back). */
+  sentAs?: string;
   patient: PatientView;
   prescriber: PrescriberView;
   values: FormValues;
@@ -99,7 +101,8 @@ export async function readPrescriptionForm(ctx: PortalContext, session: PortalSe
   if (formId === undefined) return { kind: 'issued', patientId: patient.id, formId: issueFormId(ctx.forms, session, subject) };
   const prefill = readPrefill(query);
   const values: FormValues = { ...EMPTY_FORM, ...prefill.values, search: searchOfQuery(query) };
-  return { kind: 'form', page: await formPageOf(ctx, session, patientId, values, { formId, warnings: prefill.warnings, prefillDrugId: prefill.customDrugId }) };
+  const page = await formPageOf(ctx, session, patientId, values, { formId, warnings: prefill.warnings, prefillDrugId: prefill.customDrugId });
+  return { kind: 'form', page: { ...page, sentAs: await resultOfSentForm(ctx.forms, formId) } };
 }
 
 export type FormOutcome = { kind: 'created'; scid: string } | { kind: 'form'; status: 200 | 409 | 422; page: FormPage };

@@ -88,6 +88,7 @@ describe.runIf(run)('a form submits once, in Chromium', () => {
     await page.goBack();
     await page.getByRole('button', { name: 'Create prescription' }).waitFor();
     expect(await page.locator('input[name="form_id"]').inputValue()).toBe(formId);
+    expect(await page.getByRole('heading', { name: 'This form was already sent' }).isVisible()).toBe(true);
     // Chromium restores what was typed; set it again in case it does not, the form id decides.
     await page.getByLabel('Medicine', { exact: true }).selectOption('formulary:amoxicillin-500-capsule');
     await page.getByLabel('Quantity', { exact: true }).fill('20');

@@ -111,6 +111,7 @@ describe("the new-prescription form's address carries its id, so Back returns to
     expect(formId).toMatch(FORM_ID);
     const shown = await rawGet(`${location.pathname}${location.search}`);
     expect(shown.statusCode).toBe(200);
+    expect(shown.body).not.toContain('This form was already sent');
     expect(formIdFieldOf(shown.body)).toEqual({ form_id: formId });
     expect(shown.body).toContain('value="28"');
     expect(shown.body).toContain('with food');
@@ -124,6 +125,8 @@ describe("the new-prescription form's address carries its id, so Back returns to
     const back = await rawGet(path);
     expect(back.statusCode).toBe(200);
     expect(formIdFieldOf(back.body)).toEqual({ form_id: address.searchParams.get('form_id') });
+    expect(back.body).toContain('This form was already sent');
+    expect(back.body).toContain(`>${scidOfRedirect(first)}</a>`);
     const again = await session.post(form(), postedFrom(back.body, FIELDS));
     expect(scidOfRedirect(again)).toBe(scidOfRedirect(first));
     expect(await prescriptionCount()).toBe(prescriptions + 1);
