@@ -1,11 +1,13 @@
 // Who a user is allowed to be: replacing roles, and the user state table (disable, enable).
 // Sign-in itself is the identity provider's (identity-provider.ts); the roles are ours.
+import type { Kysely } from 'kysely';
+import type { Database } from '../platform/db/database-schema.ts';
 import { ApiError } from '../platform/http/api-error.ts';
 import { BASELINE_ROLES, isAssignableRole, parseStoredRoles, PLATFORM_KEPT_ROLES, type Role } from '../auth/index.ts';
 import type { SubmittedBody } from '../platform/http/body-validation.ts';
 import { readRequestedRoles, ROLES_NOT_AN_ARRAY } from './users-input.ts';
 import { requireUser, type CallerOrganization, type UsersContext } from './users-service.ts';
-import { hasOtherEnabledOwner, updateUserOfOrganization } from './users-store.ts';
+import { hasOtherEnabledOwner, lockOrganizationOwners, updateUserOfOrganization } from './users-store.ts';
 
 export const NO_VALID_ROLE = 'access_roles must contain at least one valid role after filtering';
 
@@ -52,11 +54,15 @@ function rolesAfterStateChange(stored: string): Role[] {
   return [...kept, ...BASELINE_ROLES];
 }
 
-/** Nobody locks an organization out: not by disabling themselves, not by disabling its last enabled owner (409). */
-async function refuseLockOut(ctx: UsersContext, organizationId: string, callerId: string, user: { id: string; roles: string }): Promise<void> {
-  if (user.id === callerId) throw new ApiError('CONFLICT', LOCK_OUT_DETAILS.self);
-  const isOwner = parseStoredRoles(user.roles).includes('owner');
-  if (isOwner && !(await hasOtherEnabledOwner(ctx.db, organizationId, user.id))) throw new ApiError('CONFLICT', LOCK_OUT_DETAILS.lastOwner);
+/**
+ * Nobody locks an organization out: not by disabling the last enabled owner (409). Runs inside
+ * the change's transaction, after the organization's lock, so two owners disabled at the same
+ * moment cannot each count the other as the one left.
+ */
+async function refuseLastOwner(trx: Kysely<Database>, organizationId: string, user: { id: string; roles: string }): Promise<void> {
+  if (!parseStoredRoles(user.roles).includes('owner')) return;
+  await lockOrganizationOwners(trx, organizationId);
+  if (!(await hasOtherEnabledOwner(trx, organizationId, user.id))) throw new ApiError('CONFLICT', LOCK_OUT_DETAILS.lastOwner);
 }
 
 /**
@@ -76,8 +82,10 @@ export async function changeUserState(
   if (user.enabled === target) {
     return { user_id: user.id, message: change === 'disable' ? STATE_MESSAGES.alreadyDisabled : STATE_MESSAGES.alreadyEnabled };
   }
-  if (change === 'disable') await refuseLockOut(ctx, organizationId, caller.userId, user);
+  // Nobody disables themselves (409): no other change can race this one.
+  if (change === 'disable' && user.id === caller.userId) throw new ApiError('CONFLICT', LOCK_OUT_DETAILS.self);
   await ctx.unitOfWork.run(async ({ trx }) => {
+    if (change === 'disable') await refuseLastOwner(trx, organizationId, user);
     const at = ctx.clock.now().toISOString();
     await updateUserOfOrganization(trx, organizationId, user.id, { roles: JSON.stringify(rolesAfterStateChange(user.roles)), updated_at: at });
     const account = { db: trx, organizationId, userId: user.id, email: user.email };

@@ -3,6 +3,7 @@
 // another organization's user is never found.
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import type { Database, ProviderRecordsTable, UsersTable } from '../platform/db/database-schema.ts';
+import { holdsRowLocks } from '../platform/db/database.ts';
 import type { ProviderRecordStatus } from '../platform/db/stored-values.ts';
 import { RECORD_ACTIVE } from './provider-details.ts';
 
@@ -31,6 +32,17 @@ export async function findUserOfOrganization(db: Kysely<Database>, organizationI
 }
 
 /** Every user of the organization, in e-mail order (the organization and e-mail index). */
+/**
+ * Inside a transaction that may take away an enabled owner: on PostgreSQL locks the
+ * organization's row until the transaction ends, so two such changes to one organization run
+ * one after the other and the second counts the owners the first left. SQLite runs one write
+ * transaction at a time, so needs no lock.
+ */
+export async function lockOrganizationOwners(trx: Kysely<Database>, organizationId: string): Promise<void> {
+  if (!holdsRowLocks(trx)) return;
+  await trx.selectFrom('organizations').select('id').where('id', '=', organizationId).forUpdate().execute();
+}
+
 /** Whether an enabled user other than `exceptUserId` holds the owner role (roles are a JSON list of names). */
 export async function hasOtherEnabledOwner(db: Kysely<Database>, organizationId: string, exceptUserId: string): Promise<boolean> {
   const row = await db
