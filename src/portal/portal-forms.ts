@@ -5,7 +5,9 @@
 // records what it made; a second post of the same form (a double click, a resubmitted page,
 // the back button) creates nothing: it waits for the first to finish and is sent to the same
 // result. A post that only re-shows the form (a validation error) releases the claim, so the
-// corrected form can be sent with the same id.
+// corrected form can be sent with the same id. The new-prescription form's id is also in its
+// address (formIdOfAddress): the browser's Back button refetches that address and so returns
+// to the same form, whose second post lands on what the first made.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../platform/clock.ts';
@@ -55,6 +57,19 @@ function isIssuedFor(ctx: PortalFormsContext, session: PortalSession, subject: F
   const expected = signatureOf(ctx, session, subject, nonce);
   const presented = Buffer.from(signature, 'base64url');
   return presented.length === expected.length && timingSafeEqual(presented, expected);
+}
+
+/**
+ * The form id an address presented, if it was issued to this session for this subject; none
+ * (a forged, foreign or absent id) means the page issues a new one, never trusting the address.
+ */
+export function formIdOfAddress(ctx: PortalFormsContext, session: PortalSession, subject: FormSubject, presented: unknown): string | undefined {
+  return typeof presented === 'string' && isIssuedFor(ctx, session, subject, presented) ? presented : undefined;
+}
+
+/** What the form `formId` already made (its first post's result), if it was sent. */
+export async function resultOfSentForm(ctx: PortalFormsContext, formId: string): Promise<string | undefined> {
+  return (await findPortalForm(ctx.db, formId))?.result ?? undefined;
 }
 
 /** What one post of a form comes to: the result it made (then the form is spent), or none (a page that shows the form again). */

@@ -21,7 +21,7 @@ import {
 } from '../prescriptions/index.ts';
 import type { PortalSession } from '../sso/index.ts';
 import { readPrescriberProfile } from '../users/index.ts';
-import { issueFormId, submitOnce, type FormAttempt } from './portal-forms.ts';
+import { formIdOfAddress, issueFormId, resultOfSentForm, submitOnce, type FormAttempt } from './portal-forms.ts';
 import { choiceOfDelivery, deliveryChoicesOf, describeDelivery, medicineGroupsOf, MEDICINES_LISTED, type Choice, type MedicineGroup } from './prescription-choices.ts';
 import { deliveryOfChoice, EMPTY_FORM, formErrorsOf, medicineValueOfDrug, prescribeBodyOf, readFormValues, readPrefill, type FormErrors, type FormValues } from './prescription-form.ts';
 import { shownReserved, viewOfPatientRow, viewOfPrescriber, type PatientView, type PortalContext, type PrescriberView } from './portal-service.ts';
@@ -29,6 +29,8 @@ import { shownReserved, viewOfPatientRow, viewOfPrescriber, type PatientView, ty
 export interface FormPage {
   /** The form's one-time id (portal-forms.ts). */
   formId: string;
+  /** The SCID this form already created (it was sent, and the page was opened again: Back). */
+  sentAs?: string;
   patient: PatientView;
   prescriber: PrescriberView;
   values: FormValues;
@@ -84,11 +86,23 @@ const DRUG_CHOICE = medicineValueOfDrug('');
 /** `?search=` on the form's address lists the medicines matching it (a bookmarkable search), up to the form's 100 characters. */
 const searchOfQuery = (query: Record<string, unknown>) => (typeof query.search === 'string' ? query.search.trim().slice(0, 100) : '');
 
-/** The empty form, prefilled from its address (invalid numbers ignored with a warning). */
-export async function readPrescriptionForm(ctx: PortalContext, session: PortalSession, patientId: string, query: Record<string, unknown>): Promise<FormPage> {
+/** The form shown, or the id to put in its address first (the patient's canonical id with it). */
+export type FormRead = { kind: 'form'; page: FormPage } | { kind: 'issued'; patientId: string; formId: string };
+
+/**
+ * The empty form, prefilled from its address (invalid numbers ignored with a warning). Its
+ * one-time id is part of the address (`form_id`), so that Back returns to the same form: an
+ * address without an id this session was issued for this patient is answered with a new id.
+ */
+export async function readPrescriptionForm(ctx: PortalContext, session: PortalSession, patientId: string, query: Record<string, unknown>): Promise<FormRead> {
+  const patient = await requirePatient(ctx.patients, session.organizationId, patientId);
+  const subject = { purpose: 'prescribe', target: patient.id } as const;
+  const formId = formIdOfAddress(ctx.forms, session, subject, query.form_id);
+  if (formId === undefined) return { kind: 'issued', patientId: patient.id, formId: issueFormId(ctx.forms, session, subject) };
   const prefill = readPrefill(query);
   const values: FormValues = { ...EMPTY_FORM, ...prefill.values, search: searchOfQuery(query) };
-  return formPageOf(ctx, session, patientId, values, { warnings: prefill.warnings, prefillDrugId: prefill.customDrugId });
+  const page = await formPageOf(ctx, session, patientId, values, { formId, warnings: prefill.warnings, prefillDrugId: prefill.customDrugId });
+  return { kind: 'form', page: { ...page, sentAs: await resultOfSentForm(ctx.forms, formId) } };
 }
 
 export type FormOutcome = { kind: 'created'; scid: string } | { kind: 'form'; status: 200 | 409 | 422; page: FormPage };

@@ -30,6 +30,14 @@ function noticeOf(query: { created?: string; done?: string }): string | undefine
   return action ? `Prescription ${TRANSITIONS[action].verb}.` : undefined;
 }
 
+/** The form's own address with `formId` as its form_id, every other parameter of the request's query (the prefill) kept as sent. */
+function addressWithFormId(form: string, requestUrl: string, formId: string): string {
+  const query = new URLSearchParams(requestUrl.split('?').slice(1).join('?'));
+  query.delete('form_id');
+  query.append('form_id', formId);
+  return `${form}?${query.toString()}`;
+}
+
 export const prescriptionPages: RouteModule<PortalContext> = (app, portal) => {
   for (const frame of PORTAL_FRAMES) {
     const base = `/${frame}/patients/:patient_id/prescriptions`;
@@ -40,7 +48,9 @@ export const prescriptionPages: RouteModule<PortalContext> = (app, portal) => {
       config: session('portal:prescribe'),
       schema: { hide: true, params: PatientParams },
       handler: async (request, reply) => {
-        const page = await readPrescriptionForm(portal, sessionOf(request), request.params.patient_id, request.query as Record<string, unknown>);
+        const read = await readPrescriptionForm(portal, sessionOf(request), request.params.patient_id, request.query as Record<string, unknown>);
+        if (read.kind === 'issued') return reply.redirect(addressWithFormId(portalPaths(frame, read.patientId).form, request.url, read.formId), 303);
+        const { page } = read;
         return reply.view('new-prescription', { ...layoutOf(reply, frame, 'New prescription'), page, paths: portalPaths(frame, page.patient.patientId) });
       },
     });

@@ -1,6 +1,7 @@
 // A form submits once, in Chromium: a double click on Create prescription (or on Confirm of a
 // cease) and a resubmitted page (the browser sending the same form's POST again) make one
 // prescription and one event, and the browser lands on the prescription the first post made.
+// So does the form sent again after Back: its address carries its id, so Back returns to it.
 import type { Browser, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../given.ts';
@@ -74,6 +75,26 @@ describe.runIf(run)('a form submits once, in Chromium', () => {
     const again = await page.request.post(post.url(), { headers: post.headers(), data: post.postData() ?? '', maxRedirects: 0 });
     expect(again.status()).toBe(303);
     expect(new URL(again.headers().location!, first).href).toBe(first);
+    expect(await counts()).toEqual({ prescriptions: before.prescriptions + 1, created: before.created + 1 });
+  });
+
+  it('Back after creating returns to the same form: sending it again creates nothing and shows the first prescription', async () => {
+    const before = await counts();
+    const { page } = await filledForm();
+    const formId = await page.locator('input[name="form_id"]').inputValue();
+    expect(new URL(page.url()).searchParams.get('form_id')).toBe(formId);
+    await Promise.all([page.waitForURL(CREATED), page.getByRole('button', { name: 'Create prescription' }).click()]);
+    const [, scid] = CREATED.exec(page.url())!;
+    await page.goBack();
+    await page.getByRole('button', { name: 'Create prescription' }).waitFor();
+    expect(await page.locator('input[name="form_id"]').inputValue()).toBe(formId);
+    expect(await page.getByRole('heading', { name: 'This form was already sent' }).isVisible()).toBe(true);
+    // Chromium restores what was typed; set it again in case it does not, the form id decides.
+    await page.getByLabel('Medicine', { exact: true }).selectOption('formulary:amoxicillin-500-capsule');
+    await page.getByLabel('Quantity', { exact: true }).fill('20');
+    await Promise.all([page.waitForURL(CREATED), page.getByRole('button', { name: 'Create prescription' }).click()]);
+    expect(CREATED.exec(page.url())![1]).toBe(scid);
+    expect(await page.locator('.scid').first().textContent()).toBe(scid);
     expect(await counts()).toEqual({ prescriptions: before.prescriptions + 1, created: before.created + 1 });
   });
 

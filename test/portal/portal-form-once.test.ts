@@ -91,6 +91,72 @@ describe('the new-prescription form submits once', () => {
   });
 });
 
+describe("the new-prescription form's address carries its id, so Back returns to the same form", () => {
+  const FORM_ID = /^[\w-]{22}\.[\w-]{43}$/;
+  const rawGet = (path: string, cookie = session.cookie) => t.app.inject({ method: 'GET', url: path, headers: { cookie } });
+  /** The form_id a redirect put in the address, after checking it leads to the same path. */
+  const issuedIn = (response: { statusCode: number; headers: Record<string, unknown> }, path: string) => {
+    expect(response.statusCode).toBe(303);
+    const location = new URL(String(response.headers.location), 'http://portal.test');
+    expect(location.pathname).toBe(path);
+    return location;
+  };
+
+  it.each(['embed', 'dashboard'])('%s: answers an address without an id with 303 to the same address, its prefill kept, plus a new id the page then shows', async (frame) => {
+    const path = `/${frame}/patients/${c.patientId}/prescriptions`;
+    const location = issuedIn(await rawGet(`${path}?quantity=28&repeats=5&patient_instructions=with%20food&search=amox`), path);
+    expect([...location.searchParams.keys()]).toEqual(['quantity', 'repeats', 'patient_instructions', 'search', 'form_id']);
+    expect(Object.fromEntries(location.searchParams)).toMatchObject({ quantity: '28', repeats: '5', patient_instructions: 'with food', search: 'amox' });
+    const formId = location.searchParams.get('form_id')!;
+    expect(formId).toMatch(FORM_ID);
+    const shown = await rawGet(`${location.pathname}${location.search}`);
+    expect(shown.statusCode).toBe(200);
+    expect(shown.body).not.toContain('This form was already sent');
+    expect(formIdFieldOf(shown.body)).toEqual({ form_id: formId });
+    expect(shown.body).toContain('value="28"');
+    expect(shown.body).toContain('with food');
+  });
+
+  it('a second post of the form reloaded from its address (the Back button) creates nothing and goes to the first prescription', async () => {
+    const [prescriptions, events] = [await prescriptionCount(), (await eventTypes('prescription.created')).length];
+    const address = issuedIn(await rawGet(form()), form());
+    const path = `${address.pathname}${address.search}`;
+    const first = await session.post(form(), postedFrom((await rawGet(path)).body, FIELDS));
+    const back = await rawGet(path);
+    expect(back.statusCode).toBe(200);
+    expect(formIdFieldOf(back.body)).toEqual({ form_id: address.searchParams.get('form_id') });
+    expect(back.body).toContain('This form was already sent');
+    expect(back.body).toContain(`>${scidOfRedirect(first)}</a>`);
+    const again = await session.post(form(), postedFrom(back.body, FIELDS));
+    expect(scidOfRedirect(again)).toBe(scidOfRedirect(first));
+    expect(await prescriptionCount()).toBe(prescriptions + 1);
+    expect(await eventTypes('prescription.created')).toHaveLength(events + 1);
+  });
+
+  it("never trusts an id in the address: a forged, altered, another session's or another patient's id is replaced by a new one", async () => {
+    const own = issuedIn(await rawGet(form()), form()).searchParams.get('form_id')!;
+    const otherSession = await signIn(t, c.g);
+    const othersId = issuedIn(await rawGet(form(), otherSession.cookie), form()).searchParams.get('form_id')!;
+    const otherPatient = (await givenPatient(t, c)).patientId;
+    const otherPatientsId = issuedIn(await rawGet(form(otherPatient)), form(otherPatient)).searchParams.get('form_id')!;
+    for (const presented of ['forged', 'a.b', `${own.slice(0, -2)}xx`, `${own}.extra`, othersId, otherPatientsId]) {
+      const location = issuedIn(await rawGet(`${form()}?quantity=3&form_id=${encodeURIComponent(presented)}&form_id=${encodeURIComponent(own)}`), form());
+      expect(location.searchParams.getAll('form_id'), presented).toHaveLength(1);
+      const issued = location.searchParams.get('form_id')!;
+      expect(issued).toMatch(FORM_ID);
+      expect([own, presented]).not.toContain(issued);
+      expect(location.searchParams.get('quantity')).toBe('3');
+    }
+  });
+
+  it("answers another organization's patient with 404 before any id is issued", async () => {
+    const other = await givenClinic(t);
+    const response = await rawGet(form(other.patientId));
+    expect(response.statusCode).toBe(404);
+    expect(response.headers.location).toBeUndefined();
+  });
+});
+
 describe('cease, cancel and reissue confirmations submit once', () => {
   const confirmationOf = async (scid: string, action: string) => {
     const step = await session.submit(page(scid), {}, `${page(scid)}/${action}`);

@@ -44,6 +44,7 @@ export function formIdFieldOf(html: string): Record<string, string> {
 export interface PortalClient {
   /** The session cookie as the browser would send it (`name=value`). */
   cookie: string;
+  /** Gets `path`, following the redirect that gives the new-prescription form's address its form id, as a browser does. */
   get(path: string): Promise<LightMyRequestResponse>;
   /** Posts a form with `fields` (add `_csrf` yourself, or use submit). */
   post(path: string, fields: Record<string, string>): Promise<LightMyRequestResponse>;
@@ -54,7 +55,13 @@ export interface PortalClient {
 export function portalClient(t: TestApp, cookie: string): PortalClient {
   const client: PortalClient = {
     cookie,
-    get: (path) => t.app.inject({ method: 'GET', url: path, headers: { cookie } }),
+    async get(path) {
+      const response = await t.app.inject({ method: 'GET', url: path, headers: { cookie } });
+      const location = String(response.headers.location ?? '');
+      // The new-prescription form's address gets its one-time id first; a browser follows that.
+      if (response.statusCode !== 303 || location.split('?')[0] !== path.split('?')[0] || !/[?&]form_id=/.test(location)) return response;
+      return t.app.inject({ method: 'GET', url: location, headers: { cookie } });
+    },
     post: (path, fields) =>
       t.app.inject({ method: 'POST', url: path, headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' }, payload: new URLSearchParams(fields).toString() }),
     async submit(pagePath, fields, action = pagePath.split('?')[0]!) {
