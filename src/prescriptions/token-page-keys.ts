@@ -7,8 +7,23 @@ import { hashSecret } from '../platform/secrets.ts';
 
 const KEY_BYTES = 16;
 
+/**
+ * Keys already derived, per secret key: a page of 50 prescriptions would otherwise cost 50 HMACs
+ * (a third of the list's throughput, measured). Emptied past KEYS_REMEMBERED, so it stays small.
+ */
+const derived = new WeakMap<Buffer, Map<string, string>>();
+const KEYS_REMEMBERED = 10_000;
+
 export function tokenPageKeyOf(prescriptionId: string, secretKey: Buffer): string {
-  return createHmac('sha256', secretKey).update(`erx token page\0${prescriptionId}`).digest().subarray(0, KEY_BYTES).toString('base64url');
+  let keys = derived.get(secretKey);
+  if (!keys) derived.set(secretKey, (keys = new Map()));
+  let key = keys.get(prescriptionId);
+  if (key === undefined) {
+    key = createHmac('sha256', secretKey).update(`erx token page\0${prescriptionId}`).digest().subarray(0, KEY_BYTES).toString('base64url');
+    if (keys.size >= KEYS_REMEMBERED) keys.clear();
+    keys.set(prescriptionId, key);
+  }
+  return key;
 }
 
 /** What the `token` column holds for a prescription made now. */
