@@ -30,6 +30,8 @@ import {
   insertCustomDrugs,
   searchCustomDrugsVisibleToUser,
   countLiveDrugsOfOrganization,
+  releaseCustomDrugPlaces,
+  reserveCustomDrugPlaces,
   isLiveDrug,
   markCustomDrugsDeleted,
   updateLiveDrug,
@@ -54,10 +56,11 @@ export function createCustomDrugsContext(deps: Pick<Deps, 'database' | 'clock' |
 /**
  * Inside the inserting transaction: 422 when `adding` more drugs would take the organization
  * past its limit, naming the first that does not fit (`field`: '' for a single drug, `[i]` in
- * a bulk body). On SQLite the transaction holds the write lock, so two inserts cannot both fit
- * the last places; on PostgreSQL concurrent inserts may overshoot by what they add together.
+ * a bulk body). The places are taken from the organization's count in the same transaction,
+ * by one conditional UPDATE, so concurrent inserts cannot both take the last ones.
  */
 async function requireRoomForDrugs(ctx: CustomDrugsContext, trx: Kysely<Database>, organizationId: string, adding: Array<{ field: string }>): Promise<void> {
+  if (await reserveCustomDrugPlaces(trx, organizationId, adding.length, ctx.maxDrugsPerOrganization)) return;
   const held = await countLiveDrugsOfOrganization(trx, organizationId);
   const room = Math.max(0, ctx.maxDrugsPerOrganization - held);
   if (adding.length <= room) return;
@@ -247,10 +250,19 @@ export async function updateUserDrug(ctx: CustomDrugsContext, principal: Princip
   return updateDrugOf(ctx, principal.userId, await userDrugsOf(ctx, principal, pathUserId), drugId, body);
 }
 
+/** Marks the owner's live drugs deleted (one when `id` is given) and gives their places back, in one transaction; returns how many. */
+function markDeletedAndRelease(ctx: CustomDrugsContext, owner: DrugOwner, stamp: { deleted_at: string; deleted_by: string }, id?: string): Promise<number> {
+  return ctx.unitOfWork.run(async ({ trx }) => {
+    const removed = await markCustomDrugsDeleted(trx, owner, stamp, id);
+    if (removed > 0) await releaseCustomDrugPlaces(trx, owner.organizationId, removed);
+    return removed;
+  });
+}
+
 /** Idempotent: deleting a drug that is not (or no longer) the owner's changes nothing. */
 async function deleteDrugOf(ctx: CustomDrugsContext, actorId: string, owner: DrugOwner, drugId: string): Promise<{ custom_drug_id: string }> {
   const id = drugId.toLowerCase();
-  await markCustomDrugsDeleted(ctx.db, owner, { deleted_at: ctx.clock.now().toISOString(), deleted_by: actorId }, id);
+  await markDeletedAndRelease(ctx, owner, { deleted_at: ctx.clock.now().toISOString(), deleted_by: actorId }, id);
   return { custom_drug_id: id };
 }
 
@@ -266,5 +278,5 @@ export async function deleteUserDrug(ctx: CustomDrugsContext, principal: Princip
 export async function deleteOrganizationCatalog(ctx: CustomDrugsContext, principal: Principal, confirm: string | undefined): Promise<{ deleted_count: number }> {
   if (confirm !== 'true') throw invalidRequest('Deleting the whole organization catalog requires the query parameter confirm=true');
   const stamp = { deleted_at: ctx.clock.now().toISOString(), deleted_by: principal.userId };
-  return { deleted_count: await markCustomDrugsDeleted(ctx.db, organizationCatalogOf(principal), stamp) };
+  return { deleted_count: await markDeletedAndRelease(ctx, organizationCatalogOf(principal), stamp) };
 }

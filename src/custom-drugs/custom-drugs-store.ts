@@ -32,15 +32,34 @@ export async function insertCustomDrugs(db: Kysely<Database>, rows: Insertable<C
   }
 }
 
-/** Live drugs of the organization, its catalog and every user's own together. */
+/**
+ * Takes `adding` places of the organization's custom-drug count if they fit under `max`: one
+ * conditional UPDATE, so concurrent creates cannot overshoot on either database. False when
+ * they do not fit (nothing changed).
+ */
+export async function reserveCustomDrugPlaces(db: Kysely<Database>, organizationId: string, adding: number, max: number): Promise<boolean> {
+  const result = await db
+    .updateTable('organizations')
+    .set((eb) => ({ custom_drugs_held: eb('custom_drugs_held', '+', adding) }))
+    .where('id', '=', organizationId)
+    .where((eb) => eb(eb('custom_drugs_held', '+', adding), '<=', max))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** Gives back the places of `removed` drugs that were deleted. */
+export async function releaseCustomDrugPlaces(db: Kysely<Database>, organizationId: string, removed: number): Promise<void> {
+  await db
+    .updateTable('organizations')
+    .set((eb) => ({ custom_drugs_held: eb('custom_drugs_held', '-', removed) }))
+    .where('id', '=', organizationId)
+    .execute();
+}
+
+/** Live drugs of the organization, its catalog and every user's own together, as counted beside it. */
 export async function countLiveDrugsOfOrganization(db: Kysely<Database>, organizationId: string): Promise<number> {
-  const row = await db
-    .selectFrom('custom_drugs')
-    .select((eb) => eb.fn.countAll<number | string>().as('count'))
-    .where('organization_id', '=', organizationId)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirstOrThrow();
-  return Number(row.count);
+  const row = await db.selectFrom('organizations').select('custom_drugs_held').where('id', '=', organizationId).executeTakeFirst();
+  return row?.custom_drugs_held ?? 0;
 }
 
 export async function findCustomDrugs(db: Kysely<Database>, owner: DrugOwner, customProductId?: string): Promise<CustomDrugRow[]> {

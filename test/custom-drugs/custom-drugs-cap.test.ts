@@ -49,4 +49,25 @@ describe('the cap on custom drugs per organization', () => {
     expect(await liveDrugs()).toBe(3);
     expect(await liveDrugs(other.g.organizationId)).toBe(3);
   });
+
+  it('lets concurrent creates take only the places left: never past the limit, the refused ones changing nothing', async () => {
+    await givenCatalogDrugs(t, c, [validDrug()]);
+    const responses = await Promise.all(Array.from({ length: 8 }, () => call(t, 'POST', c.userDrugsUrl(), c.prescriber, validDrug())));
+    expect(responses.map((r) => r.statusCode).sort()).toEqual([201, 201, 422, 422, 422, 422, 422, 422]);
+    expect(await liveDrugs()).toBe(3);
+  });
+
+  it('keeps the count beside the organization equal to its live drugs through creates and every kind of delete', async () => {
+    const held = async () => (await t.deps.database.selectFrom('organizations').select('custom_drugs_held').where('id', '=', c.g.organizationId).executeTakeFirstOrThrow()).custom_drugs_held;
+    const [first] = await givenCatalogDrugs(t, c, [validDrug(), validDrug()]);
+    const own = (await call(t, 'POST', c.userDrugsUrl(), c.prescriber, validDrug())).json().data.custom_drug_id as string;
+    expect([await held(), await liveDrugs()]).toEqual([3, 3]);
+    await t.app.inject({ method: 'DELETE', url: `${c.catalogUrl}/${first}`, headers: c.owner });
+    await t.app.inject({ method: 'DELETE', url: `${c.catalogUrl}/${first}`, headers: c.owner });
+    expect([await held(), await liveDrugs()]).toEqual([2, 2]);
+    await t.app.inject({ method: 'DELETE', url: `${c.userDrugsUrl()}/${own}`, headers: c.prescriber });
+    expect([await held(), await liveDrugs()]).toEqual([1, 1]);
+    expect((await t.app.inject({ method: 'DELETE', url: `${c.catalogUrl}?confirm=true`, headers: c.owner })).statusCode).toBe(200);
+    expect([await held(), await liveDrugs()]).toEqual([0, 0]);
+  });
 });

@@ -48,6 +48,8 @@ const organizationsColumns = {
   previous_secret_hash: text().orNull(),
   previous_secret_expires_at: time().orNull(),
   created_at: time(),
+  /** Live custom drugs of the organization and its users (the cap, migration 0012). */
+  custom_drugs_held: integer().withDefault(),
 } as const;
 
 const organizationPartnersColumns = {

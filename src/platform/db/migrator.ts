@@ -13,6 +13,7 @@ import * as portal from '../../../migrations/0008-portal.ts';
 import * as idempotencyKeys from '../../../migrations/0009-idempotency-keys.ts';
 import * as credentialRotation from '../../../migrations/0010-credential-rotation.ts';
 import * as portalFormIds from '../../../migrations/0011-portal-form-ids.ts';
+import * as customDrugCounts from '../../../migrations/0012-custom-drug-counts.ts';
 
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0001-foundation': foundation,
@@ -26,6 +27,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0009-idempotency-keys': idempotencyKeys,
   '0010-credential-rotation': credentialRotation,
   '0011-portal-form-ids': portalFormIds,
+  '0012-custom-drug-counts': customDrugCounts,
 };
 
 export interface MigrationReport {
