@@ -21,13 +21,13 @@ import {
 } from '../prescriptions/index.ts';
 import type { PortalSession } from '../sso/index.ts';
 import { readPrescriberProfile } from '../users/index.ts';
-import { formIdOfAddress, issueFormId, resultOfSentForm, submitOnce, type FormAttempt } from './portal-forms.ts';
+import { formIdOfAddress, issueFormId, resultOfSentForm, submitOnce, type FormAttempt } from './portal-forms-service.ts';
 import { choiceOfDelivery, deliveryChoicesOf, describeDelivery, medicineGroupsOf, MEDICINES_LISTED, type Choice, type MedicineGroup } from './prescription-choices.ts';
 import { deliveryOfChoice, EMPTY_FORM, formErrorsOf, medicineValueOfDrug, prescribeBodyOf, readFormValues, readPrefill, type FormErrors, type FormValues } from './prescription-form.ts';
 import { shownReserved, viewOfPatientRow, viewOfPrescriber, type PatientView, type PortalContext, type PrescriberView } from './portal-service.ts';
 
 export interface FormPage {
-  /** The form's one-time id (portal-forms.ts). */
+  /** The form's one-time id (portal-forms-service.ts). */
   formId: string;
   /** The SCID this form already created (it was sent, and the page was opened again: Back). */
   sentAs?: string;

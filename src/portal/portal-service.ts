@@ -12,7 +12,7 @@ import type { Deps } from '../deps.ts';
 import type { PortalSession } from '../sso/index.ts';
 import { remedyOf, readPrescriberProfile, type PrescriberProfile, type UsersContext } from '../users/index.ts';
 import type { EventMetadata } from '../webhooks/index.ts';
-import type { PortalFormsContext } from './portal-forms.ts';
+import type { PortalFormsContext } from './portal-forms-service.ts';
 
 export interface PortalContext {
   /** The built-in sandbox formulary is offered (sandbox mode only). */
@@ -21,7 +21,7 @@ export interface PortalContext {
   patients: PatientsContext;
   customDrugs: CustomDrugsContext;
   prescriptions: PrescriptionsContext;
-  /** The prescribing forms' one-time ids (portal-forms.ts). */
+  /** The prescribing forms' one-time ids (portal-forms-service.ts). */
   forms: PortalFormsContext;
 }
 

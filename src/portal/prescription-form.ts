@@ -37,7 +37,7 @@ export const PrescriptionFormBody = Type.Object({
   search: text(100),
   /** `search` re-shows the form with the medicines found; anything else creates the prescription. */
   intent: text(20),
-  /** The form's one-time id (portal-forms.ts). */
+  /** The form's one-time id (portal-forms-service.ts). */
   form_id: text(100),
 });
 
