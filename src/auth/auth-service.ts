@@ -4,7 +4,7 @@
 // organization secret, the path organization, scope, role, rate limit); record a partner's
 // validation of an organization.
 import type { Kysely } from 'kysely';
-import { ApiError, AUTH_DETAIL, invalidRequest, unauthorized } from '../platform/http/api-error.ts';
+import { ApiError, AUTH_DETAIL, unauthorized } from '../platform/http/api-error.ts';
 import { whenReady, type Awaitable } from '../platform/awaitable.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { Database } from '../platform/db/database-schema.ts';
@@ -13,6 +13,8 @@ import { isUuid } from '../platform/ids.ts';
 import { createSecretChecker, secretMatchesHash, type SecretChecker } from '../platform/secrets.ts';
 import type { Deps } from '../deps.ts';
 import { createAccessTokenVerifier, signAccessToken, type AccessTokenClaims, type AccessTokenVerifier } from './access-tokens.ts';
+import { claimedIdsOf, readTokenHeaders, type TokenHeaders } from './credential-headers.ts';
+export { missingCredentialHeaders, pairOfCredentialHeaders, readTokenHeaders, TOKEN_HEADERS, type TokenHeaders } from './credential-headers.ts';
 import { claimedIdsCanBeValid, findFailureLockout, recordCredentialFailure, type ClaimedIds } from './credential-failures.ts';
 import { findRequestPrincipal, findTokenCredentials, markIntegrationValidated, type PreviousSecret, type RequestPrincipalRow } from './auth-store.ts';
 import { canonicalScope, requestableScopes, type Scope } from './scopes.ts';
@@ -82,25 +84,6 @@ export interface BearerCredentials {
   pathUserId?: string | undefined;
 }
 
-/** The credential headers of /v1/token, in the order a missing one is reported. */
-export const TOKEN_HEADERS = ['x-partner-id', 'x-partner-secret', 'x-organization-id', 'x-organization-secret', 'x-user-id'] as const;
-
-export type TokenHeaders = Record<(typeof TOKEN_HEADERS)[number], string>;
-
-/** The credential headers that are absent or blank, in TOKEN_HEADERS order. */
-export function missingCredentialHeaders(headers: Record<string, string | string[] | undefined>): string[] {
-  return TOKEN_HEADERS.filter((name) => {
-    const value = headers[name];
-    return typeof value !== 'string' || value.trim() === '';
-  });
-}
-
-export function readTokenHeaders(headers: Record<string, string | string[] | undefined>): TokenHeaders {
-  const [missing] = missingCredentialHeaders(headers);
-  if (missing !== undefined) throw invalidRequest(`Missing required header: ${missing}`);
-  return Object.fromEntries(TOKEN_HEADERS.map((name) => [name, (headers[name] as string).trim()])) as TokenHeaders;
-}
-
 export interface IssuedToken {
   accessToken: string;
   expiresIn: number;
@@ -151,16 +134,6 @@ export async function checkCredentials(ctx: AuthContext, headers: TokenHeaders):
     secretAccepted(secretMatchesHash, headers['x-organization-secret'], row.organization_secret_hash, row.organization_previous, now);
   if (!partnerOk || !organizationOk || row.partner_enabled !== 1 || row.user_enabled !== 1) return undefined;
   return { ...ids, allowedScopes: JSON.parse(row.allowed_scopes ?? '[]') as string[] };
-}
-
-function claimedIdsOf(headers: TokenHeaders): ClaimedIds {
-  return { partnerId: headers['x-partner-id'], organizationId: headers['x-organization-id'].toLowerCase(), userId: headers['x-user-id'].toLowerCase() };
-}
-
-/** The pair five credential headers name: once the check passed, the authenticated pair (for the request log). */
-export function pairOfCredentialHeaders(headers: Record<string, string | string[] | undefined>): { partnerId: string; organizationId: string } {
-  const { partnerId, organizationId } = claimedIdsOf(readTokenHeaders(headers));
-  return { partnerId, organizationId };
 }
 
 /**
