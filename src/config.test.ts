@@ -64,6 +64,21 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ ERX_CUSTOM_DRUGS_MAX: '0' })).toThrow(/ERX_CUSTOM_DRUGS_MAX must be a whole number from 1/);
   });
 
+  it('reads the retention periods, 90 days of webhook history and 30 of response bodies unless set', () => {
+    expect(loadConfig({})).toMatchObject({ retentionWebhookDays: 90, retentionBodiesDays: 30 });
+    expect(loadConfig({ ERX_RETENTION_WEBHOOK_DAYS: '7', ERX_RETENTION_BODIES_DAYS: '1' })).toMatchObject({ retentionWebhookDays: 7, retentionBodiesDays: 1 });
+  });
+
+  it.each([
+    ['ERX_RETENTION_WEBHOOK_DAYS', '0'],
+    ['ERX_RETENTION_WEBHOOK_DAYS', '1.5'],
+    ['ERX_RETENTION_WEBHOOK_DAYS', 'ninety'],
+    ['ERX_RETENTION_BODIES_DAYS', '-3'],
+    ['ERX_RETENTION_BODIES_DAYS', '0'],
+  ])('refuses %s=%s, naming the variable', (name, value) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`^${name} must be a whole number from 1 to 36500, got "${value}"`));
+  });
+
   it('is documented in full in the README configuration table', () => {
     const readme = fs.readFileSync(new URL('../README.md', import.meta.url), 'utf8');
     for (const setting of Object.values(SETTINGS)) {

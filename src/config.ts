@@ -39,6 +39,8 @@ export const SETTINGS = {
   portalIdleTimeoutSeconds: { env: 'ERX_PORTAL_IDLE_TIMEOUT_SECONDS', default: '1800', meaning: 'A portal session ends after this many seconds without a request (60 to 43200).' },
   sandboxPublic: { env: 'ERX_SANDBOX_PUBLIC', default: '', meaning: '`1` lets sandbox mode (test helpers, webhooks to any address) bind a `HOST` other than loopback; without it such a start is refused.' },
   customDrugsMax: { env: 'ERX_CUSTOM_DRUGS_MAX', default: '10000', meaning: 'Most custom drugs one organization may hold, its users\' included (422 past it).' },
+  retentionWebhookDays: { env: 'ERX_RETENTION_WEBHOOK_DAYS', default: '90', meaning: 'Webhook events whose deliveries all finished are deleted, with their deliveries and attempts, this many days after the event (`erx prune`, and hourly beside every dispatcher).' },
+  retentionBodiesDays: { env: 'ERX_RETENTION_BODIES_DAYS', default: '30', meaning: 'Receivers\' response bodies kept on webhook attempts, in days; older attempts keep their row without the body.' },
 } as const satisfies Record<string, Setting>;
 
 export interface Config {
@@ -70,6 +72,8 @@ export interface Config {
   portalUrl: string;
   portalIdleTimeoutSeconds: number;
   customDrugsMax: number;
+  retentionWebhookDays: number;
+  retentionBodiesDays: number;
 }
 
 export class ConfigError extends Error {
@@ -180,6 +184,9 @@ export function loadConfig(env: Env = process.env): Config {
     portalUrl: readPortalUrl(env, publicUrl),
     portalIdleTimeoutSeconds: readInteger(env, 'portalIdleTimeoutSeconds', 60, 43_200),
     customDrugsMax: readInteger(env, 'customDrugsMax', 1, 10_000_000),
+    // Up to 100 years: past that, keep everything by another route than a number of days.
+    retentionWebhookDays: readInteger(env, 'retentionWebhookDays', 1, 36_500),
+    retentionBodiesDays: readInteger(env, 'retentionBodiesDays', 1, 36_500),
   };
   refusePublicSandbox(env, mode, host);
   if (config.databaseSchema && !/^[a-z_][a-z0-9_]{0,62}$/.test(config.databaseSchema)) {

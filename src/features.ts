@@ -10,8 +10,9 @@ import { createPatientsContext, type PatientsContext } from './patients/index.ts
 import { createUnitOfWork } from './platform/db/unit-of-work.ts';
 import { createPortalContext, type PortalContext } from './portal/index.ts';
 import { createPrescriptionsContext, type PrescriptionsContext } from './prescriptions/index.ts';
+import { createRetentionContext, type RetentionContext } from './retention/index.ts';
 import type { Deps } from './deps.ts';
-import { createSsoContext, type SsoContext } from './sso/index.ts';
+import { createSsoContext, EXPIRED_TOKENS_KEPT_SECONDS, SESSION_MAX_AGE_SECONDS, type SsoContext } from './sso/index.ts';
 import { createSystemContext, type SystemContext } from './system/index.ts';
 import { createUsersContext, type UsersContext } from './users/index.ts';
 import { createWebhookOutbox, createWebhooksContext, type WebhooksContext } from './webhooks/index.ts';
@@ -28,6 +29,7 @@ export interface Features {
   prescriptions: PrescriptionsContext;
   sso: SsoContext;
   portal: PortalContext;
+  retention: RetentionContext;
 }
 
 export function buildFeatures(deps: Deps): Features {
@@ -46,5 +48,9 @@ export function buildFeatures(deps: Deps): Features {
   const prescriptions = createPrescriptionsContext(deps, { users, patients, customDrugs, unitOfWork });
   const sso = createSsoContext(deps, { auth, unitOfWork });
   const portal = createPortalContext(deps, { users, patients, customDrugs, prescriptions });
-  return { system, auth, onboarding, users, patients, customDrugs, webhooks, idempotency, prescriptions, sso, portal };
+  const retention = createRetentionContext(deps, {
+    unitOfWork,
+    signIns: { expiredTokensKeptSeconds: EXPIRED_TOKENS_KEPT_SECONDS, sessionIdleTimeoutSeconds: sso.idleTimeoutSeconds, sessionMaxAgeSeconds: SESSION_MAX_AGE_SECONDS },
+  });
+  return { system, auth, onboarding, users, patients, customDrugs, webhooks, idempotency, prescriptions, sso, portal, retention };
 }

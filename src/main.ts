@@ -2,6 +2,7 @@
 import { Command, CommanderError } from 'commander';
 import { fail } from './cli/cli-output.ts';
 import { registerOnboardingCommands } from './cli/onboarding-commands.ts';
+import { registerPruneCommands } from './cli/prune-commands.ts';
 import { registerServerCommands } from './cli/server-commands.ts';
 import { registerWebhooksCommands } from './cli/webhooks-commands.ts';
 
@@ -14,6 +15,7 @@ const program = new Command('erx')
 registerServerCommands(program);
 registerOnboardingCommands(program);
 registerWebhooksCommands(program);
+registerPruneCommands(program);
 
 try {
   await program.parseAsync(process.argv);

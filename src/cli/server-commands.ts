@@ -7,6 +7,7 @@ import { buildFeatures } from '../features.ts';
 import { tuneV8ForServing } from '../platform/v8-tuning.ts';
 import { assembleDeps, closeDeps, migrateConfiguredDatabase } from '../runtime.ts';
 import { startServer } from '../server.ts';
+import { startRetentionSchedule } from '../retention/index.ts';
 import { startWebhookDispatcher } from '../webhooks/index.ts';
 import { addJsonOption, printResult, withFeatures, type CommandOptions } from './cli-output.ts';
 
@@ -20,9 +21,10 @@ async function serve(options: { seedIfEmpty?: boolean }): Promise<void> {
     process.stdout.write(`${describeSandboxSeed(seed).join('\n')}\n\n`);
   }
   // Deliveries go out from every serving process; on close, the attempts in flight finish and
-  // record their outcome before the database closes.
+  // record their outcome before the database closes. Retention runs hourly beside them.
   const dispatcher = startWebhookDispatcher(features.webhooks);
-  const server = await startServer(deps, features, undefined, { beforeClosingDeps: () => dispatcher.stop() });
+  const retention = startRetentionSchedule(features.retention);
+  const server = await startServer(deps, features, undefined, { beforeClosingDeps: () => stopBoth(dispatcher, retention) });
   process.stdout.write(`erx listening on ${server.url}${config.basePath} (${config.mode}, ${deps.database.describe})\n`);
   exitOnSignal(deps.logger, () => server.stop());
 }
@@ -31,15 +33,24 @@ async function serve(options: { seedIfEmpty?: boolean }): Promise<void> {
 async function work(): Promise<void> {
   const config = loadConfig();
   const deps = await assembleDeps(config);
-  const dispatcher = startWebhookDispatcher(buildFeatures(deps).webhooks);
+  const features = buildFeatures(deps);
+  const dispatcher = startWebhookDispatcher(features.webhooks);
+  const retention = startRetentionSchedule(features.retention);
   process.stdout.write(`erx worker ${dispatcher.id} dispatching webhooks (${config.mode}, ${deps.database.describe})\n`);
   exitOnSignal(deps.logger, async () => {
     try {
-      await dispatcher.stop();
+      await stopBoth(dispatcher, retention);
     } finally {
       await closeDeps(deps);
     }
   });
+}
+
+/** The dispatcher and the retention schedule stop together; both are awaited whatever either does. */
+async function stopBoth(dispatcher: { stop(): Promise<void> }, retention: { stop(): Promise<void> }): Promise<void> {
+  const results = await Promise.allSettled([dispatcher.stop(), retention.stop()]);
+  const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failed) throw failed.reason;
 }
 
 /** On SIGTERM or SIGINT: stop, then exit 0 (1 if stopping failed). */

@@ -5,6 +5,8 @@ export {
   createSsoContext,
   endPortalSessionsOf,
   endSignInsThroughPartner,
+  EXPIRED_TOKENS_KEPT_SECONDS,
+  SESSION_MAX_AGE_SECONDS,
   type SignInRefusal,
   signInWithSsoToken,
   type SsoContext,

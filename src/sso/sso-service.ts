@@ -60,7 +60,7 @@ export const SSO_TOKEN_TTL_SECONDS = 300;
 /** However active, a session ends this long after it opened: sign in again through the partner. */
 export const SESSION_MAX_AGE_SECONDS = 12 * 3600;
 /** Expired tokens are kept this long, so a late click is told "expired" rather than "unknown". */
-const EXPIRED_TOKENS_KEPT_SECONDS = 24 * 3600;
+export const EXPIRED_TOKENS_KEPT_SECONDS = 24 * 3600;
 
 export const INVALID_PARTNER_CREDENTIALS = 'Invalid partner credentials';
 

@@ -2,6 +2,7 @@
 // every attempt of an event, and replay. A replay is a new delivery of the same event (same
 // body, so the same event_id; a fresh signature per attempt; the spec's 3 attempts again),
 // recorded with who asked and when. Replaying an event twice delivers it twice.
+import { findPrunedEventIds } from '../retention/index.ts';
 import { newDeliveryId } from './webhook-events.ts';
 import { findWebhookEndpoint } from './webhook-endpoints-store.ts';
 import { findEvents, listAttemptsOfEvent, listDeliveriesOfEvent, listEventsWithLatestDelivery, type EventWithLatestDelivery } from './webhook-history-store.ts';
@@ -100,7 +101,7 @@ function summarize(row: EventWithLatestDelivery): EventSummary {
 /** Every delivery of the event (its own, then each replay) with its attempts, in order. */
 export async function listWebhookAttempts(ctx: WebhooksContext, eventId: string) {
   const [event] = await findEvents(ctx.db, [eventId]);
-  if (!event) throw new WebhooksError(`event ${eventId} not found`);
+  if (!event) throw await absentEventsError(ctx, [eventId], '');
   const deliveries = await listDeliveriesOfEvent(ctx.db, eventId);
   const attempts = await listAttemptsOfEvent(ctx.db, eventId);
   return {
@@ -165,7 +166,7 @@ async function selectEventsToReplay(ctx: WebhooksContext, request: ReplayRequest
     const ids = [...new Set(request.eventIds)];
     const found = await findEvents(ctx.db, ids);
     const missing = ids.filter((id) => !found.some((e) => e.id === id));
-    if (missing.length > 0) throw new WebhooksError(`event${missing.length > 1 ? 's' : ''} not found: ${missing.join(', ')}; nothing was replayed`);
+    if (missing.length > 0) throw await absentEventsError(ctx, missing, '; nothing was replayed');
     return ids.map((id) => found.find((e) => e.id === id)!);
   }
   const filter = request.filter;
@@ -173,4 +174,16 @@ async function selectEventsToReplay(ctx: WebhooksContext, request: ReplayRequest
   if (filter.status === 'pending') throw new WebhooksError('--status pending: those events are still being delivered; replay failed or delivered ones');
   await requirePartnerIfNamed(ctx, filter.partnerId);
   return listEventsWithLatestDelivery(ctx.db, { ...filter, limit: filter.limit ?? MAX_LIMIT, order: 'oldest first' });
+}
+
+/** Events that are not stored: those retention pruned said apart from those never known. */
+async function absentEventsError(ctx: WebhooksContext, absent: string[], consequence: string): Promise<WebhooksError> {
+  const pruned = await findPrunedEventIds(ctx, absent);
+  const unknown = absent.filter((id) => !pruned.includes(id));
+  const plural = (ids: string[]) => (ids.length > 1 ? 's' : '');
+  const parts = [
+    ...(pruned.length > 0 ? [`event${plural(pruned)} pruned by retention (older than the webhook history kept): ${pruned.join(', ')}`] : []),
+    ...(unknown.length > 0 ? [`event${plural(unknown)} not found: ${unknown.join(', ')}`] : []),
+  ];
+  return new WebhooksError(`${parts.join('; ')}${consequence}`);
 }

@@ -226,6 +226,13 @@ const prescriptionsColumns = {
 } as const;
 
 /** Every table of the database: the one list the row types and the schema test read. */
+/** Per kind of pruned record, the highest id retention has deleted (migration 0014). */
+const retentionMarksColumns = {
+  kind: text(),
+  pruned_through: text(),
+  updated_at: time(),
+} as const;
+
 export const TABLES = {
   partners: partnersColumns,
   organizations: organizationsColumns,
@@ -242,6 +249,7 @@ export const TABLES = {
   sso_tokens: ssoTokensColumns,
   portal_sessions: portalSessionsColumns,
   portal_form_ids: portalFormIdsColumns,
+  retention_marks: retentionMarksColumns,
 } as const satisfies Readonly<Record<string, TableColumns>>;
 
 export type Database = { -readonly [T in keyof typeof TABLES]: RowOf<(typeof TABLES)[T]> };
