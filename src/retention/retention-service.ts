@@ -121,7 +121,8 @@ const STEPS: Step[] = [
     count: (db, c) => countPrunableWebhookHistory(db, c.webhookEvents),
     batch: async (trx, c, limit) => {
       const { candidates, ...rows } = await pruneWebhookHistoryBatch(trx, c.webhookEvents, limit, c.now);
-      return { rows, more: candidates === limit && rows.webhook_events > 0 };
+      // More remain if the batch found a full set of candidates or could not fit them all in its rows.
+      return { rows, more: rows.webhook_events > 0 && (candidates === limit || rows.webhook_events < candidates) };
     },
   },
   single('webhook_response_bodies', (db, c) => countResponseBodiesKept(db, c.responseBodies, c.webhookEvents), (trx, c, limit) => clearResponseBodiesBatch(trx, c.responseBodies, limit)),
