@@ -43,7 +43,9 @@ export type BenchCommand =
   | { mode: 'endpoints'; options: BenchOptions }
   | { mode: 'compare'; options: CompareBenchOptions }
   | { mode: 'webhooks'; options: WebhooksBenchOptions }
-  | { mode: 'credential-flood'; options: Record<string, never> };
+  | { mode: 'credential-flood'; options: Record<string, never> }
+  | { mode: 'cold-start'; options: Record<string, never> }
+  | { mode: 'prune'; options: { quick: boolean } };
 
 const WEBHOOK_RATE_PER_SECOND = 500;
 const WEBHOOK_LATENCY_SECONDS = 20;
@@ -70,6 +72,13 @@ export const BENCH_USAGE = [
   '       npm run bench -- credential-flood',
   '  20,000 failed token calls with random 7 KB ids, then 20,000 with random well-formed ids from as many addresses:',
   "  the server's RSS and a valid endpoint's latency before and after each",
+  '',
+  '       npm run bench -- cold-start',
+  '  the compiled erx serve, from spawn to its first 200 on /health, over 7 starts: median and max (target: median under 1 s)',
+  '',
+  '       npm run bench -- prune [--quick]',
+  '  p50/p99 of validate and create patient alone, then beside `erx prune` deleting 200,000 old webhook events',
+  '  (600,000 rows) written straight into the tables; --quick: 20,000 events',
 ].join('\n');
 
 export class BenchUsageError extends Error {
@@ -90,6 +99,15 @@ export function parseBenchCommand(argv: string[]): BenchCommand | undefined {
   if (argv[0] === 'credential-flood') {
     if (argv.length > 1) throw new BenchUsageError('credential-flood takes no options');
     return { mode: 'credential-flood', options: {} };
+  }
+  if (argv[0] === 'cold-start') {
+    if (argv.length > 1) throw new BenchUsageError('cold-start takes no options');
+    return { mode: 'cold-start', options: {} };
+  }
+  if (argv[0] === 'prune') {
+    const extra = argv.slice(1).filter((arg) => arg !== '--quick');
+    if (extra.length > 0) throw new BenchUsageError(`prune takes only --quick, got ${extra.join(' ')}`);
+    return { mode: 'prune', options: { quick: argv.includes('--quick') } };
   }
   if (argv[0] === 'compare') return parseCompareOptions(argv.slice(1));
   if (argv[0] !== 'webhooks') {

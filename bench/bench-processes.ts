@@ -8,7 +8,7 @@ import { deferCleanup } from './bench-cleanup.ts';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
-/** tsx compiles on start and migrations run first; a healthy server is up in a few seconds. */
+/** Migrations run first; a healthy server is up in about a second (an older commit's, via tsx, in a few). */
 const READY_TIMEOUT_MS = 60_000;
 const READY_POLL_MS = 100;
 /** Grace for a clean shutdown (in-flight requests, database close) before SIGKILL. */

@@ -68,6 +68,9 @@ export async function checkOutRef(ref: string): Promise<RefCheckout> {
   const forget = deferCleanup(`the worktree of ${ref}`, removeAll);
   await git(['worktree', 'add', '--detach', root, commit]);
   await fs.symlink(await fs.realpath(path.join(REPO_ROOT, 'node_modules')), path.join(root, 'node_modules'));
+  // A commit whose `erx` runs compiled code needs its own dist/ (older ones run TypeScript through tsx).
+  const builder = path.join(root, 'scripts', 'build-dist.js');
+  if (await fs.stat(builder).then(() => true, () => false)) await run(process.execPath, [builder], { cwd: root });
   return {
     commit,
     root,

@@ -3,7 +3,8 @@
 // (exit 1) when a response was not 2xx or a target was missed. The machine has 2 cores, so
 // the baseline and the API are never driven at the same time, each alone with autocannon.
 // `npm run bench -- webhooks` is a separate mode: webhook delivery (bench/webhooks-bench.ts);
-// `npm run bench -- compare <ref>` measures this checkout's server beside an older commit's.
+// `npm run bench -- compare <ref>` measures this checkout's server beside an older commit's;
+// `cold-start` times the compiled server's start; `prune` probes requests beside a large prune.
 import os from 'node:os';
 import { runPendingCleanups } from './bench-cleanup.ts';
 import {
@@ -20,7 +21,9 @@ import { killLiveChildrenNow } from './bench-processes.ts';
 import { buildRunRecord, compareToBaselines, formatReportTable, missedTargets, writeRunRecord } from './bench-report.ts';
 import { measureComparison } from './compare-phases.ts';
 import { buildCompareRecord, formatCompareTable, writeCompareRecord } from './compare-report.ts';
+import { runColdStartBench } from './cold-start-bench.ts';
 import { runCredentialFloodBench } from './credential-flood-bench.ts';
+import { runPruneBench } from './prune-bench.ts';
 import { runWebhooksBench } from './webhooks-bench.ts';
 
 let finishing = false;
@@ -103,6 +106,11 @@ if (!command) {
 installExitGuards();
 try {
   if (command.mode === 'credential-flood') await finish(0, await runCredentialFloodBench());
+  else if (command.mode === 'prune') await finish(0, await runPruneBench(command.options));
+  else if (command.mode === 'cold-start') {
+    const { line, passed } = await runColdStartBench();
+    await finish(passed ? 0 : 1, line);
+  }
   else if (command.mode === 'compare') await runCompare(command.options);
   else await (command.mode === 'webhooks' ? runWebhooks(command.options) : runBench(command.options));
 } catch (error) {

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// `node bin/run-ts.js file.ts [args]`: runs a TypeScript script (benchmarks, tools) via tsx.
+// `node bin/run-ts.js file.ts [args]`: runs a TypeScript script (benchmarks, tools) via tsx, a
+// devDependency. The service itself never runs this way: `erx` runs the compiled dist/.
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { register } from 'tsx/esm/api';

@@ -1,6 +1,8 @@
 // Runs once around the whole suite. On PostgreSQL each test file works in its own schemas,
 // named after this run; a file drops them as it closes, and the teardown here drops any that a
-// file left behind (one that failed before closing, or the CLI tests' servers).
+// file left behind (one that failed before closing, or the CLI tests' servers). The CLI tests run
+// the compiled `erx`, so dist/ is built first when the code is newer than it.
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
@@ -12,6 +14,7 @@ declare module 'vitest' {
 }
 
 export default function setup(project: TestProject) {
+  execFileSync(process.execPath, ['scripts/build-dist.js', '--if-stale'], { stdio: 'inherit' });
   const runId = randomBytes(4).toString('hex');
   project.provide('testRunId', runId);
   return async function teardown() {
