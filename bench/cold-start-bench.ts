@@ -7,7 +7,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { prepareApiEnvironment } from './bench-environment.ts';
-import { findFreePort, REPO_ROOT, runNodeCommand } from './bench-processes.ts';
+import { findFreePort, REPO_ROOT } from './bench-processes.ts';
 
 const STARTS = 7;
 const TARGET_MEDIAN_MS = 1_000;
@@ -59,7 +59,6 @@ async function timeOneStart(env: NodeJS.ProcessEnv, port: number): Promise<Start
 }
 
 export async function runColdStartBench(): Promise<{ line: string; passed: boolean }> {
-  await runNodeCommand(['scripts/build-dist.js', '--if-stale'], process.env, 120_000);
   const port = await findFreePort();
   const environment = await prepareApiEnvironment(port);
   try {

@@ -17,7 +17,7 @@ import {
   type WebhooksBenchOptions,
 } from './bench-options.ts';
 import { measureRun } from './bench-phases.ts';
-import { killLiveChildrenNow } from './bench-processes.ts';
+import { killLiveChildrenNow, runNodeCommand } from './bench-processes.ts';
 import { buildRunRecord, compareToBaselines, formatReportTable, missedTargets, writeRunRecord } from './bench-report.ts';
 import { measureComparison } from './compare-phases.ts';
 import { buildCompareRecord, formatCompareTable, writeCompareRecord } from './compare-report.ts';
@@ -105,6 +105,8 @@ if (!command) {
 
 installExitGuards();
 try {
+  // Every mode runs the compiled `erx`: build dist/ first if the code is newer than it.
+  await runNodeCommand(['scripts/build-dist.js', '--if-stale'], process.env, 300_000);
   if (command.mode === 'credential-flood') await finish(0, await runCredentialFloodBench());
   else if (command.mode === 'prune') await finish(0, await runPruneBench(command.options));
   else if (command.mode === 'cold-start') {

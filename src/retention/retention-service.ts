@@ -4,6 +4,7 @@
 // parents. Two instances pruning at once are harmless: on PostgreSQL they take different
 // webhook events (SKIP LOCKED), and a batch that finds its rows already gone deletes nothing.
 // Run by `erx prune` and hourly beside every dispatcher (retention-schedule.ts).
+import { setTimeout as wait } from 'node:timers/promises';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Clock } from '../platform/clock.ts';
@@ -25,6 +26,13 @@ import { countPrunableWebhookHistory, countResponseBodiesKept, findEventsMark, p
 
 /** Rows one batch deletes (or, for response bodies, clears) at most: one short transaction. */
 export const RETENTION_BATCH_ROWS = 1_000;
+/**
+ * Between two batches the prune waits as long as the last batch took, and at least this many
+ * milliseconds: it holds the database's writer at most half the time, and the writers of other
+ * processes get a turn (on SQLite a process waiting for the write lock polls for it, sleeping up
+ * to 100 ms between polls; a prune that began its next batch at once could starve it).
+ */
+export const RETENTION_PAUSE_MIN_MS = 25;
 
 export const RETENTION_KINDS = [
   'webhook_events',
@@ -169,14 +177,21 @@ export async function pruneExpiredRecords(ctx: RetentionContext, options: PruneO
         report.interrupted = true;
         return report;
       }
+      const started = performance.now();
       const batch = await ctx.unitOfWork.run(({ trx }) => step.batch(trx, { now, ...cutoffs }, RETENTION_BATCH_ROWS));
       more = batch.more;
       report.batches += 1;
       addCounts(report.counts, batch.rows);
       options.onBatch?.({ rows: batch.rows, totals: { ...report.counts } });
+      if (more) await pauseAfter(performance.now() - started, options.signal);
     }
   }
   return report;
+}
+
+/** Resolves after the pause, or at once when the signal aborts (the loop then stops). */
+async function pauseAfter(batchMs: number, signal: AbortSignal | undefined): Promise<void> {
+  await wait(Math.max(RETENTION_PAUSE_MIN_MS, batchMs), undefined, { signal }).catch(() => undefined);
 }
 
 function emptyCounts(): RetentionCounts {
