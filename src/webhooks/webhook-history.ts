@@ -101,7 +101,10 @@ function summarize(row: EventWithLatestDelivery): EventSummary {
 /** Every delivery of the event (its own, then each replay) with its attempts, in order. */
 export async function listWebhookAttempts(ctx: WebhooksContext, eventId: string) {
   const [event] = await findEvents(ctx.db, [eventId]);
-  if (!event) throw await absentEventsError(ctx, [eventId], '');
+  if (!event) {
+    const pruned = (await findPrunedEventIds(ctx, [eventId])).length > 0;
+    throw new WebhooksError(pruned ? `event ${eventId} was pruned by retention (older than the webhook history kept)` : `event ${eventId} not found`);
+  }
   const deliveries = await listDeliveriesOfEvent(ctx.db, eventId);
   const attempts = await listAttemptsOfEvent(ctx.db, eventId);
   return {
@@ -166,7 +169,7 @@ async function selectEventsToReplay(ctx: WebhooksContext, request: ReplayRequest
     const ids = [...new Set(request.eventIds)];
     const found = await findEvents(ctx.db, ids);
     const missing = ids.filter((id) => !found.some((e) => e.id === id));
-    if (missing.length > 0) throw await absentEventsError(ctx, missing, '; nothing was replayed');
+    if (missing.length > 0) throw await absentEventsError(ctx, missing);
     return ids.map((id) => found.find((e) => e.id === id)!);
   }
   const filter = request.filter;
@@ -177,7 +180,7 @@ async function selectEventsToReplay(ctx: WebhooksContext, request: ReplayRequest
 }
 
 /** Events that are not stored: those retention pruned said apart from those never known. */
-async function absentEventsError(ctx: WebhooksContext, absent: string[], consequence: string): Promise<WebhooksError> {
+async function absentEventsError(ctx: WebhooksContext, absent: string[]): Promise<WebhooksError> {
   const pruned = await findPrunedEventIds(ctx, absent);
   const unknown = absent.filter((id) => !pruned.includes(id));
   const plural = (ids: string[]) => (ids.length > 1 ? 's' : '');
@@ -185,5 +188,5 @@ async function absentEventsError(ctx: WebhooksContext, absent: string[], consequ
     ...(pruned.length > 0 ? [`event${plural(pruned)} pruned by retention (older than the webhook history kept): ${pruned.join(', ')}`] : []),
     ...(unknown.length > 0 ? [`event${plural(unknown)} not found: ${unknown.join(', ')}`] : []),
   ];
-  return new WebhooksError(`${parts.join('; ')}${consequence}`);
+  return new WebhooksError(`${parts.join('; ')}; nothing was replayed`);
 }

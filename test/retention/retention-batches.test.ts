@@ -66,7 +66,8 @@ describe('a pruned event', () => {
     await expect(replay([unknown])).rejects.toThrow(`event not found: ${unknown}; nothing was replayed`);
     await expect(replay(['evt_not-an-id'])).rejects.toThrow('event not found: evt_not-an-id; nothing was replayed');
     await expect(replay([kept!, pruned!, unknown])).rejects.toThrow(`event pruned by retention (older than the webhook history kept): ${pruned}; event not found: ${unknown}; nothing was replayed`);
-    await expect(listWebhookAttempts(t.features.webhooks, pruned!)).rejects.toThrow(`event pruned by retention (older than the webhook history kept): ${pruned}`);
+    await expect(listWebhookAttempts(t.features.webhooks, pruned!)).rejects.toThrow(`event ${pruned} was pruned by retention (older than the webhook history kept)`);
+    await expect(listWebhookAttempts(t.features.webhooks, unknown)).rejects.toThrow(`event ${unknown} not found`);
     expect(await countRows(db(), 'webhook_deliveries')).toBe(1);
   });
 
