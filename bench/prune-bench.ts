@@ -19,7 +19,8 @@ const QUICK_BACKLOG_EVENTS = 20_000;
 const PROBE_CALLS = 4_000;
 const PROBE_CONCURRENCY = 8;
 const PRUNE_TIMEOUT_MS = 15 * 60_000;
-const PROBED_ROWS = ['validate', 'create patient'];
+// The write first: on SQLite it waits for the writer the prune holds, so its figures matter most.
+const PROBED_ROWS = ['create patient', 'validate'];
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
 
