@@ -39,9 +39,9 @@ export function buildFeatures(deps: Deps): Features {
   const outbox = createWebhookOutbox(deps);
   const audit = createAuditTrail(deps);
   const unitOfWork = createUnitOfWork(deps.database, [outbox, audit], deps.logger);
-  const auth = createAuthContext(deps);
+  const auth = createAuthContext(deps, { audit, unitOfWork });
   const webhooks = createWebhooksContext(deps, { unitOfWork, outbox });
-  const users = createUsersContext(deps, { unitOfWork });
+  const users = createUsersContext(deps, { unitOfWork, audit });
   const onboarding = createOnboardingContext(deps, { webhooks, users, unitOfWork });
   const patients = createPatientsContext(deps, { users, unitOfWork });
   const customDrugs = createCustomDrugsContext(deps, { users, unitOfWork });
