@@ -47,7 +47,7 @@ export function buildFeatures(deps: Deps): Features {
   const customDrugs = createCustomDrugsContext(deps, { users, unitOfWork });
   const idempotency = createIdempotencyContext(deps);
   const prescriptions = createPrescriptionsContext(deps, { users, patients, customDrugs, unitOfWork });
-  const sso = createSsoContext(deps, { auth, unitOfWork });
+  const sso = createSsoContext(deps, { auth, unitOfWork, audit });
   const portal = createPortalContext(deps, { users, patients, customDrugs, prescriptions });
   return { audit, system, auth, onboarding, users, patients, customDrugs, webhooks, idempotency, prescriptions, sso, portal };
 }

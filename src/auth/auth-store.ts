@@ -102,16 +102,18 @@ export function findRequestPrincipal(db: Kysely<Database>, ids: PrincipalIds): A
   return whenReady(requestPrincipal(db, ids), (rows) => rows[0]);
 }
 
+/** Records the first validation; false when it was already recorded (another request came first). */
 export async function markIntegrationValidated(
   db: Kysely<Database>,
   ids: { partnerId: string; organizationId: string },
   at: string,
-): Promise<void> {
-  await db
+): Promise<boolean> {
+  const result = await db
     .updateTable('organization_partners')
     .set({ validated_at: at })
     .where('organization_id', '=', ids.organizationId)
     .where('partner_id', '=', ids.partnerId)
     .where('validated_at', 'is', null)
-    .execute();
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
 }

@@ -5,7 +5,7 @@
 // an idle timeout (a setting) or 12 hours, whichever comes first. Tokens and session ids are
 // random and stored only as hashes.
 import { randomBytes } from 'node:crypto';
-import { auditRecords } from '../audit/index.ts';
+import { auditRecords, type AuditTrail } from '../audit/index.ts';
 import type { Kysely } from 'kysely';
 import { checkCredentialAttempt, missingCredentialHeaders, readTokenHeaders, screenCredentialAttempt, type AuthContext } from '../auth/index.ts';
 import type { Clock } from '../platform/clock.ts';
@@ -40,17 +40,20 @@ export interface SsoContext {
   idleTimeoutSeconds: number;
   /** Encrypts each session's CSRF secret at rest. */
   secretKey: Buffer;
-  /** Every change commits through it, with the records it leaves. */
+  /** Every change commits through it, with the records it leaves (audit entries among them). */
   unitOfWork: UnitOfWork;
+  /** Where refused sign-ins, which change nothing, are noted. */
+  audit: AuditTrail;
 }
 
-export function createSsoContext(deps: Pick<Deps, 'database' | 'clock' | 'config' | 'secretKey'>, features: { auth: AuthContext; unitOfWork: UnitOfWork }): SsoContext {
+export function createSsoContext(deps: Pick<Deps, 'database' | 'clock' | 'config' | 'secretKey'>, features: { auth: AuthContext; unitOfWork: UnitOfWork; audit: AuditTrail }): SsoContext {
   return {
     db: deps.database,
     clock: deps.clock,
     secretKey: deps.secretKey,
     auth: features.auth,
     unitOfWork: features.unitOfWork,
+    audit: features.audit,
     portalUrl: deps.config.portalUrl,
     idleTimeoutSeconds: deps.config.portalIdleTimeoutSeconds,
   };
@@ -153,7 +156,24 @@ function isSpendable(row: SsoTokenRow | undefined, now: string): row is SsoToken
 async function refusalOf(ctx: SsoContext, row: SsoTokenRow | undefined, now: string): Promise<SignInResult> {
   if (!row) return { ok: false, reason: 'unknown', frameOrigins: [] };
   const frameOrigins = parseFrameOrigins(await findPartnerFrameOrigins(ctx.db, row.partner_id));
-  return { ok: false, reason: row.used_at !== null ? 'used' : row.expires_at <= now ? 'expired' : 'revoked', frameOrigins };
+  const reason = row.used_at !== null ? 'used' : row.expires_at <= now ? 'expired' : 'revoked';
+  await noteRefusedLanding(ctx, row, reason);
+  return { ok: false, reason, frameOrigins };
+}
+
+/**
+ * A link that exists but was refused (used, expired, revoked) is an attempt on its user's
+ * sign-in: noted as auth.sso_spent, refused, by whoever brought it (anonymous). An unknown
+ * token is guessing, which the address limit bounds and the trail does not record.
+ */
+async function noteRefusedLanding(ctx: SsoContext, row: SsoTokenRow, reason: Exclude<SignInRefusal, 'unknown'>): Promise<void> {
+  await ctx.audit.noteAccess({
+    action: 'auth.sso_spent',
+    outcome: 'refused',
+    organizationId: row.organization_id,
+    targetUserId: row.user_id,
+    detail: { partnerId: row.partner_id, reason },
+  });
 }
 
 /** Thrown inside the sign-in transaction to roll the spent token back. */
@@ -212,7 +232,10 @@ export async function signInWithSsoToken(ctx: SsoContext, token: string | undefi
       throw error;
     });
   if (opened === undefined) return refusalOf(ctx, await findSsoToken(ctx.db, tokenHash), now.toISOString());
-  if (opened === null) return { ok: false, reason: 'revoked', frameOrigins: [] };
+  if (opened === null) {
+    await noteRefusedLanding(ctx, known, 'revoked');
+    return { ok: false, reason: 'revoked', frameOrigins: [] };
+  }
   const frameOrigins = parseFrameOrigins(await findPartnerFrameOrigins(ctx.db, opened.partner_id));
   return { ok: true, sessionId, redirectPath: opened.redirect_path, frameOrigins };
 }

@@ -119,6 +119,22 @@ describe('users', () => {
     expect(await theOneAuditEntry(t, before, 'user.disable')).toMatchObject({ ...byOwner(), ...ofResponse(self), outcome: 'refused', target_user_id: c.g.ownerId, detail: { reason: 'CONFLICT: self' } });
   });
 
+  it('a disable refused because the user is the last enabled owner is recorded so, naming the admin who tried', async () => {
+    const adminId = (await givenUser(t, c.g.organizationId, ['admin'])).user_id;
+    const admin = bearer(await requestToken(t, c.g, undefined, adminId), c.g);
+    const before = await lastAuditSeq(t);
+    const refused = await send('PUT', c.userUrl(c.g.ownerId, '/disable'), admin);
+    expect(refused.statusCode).toBe(409);
+    expect(await theOneAuditEntry(t, before, 'user.disable')).toMatchObject({
+      ...byOwner(),
+      ...ofResponse(refused),
+      user_id: adminId,
+      outcome: 'refused',
+      target_user_id: c.g.ownerId,
+      detail: { reason: 'CONFLICT: last_owner' },
+    });
+  });
+
   it('fails closed: a user read whose entry cannot be written answers 500, not the user', async () => {
     const userId = await newMember();
     const flush = t.features.audit.flushPending;
@@ -206,23 +222,25 @@ describe('authentication', () => {
     ]);
   });
 
-  it('auth.integration_validated: every call, the first with the validation it records', async () => {
+  it('auth.integration_validated: the first validation, once, in the transaction that records it; later confirmations add none', async () => {
     const validate = `/v1/organizations/${c.g.organizationId}/validate`;
-    for (let call = 0; call < 2; call += 1) {
-      const before = await lastAuditSeq(t);
-      const response = await send('GET', validate, c.prescriber);
-      expect(response.statusCode).toBe(200);
-      expect(await theOneAuditEntry(t, before, 'auth.integration_validated')).toMatchObject({
-        ...ofResponse(response),
-        actor_kind: 'user',
-        partner_id: c.g.partnerId,
-        organization_id: c.g.organizationId,
-        user_id: c.g.userId,
-        hpio: DEMO_HPIO,
-        client_address: ADDRESS,
-        outcome: 'success',
-      });
-    }
+    const before = await lastAuditSeq(t);
+    const first = await send('GET', validate, c.prescriber);
+    expect(first.statusCode).toBe(200);
+    expect(await theOneAuditEntry(t, before, 'auth.integration_validated')).toMatchObject({
+      ...ofResponse(first),
+      actor_kind: 'user',
+      partner_id: c.g.partnerId,
+      organization_id: c.g.organizationId,
+      user_id: c.g.userId,
+      hpio: DEMO_HPIO,
+      client_address: ADDRESS,
+      outcome: 'success',
+    });
+    const stored = await t.deps.database.selectFrom('organization_partners').select('validated_at').where('organization_id', '=', c.g.organizationId).executeTakeFirstOrThrow();
+    expect(stored.validated_at).not.toBeNull();
+    expect((await send('GET', validate, c.prescriber)).statusCode).toBe(200);
+    expect((await auditEntriesAfter(t, before)).filter((e) => e.action === 'auth.integration_validated')).toHaveLength(1);
   });
 });
 
@@ -245,6 +263,13 @@ describe('SSO and the portal', () => {
     const signedIn = await theOneAuditEntry(t, before, 'auth.portal_sign_in');
     for (const entry of [spent, signedIn]) expect(entry).toMatchObject({ ...bySigningInUser(), outcome: 'success', request_id: expect.any(String) });
     expect(signedIn.request_id).toBe(spent.request_id);
+    // The same link again: refused, recorded against the link's user by an anonymous bearer.
+    const again = await send('GET', `${url.pathname}${url.search}`, {});
+    expect(again.statusCode).toBe(401);
+    expect((await auditEntriesAfter(t, before)).filter((e) => e.action === 'auth.sso_spent').map((e) => [e.outcome, e.actor_kind, e.organization_id, e.target_user_id, e.detail])).toEqual([
+      ['success', 'user', c.g.organizationId, null, { partnerId: c.g.partnerId }],
+      ['refused', 'anonymous', c.g.organizationId, c.g.userId, { partnerId: c.g.partnerId, reason: 'used' }],
+    ]);
     const cookie = landing.cookies.find((k) => k.name.endsWith('erx_portal_session'))!;
     secrets.push(cookie.value);
 
