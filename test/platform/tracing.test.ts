@@ -27,6 +27,7 @@ import { SPAN_KIND, startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } fr
 
 const PRESCRIBE_ROUTE = '/v1/test-helpers/organizations/:organization_id/users/:user_id/patients/:patient_id/prescriptions';
 const PRECHECK_ROUTE = '/v1/organizations/:organization_id/users/:user_id/patients/ihi-precheck';
+const PARTNER_TRACEPARENT = '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01';
 
 interface Served {
   deps: Deps;
@@ -92,10 +93,13 @@ async function precheckAndPrescribe(s: Served): Promise<{ clinic: Clinic; scid: 
   const clinic = await givenClinic(s.t);
   await setWebhookEndpoint(s.features.webhooks, clinic.g.partnerId, hooks.url);
   const wood = HI_DEMO_PATIENTS.activeVerified;
-  const precheck = await post(s, `/v1/organizations/${clinic.g.organizationId}/users/${clinic.g.userId}/patients/ihi-precheck`, clinic.headers, {
+  // A caller's trace context is not followed (PARTNER_TRACEPARENT): the request starts a trace of its own.
+  const precheck = await post(s, `/v1/organizations/${clinic.g.organizationId}/users/${clinic.g.userId}/patients/ihi-precheck`, { ...clinic.headers, traceparent: PARTNER_TRACEPARENT }, {
     ...patientBody(clinic.g, wood, { medicare_card_number: wood.medicare_card_number, medicare_irn: wood.medicare_irn }),
   });
   expect(precheck.status).toBe(200);
+  const refused = await post(s, `/v1/organizations/${clinic.g.organizationId}/users/${clinic.g.userId}/patients/ihi-precheck`, {}, {});
+  expect(refused.status).toBe(401);
   const created = await post(s, helpersPath(clinic), clinic.headers, prescribeBody());
   expect(created.status).toBe(201);
   const [event] = await s.deps.database.selectFrom('webhook_events').select(['id']).where('organization_id', '=', clinic.g.organizationId).execute();
@@ -130,8 +134,13 @@ describe('traces on (OTEL_EXPORTER_OTLP_ENDPOINT set)', () => {
     expect(prescribe.attributes).toMatchObject({ 'http.request.method': 'POST', 'http.route': PRESCRIBE_ROUTE, 'http.response.status_code': 201 });
     expect(stored.traceparent).toBe(`00-${prescribe.traceId}-${prescribe.spanId}-01`);
 
-    const precheck = only(spans.filter((span) => span.attributes['http.route'] === PRECHECK_ROUTE && span.kind === SPAN_KIND.server), 'the precheck request');
+    const prechecks = spans.filter((span) => span.attributes['http.route'] === PRECHECK_ROUTE && span.kind === SPAN_KIND.server);
+    // The caller's mistake (401) is no error of the server's: its span's status stays unset.
+    expect(only(prechecks.filter((span) => span.attributes['http.response.status_code'] === 401), 'the refused precheck').statusCode).toBe(0);
+    const precheck = only(prechecks.filter((span) => span.attributes['http.response.status_code'] === 200), 'the precheck request');
     expect(precheck.attributes).toMatchObject({ 'http.request.method': 'POST', 'http.response.status_code': 200 });
+    expect(precheck.parentSpanId).toBeUndefined();
+    expect(spans.filter((span) => span.traceId === '0af7651916cd43dd8448eb211c80319c')).toEqual([]);
     const hiCalls = spans.filter((span) => span.parentSpanId === precheck.spanId);
     expect(hiCalls.length).toBeGreaterThan(0);
     for (const hi of hiCalls) {
