@@ -150,6 +150,10 @@ describe('traces on (OTEL_EXPORTER_OTLP_ENDPOINT set)', () => {
     // Medicare is the first path a body with a Medicare number is searched on, and Jessica Wood is found there.
     expect(hiCalls[0]!.attributes).toMatchObject({ 'erx.hi.search_path': 'medicare', 'erx.hi.outcome': 'found' });
 
+    // Making the prescriber ready verified their HPI-I: a call with no search path.
+    const verifications = spans.filter((span) => span.name === 'hi-service verifyProvider');
+    expect(verifications.map((span) => [span.attributes['erx.hi.operation'], span.attributes['erx.hi.outcome'], span.attributes['erx.hi.search_path']])).toEqual([['verifyProvider', 'verified', undefined]]);
+
     const attempts = spans.filter((span) => span.name === 'webhook attempt').sort((a, b) => Number(a.attributes['erx.webhook.attempt']) - Number(b.attributes['erx.webhook.attempt']));
     expect(attempts).toHaveLength(2);
     const port = Number(new URL(hooks.url).port);
