@@ -1,9 +1,11 @@
 // A comparable picture of every row in every table, to prove a request changed nothing.
-// The audit trail is left out: a refused request is itself an access the trail records (an
-// HI lookup, a credential failure), and the audit tests check its entries one by one.
 import { sql } from 'kysely';
 import type { DatabaseHandle } from '../src/platform/db/database.ts';
 
+/**
+ * The audit trail's tables: a read, an HI lookup or a refused change is recorded there by
+ * design, so "changed nothing" leaves them out; test/audit/ checks what they hold.
+ */
 const AUDIT_TABLES = new Set(['audit_entries', 'audit_chain']);
 
 export async function snapshotDatabase(database: DatabaseHandle): Promise<Record<string, unknown[]>> {
