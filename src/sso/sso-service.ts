@@ -156,17 +156,16 @@ function isSpendable(row: SsoTokenRow | undefined, now: string): row is SsoToken
 async function refusalOf(ctx: SsoContext, row: SsoTokenRow | undefined, now: string): Promise<SignInResult> {
   if (!row) return { ok: false, reason: 'unknown', frameOrigins: [] };
   const frameOrigins = parseFrameOrigins(await findPartnerFrameOrigins(ctx.db, row.partner_id));
-  const reason = row.used_at !== null ? 'used' : row.expires_at <= now ? 'expired' : 'revoked';
-  await noteRefusedLanding(ctx, row, reason);
-  return { ok: false, reason, frameOrigins };
+  return { ok: false, reason: row.used_at !== null ? 'used' : row.expires_at <= now ? 'expired' : 'revoked', frameOrigins };
 }
 
 /**
- * A link that exists but was refused (used, expired, revoked) is an attempt on its user's
- * sign-in: noted as auth.sso_spent, refused, by whoever brought it (anonymous). An unknown
- * token is guessing, which the address limit bounds and the trail does not record.
+ * A live link refused because its user or partner lost access since it was minted: noted as
+ * auth.sso_spent, refused, by whoever brought it (anonymous), against the link's user. Unknown,
+ * used and expired links are answered from a read alone and leave nothing, so that guessing
+ * and replaying cost no write (the landing's address limit bounds them).
  */
-async function noteRefusedLanding(ctx: SsoContext, row: SsoTokenRow, reason: Exclude<SignInRefusal, 'unknown'>): Promise<void> {
+async function noteRefusedLanding(ctx: SsoContext, row: SsoTokenRow, reason: 'revoked'): Promise<void> {
   await ctx.audit.noteAccess({
     action: 'auth.sso_spent',
     outcome: 'refused',
