@@ -9,6 +9,7 @@ import Fastify, { LogController, type FastifyBaseLogger } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { installAuditScope } from './audit/index.ts';
 import { authRoutes, installBearerAuth, requireDeclaredAuth, type RouteCatalogEntry } from './auth/index.ts';
 import { customDrugRoutes } from './custom-drugs/index.ts';
 import type { Config } from './config.ts';
@@ -23,6 +24,7 @@ import { describeOpenApi } from './platform/http/openapi.ts';
 import { installRequestLog } from './platform/http/request-log.ts';
 import { docsContentSecurityPolicy, installNosniff } from './platform/http/security-headers.ts';
 import { installSuccessReply } from './platform/http/success-reply.ts';
+import { installRequestTracing } from './platform/telemetry/request-tracing.ts';
 import { newRequestId } from './platform/ids.ts';
 import { dashboardPages, installPortal, prescriptionPages, signInPages } from './portal/index.ts';
 import type { App } from './route-module.ts';
@@ -104,11 +106,15 @@ export async function buildApp(
     }),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  // First, so a request's span covers every other hook (nothing is installed when traces are off).
+  if (deps.tracing?.tracer) installRequestTracing(app, deps.tracing.tracer);
   // JSON only: any other body type is a 415, not a string that fails validation later.
   app.removeContentTypeParser('text/plain');
   installJsonBodyParser(app);
   const catalog: RouteCatalogEntry[] = [];
   app.decorate('routeCatalog', catalog);
+  // First: every later hook, handler and service runs in the request's audit scope.
+  installAuditScope(app, features.audit);
   installRequestLog(app, deps.logger);
   installErrorHandling(app, errorRendering);
   installSuccessReply(app, deps.clock);

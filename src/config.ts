@@ -2,6 +2,7 @@
 // configuration table is checked against SETTINGS by a test, so the two cannot drift.
 import { isIPv4 } from 'node:net';
 import path from 'node:path';
+import { readTracingSettings, type TracingSettings } from './platform/telemetry/tracing-settings.ts';
 
 export type Mode = 'sandbox' | 'production';
 
@@ -74,6 +75,8 @@ export interface Config {
   customDrugsMax: number;
   retentionWebhookDays: number;
   retentionBodiesDays: number;
+  /** From the standard OTEL_* variables (README, "Traces"); undefined: traces are off. */
+  tracing: TracingSettings | undefined;
 }
 
 export class ConfigError extends Error {
@@ -187,6 +190,7 @@ export function loadConfig(env: Env = process.env): Config {
     // Up to 100 years: past that, keep everything by another route than a number of days.
     retentionWebhookDays: readInteger(env, 'retentionWebhookDays', 1, 36_500),
     retentionBodiesDays: readInteger(env, 'retentionBodiesDays', 1, 36_500),
+    tracing: readTracingSettings(env),
   };
   refusePublicSandbox(env, mode, host);
   if (config.databaseSchema && !/^[a-z_][a-z0-9_]{0,62}$/.test(config.databaseSchema)) {

@@ -17,6 +17,7 @@ import {
 } from './stored-values.ts';
 import { webhookAttemptsColumns, webhookDeliveriesColumns, webhookEventsColumns } from './webhook-tables.ts';
 import { portalFormIdsColumns, portalSessionsColumns, ssoTokensColumns } from './portal-tables.ts';
+import { auditChainColumns, auditEntriesColumns } from './audit-tables.ts';
 
 const partnersColumns = {
   id: text(),
@@ -249,6 +250,8 @@ export const TABLES = {
   sso_tokens: ssoTokensColumns,
   portal_sessions: portalSessionsColumns,
   portal_form_ids: portalFormIdsColumns,
+  audit_entries: auditEntriesColumns,
+  audit_chain: auditChainColumns,
   retention_marks: retentionMarksColumns,
 } as const satisfies Readonly<Record<string, TableColumns>>;
 
@@ -269,3 +272,4 @@ export type WebhookAttemptsTable = Database['webhook_attempts'];
 export type SsoTokensTable = Database['sso_tokens'];
 export type PortalSessionsTable = Database['portal_sessions'];
 export type PortalFormIdsTable = Database['portal_form_ids'];
+export type AuditEntriesTable = Database['audit_entries'];

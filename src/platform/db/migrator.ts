@@ -14,7 +14,9 @@ import * as idempotencyKeys from '../../../migrations/0009-idempotency-keys.ts';
 import * as credentialRotation from '../../../migrations/0010-credential-rotation.ts';
 import * as portalFormIds from '../../../migrations/0011-portal-form-ids.ts';
 import * as customDrugCounts from '../../../migrations/0012-custom-drug-counts.ts';
+import * as auditTrail from '../../../migrations/0013-audit-trail.ts';
 import * as retention from '../../../migrations/0014-retention.ts';
+import * as webhookEventTraceContext from '../../../migrations/0015-webhook-event-trace-context.ts';
 
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0001-foundation': foundation,
@@ -29,7 +31,9 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0010-credential-rotation': credentialRotation,
   '0011-portal-form-ids': portalFormIds,
   '0012-custom-drug-counts': customDrugCounts,
+  '0013-audit-trail': auditTrail,
   '0014-retention': retention,
+  '0015-webhook-event-trace-context': webhookEventTraceContext,
 };
 
 export interface MigrationReport {
