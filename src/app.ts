@@ -21,6 +21,8 @@ import { installJsonBodyParser } from './platform/http/json-body.ts';
 import { createLazyChildLogger } from './platform/http/lazy-request-logger.ts';
 import { describeOpenApi } from './platform/http/openapi.ts';
 import { installRequestLog } from './platform/http/request-log.ts';
+import { installRequestMetrics } from './platform/metrics/http-request-metrics.ts';
+import { NO_METRICS } from './platform/metrics/metrics.ts';
 import { docsContentSecurityPolicy, installNosniff } from './platform/http/security-headers.ts';
 import { installSuccessReply } from './platform/http/success-reply.ts';
 import { newRequestId } from './platform/ids.ts';
@@ -110,6 +112,7 @@ export async function buildApp(
   const catalog: RouteCatalogEntry[] = [];
   app.decorate('routeCatalog', catalog);
   installRequestLog(app, deps.logger);
+  installRequestMetrics(app, deps.metrics ?? NO_METRICS);
   installErrorHandling(app, errorRendering);
   installSuccessReply(app, deps.clock);
   installNosniff(app);

@@ -7,6 +7,7 @@ import type { HiServicePort } from './hi-service/index.ts';
 import type { Clock } from './platform/clock.ts';
 import type { DatabaseHandle } from './platform/db/database.ts';
 import type { RateLimiter } from './platform/http/rate-limiter.ts';
+import type { Metrics } from './platform/metrics/metrics.ts';
 import type { SigningKeys } from './platform/signing-keys.ts';
 
 /** What the features are built from. The CLI assembles it from configuration; tests around a fresh database and a manual clock. */
@@ -23,4 +24,6 @@ export interface Deps {
   logger: Logger;
   /** The national HI Service (the sandbox simulator outside production). */
   hiService: HiServicePort;
+  /** What the process measures about itself (ERX_METRICS_PORT); absent: NO_METRICS, nothing kept. */
+  metrics?: Metrics;
 }

@@ -6,12 +6,14 @@ import type { DestinationStream } from 'pino';
 import { generateSigningKeyPem, readOrCreateKeyFile, signingKeysFromPem, type SigningKeys } from './platform/signing-keys.ts';
 import { ConfigError, type Config } from './config.ts';
 import type { Deps } from './deps.ts';
-import { createHiSandboxSimulator, loadHiSandboxFixtures, type HiServicePort } from './hi-service/index.ts';
+import { createHiSandboxSimulator, loadHiSandboxFixtures, measureHiService, type HiServicePort } from './hi-service/index.ts';
 import { systemClock, type Clock } from './platform/clock.ts';
 import { openDatabase, sqliteFileIn, type DatabaseHandle } from './platform/db/database.ts';
 import { migrateToLatest } from './platform/db/migrator.ts';
 import { createMemoryRateLimiter, createRedisRateLimiter, unlimitedRateLimiter, type RateLimiter } from './platform/http/rate-limiter.ts';
 import { createLogger } from './platform/logger.ts';
+import { NO_METRICS, type Metrics } from './platform/metrics/metrics.ts';
+import { createPrometheusMetrics } from './platform/metrics/prometheus-metrics.ts';
 import { parseSecretKey } from './platform/secrets.ts';
 
 export async function openConfiguredDatabase(config: Config): Promise<DatabaseHandle> {
@@ -72,11 +74,20 @@ export interface AssembleOptions {
   logDestination?: DestinationStream;
   /** Serving requests: the configured rate limiter. Otherwise (CLI commands) none is needed. */
   serving?: boolean;
+  /** A long-running process (serve, worker): it keeps metrics when ERX_METRICS_PORT is set. CLI commands never do. */
+  exposeMetrics?: boolean;
+}
+
+/** Kept only by a process that exposes them: otherwise NO_METRICS, and recording costs nothing. */
+export function createMetrics(config: Config, options: AssembleOptions = {}): Metrics {
+  return options.exposeMetrics && config.metricsPort !== undefined ? createPrometheusMetrics() : NO_METRICS;
 }
 
 export async function assembleDeps(config: Config, options: AssembleOptions = {}): Promise<Deps> {
   const logger = createLogger(config.logLevel, options.logDestination);
-  const hiService = createHiService(config, options);
+  const metrics = createMetrics(config, options);
+  // Measured as a decorator of the port: neither the adapter nor its callers know of metrics.
+  const hiService = measureHiService(createHiService(config, options), metrics);
   const database = await openConfiguredDatabase(config);
   let warned = false;
   const rateLimiter = options.serving
@@ -94,6 +105,7 @@ export async function assembleDeps(config: Config, options: AssembleOptions = {}
     rateLimiter,
     logger,
     hiService,
+    metrics,
   };
 }
 

@@ -10,6 +10,7 @@ import type { Clock } from '../platform/clock.ts';
 import type { Database } from '../platform/db/database-schema.ts';
 import type { RateLimiter, RateLimitRule } from '../platform/http/rate-limiter.ts';
 import { isUuid } from '../platform/ids.ts';
+import { NO_METRICS, type Metrics, type RateLimitKind } from '../platform/metrics/metrics.ts';
 import { createSecretChecker, secretMatchesHash, type SecretChecker } from '../platform/secrets.ts';
 import type { Deps } from '../deps.ts';
 import { createAccessTokenVerifier, signAccessToken, type AccessTokenClaims, type AccessTokenVerifier } from './access-tokens.ts';
@@ -30,13 +31,15 @@ export interface AuthContext {
   /** The scopes a token may carry on this server (sandbox-only scopes not in production). */
   requestableScopes: ReadonlySet<Scope>;
   rateLimiter: RateLimiter;
+  /** Counts the 429s, by the limit that refused. */
+  metrics: Metrics;
   verifyToken: AccessTokenVerifier;
   secretMatches: SecretChecker;
   /** Each stored roles column parsed once (the principal rows are cached and shared). */
   rolesOf: WeakMap<object, readonly Role[]>;
 }
 
-export function createAuthContext(deps: Pick<Deps, 'database' | 'keys' | 'clock' | 'config' | 'rateLimiter'>): AuthContext {
+export function createAuthContext(deps: Pick<Deps, 'database' | 'keys' | 'clock' | 'config' | 'rateLimiter' | 'metrics'>): AuthContext {
   return {
     db: deps.database,
     keys: deps.keys,
@@ -44,6 +47,7 @@ export function createAuthContext(deps: Pick<Deps, 'database' | 'keys' | 'clock'
     tokenTtlSeconds: deps.config.tokenTtlSeconds,
     requestableScopes: new Set(requestableScopes(deps.config.mode)),
     rateLimiter: deps.rateLimiter,
+    metrics: deps.metrics ?? NO_METRICS,
     verifyToken: createAccessTokenVerifier(deps.keys, deps.clock),
     secretMatches: createSecretChecker(),
     rolesOf: new WeakMap(),
@@ -144,7 +148,7 @@ export async function screenCredentialAttempt(ctx: AuthContext, headers: TokenHe
   const ids = claimedIdsOf(headers);
   if (!claimedIdsCanBeValid(ids)) throw unauthorized(refusedDetail);
   const lockout = await findFailureLockout(ctx.rateLimiter, ids, address);
-  if (lockout) throw rateLimited(lockout.retryAfterSeconds);
+  if (lockout) throw rateLimited(ctx, 'credential_failures', lockout.retryAfterSeconds);
 }
 
 /**
@@ -190,7 +194,8 @@ export function publicKeysOf(ctx: AuthContext): SigningKeys['jwks'] {
   return ctx.keys.jwks;
 }
 
-function rateLimited(retryAfterSeconds: number): ApiError {
+function rateLimited(ctx: AuthContext, kind: RateLimitKind, retryAfterSeconds: number): ApiError {
+  ctx.metrics.recordRateLimitRefusal(kind);
   return new ApiError('RATE_LIMIT_EXCEEDED', `Too many requests; retry after ${retryAfterSeconds} seconds`, undefined, {
     'retry-after': String(retryAfterSeconds),
   });
@@ -199,14 +204,14 @@ function rateLimited(retryAfterSeconds: number): ApiError {
 /** Per (partner, organization) budget, 429 once spent; /v1/token and /v1/sso spend it once their credentials checked out. */
 export function enforceRateLimit(ctx: AuthContext, partnerId: string, organizationId: string): Awaitable<void> {
   return whenReady(ctx.rateLimiter.hit(`${partnerId}:${organizationId}`), (decision) => {
-    if (!decision.allowed) throw rateLimited(decision.retryAfterSeconds);
+    if (!decision.allowed) throw rateLimited(ctx, 'budget', decision.retryAfterSeconds);
   });
 }
 
 /** A public route's budget per client address (`scope` names the route's key space); 429 once spent. */
 export function enforceAddressLimit(ctx: AuthContext, scope: string, rule: RateLimitRule, address: string): Awaitable<void> {
   return whenReady(ctx.rateLimiter.hit(`address:${scope}:${address}`, rule), (decision) => {
-    if (!decision.allowed) throw rateLimited(decision.retryAfterSeconds);
+    if (!decision.allowed) throw rateLimited(ctx, 'portal', decision.retryAfterSeconds);
   });
 }
 

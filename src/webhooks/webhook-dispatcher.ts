@@ -75,6 +75,7 @@ class WebhookDispatcher {
   #stopped = false;
   #poll: NodeJS.Timeout | undefined;
   #unsubscribe: (() => void) | undefined;
+  #unwatchWindows: (() => void) | undefined;
   #listener: PostgresListener | undefined;
 
   constructor(
@@ -87,6 +88,10 @@ class WebhookDispatcher {
 
   start(): void {
     this.#unsubscribe = this.#ctx.wakeups.onWake((partners) => this.#wake(partners));
+    // Each endpoint's window as this dispatcher holds it, read when metrics are scraped (one series per endpoint).
+    this.#unwatchWindows = this.#ctx.metrics.watchWebhookWindows(() =>
+      [...this.#lanes].map(([partnerId, lane]) => ({ partnerId, inFlight: lane.window.inFlight, size: lane.window.size })),
+    );
     const notifications = this.#ctx.notifications;
     if (notifications) {
       this.#listener = listenToPostgresChannel({
@@ -109,6 +114,7 @@ class WebhookDispatcher {
     clearInterval(this.#poll);
     for (const timer of this.#timers) clearTimeout(timer);
     this.#unsubscribe?.();
+    this.#unwatchWindows?.();
     await this.#listener?.close();
     await this.#claiming;
     // Claimed but not started: given back at once, so another dispatcher need not wait out their leases.

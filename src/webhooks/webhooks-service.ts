@@ -9,6 +9,7 @@ import type { Mode } from '../config.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { DatabaseHandle } from '../platform/db/database.ts';
 import type { UnitOfWork, Work } from '../platform/db/unit-of-work.ts';
+import { NO_METRICS, type Metrics } from '../platform/metrics/metrics.ts';
 import type { Deps } from '../deps.ts';
 import { WEBHOOK_DELIVERY_RULES } from './webhook-delivery-rules.ts';
 import type { WebhookEventEnvelope } from './webhook-events.ts';
@@ -48,10 +49,12 @@ export interface WebhooksContext {
   wakeups: DeliveryWakeups;
   /** Where dispatchers LISTEN for other instances' wakes; undefined on SQLite. */
   notifications: WakeChannel | undefined;
+  /** Attempts, their outcomes and latency, the endpoints' windows and the backlog. */
+  metrics: Metrics;
 }
 
 export function createWebhooksContext(
-  deps: Pick<Deps, 'database' | 'clock' | 'secretKey' | 'logger' | 'config'>,
+  deps: Pick<Deps, 'database' | 'clock' | 'secretKey' | 'logger' | 'config' | 'metrics'>,
   parts: { unitOfWork: UnitOfWork; outbox: WebhookOutbox; resolveHost?: HostResolver | undefined },
 ): WebhooksContext {
   const { config, database } = deps;
@@ -71,6 +74,7 @@ export function createWebhooksContext(
     store: database.kind === 'postgres' ? postgresWebhooksStore : sqliteWebhooksStore,
     wakeups: parts.outbox.wakeups,
     notifications: parts.outbox.notifications,
+    metrics: deps.metrics ?? NO_METRICS,
   };
 }
 

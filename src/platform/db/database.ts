@@ -5,6 +5,7 @@ import path from 'node:path';
 import type SqliteDatabaseModule from 'better-sqlite3';
 import pg from 'pg';
 import { Kysely, PostgresAdapter, type Dialect as KyselyDialect } from 'kysely';
+import type { PoolCounts } from '../metrics/metrics.ts';
 import { createPrivateFile, ensurePrivateDirectory, restrictToOwner } from '../private-files.ts';
 import type { Database } from './database-schema.ts';
 import { CurrentSchemaPostgresDialect } from './postgres-schema-introspector.ts';
@@ -28,6 +29,9 @@ export type Dialect = 'sqlite' | 'postgres';
  * group-commit driver's fast path, which precompiled queries use outside transactions.
  */
 export class DatabaseHandle extends Kysely<Database> {
+  /** PostgreSQL: its pool's clients now (for metrics); undefined on SQLite, which has no pool. */
+  poolCounts: (() => PoolCounts) | undefined;
+
   constructor(
     dialect: KyselyDialect,
     readonly kind: Dialect,
@@ -103,7 +107,9 @@ async function openPostgres(url: string, schema: string | undefined, poolSize: n
     max: poolSize,
     ...(schema ? { options: `-c search_path="${schema}"` } : {}),
   });
-  return new DatabaseHandle(new CurrentSchemaPostgresDialect({ pool }), 'postgres', describePostgres(url, schema));
+  const handle = new DatabaseHandle(new CurrentSchemaPostgresDialect({ pool }), 'postgres', describePostgres(url, schema));
+  handle.poolCounts = () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount });
+  return handle;
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
