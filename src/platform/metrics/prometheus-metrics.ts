@@ -6,6 +6,7 @@
 // match no route as the one route label UNMATCHED_ROUTE.
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Metrics, PoolCounts, Unwatch, WebhookBacklog, WebhookWindowReading } from './metrics.ts';
+import { LabelledHistogram, type HistogramSeries } from './request-histogram.ts';
 
 /** The http_route of a request that matched no route (404s of random paths). */
 export const UNMATCHED_ROUTE = 'unmatched';
@@ -22,8 +23,6 @@ const ATTEMPT_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10
 /** Seconds. Commit to first answer: milliseconds normally, minutes while a receiver is down or a backlog drains. */
 const FIRST_ATTEMPT_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 900];
 
-type Observer = { observe(value: number): void };
-
 /** Runs `read` once however many gauges ask for it during one scrape (prom-client collects them concurrently). */
 function sharedRead<T>(read: () => Promise<T>): () => Promise<T> {
   let pending: Promise<T> | undefined;
@@ -35,15 +34,26 @@ export function createPrometheusMetrics(): Metrics {
   collectDefaultMetrics({ register: registry });
   const registers = [registry];
 
-  const httpDuration = new Histogram({
-    name: 'http_server_request_duration_seconds',
-    help: 'Duration of HTTP server requests, from the request arriving to the response sent.',
-    labelNames: ['http_request_method', 'http_route', 'http_response_status_code'],
-    buckets: HTTP_BUCKETS,
-    registers,
-  });
-  // One child per series, so a request costs a map lookup rather than prom-client hashing its labels.
-  const httpSeries = new Map<string, Observer>();
+  const httpDuration = new LabelledHistogram(
+    'http_server_request_duration_seconds',
+    'Duration of HTTP server requests, from the request arriving to the response sent.',
+    ['http_request_method', 'http_route', 'http_response_status_code'],
+    HTTP_BUCKETS,
+  );
+  // Route, then status, then method: a request costs three lookups of values it already holds.
+  const httpSeries = new Map<string | undefined, Map<number, Map<string, HistogramSeries>>>();
+  const httpSeriesOf = (method: string, route: string | undefined, statusCode: number): HistogramSeries => {
+    let byStatus = httpSeries.get(route);
+    if (!byStatus) httpSeries.set(route, (byStatus = new Map()));
+    let byMethod = byStatus.get(statusCode);
+    if (!byMethod) byStatus.set(statusCode, (byMethod = new Map()));
+    let series = byMethod.get(method);
+    if (!series) {
+      series = httpDuration.series([KNOWN_METHODS.has(method) ? method : '_OTHER', route ?? UNMATCHED_ROUTE, String(statusCode)]);
+      byMethod.set(method, series);
+    }
+    return series;
+  };
 
   const rateLimitRefusals = new Counter({ name: 'erx_rate_limit_refusals_total', help: 'Requests refused with 429, by the limit that refused them.', labelNames: ['kind'], registers });
   const hiDuration = new Histogram({
@@ -123,13 +133,7 @@ export function createPrometheusMetrics(): Metrics {
   return {
     enabled: true,
     recordHttpRequest(method, route, statusCode, seconds) {
-      const key = `${method} ${statusCode} ${route}`;
-      let series = httpSeries.get(key);
-      if (!series) {
-        series = httpDuration.labels(KNOWN_METHODS.has(method) ? method : '_OTHER', route ?? UNMATCHED_ROUTE, String(statusCode));
-        httpSeries.set(key, series);
-      }
-      series.observe(seconds);
+      httpSeriesOf(method, route, statusCode).observe(seconds);
     },
     recordRateLimitRefusal: (kind) => rateLimitRefusals.inc({ kind }),
     recordHiServiceCall(operation, searchPath, outcome, seconds) {
@@ -160,7 +164,7 @@ export function createPrometheusMetrics(): Metrics {
       };
     },
     async scrape() {
-      return { contentType: registry.contentType, body: await registry.metrics() };
+      return { contentType: registry.contentType, body: (await registry.metrics()) + httpDuration.render() };
     },
   };
 }
