@@ -35,8 +35,8 @@ async function work(): Promise<void> {
   const features = buildFeatures(deps);
   const metricsListener = await startMetricsExposure(deps, features);
   const dispatcher = startWebhookDispatcher(features.webhooks);
-  process.stdout.write(`erx worker ${dispatcher.id} dispatching webhooks (${config.mode}, ${deps.database.describe})\n`);
-  if (metricsListener) process.stdout.write(`erx metrics on ${metricsListener.url}/metrics\n`);
+  const metricsLine = metricsListener ? `erx metrics on ${metricsListener.url}/metrics\n` : '';
+  process.stdout.write(`erx worker ${dispatcher.id} dispatching webhooks (${config.mode}, ${deps.database.describe})\n${metricsLine}`);
   exitOnSignal(deps.logger, async () => {
     try {
       await metricsListener?.close();

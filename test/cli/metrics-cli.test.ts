@@ -1,10 +1,10 @@
 // `erx serve` and ERX_METRICS_PORT, as an operator starts it: with the setting, a listener of its
 // own answers GET /metrics and the API's port does not; without it, nothing listens; a bad value
 // stops the start with one line.
-import type { ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
 import { acceptsConnections, freePort, scrapeMetrics } from '../platform/metrics-scrape.ts';
-import { createCliEnvironment, expectOneLineRefusal, runErx, spawnServer, type CliEnvironment } from './cli-helpers.ts';
+import { createCliEnvironment, ERX_BIN, expectOneLineRefusal, runErx, spawnServer, type CliEnvironment } from './cli-helpers.ts';
 
 const environments: CliEnvironment[] = [];
 const children: ChildProcess[] = [];
@@ -42,6 +42,28 @@ describe('erx serve with ERX_METRICS_PORT', () => {
     expect(serving.output()).not.toContain('erx metrics on');
     expect((await fetch(`${serving.url}/metrics`)).status).toBe(404);
     expect(await acceptsConnections(port)).toBe(false);
+  });
+
+  it('gives `erx worker` a listener of its own too, with the webhook metrics and no HTTP ones', async () => {
+    const port = await freePort();
+    const child = spawn(process.execPath, [ERX_BIN, 'worker'], { env: { ...newEnvironment({ ERX_METRICS_PORT: String(port) }).env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    children.push(child);
+    let output = '';
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`erx worker did not start:\n${output}`)), 30_000);
+      const onData = (chunk: Buffer) => {
+        output += chunk.toString();
+        if (output.includes(`erx metrics on http://127.0.0.1:${port}/metrics`)) {
+          clearTimeout(timer);
+          resolve();
+        }
+      };
+      child.stdout.on('data', onData);
+      child.stderr.on('data', onData);
+    });
+    const scrape = await scrapeMetrics(`http://127.0.0.1:${port}`);
+    expect(scrape.value('erx_webhook_deliveries_pending')).toBe(0);
+    expect(scrape.seriesCount('http_server_request_duration_seconds_count')).toBe(0);
   });
 
   it.each([
