@@ -26,6 +26,7 @@ import { installRequestMetrics } from './platform/metrics/http-request-metrics.t
 import { NO_METRICS } from './platform/metrics/metrics.ts';
 import { docsContentSecurityPolicy, installNosniff } from './platform/http/security-headers.ts';
 import { installSuccessReply } from './platform/http/success-reply.ts';
+import { installRequestTracing } from './platform/telemetry/request-tracing.ts';
 import { newRequestId } from './platform/ids.ts';
 import { dashboardPages, installPortal, prescriptionPages, signInPages } from './portal/index.ts';
 import type { App } from './route-module.ts';
@@ -107,6 +108,8 @@ export async function buildApp(
     }),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  // First, so a request's span covers every other hook (nothing is installed when traces are off).
+  if (deps.tracing?.tracer) installRequestTracing(app, deps.tracing.tracer);
   // JSON only: any other body type is a 415, not a string that fails validation later.
   app.removeContentTypeParser('text/plain');
   installJsonBodyParser(app);

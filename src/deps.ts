@@ -9,6 +9,7 @@ import type { DatabaseHandle } from './platform/db/database.ts';
 import type { RateLimiter } from './platform/http/rate-limiter.ts';
 import type { Metrics } from './platform/metrics/metrics.ts';
 import type { SigningKeys } from './platform/signing-keys.ts';
+import type { Tracing } from './platform/telemetry/tracing.ts';
 
 /** What the features are built from. The CLI assembles it from configuration; tests around a fresh database and a manual clock. */
 export interface Deps {
@@ -26,4 +27,6 @@ export interface Deps {
   hiService: HiServicePort;
   /** What the process measures about itself (ERX_METRICS_PORT); absent: NO_METRICS, nothing kept. */
   metrics?: Metrics;
+  /** Traces (a serving process with OTEL_* set); absent or without a tracer: off. */
+  tracing?: Tracing;
 }

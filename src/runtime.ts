@@ -6,7 +6,7 @@ import type { DestinationStream } from 'pino';
 import { generateSigningKeyPem, readOrCreateKeyFile, signingKeysFromPem, type SigningKeys } from './platform/signing-keys.ts';
 import { ConfigError, type Config } from './config.ts';
 import type { Deps } from './deps.ts';
-import { createHiSandboxSimulator, loadHiSandboxFixtures, measureHiService, type HiServicePort } from './hi-service/index.ts';
+import { createHiSandboxSimulator, loadHiSandboxFixtures, measureHiService, traceHiService, type HiServicePort } from './hi-service/index.ts';
 import { systemClock, type Clock } from './platform/clock.ts';
 import { openDatabase, sqliteFileIn, type DatabaseHandle } from './platform/db/database.ts';
 import { migrateToLatest } from './platform/db/migrator.ts';
@@ -15,6 +15,7 @@ import { createLogger } from './platform/logger.ts';
 import { NO_METRICS, type Metrics } from './platform/metrics/metrics.ts';
 import { createPrometheusMetrics } from './platform/metrics/prometheus-metrics.ts';
 import { parseSecretKey } from './platform/secrets.ts';
+import { startTracing, TRACING_OFF } from './platform/telemetry/tracing.ts';
 
 export async function openConfiguredDatabase(config: Config): Promise<DatabaseHandle> {
   const database = await openDatabase({ databaseUrl: config.databaseUrl, databaseSchema: config.databaseSchema, sqliteFile: sqliteFileIn(config.dataDir) });
@@ -74,6 +75,8 @@ export interface AssembleOptions {
   logDestination?: DestinationStream;
   /** Serving requests: the configured rate limiter. Otherwise (CLI commands) none is needed. */
   serving?: boolean;
+  /** A long-running process (`erx serve`, `erx worker`): traces when configured. One-shot CLI commands make none. */
+  traced?: boolean;
   /** A long-running process (serve, worker): it keeps metrics when ERX_METRICS_PORT is set. CLI commands never do. */
   exposeMetrics?: boolean;
 }
@@ -87,8 +90,9 @@ export async function assembleDeps(config: Config, options: AssembleOptions = {}
   const logger = createLogger(config.logLevel, options.logDestination);
   const metrics = createMetrics(config, options);
   // Measured as a decorator of the port: neither the adapter nor its callers know of metrics.
-  const hiService = measureHiService(createHiService(config, options), metrics);
+  const untracedHiService = measureHiService(createHiService(config, options), metrics);
   const database = await openConfiguredDatabase(config);
+  const tracing = options.traced ? await startTracing(config.tracing) : TRACING_OFF;
   let warned = false;
   const rateLimiter = options.serving
     ? createRateLimiter(config, systemClock, (error) => {
@@ -104,13 +108,19 @@ export async function assembleDeps(config: Config, options: AssembleOptions = {}
     clock: systemClock,
     rateLimiter,
     logger,
-    hiService,
+    hiService: traceHiService(untracedHiService, tracing.tracer),
+    tracing,
     metrics,
   };
 }
 
 /** Closes what assembleDeps opened. */
 export async function closeDeps(deps: Deps): Promise<void> {
-  await deps.rateLimiter.close();
-  await deps.database.close();
+  try {
+    await deps.rateLimiter.close();
+    await deps.database.close();
+  } finally {
+    // Last: the spans of everything that stopped before it are flushed.
+    await deps.tracing?.shutdown();
+  }
 }

@@ -4,6 +4,7 @@
 // in its own short transaction, only if the claim's fencing token is still current.
 import type { Clock } from '../platform/clock.ts';
 import { decryptSecret } from '../platform/secrets.ts';
+import { traceWebhookAttempt } from './webhook-attempt-span.ts';
 import { nextStepAfter, type NextStep, type OutcomeClass } from './webhook-delivery-rules.ts';
 import type { WebhookEndpointRow } from './webhook-endpoints-store.ts';
 import { createWebhookHttpClient, type AttemptResult, type WebhookHttpClient } from './webhook-http-attempt.ts';
@@ -47,6 +48,9 @@ export interface ClaimedDelivery {
   body: string;
   /** For the first attempt of an event's own delivery: when the event was written (epoch ms), for the commit-to-first-answer latency. */
   firstAttemptOfEventSince: number | undefined;
+  eventType: string;
+  /** Of the request that committed the event (traces were on then): the attempt's span links to it. */
+  traceparent: string | null;
 }
 
 export interface ClaimBatch {
@@ -89,6 +93,8 @@ export async function claimEndpointDeliveries(ctx: WebhooksContext, partnerId: s
     leaseExpiresAt,
     body: row.body,
     firstAttemptOfEventSince: row.reason === 'event' && Number(row.attempts_made) === 0 ? Date.parse(row.created_at) : undefined,
+    eventType: row.event_type,
+    traceparent: row.traceparent,
   });
   const { endpoint, claimed } = await ctx.store.claimEndpointDeliveries(ctx.db, claim, (row) => deliveryEndpointOf(ctx, row));
   return { endpoint, deliveries: claimed.map(toDelivery) };
@@ -131,8 +137,8 @@ export interface AttemptReport {
 
 /** Makes the claimed attempt, signed as it is sent. Never throws: a failure is an outcome class. */
 export async function sendClaimedAttempt(ctx: WebhooksContext, sender: WebhookHttpClient, endpoint: DeliveryEndpoint, delivery: ClaimedDelivery): Promise<AttemptResult> {
-  const signature = signDelivery(endpoint, delivery.body, ctx.clock);
-  const result = await sender.send({ url: endpoint.url, body: delivery.body, signature, timeoutMs: ctx.settings.timeoutMs });
+  const send = () => sender.send({ url: endpoint.url, body: delivery.body, signature: signDelivery(endpoint, delivery.body, ctx.clock), timeoutMs: ctx.settings.timeoutMs });
+  const result = await (ctx.tracer ? traceWebhookAttempt(ctx.tracer, endpoint.url, delivery, send) : send());
   recordAttemptMetrics(ctx, delivery, result);
   return result;
 }

@@ -4,6 +4,7 @@
 // operations live beside it: endpoints and secrets (webhook-endpoints.ts), the dispatcher's
 // steps (webhook-deliveries.ts), what operators see and replay (webhook-history.ts) and ping
 // (webhook-ping.ts).
+import type { Tracer } from '@opentelemetry/api';
 import type { Logger } from 'pino';
 import type { Mode } from '../config.ts';
 import type { Clock } from '../platform/clock.ts';
@@ -51,10 +52,12 @@ export interface WebhooksContext {
   notifications: WakeChannel | undefined;
   /** Attempts, their outcomes and latency, the endpoints' windows and the backlog. */
   metrics: Metrics;
+  /** Traces on: a span per delivery attempt (webhook-attempt-span.ts). */
+  tracer: Tracer | undefined;
 }
 
 export function createWebhooksContext(
-  deps: Pick<Deps, 'database' | 'clock' | 'secretKey' | 'logger' | 'config' | 'metrics'>,
+  deps: Pick<Deps, 'database' | 'clock' | 'secretKey' | 'logger' | 'config' | 'metrics' | 'tracing'>,
   parts: { unitOfWork: UnitOfWork; outbox: WebhookOutbox; resolveHost?: HostResolver | undefined },
 ): WebhooksContext {
   const { config, database } = deps;
@@ -75,6 +78,7 @@ export function createWebhooksContext(
     wakeups: parts.outbox.wakeups,
     notifications: parts.outbox.notifications,
     metrics: deps.metrics ?? NO_METRICS,
+    tracer: deps.tracing?.tracer,
   };
 }
 
