@@ -46,7 +46,7 @@ export function buildFeatures(deps: Deps): Features {
   const patients = createPatientsContext(deps, { users, unitOfWork });
   const customDrugs = createCustomDrugsContext(deps, { users, unitOfWork });
   const idempotency = createIdempotencyContext(deps);
-  const prescriptions = createPrescriptionsContext(deps, { users, patients, customDrugs, unitOfWork });
+  const prescriptions = createPrescriptionsContext(deps, { users, patients, customDrugs, unitOfWork, audit });
   const sso = createSsoContext(deps, { auth, unitOfWork });
   const portal = createPortalContext(deps, { users, patients, customDrugs, prescriptions });
   return { audit, system, auth, onboarding, users, patients, customDrugs, webhooks, idempotency, prescriptions, sso, portal };

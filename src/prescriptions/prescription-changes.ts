@@ -8,8 +8,8 @@ import type { Database } from '../platform/db/database-schema.ts';
 import { ApiError, type ValidationIssue } from '../platform/http/api-error.ts';
 import { bodyFields, readBody, valueOrRefuse, type BodyRead, type SubmittedBody } from '../platform/http/body-validation.ts';
 import { deliveryInputOf, resolveDelivery, type DeliveryColumns } from './prescription-delivery.ts';
-import { recordPrescriptionEvent } from './prescription-events.ts';
-import { planTransition, type PrescriptionChange, type PrescriptionStatus, type Transition } from './prescription-lifecycle.ts';
+import { noteRefusedAction, recordPrescriptionAction } from './prescription-events.ts';
+import { planTransition, type PrescriptionChange, type PrescriptionStatus } from './prescription-lifecycle.ts';
 import { requirePrescription } from './prescription-reads.ts';
 import { viewOfPrescription } from './prescription-view.ts';
 import { ReissueBody, type Prescription } from './prescriptions-schemas.ts';
@@ -48,7 +48,6 @@ interface Change {
   found: PrescriptionRow;
   patient: PatientRow;
   action: PrescriptionChange;
-  transition: Transition;
   /** The prescriber who acts. */
   actorId: string;
   columns: Partial<PrescriptionRow>;
@@ -56,10 +55,10 @@ interface Change {
 
 /** The change, only while the prescription still has the status it was read with, and its event. */
 async function applyChange(ctx: PrescriptionsContext, change: Change, reserved: ReturnType<typeof reservedOf>): Promise<void> {
-  const { found, patient, action, transition, actorId, columns } = change;
+  const { found, patient, action, actorId, columns } = change;
   await ctx.unitOfWork.run(async (work) => {
     if (!(await updatePrescriptionInStatus(work.trx, found.id, found.status, columns))) await refuseChangedMeanwhile(work.trx, found, action);
-    await recordPrescriptionEvent(ctx, work, { type: transition.event, patient, actorId, scid: found.scid, reserved });
+    await recordPrescriptionAction(ctx, work, action, { patient, actorId, scid: found.scid, reserved });
   });
 }
 
@@ -93,10 +92,15 @@ export async function changePrescriptionOrRefuse(
   // ChangeBody's fields are ReissueBody's but the delivery; the route's own schema found the failures.
   const read = readBody(ReissueBody, body, { errors: () => delivery.issues });
   if (!read.ok) return read;
-  if (actorMustPrescribe) requireReadyPrescriber(prescriber);
-  const transition = planTransition(action, found.status as PrescriptionStatus, scid);
-  const at = ctx.clock.now().toISOString();
-  const columns = { status: transition.to, updated_at: at, updated_by_user_id: prescriber.user_id, ...delivery.columns };
-  await applyChange(ctx, { found, patient, action, transition, actorId: prescriber.user_id, columns }, reservedOf(body));
-  return { ok: true, value: viewOfPrescription({ ...found, ...columns }, ctx) };
+  try {
+    if (actorMustPrescribe) requireReadyPrescriber(prescriber);
+    const transition = planTransition(action, found.status as PrescriptionStatus, scid);
+    const at = ctx.clock.now().toISOString();
+    const columns = { status: transition.to, updated_at: at, updated_by_user_id: prescriber.user_id, ...delivery.columns };
+    await applyChange(ctx, { found, patient, action, actorId: prescriber.user_id, columns }, reservedOf(body));
+    return { ok: true, value: viewOfPrescription({ ...found, ...columns }, ctx) };
+  } catch (error) {
+    await noteRefusedAction(ctx, action, { patient, scid }, error);
+    throw error;
+  }
 }
