@@ -1,7 +1,8 @@
 // Ceasing, cancelling and reissuing a prescription: the path names the prescriber who acts,
 // the patient and the SCID (400 for a mistyped SCID, then 404s), the optional body is judged
-// (422), then the acting user's readiness and the lifecycle table decide (409). The change and
-// its event are written in one transaction.
+// (422), then the acting user's readiness and the lifecycle table decide (409, noted in the
+// audit trail as refused). The change, its event and its audit entry are written in one
+// transaction.
 import type { Kysely } from 'kysely';
 import type { PatientRow } from '../patients/index.ts';
 import type { Database } from '../platform/db/database-schema.ts';
@@ -53,7 +54,7 @@ interface Change {
   columns: Partial<PrescriptionRow>;
 }
 
-/** The change, only while the prescription still has the status it was read with, and its event. */
+/** The change, only while the prescription still has the status it was read with, its event and its audit entry. */
 async function applyChange(ctx: PrescriptionsContext, change: Change, reserved: ReturnType<typeof reservedOf>): Promise<void> {
   const { found, patient, action, actorId, columns } = change;
   await ctx.unitOfWork.run(async (work) => {
@@ -100,7 +101,7 @@ export async function changePrescriptionOrRefuse(
     await applyChange(ctx, { found, patient, action, actorId: prescriber.user_id, columns }, reservedOf(body));
     return { ok: true, value: viewOfPrescription({ ...found, ...columns }, ctx) };
   } catch (error) {
-    await noteRefusedAction(ctx, action, { patient, scid }, error);
+    await noteRefusedAction(ctx, action, { patient, scid, prescriberId: prescriber.user_id }, error);
     throw error;
   }
 }

@@ -34,7 +34,8 @@ export interface PrescriptionEventFacts {
 export async function recordPrescriptionAction(ctx: { clock: Clock }, work: Work, action: PrescriptionAction, facts: PrescriptionEventFacts): Promise<void> {
   const { patient, scid } = facts;
   const transition = transitionOf(action);
-  work.record(auditRecords, { action: transition.audit, organizationId: patient.organization_id, patientId: patient.id, scid });
+  // The target user is the prescriber acted as (the path's user), who may not be the caller the scope names.
+  work.record(auditRecords, { action: transition.audit, organizationId: patient.organization_id, patientId: patient.id, scid, targetUserId: facts.actorId });
   if (!(await isOrganizationValidatedBy(work.trx, patient.organization_id, patient.partner_id))) return;
   recordEvent(work, {
     event_id: newEventId(),
@@ -55,11 +56,11 @@ export async function recordPrescriptionAction(ctx: { clock: Clock }, work: Work
 export async function noteRefusedAction(
   ctx: { audit: AuditTrail },
   action: PrescriptionAction,
-  target: { patient: { id: string; organization_id: string }; scid?: string },
+  target: { patient: { id: string; organization_id: string }; scid?: string; prescriberId: string },
   error: unknown,
 ): Promise<void> {
   if (!(error instanceof ApiError) || error.code !== 'CONFLICT') return;
-  const { patient, scid } = target;
+  const { patient, scid, prescriberId } = target;
   const event = { action: transitionOf(action).audit, outcome: 'refused', organizationId: patient.organization_id, patientId: patient.id, scid } as const;
-  await ctx.audit.noteAccess({ ...event, detail: { reason: error.code } });
+  await ctx.audit.noteAccess({ ...event, targetUserId: prescriberId, detail: { reason: error.code } });
 }

@@ -1,8 +1,8 @@
 // The prescription lifecycle as one table: what each action requires of the current status,
 // what it leaves, the event partners hear, the audit trail's action, the sandbox test helper
-// that performs it and the portal's button for it. Everything that lists the actions (the helpers' routes, the
-// portal's buttons and confirmation steps, the event names, the tests) reads this table, so a
-// new action is a row here plus the code of its own effect. Every entry point goes through
+// that performs it and the portal's button for it. Everything that lists the actions (the
+// helpers' routes, the portal's buttons and confirmation steps, the event names, the tests)
+// reads this table, so a new action is a row here plus the code of its own effect. Every entry point goes through
 // planTransition, so none can move a prescription another way.
 import type { AuditAction } from '../audit/index.ts';
 import { ApiError } from '../platform/http/api-error.ts';

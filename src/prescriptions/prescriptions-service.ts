@@ -125,7 +125,7 @@ function newPrescriptionRow(ctx: PrescriptionsContext, draft: PrescriptionDraft,
 /** Tries with a fresh SCID and token when one collides; 2^88 and 2^128 possibilities make a second try rare. */
 const INSERT_ATTEMPTS = 3;
 
-/** Inserts the prescription and its event in one transaction; returns the row stored. */
+/** Inserts the prescription, its event and its audit entry in one transaction; returns the row stored. */
 async function insertWithEvent(ctx: PrescriptionsContext, row: PrescriptionRow, patient: PatientRow, reserved: ReservedValues): Promise<PrescriptionRow> {
   for (let attempt = 1; ; attempt++) {
     try {
@@ -158,7 +158,7 @@ export async function prescribeOrRefuse(ctx: PrescriptionsContext, caller: Presc
   try {
     requireReadyPrescriber(prescriber);
   } catch (error) {
-    await noteRefusedAction(ctx, 'create', { patient }, error);
+    await noteRefusedAction(ctx, 'create', { patient, prescriberId: prescriber.user_id }, error);
     throw error;
   }
   const at = ctx.clock.now().toISOString();

@@ -11,7 +11,8 @@ import { DEMO_HPIO } from '../../src/onboarding/index.ts';
 import { newScid, PRESCRIPTION_ACTIONS, PRESCRIPTION_CHANGES, type PrescriptionAction } from '../../src/prescriptions/index.ts';
 import { useTestApp } from '../given.ts';
 import { csrfOf, formIdFieldOf, scidOfRedirect, signIn } from '../portal/portal-given.ts';
-import { givenClinic, givenPrescription, helpersPath, prescribeBody, prescriptionsPath } from '../prescriptions/prescriptions-given.ts';
+import { givenClinic, givenPrescription, givenSecondPrescriber, helpersPath, prescribeBody, prescriptionsPath } from '../prescriptions/prescriptions-given.ts';
+import { TEST_PROVIDERS } from '../users/users-given.ts';
 import { auditEntriesAfter, expectNoneOfInAuditTrail, lastAuditSeq, theOneAuditEntry, type AuditEntryRow } from './audit-helpers.ts';
 
 /** The client address every audited request of this file comes from (a documentation range). */
@@ -44,8 +45,11 @@ async function prescriptionActionsAfter(seq: number): Promise<string[]> {
   return (await auditEntriesAfter(t, seq)).map((entry) => entry.action).filter((action) => action.startsWith('prescription.'));
 }
 
-/** An entry of the clinic's prescriber (through the API or the portal), for the clinic's patient, from ADDRESS. */
-function expectPrescriberEntry(entry: AuditEntryRow, expected: { scid: string | null; requestId?: string; outcome?: string }): void {
+/**
+ * An entry of the clinic's prescriber (through the API or the portal), for the clinic's patient,
+ * from ADDRESS; a change's target user is the prescriber it was made as (here the same one).
+ */
+function expectPrescriberEntry(entry: AuditEntryRow, expected: { scid: string | null; requestId?: string; outcome?: string; change?: boolean }): void {
   expect(entry).toMatchObject({
     outcome: expected.outcome ?? 'success',
     actor_kind: 'user',
@@ -56,7 +60,7 @@ function expectPrescriberEntry(entry: AuditEntryRow, expected: { scid: string | 
     hpio: DEMO_HPIO,
     patient_id: c.patientId,
     prescription_scid: expected.scid,
-    target_user_id: null,
+    target_user_id: expected.change ? c.g.userId : null,
     client_address: ADDRESS,
   });
   if (expected.requestId) expect(entry.request_id).toBe(expected.requestId);
@@ -80,7 +84,7 @@ describe('changes through the sandbox test helpers', () => {
     const { before, response, scid } = await helperAction(action, () => lastAuditSeq(t));
     expect(response.statusCode, response.body).toBe(action === 'create' ? 201 : 200);
     const entry = await theOneAuditEntry(t, before, `prescription.${action}`);
-    expectPrescriberEntry(entry, { scid, requestId: response.json().requestId });
+    expectPrescriberEntry(entry, { scid, requestId: response.json().requestId, change: true });
     expect(entry.detail).toBeNull();
     expect(await prescriptionActionsAfter(before)).toEqual([`prescription.${action}`]);
   });
@@ -92,9 +96,19 @@ describe('changes through the sandbox test helpers', () => {
     const refused = await api('POST', `${helpersPath(c)}/${scid}/reissue`, {});
     expect(refused.statusCode).toBe(409);
     const entry = await theOneAuditEntry(t, before, 'prescription.reissue');
-    expectPrescriberEntry(entry, { scid, requestId: refused.json().requestId, outcome: 'refused' });
+    expectPrescriberEntry(entry, { scid, requestId: refused.json().requestId, outcome: 'refused', change: true });
     expect(entry.detail).toEqual({ reason: 'CONFLICT' });
     expect(await prescriptionActionsAfter(before)).toEqual(['prescription.reissue']);
+  });
+
+  it("a change made as another prescriber (the path's user): the caller is the actor, that prescriber the target user", async () => {
+    const fredId = await givenSecondPrescriber(t, c);
+    const { scid } = await givenPrescription(t, c);
+    const before = await lastAuditSeq(t);
+    const ceased = await api('POST', `${helpersPath(c, c.patientId, fredId)}/${scid}/cease`, {});
+    expect(ceased.statusCode).toBe(200);
+    const entry = await theOneAuditEntry(t, before, 'prescription.cease');
+    expect([entry.user_id, entry.target_user_id, entry.prescription_scid]).toEqual([c.g.userId, fredId, scid]);
   });
 
   it('a change refused before the lifecycle (400 for a mistyped SCID, 404 for an unknown one) leaves none', async () => {
@@ -112,7 +126,7 @@ describe('changes through the portal', () => {
     const before = await lastAuditSeq(t);
     const created = await portal('POST', formPath(), { _csrf: csrfOf(page.body), ...formIdFieldOf(page.body), ...fields });
     const scid = scidOfRedirect(created);
-    expectPrescriberEntry(await theOneAuditEntry(t, before, 'prescription.create'), { scid });
+    expectPrescriberEntry(await theOneAuditEntry(t, before, 'prescription.create'), { scid, change: true });
     expect(await prescriptionActionsAfter(before)).toEqual(['prescription.create']);
   });
 
@@ -125,7 +139,7 @@ describe('changes through the portal', () => {
     const sendTo: Record<string, string> = action === 'reissue' ? { send_to: 'patient-email' } : {};
     const done = await portal('POST', `${pagePath(scid)}/${action}`, { _csrf: csrfOf(step.body), ...formIdFieldOf(step.body), confirm: 'yes', ...sendTo });
     expect(done.statusCode, done.body.slice(0, 300)).toBe(303);
-    expectPrescriberEntry(await theOneAuditEntry(t, before, `prescription.${action}`), { scid });
+    expectPrescriberEntry(await theOneAuditEntry(t, before, `prescription.${action}`), { scid, change: true });
     expect(await prescriptionActionsAfter(before)).toEqual([`prescription.${action}`]);
   });
 });
@@ -236,9 +250,9 @@ describe('fail closed', () => {
 });
 
 describe('the table', () => {
-  it("holds none of the patient's identifiers and demographics, the prescriber's HPI-I or names, or a token", async () => {
+  it("holds none of the patient's identifiers and demographics, the prescribers' HPI-Is or names, or a token", async () => {
     const wood = HI_DEMO_PATIENTS.activeVerified;
-    const anna = HI_DEMO_PROVIDERS.verified;
+    const [anna, fred] = [HI_DEMO_PROVIDERS.verified, TEST_PROVIDERS.fred];
     const { url } = await givenPrescription(t, c);
     expect((await t.app.inject({ method: 'GET', url: new URL(url).pathname })).statusCode).toBe(200);
     const address = wood.australian_street_address;
@@ -247,6 +261,7 @@ describe('the table', () => {
       // Not the postcode or the state: four digits or three letters may occur by chance in a hash or a request id.
       `${address.street_number} ${address.street_name}`, address.suburb,
       ...[anna.hpii_number, anna.given_name, anna.family_name, anna.date_of_birth],
+      ...[fred.hpii_number, fred.given_name, fred.family_name, fred.date_of_birth],
       new URL(url).pathname.split('/').pop()!,
     ]);
   });
