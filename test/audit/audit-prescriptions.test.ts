@@ -17,7 +17,6 @@ import { auditEntriesAfter, expectNoneOfInAuditTrail, lastAuditSeq, theOneAuditE
 
 /** The client address every audited request of this file comes from (a documentation range). */
 const ADDRESS = '198.51.100.23';
-const REQUEST_ID = /^req_\d+_\w+$/;
 
 const { t, c, session } = useTestApp({}, async (t) => {
   const c = await givenClinic(t);
@@ -49,7 +48,7 @@ async function prescriptionActionsAfter(seq: number): Promise<string[]> {
  * An entry of the clinic's prescriber (through the API or the portal), for the clinic's patient,
  * from ADDRESS; a change's target user is the prescriber it was made as (here the same one).
  */
-function expectPrescriberEntry(entry: AuditEntryRow, expected: { scid: string | null; requestId?: string; outcome?: string; change?: boolean }): void {
+function expectPrescriberEntry(entry: AuditEntryRow, response: LightMyRequestResponse, expected: { scid: string | null; outcome?: string; change?: boolean }): void {
   expect(entry).toMatchObject({
     outcome: expected.outcome ?? 'success',
     actor_kind: 'user',
@@ -63,8 +62,14 @@ function expectPrescriberEntry(entry: AuditEntryRow, expected: { scid: string | 
     target_user_id: expected.change ? c.g.userId : null,
     client_address: ADDRESS,
   });
-  if (expected.requestId) expect(entry.request_id).toBe(expected.requestId);
-  else expect(entry.request_id).toMatch(REQUEST_ID);
+  expectRequestOf(entry, response);
+}
+
+/** The entry was recorded in `response`'s request (its x-request-id; an API envelope's requestId says the same). */
+function expectRequestOf(entry: AuditEntryRow, response: LightMyRequestResponse): void {
+  expect(response.headers['x-request-id'], 'the response names its request').toEqual(expect.any(String));
+  expect(entry.request_id).toBe(response.headers['x-request-id']);
+  if (String(response.headers['content-type']).startsWith('application/json')) expect(response.json().requestId).toBe(entry.request_id);
 }
 
 /** Performs `action` through the sandbox test helper (on a new prescription for a change); returns the response and the SCID. */
@@ -84,7 +89,7 @@ describe('changes through the sandbox test helpers', () => {
     const { before, response, scid } = await helperAction(action, () => lastAuditSeq(t));
     expect(response.statusCode, response.body).toBe(action === 'create' ? 201 : 200);
     const entry = await theOneAuditEntry(t, before, `prescription.${action}`);
-    expectPrescriberEntry(entry, { scid, requestId: response.json().requestId, change: true });
+    expectPrescriberEntry(entry, response, { scid, change: true });
     expect(entry.detail).toBeNull();
     expect(await prescriptionActionsAfter(before)).toEqual([`prescription.${action}`]);
   });
@@ -96,7 +101,7 @@ describe('changes through the sandbox test helpers', () => {
     const refused = await api('POST', `${helpersPath(c)}/${scid}/reissue`, {});
     expect(refused.statusCode).toBe(409);
     const entry = await theOneAuditEntry(t, before, 'prescription.reissue');
-    expectPrescriberEntry(entry, { scid, requestId: refused.json().requestId, outcome: 'refused', change: true });
+    expectPrescriberEntry(entry, refused, { scid, outcome: 'refused', change: true });
     expect(entry.detail).toEqual({ reason: 'CONFLICT' });
     expect(await prescriptionActionsAfter(before)).toEqual(['prescription.reissue']);
   });
@@ -126,7 +131,7 @@ describe('changes through the portal', () => {
     const before = await lastAuditSeq(t);
     const created = await portal('POST', formPath(), { _csrf: csrfOf(page.body), ...formIdFieldOf(page.body), ...fields });
     const scid = scidOfRedirect(created);
-    expectPrescriberEntry(await theOneAuditEntry(t, before, 'prescription.create'), { scid, change: true });
+    expectPrescriberEntry(await theOneAuditEntry(t, before, 'prescription.create'), created, { scid, change: true });
     expect(await prescriptionActionsAfter(before)).toEqual(['prescription.create']);
   });
 
@@ -139,7 +144,7 @@ describe('changes through the portal', () => {
     const sendTo: Record<string, string> = action === 'reissue' ? { send_to: 'patient-email' } : {};
     const done = await portal('POST', `${pagePath(scid)}/${action}`, { _csrf: csrfOf(step.body), ...formIdFieldOf(step.body), confirm: 'yes', ...sendTo });
     expect(done.statusCode, done.body.slice(0, 300)).toBe(303);
-    expectPrescriberEntry(await theOneAuditEntry(t, before, `prescription.${action}`), { scid, change: true });
+    expectPrescriberEntry(await theOneAuditEntry(t, before, `prescription.${action}`), done, { scid, change: true });
     expect(await prescriptionActionsAfter(before)).toEqual([`prescription.${action}`]);
   });
 });
@@ -152,7 +157,7 @@ describe('reads', () => {
     const listed = await api('GET', `${prescriptionsPath(c)}?limit=2`);
     expect(listed.statusCode).toBe(200);
     const entry = await theOneAuditEntry(t, before, 'prescription.list');
-    expectPrescriberEntry(entry, { scid: null, requestId: listed.json().requestId });
+    expectPrescriberEntry(entry, listed, { scid: null });
     expect(entry.detail).toEqual({ count: 2 });
     expect(await prescriptionActionsAfter(before)).toEqual(['prescription.list']);
   });
@@ -162,7 +167,7 @@ describe('reads', () => {
     const before = await lastAuditSeq(t);
     const read = await api('GET', `${prescriptionsPath(c)}/${scid.toLowerCase()}`);
     expect(read.statusCode).toBe(200);
-    expectPrescriberEntry(await theOneAuditEntry(t, before, 'prescription.read'), { scid, requestId: read.json().requestId });
+    expectPrescriberEntry(await theOneAuditEntry(t, before, 'prescription.read'), read, { scid });
     expect(await prescriptionActionsAfter(before)).toEqual(['prescription.read']);
   });
 
@@ -171,7 +176,7 @@ describe('reads', () => {
     const before = await lastAuditSeq(t);
     const page = await portal('GET', pagePath(scid));
     expect(page.statusCode).toBe(200);
-    expectPrescriberEntry(await theOneAuditEntry(t, before, 'prescription.read'), { scid });
+    expectPrescriberEntry(await theOneAuditEntry(t, before, 'prescription.read'), page, { scid });
     expect(await prescriptionActionsAfter(before)).toEqual(['prescription.read']);
   });
 
@@ -180,7 +185,7 @@ describe('reads', () => {
     const page = await portal('GET', `/dashboard/patients/${c.patientId}`);
     expect(page.statusCode).toBe(200);
     const entry = await theOneAuditEntry(t, before, 'prescription.list');
-    expectPrescriberEntry(entry, { scid: null });
+    expectPrescriberEntry(entry, page, { scid: null });
     expect(entry.detail).toEqual({ count: expect.any(Number) });
   });
 
@@ -203,7 +208,7 @@ describe('reads', () => {
       client_address: ADDRESS,
       detail: null,
     });
-    expect(entry.request_id).toMatch(REQUEST_ID);
+    expectRequestOf(entry, shown);
     const unknown = await t.app.inject({ method: 'GET', url: `/tokens/${'x'.repeat(22)}`, remoteAddress: ADDRESS });
     expect(unknown.statusCode).toBe(404);
     expect(await prescriptionActionsAfter(before)).toEqual(['prescription.token_page']);

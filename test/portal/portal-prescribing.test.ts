@@ -9,7 +9,7 @@ import { givenCatalogDrugs, givenUserDrug, validDrug } from '../custom-drugs/cus
 import { auditEntriesAfter, lastAuditSeq } from '../audit/audit-helpers.ts';
 import { snapshotDatabase } from '../database-snapshot.ts';
 import { givenUser, useTestApp } from '../given.ts';
-import { givenClinic, givenPrescription, outboxEvents, prescriptionsClient, productionEnv, snapshotBesideAuditTrail, storedPrescription } from '../prescriptions/prescriptions-given.ts';
+import { givenClinic, givenPrescription, outboxEvents, prescriptionsClient, productionEnv, storedPrescription } from '../prescriptions/prescriptions-given.ts';
 import { createTestApp } from '../test-app.ts';
 import { csrfOf, formIdFieldOf, scidOfRedirect, signIn } from './portal-given.ts';
 
@@ -114,11 +114,11 @@ describe('the new-prescription form', () => {
     expect(page.body).toContain('Not met: the user has a provider record verified by the HI Service and still active.');
     expect(page.body).toContain('Send your provider details (HPI-I, names, date of birth, sex) from your clinical software (update user)');
     expect(page.body).toContain('<fieldset disabled>');
-    const [before, seq] = [await snapshotBesideAuditTrail(t), await lastAuditSeq(t)];
+    const [before, seq] = [await snapshotDatabase(t.deps.database), await lastAuditSeq(t)];
     const refused = await create({}, theirs);
     expect(refused.statusCode).toBe(409);
     expect(refused.body).toContain('cannot prescribe (is_escript_ready.can_prescribe is false)');
-    expect(await snapshotBesideAuditTrail(t)).toEqual(before);
+    expect(await snapshotDatabase(t.deps.database)).toEqual(before);
     expect(await prescriptionEntriesAfter(seq)).toEqual([['prescription.create', 'refused', null]]);
   });
 });
@@ -226,11 +226,11 @@ describe('managing a prescription', () => {
 
   it.each(ENDING)('%s: a confirmation step first, changing nothing; confirmed, the status and its event', async (action, status, eventType) => {
     const { scid } = await givenPrescription(t, c);
-    const [before, seq] = [await snapshotBesideAuditTrail(t), await lastAuditSeq(t)];
+    const [before, seq] = [await snapshotDatabase(t.deps.database), await lastAuditSeq(t)];
     const confirmation = await change(scid, action);
     expect(confirmation.statusCode).toBe(200);
     expect(confirmation.body).toContain('<button type="submit" class="danger">Confirm</button>');
-    expect(await snapshotBesideAuditTrail(t)).toEqual(before);
+    expect(await snapshotDatabase(t.deps.database)).toEqual(before);
     // The prescription's page and its confirmation step show the prescription: two reads, no change.
     expect(await prescriptionEntriesAfter(seq)).toEqual([['prescription.read', 'success', scid], ['prescription.read', 'success', scid]]);
     const done = await change(scid, action, { confirm: 'yes' });
@@ -256,13 +256,13 @@ describe('managing a prescription', () => {
   it('refuses what the lifecycle does not allow (409) on the confirmation page, writing nothing', async () => {
     const { scid } = await givenPrescription(t, c);
     await prescriptionsClient(t, c).change('cease', scid);
-    const [before, seq] = [await snapshotBesideAuditTrail(t), await lastAuditSeq(t)];
+    const [before, seq] = [await snapshotDatabase(t.deps.database), await lastAuditSeq(t)];
     // The Ceased prescription's page has no form left: the token comes from another page of the session.
     const refused = await change(scid, 'cancel', { confirm: 'yes' }, form());
     expect(refused.statusCode).toBe(409);
     expect(refused.body).toContain('Nothing was changed');
     expect(refused.body).toContain(`Prescription ${scid} is Ceased; only an Active prescription can be cancelled`);
-    expect(await snapshotBesideAuditTrail(t)).toEqual(before);
+    expect(await snapshotDatabase(t.deps.database)).toEqual(before);
     // The trail: the confirmation step (a read), the refusal, and the confirmation page shown again with it (a read).
     const read = ['prescription.read', 'success', scid];
     expect(await prescriptionEntriesAfter(seq)).toEqual([read, ['prescription.cancel', 'refused', scid], read]);

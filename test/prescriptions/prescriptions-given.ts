@@ -6,7 +6,6 @@ import type { LightMyRequestResponse } from 'fastify';
 import { generateSigningKeyPem } from '../../src/platform/signing-keys.ts';
 import { HI_DEMO_PATIENTS, type HiProviderFixture } from '../../src/hi-service/index.ts';
 import { DEMO_PRESCRIBER_DETAILS } from '../../src/onboarding/index.ts';
-import { snapshotDatabase } from '../database-snapshot.ts';
 import { call, givenClient, givenUser, type TestClient } from '../given.ts';
 import { patientBody } from '../patients/patients-given.ts';
 import type { TestApp } from '../test-app.ts';
@@ -127,13 +126,4 @@ export async function outboxEvents(t: TestApp, organizationId: string) {
 
 export async function storedPrescription(t: TestApp, scid: string) {
   return t.deps.database.selectFrom('prescriptions').selectAll().where('scid', '=', scid).executeTakeFirst();
-}
-
-/**
- * Every table but the audit trail's: what "changing nothing" means for a request that reads or
- * is refused, which the trail records (the tests that use it check those entries themselves).
- */
-export async function snapshotBesideAuditTrail(t: TestApp): Promise<Record<string, unknown[]>> {
-  const { audit_entries: _entries, audit_chain: _chain, ...rest } = await snapshotDatabase(t.deps.database);
-  return rest;
 }
