@@ -103,6 +103,10 @@ async function openPostgres(url: string, schema: string | undefined, poolSize: n
     max: poolSize,
     ...(schema ? { options: `-c search_path="${schema}"` } : {}),
   });
+  // An idle connection the server ends (a restart, a failover) is dropped by the pool, which then
+  // emits 'error': unheard, that would end the process. The next query opens a new connection,
+  // and until one succeeds queries fail and /readyz names the database.
+  pool.on('error', () => {});
   return new DatabaseHandle(new CurrentSchemaPostgresDialect({ pool }), 'postgres', describePostgres(url, schema));
 }
 
