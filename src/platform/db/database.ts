@@ -16,7 +16,7 @@ import type { GroupCommitOptions } from './sqlite/sqlite-group-commit.ts';
 // statement is collected during teardown; 13 (Node-API) fixes that but needs Node 22 or later
 // and crashes on 20. So 12 serves Node 20 and 13 (installed under an alias) everything newer.
 const NODE_MAJOR = Number(process.versions.node.split('.')[0]);
-const SqliteDatabase: typeof SqliteDatabaseModule = createRequire(import.meta.url)(
+export const SqliteDatabase: typeof SqliteDatabaseModule = createRequire(import.meta.url)(
   NODE_MAJOR >= 22 ? 'better-sqlite3-napi' : 'better-sqlite3',
 );
 
