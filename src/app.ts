@@ -9,6 +9,7 @@ import Fastify, { LogController, type FastifyBaseLogger } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { installAuditScope } from './audit/index.ts';
 import { authRoutes, installBearerAuth, requireDeclaredAuth, type RouteCatalogEntry } from './auth/index.ts';
 import { customDrugRoutes } from './custom-drugs/index.ts';
 import type { Config } from './config.ts';
@@ -109,6 +110,8 @@ export async function buildApp(
   installJsonBodyParser(app);
   const catalog: RouteCatalogEntry[] = [];
   app.decorate('routeCatalog', catalog);
+  // First: every later hook, handler and service runs in the request's audit scope.
+  installAuditScope(app, features.audit);
   installRequestLog(app, deps.logger);
   installErrorHandling(app, errorRendering);
   installSuccessReply(app, deps.clock);

@@ -2,6 +2,7 @@
 // that needs another receives it here, explicitly. Every surface calls the features' services
 // with them: app.ts hands each route and page module its own feature's context; the dispatcher
 // and CLI commands take the ones they call.
+import { createAuditTrail, type AuditTrail } from './audit/index.ts';
 import { createAuthContext, type AuthContext } from './auth/index.ts';
 import { createCustomDrugsContext, type CustomDrugsContext } from './custom-drugs/index.ts';
 import { createIdempotencyContext, type IdempotencyContext } from './idempotency/index.ts';
@@ -17,6 +18,7 @@ import { createUsersContext, type UsersContext } from './users/index.ts';
 import { createWebhookOutbox, createWebhooksContext, type WebhooksContext } from './webhooks/index.ts';
 
 export interface Features {
+  audit: AuditTrail;
   system: SystemContext;
   auth: AuthContext;
   onboarding: OnboardingContext;
@@ -32,11 +34,12 @@ export interface Features {
 
 export function buildFeatures(deps: Deps): Features {
   const system = createSystemContext(deps);
-  const auth = createAuthContext(deps);
   // Every service's change commits through the one unit of work; each kind of record a change
-  // may leave beside its own rows has its sink in this list.
+  // may leave beside its own rows has its sink in this list: webhook events and audit entries.
   const outbox = createWebhookOutbox(deps);
-  const unitOfWork = createUnitOfWork(deps.database, [outbox], deps.logger);
+  const audit = createAuditTrail(deps);
+  const unitOfWork = createUnitOfWork(deps.database, [outbox, audit], deps.logger);
+  const auth = createAuthContext(deps);
   const webhooks = createWebhooksContext(deps, { unitOfWork, outbox });
   const users = createUsersContext(deps, { unitOfWork });
   const onboarding = createOnboardingContext(deps, { webhooks, users, unitOfWork });
@@ -46,5 +49,5 @@ export function buildFeatures(deps: Deps): Features {
   const prescriptions = createPrescriptionsContext(deps, { users, patients, customDrugs, unitOfWork });
   const sso = createSsoContext(deps, { auth, unitOfWork });
   const portal = createPortalContext(deps, { users, patients, customDrugs, prescriptions });
-  return { system, auth, onboarding, users, patients, customDrugs, webhooks, idempotency, prescriptions, sso, portal };
+  return { audit, system, auth, onboarding, users, patients, customDrugs, webhooks, idempotency, prescriptions, sso, portal };
 }

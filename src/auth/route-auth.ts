@@ -2,6 +2,7 @@
 // Every route of a context must declare one of the kinds that context serves, or start-up
 // stops: the JSON API serves public and bearer-token routes, the portal public and session
 // routes.
+import { identifyAuditActor } from '../audit/index.ts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { rolesWith, type Capability } from './capabilities.ts';
 import { whenReady, type Awaitable } from '../platform/awaitable.ts';
@@ -73,6 +74,7 @@ export function installBearerAuth(app: FastifyInstance, auth: AuthContext): void
     try {
       pending = whenReady(authenticateBearer(auth, credentialsOf(request), declared), (principal) => {
         request.principal = principal;
+        identifyAuditActor({ kind: 'user', partnerId: principal.partnerId, organizationId: principal.organizationId, userId: principal.userId }, principal.organizationHpio);
       });
     } catch (error) {
       return done(error as Error);

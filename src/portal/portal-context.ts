@@ -4,6 +4,7 @@
 // response (the Content-Security-Policy's frame-ancestors are the partner's frame origins on
 // /embed/* pages, 'none' elsewhere),
 // and errors as an HTML page, which a browser shows (inside a partner's iframe too).
+import { identifyAuditActor } from '../audit/index.ts';
 import { fileURLToPath } from 'node:url';
 import cookie from '@fastify/cookie';
 import csrf from '@fastify/csrf-protection';
@@ -95,6 +96,7 @@ function installSessionAuth(portal: FastifyInstance, sso: SsoContext, config: Pi
       throw new ApiError('UNAUTHORIZED', SIGN_IN_AGAIN);
     }
     request.portalSession = session;
+    identifyAuditActor({ kind: 'user', partnerId: session.partnerId, organizationId: session.organizationId, userId: session.userId }, session.organizationHpio);
     request.session = { csrfSecret: session.csrfSecret };
     request.frameOrigins = session.frameOrigins;
     const capability = request.routeOptions.config.auth.capability;

@@ -17,6 +17,7 @@ import {
 } from './stored-values.ts';
 import { webhookAttemptsColumns, webhookDeliveriesColumns, webhookEventsColumns } from './webhook-tables.ts';
 import { portalFormIdsColumns, portalSessionsColumns, ssoTokensColumns } from './portal-tables.ts';
+import { auditChainColumns, auditEntriesColumns } from './audit-tables.ts';
 
 const partnersColumns = {
   id: text(),
@@ -242,6 +243,8 @@ export const TABLES = {
   sso_tokens: ssoTokensColumns,
   portal_sessions: portalSessionsColumns,
   portal_form_ids: portalFormIdsColumns,
+  audit_entries: auditEntriesColumns,
+  audit_chain: auditChainColumns,
 } as const satisfies Readonly<Record<string, TableColumns>>;
 
 export type Database = { -readonly [T in keyof typeof TABLES]: RowOf<(typeof TABLES)[T]> };
@@ -261,3 +264,4 @@ export type WebhookAttemptsTable = Database['webhook_attempts'];
 export type SsoTokensTable = Database['sso_tokens'];
 export type PortalSessionsTable = Database['portal_sessions'];
 export type PortalFormIdsTable = Database['portal_form_ids'];
+export type AuditEntriesTable = Database['audit_entries'];

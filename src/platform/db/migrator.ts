@@ -14,6 +14,7 @@ import * as idempotencyKeys from '../../../migrations/0009-idempotency-keys.ts';
 import * as credentialRotation from '../../../migrations/0010-credential-rotation.ts';
 import * as portalFormIds from '../../../migrations/0011-portal-form-ids.ts';
 import * as customDrugCounts from '../../../migrations/0012-custom-drug-counts.ts';
+import * as auditTrail from '../../../migrations/0013-audit-trail.ts';
 
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0001-foundation': foundation,
@@ -28,6 +29,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0010-credential-rotation': credentialRotation,
   '0011-portal-form-ids': portalFormIds,
   '0012-custom-drug-counts': customDrugCounts,
+  '0013-audit-trail': auditTrail,
 };
 
 export interface MigrationReport {

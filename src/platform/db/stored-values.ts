@@ -48,3 +48,14 @@ export type IhiStatus = (typeof IHI_STATUSES)[number];
 
 export const IHI_RECORD_STATUSES = ['VERIFIED', 'UNVERIFIED', 'PROVISIONAL', 'UNKNOWN'] as const;
 export type IhiRecordStatus = (typeof IHI_RECORD_STATUSES)[number];
+
+/**
+ * How an audited access or change ended: 'success'; 'refused' (the caller's request was
+ * refused: bad credentials, input, role or state); 'error' (a service erx depends on failed).
+ */
+export const AUDIT_OUTCOMES = ['success', 'refused', 'error'] as const;
+export type AuditOutcome = (typeof AUDIT_OUTCOMES)[number];
+
+/** Who acted: a user through a partner's software, a partner's credentials alone, an operator's `erx` command, someone unauthenticated, or erx itself. */
+export const AUDIT_ACTOR_KINDS = ['user', 'partner', 'operator', 'anonymous', 'system'] as const;
+export type AuditActorKind = (typeof AUDIT_ACTOR_KINDS)[number];

@@ -26,6 +26,8 @@ export interface RecordSink<R> {
   write(trx: Kysely<Database>, records: readonly R[]): Promise<void>;
   /** Once that transaction has committed; never for one that rolled back. The change has happened: an error here is logged, not thrown. */
   afterCommit(records: readonly R[]): void;
+  /** When that transaction rolled back after `write` ran (a failed commit, a later sink's error). */
+  rolledBack?(records: readonly R[]): void;
 }
 
 /** What a change is handed: its open transaction, and where it records what it leaves. */
@@ -49,29 +51,38 @@ export function createUnitOfWork(db: Kysely<Database>, sinks: ReadonlyArray<Reco
     async run(change) {
       const gathered = new Map<RecordSink<unknown>, unknown[]>();
       let open = true;
-      const result = await db.transaction().execute(async (trx) => {
-        const work: Work = {
-          trx,
-          record(kind, record) {
-            const sink = byKind.get(kind);
-            if (!sink) throw new Error(`no sink is registered for records of kind ${kind.name}`);
-            if (!open) throw new Error(`a record of kind ${kind.name} came after its transaction ended`);
-            const records = gathered.get(sink) ?? [];
-            records.push(record);
-            gathered.set(sink, records);
-          },
-        };
-        try {
-          const value = await change(work);
-          for (const sink of sinks) {
-            const records = gathered.get(sink);
-            if (records) await sink.write(trx, records);
+      const written: RecordSink<unknown>[] = [];
+      let result: Awaited<ReturnType<typeof change>>;
+      try {
+        result = await db.transaction().execute(async (trx) => {
+          const work: Work = {
+            trx,
+            record(kind, record) {
+              const sink = byKind.get(kind);
+              if (!sink) throw new Error(`no sink is registered for records of kind ${kind.name}`);
+              if (!open) throw new Error(`a record of kind ${kind.name} came after its transaction ended`);
+              const records = gathered.get(sink) ?? [];
+              records.push(record);
+              gathered.set(sink, records);
+            },
+          };
+          try {
+            const value = await change(work);
+            for (const sink of sinks) {
+              const records = gathered.get(sink);
+              if (!records) continue;
+              written.push(sink);
+              await sink.write(trx, records);
+            }
+            return value;
+          } finally {
+            open = false;
           }
-          return value;
-        } finally {
-          open = false;
-        }
-      });
+        });
+      } catch (error) {
+        for (const sink of written) sink.rolledBack?.(gathered.get(sink)!);
+        throw error;
+      }
       for (const sink of sinks) {
         const records = gathered.get(sink);
         if (records) followUp(sink, records, logger);

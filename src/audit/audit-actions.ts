@@ -1,0 +1,77 @@
+// Every action the audit trail records, as one table: what it is called in the trail and how
+// it reads as a FHIR R4 AuditEvent (audit-fhir.ts). A new audited action is one line here.
+//
+// `type` is the AuditEvent.type: a RESTful interaction on patient data, an HI Service query,
+// an authentication event, or an administrative change. `interaction` is the RESTful
+// interaction (http://hl7.org/fhir/restful-interaction) where there is one; `code` the
+// AuditEvent.action (C create, R read, U update, D delete, E execute).
+
+export type AuditEventType = 'rest' | 'query' | 'authentication' | 'administration';
+type ActionCode = 'C' | 'R' | 'U' | 'D' | 'E';
+
+interface ActionDescription {
+  type: AuditEventType;
+  code: ActionCode;
+  interaction?: 'read' | 'search-type' | 'create' | 'update' | 'delete';
+  /** What the action is, for `erx audit list` and the export's subtype display. */
+  display: string;
+}
+
+export const AUDIT_ACTIONS = {
+  // The HI Service: one entry per call (each search path tried), with path, outcome and duration.
+  'hi.ihi_search': { type: 'query', code: 'E', display: 'IHI search in the HI Service' },
+  'hi.provider_verify': { type: 'query', code: 'E', display: 'HPI-I verification in the HI Service' },
+
+  'patient.create': { type: 'rest', code: 'C', interaction: 'create', display: 'patient created' },
+  'patient.read': { type: 'rest', code: 'R', interaction: 'read', display: 'patient read' },
+  'patient.list': { type: 'rest', code: 'R', interaction: 'search-type', display: 'patients listed' },
+  'patient.update': { type: 'rest', code: 'U', interaction: 'update', display: 'patient updated' },
+  'patient.delete': { type: 'rest', code: 'D', interaction: 'delete', display: 'patient deleted' },
+
+  'prescription.create': { type: 'rest', code: 'C', interaction: 'create', display: 'prescription created' },
+  'prescription.cease': { type: 'rest', code: 'U', interaction: 'update', display: 'prescription ceased' },
+  'prescription.cancel': { type: 'rest', code: 'U', interaction: 'update', display: 'prescription cancelled' },
+  'prescription.reissue': { type: 'rest', code: 'U', interaction: 'update', display: 'prescription reissued' },
+  'prescription.read': { type: 'rest', code: 'R', interaction: 'read', display: 'prescription read' },
+  'prescription.list': { type: 'rest', code: 'R', interaction: 'search-type', display: 'prescriptions listed' },
+  'prescription.token_page': { type: 'rest', code: 'R', interaction: 'read', display: 'prescription token page shown' },
+
+  'user.create': { type: 'rest', code: 'C', interaction: 'create', display: 'user created' },
+  'user.read': { type: 'rest', code: 'R', interaction: 'read', display: 'user read' },
+  'user.update': { type: 'rest', code: 'U', interaction: 'update', display: 'user details updated' },
+  'user.roles_change': { type: 'administration', code: 'U', display: "user's roles changed" },
+  'user.disable': { type: 'administration', code: 'U', display: 'user disabled' },
+  'user.enable': { type: 'administration', code: 'U', display: 'user enabled' },
+
+  'auth.token_issued': { type: 'authentication', code: 'E', display: 'access token issued' },
+  'auth.credential_failure': { type: 'authentication', code: 'E', display: 'credentials refused' },
+  'auth.sso_minted': { type: 'authentication', code: 'C', display: 'SSO link minted' },
+  'auth.sso_spent': { type: 'authentication', code: 'E', display: 'SSO link spent' },
+  'auth.portal_sign_in': { type: 'authentication', code: 'E', display: 'portal sign-in' },
+  'auth.portal_sign_out': { type: 'authentication', code: 'E', display: 'portal sign-out' },
+  'auth.integration_validated': { type: 'authentication', code: 'E', display: 'integration validated' },
+
+  // Operators' `erx` commands that change state.
+  'admin.partner_create': { type: 'administration', code: 'C', display: 'partner created' },
+  'admin.partner_frame_origins': { type: 'administration', code: 'U', display: "partner's frame origins set" },
+  'admin.partner_rotate_secret': { type: 'administration', code: 'U', display: "partner's secret rotated" },
+  'admin.organization_create': { type: 'administration', code: 'C', display: 'organization created' },
+  'admin.organization_rotate_secret': { type: 'administration', code: 'U', display: "organization's secret rotated" },
+  'admin.partner_enable': { type: 'administration', code: 'U', display: 'partner enabled for an organization' },
+  'admin.partner_disable': { type: 'administration', code: 'U', display: 'partner withdrawn from an organization' },
+  'admin.sessions_revoke': { type: 'administration', code: 'D', display: 'portal sessions revoked' },
+  'admin.webhook_endpoint_set': { type: 'administration', code: 'U', display: 'webhook endpoint set' },
+  'admin.webhook_endpoint_enable': { type: 'administration', code: 'U', display: 'webhook endpoint enabled' },
+  'admin.webhook_endpoint_disable': { type: 'administration', code: 'U', display: 'webhook endpoint disabled' },
+  'admin.webhook_secret_rotate': { type: 'administration', code: 'U', display: 'webhook secret rotated' },
+  'admin.webhook_replay': { type: 'administration', code: 'E', display: 'webhook events replayed' },
+  'admin.webhook_ping': { type: 'administration', code: 'E', display: 'webhook endpoint pinged' },
+  'admin.sandbox_seed': { type: 'administration', code: 'C', display: 'sandbox seeded' },
+  'admin.audit_pruned': { type: 'administration', code: 'D', display: 'audit entries past retention removed' },
+} as const satisfies Readonly<Record<string, ActionDescription>>;
+
+export type AuditAction = keyof typeof AUDIT_ACTIONS;
+
+export function isAuditAction(value: string): value is AuditAction {
+  return Object.hasOwn(AUDIT_ACTIONS, value);
+}

@@ -1,0 +1,107 @@
+// The audit trail's queries. Entries are only ever appended (appendAuditEntries) and read; the
+// one delete is retention's, of entries past the retention horizon (deleteAuditEntriesThrough).
+// Appending takes the chain head's row lock first (an UPDATE of its one row), so appenders on
+// any number of instances take turns and sequence numbers have no gaps.
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../platform/db/database-schema.ts';
+import { chainEntries, type StoredAuditEntry } from './audit-chain.ts';
+import type { UnchainedEntry } from './audit-entry.ts';
+
+type Db = Kysely<Database>;
+
+export interface ChainPoint {
+  seq: number;
+  hash: string;
+}
+
+/** Appends `entries` in `trx` after the chain's head; returns them as stored. */
+export async function appendAuditEntries(trx: Db, key: Buffer, entries: readonly UnchainedEntry[]): Promise<StoredAuditEntry[]> {
+  // Moving last_seq on first takes the row's lock (PostgreSQL) or the write lock (SQLite) at once.
+  const moved = await trx
+    .updateTable('audit_chain')
+    .set({ last_seq: sql`last_seq + ${entries.length}` })
+    .where('id', '=', 1)
+    .returning(['last_seq', 'last_hash'])
+    .executeTakeFirstOrThrow();
+  const after = { seq: Number(moved.last_seq) - entries.length, hash: moved.last_hash };
+  const chained = chainEntries(key, after, entries);
+  // Many rows per statement, within each dialect's limit on bound parameters.
+  for (let start = 0; start < chained.length; start += 50) {
+    await trx.insertInto('audit_entries').values(chained.slice(start, start + 50)).execute();
+  }
+  await trx.updateTable('audit_chain').set({ last_hash: chained[chained.length - 1]!.hash }).where('id', '=', 1).execute();
+  return chained;
+}
+
+export async function findChainEnds(db: Db): Promise<{ anchor: ChainPoint; head: ChainPoint }> {
+  const row = await db.selectFrom('audit_chain').selectAll().where('id', '=', 1).executeTakeFirstOrThrow();
+  return { anchor: { seq: Number(row.anchor_seq), hash: row.anchor_hash }, head: { seq: Number(row.last_seq), hash: row.last_hash } };
+}
+
+/** Entries after `afterSeq`, in seq order, at most `limit`. */
+export async function findAuditEntriesAfter(db: Db, afterSeq: number, limit: number): Promise<StoredAuditEntry[]> {
+  const rows = await db.selectFrom('audit_entries').selectAll().where('seq', '>', afterSeq).orderBy('seq').limit(limit).execute();
+  return rows.map(withNumericSeq);
+}
+
+export interface AuditFilter {
+  organizationId?: string;
+  patientId?: string;
+  /** The acting user or the user acted on. */
+  userId?: string;
+  scid?: string;
+  action?: string;
+  since?: string;
+  until?: string;
+  /** Entries before this seq (the next page, newest first). */
+  beforeSeq?: number;
+}
+
+/** The newest entries matching `filter`, newest first. */
+export async function findAuditEntries(db: Db, filter: AuditFilter, limit: number): Promise<StoredAuditEntry[]> {
+  let query = db.selectFrom('audit_entries').selectAll();
+  if (filter.organizationId !== undefined) query = query.where('organization_id', '=', filter.organizationId);
+  if (filter.patientId !== undefined) query = query.where('patient_id', '=', filter.patientId);
+  if (filter.userId !== undefined) {
+    const userId = filter.userId;
+    query = query.where((eb) => eb.or([eb('user_id', '=', userId), eb('target_user_id', '=', userId)]));
+  }
+  if (filter.scid !== undefined) query = query.where('prescription_scid', '=', filter.scid);
+  if (filter.action !== undefined) query = query.where('action', '=', filter.action);
+  if (filter.since !== undefined) query = query.where('recorded_at', '>=', filter.since);
+  if (filter.until !== undefined) query = query.where('recorded_at', '<', filter.until);
+  if (filter.beforeSeq !== undefined) query = query.where('seq', '<', filter.beforeSeq);
+  const rows = await query.orderBy('seq', 'desc').limit(limit).execute();
+  return rows.map(withNumericSeq);
+}
+
+/** Entries recorded in [since, until), in seq order, after `afterSeq`. */
+export async function findAuditEntriesInWindow(db: Db, window: { since?: string; until?: string }, afterSeq: number, limit: number): Promise<StoredAuditEntry[]> {
+  let query = db.selectFrom('audit_entries').selectAll().where('seq', '>', afterSeq);
+  if (window.since !== undefined) query = query.where('recorded_at', '>=', window.since);
+  if (window.until !== undefined) query = query.where('recorded_at', '<', window.until);
+  const rows = await query.orderBy('seq').limit(limit).execute();
+  return rows.map(withNumericSeq);
+}
+
+/** The last entry recorded before `horizon` (retention's cut), if any. */
+export async function findLastAuditEntryBefore(db: Db, horizon: string): Promise<ChainPoint | undefined> {
+  const row = await db.selectFrom('audit_entries').select(['seq', 'hash']).where('recorded_at', '<', horizon).orderBy('seq', 'desc').limit(1).executeTakeFirst();
+  return row ? { seq: Number(row.seq), hash: row.hash } : undefined;
+}
+
+/**
+ * Retention only: removes entries up to `through` (at most `batch` of them, oldest first) and
+ * moves the anchor there, so the chain's walk starts at the first entry kept. Returns how many went.
+ */
+export async function deleteAuditEntriesThrough(trx: Db, through: ChainPoint, fromSeq: number, batch: number): Promise<number> {
+  const last = Math.min(through.seq, fromSeq + batch - 1);
+  const lastKept = await trx.selectFrom('audit_entries').select(['seq', 'hash']).where('seq', '=', last).executeTakeFirst();
+  const deleted = await trx.deleteFrom('audit_entries').where('seq', '<=', last).executeTakeFirst();
+  if (lastKept) await trx.updateTable('audit_chain').set({ anchor_seq: last, anchor_hash: lastKept.hash }).where('id', '=', 1).execute();
+  return Number(deleted.numDeletedRows);
+}
+
+function withNumericSeq(row: StoredAuditEntry): StoredAuditEntry {
+  return typeof row.seq === 'number' ? row : { ...row, seq: Number(row.seq) };
+}
