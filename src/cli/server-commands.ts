@@ -7,6 +7,7 @@ import { buildFeatures } from '../features.ts';
 import { tuneV8ForServing } from '../platform/v8-tuning.ts';
 import { assembleDeps, closeDeps, migrateConfiguredDatabase } from '../runtime.ts';
 import { startMetricsExposure, startServer } from '../server.ts';
+import { watchDispatcher } from '../system/index.ts';
 import { startWebhookDispatcher } from '../webhooks/index.ts';
 import { addJsonOption, printResult, withFeatures, type CommandOptions } from './cli-output.ts';
 
@@ -22,6 +23,7 @@ async function serve(options: { seedIfEmpty?: boolean }): Promise<void> {
   // Deliveries go out from every serving process; on close, the attempts in flight finish and
   // record their outcome before the database closes.
   const dispatcher = startWebhookDispatcher(features.webhooks);
+  watchDispatcher(features.system, dispatcher);
   const server = await startServer(deps, features, undefined, { beforeClosingDeps: () => dispatcher.stop() });
   const metricsLine = server.metricsUrl ? `erx metrics on ${server.metricsUrl}/metrics\n` : '';
   process.stdout.write(`erx listening on ${server.url}${config.basePath} (${config.mode}, ${deps.database.describe})\n${metricsLine}`);

@@ -32,6 +32,8 @@ export interface RunningDispatcher {
    * flight finish and record their outcome (each bounded by the timeout).
    */
   stop(): Promise<void>;
+  /** Started and not stopped (what /readyz reports for a serving process). */
+  isRunning(): boolean;
 }
 
 /** setTimeout may fire within the millisecond the retry is due; one more keeps the claim from finding it not yet due. */
@@ -54,7 +56,7 @@ const RECORD_BATCH_MS = 20;
 export function startWebhookDispatcher(webhooks: WebhooksContext, options: { id?: string } = {}): RunningDispatcher {
   const dispatcher = new WebhookDispatcher(webhooks, options.id ?? `${os.hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`);
   dispatcher.start();
-  return { id: dispatcher.id, stop: () => dispatcher.stop() };
+  return { id: dispatcher.id, stop: () => dispatcher.stop(), isRunning: () => dispatcher.running };
 }
 
 class WebhookDispatcher {
@@ -84,6 +86,10 @@ class WebhookDispatcher {
   ) {
     this.#ctx = ctx;
     this.#sender = openWebhookSender(ctx);
+  }
+
+  get running(): boolean {
+    return this.#poll !== undefined && !this.#stopped;
   }
 
   start(): void {
