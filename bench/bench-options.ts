@@ -43,6 +43,7 @@ export type BenchCommand =
   | { mode: 'endpoints'; options: BenchOptions }
   | { mode: 'compare'; options: CompareBenchOptions }
   | { mode: 'webhooks'; options: WebhooksBenchOptions }
+  | { mode: 'metrics'; options: BenchOptions }
   | { mode: 'credential-flood'; options: Record<string, never> }
   | { mode: 'cold-start'; options: Record<string, never> }
   | { mode: 'prune'; options: { quick: boolean } };
@@ -58,6 +59,9 @@ export const BENCH_USAGE = [
   '                      that alternate with as many seconds of its baseline',
   `  --quick             smoke run: ${QUICK_DURATION_SECONDS} s per endpoint`,
   `  --connections N     concurrent connections (default ${DEFAULT_CONNECTIONS})`,
+  '',
+  '       npm run bench -- metrics [--duration SECONDS | --quick] [--connections N]',
+  '  only the last phase of a run: validate on a server with ERX_METRICS_PORT beside one without, in alternating slices',
   '',
   '       npm run bench -- webhooks [--duration SECONDS | --quick]',
   `  webhook delivery on SQLite, or PostgreSQL when DATABASE_URL is set: commit-to-first-delivery latency at`,
@@ -110,6 +114,10 @@ export function parseBenchCommand(argv: string[]): BenchCommand | undefined {
     return { mode: 'prune', options: { quick: argv.includes('--quick') } };
   }
   if (argv[0] === 'compare') return parseCompareOptions(argv.slice(1));
+  if (argv[0] === 'metrics') {
+    const options = parseBenchOptions(argv.slice(1));
+    return options && { mode: 'metrics', options };
+  }
   if (argv[0] !== 'webhooks') {
     const options = parseBenchOptions(argv);
     return options && { mode: 'endpoints', options };

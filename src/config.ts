@@ -39,6 +39,7 @@ export const SETTINGS = {
   portalUrl: { env: 'ERX_PORTAL_URL', default: '', meaning: 'Origin of the prescribing portal, used in the `redirect_url` of `POST /v1/sso`. Empty: the public URL.' },
   portalIdleTimeoutSeconds: { env: 'ERX_PORTAL_IDLE_TIMEOUT_SECONDS', default: '1800', meaning: 'A portal session ends after this many seconds without a request (60 to 43200).' },
   sandboxPublic: { env: 'ERX_SANDBOX_PUBLIC', default: '', meaning: '`1` lets sandbox mode (test helpers, webhooks to any address) bind a `HOST` other than loopback; without it such a start is refused.' },
+  metricsPort: { env: 'ERX_METRICS_PORT', default: '', meaning: 'TCP port of the Prometheus metrics listener (`GET /metrics`, bound to `HOST`), apart from the API\'s. Empty: no metrics listener.' },
   customDrugsMax: { env: 'ERX_CUSTOM_DRUGS_MAX', default: '10000', meaning: 'Most custom drugs one organization may hold, its users\' included (422 past it).' },
   retentionWebhookDays: { env: 'ERX_RETENTION_WEBHOOK_DAYS', default: '90', meaning: 'Webhook events whose deliveries all finished are deleted, with their deliveries and attempts, this many days after the event (`erx prune`, and hourly beside every dispatcher).' },
   retentionBodiesDays: { env: 'ERX_RETENTION_BODIES_DAYS', default: '30', meaning: 'Receivers\' response bodies kept on webhook attempts, in days; older attempts keep their row without the body.' },
@@ -75,6 +76,8 @@ export interface Config {
   customDrugsMax: number;
   retentionWebhookDays: number;
   retentionBodiesDays: number;
+  /** Undefined: no metrics listener, and metrics are not kept. */
+  metricsPort: number | undefined;
   /** From the standard OTEL_* variables (README, "Traces"); undefined: traces are off. */
   tracing: TracingSettings | undefined;
 }
@@ -139,6 +142,14 @@ function readTrustProxy(env: Env): false | number | string[] {
   return entries;
 }
 
+/** Never the API's own port: metrics are not for whoever can reach the API. */
+function readMetricsPort(env: Env, apiPort: number): number | undefined {
+  if (readText(env, 'metricsPort') === '') return undefined;
+  const port = readInteger(env, 'metricsPort', 1, 65535);
+  if (port === apiPort) throw new ConfigError(`ERX_METRICS_PORT must differ from PORT (${apiPort}): metrics are never served on the API's port`);
+  return port;
+}
+
 const isLoopbackHost = (host: string) => host === 'localhost' || host === '::1' || (isIPv4(host) && host.startsWith('127.'));
 
 /** The sandbox serves test helpers and posts webhooks to any address: not to a network unless asked for. */
@@ -190,6 +201,7 @@ export function loadConfig(env: Env = process.env): Config {
     // Up to 100 years: past that, keep everything by another route than a number of days.
     retentionWebhookDays: readInteger(env, 'retentionWebhookDays', 1, 36_500),
     retentionBodiesDays: readInteger(env, 'retentionBodiesDays', 1, 36_500),
+    metricsPort: readMetricsPort(env, port),
     tracing: readTracingSettings(env),
   };
   refusePublicSandbox(env, mode, host);

@@ -48,7 +48,7 @@ export function buildFeatures(deps: Deps): Features {
   const patients = createPatientsContext(deps, { users, unitOfWork, audit });
   const customDrugs = createCustomDrugsContext(deps, { users, unitOfWork });
   const idempotency = createIdempotencyContext(deps);
-  const prescriptions = createPrescriptionsContext(deps, { users, patients, customDrugs, unitOfWork });
+  const prescriptions = createPrescriptionsContext(deps, { users, patients, customDrugs, unitOfWork, audit });
   const sso = createSsoContext(deps, { auth, unitOfWork, audit });
   const portal = createPortalContext(deps, { users, patients, customDrugs, prescriptions });
   const retention = createRetentionContext(deps, {

@@ -1,5 +1,6 @@
 // The `erx` operator CLI: one file per command group under cli/.
 import { Command, CommanderError } from 'commander';
+import { registerBackupCommands } from './cli/backup-commands.ts';
 import { fail } from './cli/cli-output.ts';
 import { registerOnboardingCommands } from './cli/onboarding-commands.ts';
 import { registerPruneCommands } from './cli/prune-commands.ts';
@@ -16,6 +17,7 @@ registerServerCommands(program);
 registerOnboardingCommands(program);
 registerWebhooksCommands(program);
 registerPruneCommands(program);
+registerBackupCommands(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -27,7 +27,7 @@ export interface AuditTrail extends RecordSink<AuditEvent> {
   onAppended: ((count: number) => void) | undefined;
 }
 
-export function createAuditTrail(deps: Pick<Deps, 'database' | 'clock' | 'secretKey'>): AuditTrail {
+export function createAuditTrail(deps: Pick<Deps, 'database' | 'clock' | 'secretKey' | 'metrics'>): AuditTrail {
   const { database, clock } = deps;
   const chainKey = deriveAuditChainKey(deps.secretKey);
   // Waiting entries a change's transaction carried: back to their scope if it rolls back.
@@ -36,7 +36,7 @@ export function createAuditTrail(deps: Pick<Deps, 'database' | 'clock' | 'secret
     kind: auditRecords,
     db: database,
     chainKey,
-    onAppended: undefined,
+    onAppended: deps.metrics ? (count) => deps.metrics!.recordAuditEntriesWritten(count) : undefined,
     async write(trx, events) {
       const scope = currentAuditScope();
       const now = clock.now().toISOString();

@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import { ConfigError, loadConfig } from '../config.ts';
 import { OnboardingError } from '../onboarding/index.ts';
 import { buildFeatures, type Features } from '../features.ts';
+import { BackupError } from '../system/index.ts';
 import { WebhooksError } from '../webhooks/index.ts';
 import type { Deps } from '../deps.ts';
 import { assembleDeps, closeDeps } from '../runtime.ts';
@@ -18,7 +19,7 @@ export function printResult(options: CommandOptions, result: unknown, lines: str
 
 /** Expected failures (bad input, missing records, bad config) print their message alone. */
 export function describeFailure(error: unknown): string {
-  if (error instanceof OnboardingError || error instanceof WebhooksError || error instanceof ConfigError) return error.message;
+  if (error instanceof OnboardingError || error instanceof WebhooksError || error instanceof ConfigError || error instanceof BackupError) return error.message;
   if (error instanceof Error) return `${error.name === 'Error' ? '' : `${error.name}: `}${error.message}`;
   return String(error);
 }
