@@ -64,6 +64,15 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ ERX_CUSTOM_DRUGS_MAX: '0' })).toThrow(/ERX_CUSTOM_DRUGS_MAX must be a whole number from 1/);
   });
 
+  it('keeps audit entries 7 years unless told longer, and refuses less or a fraction naming the variable', () => {
+    expect(loadConfig({}).auditRetentionYears).toBe(7);
+    expect(loadConfig({ ERX_AUDIT_RETENTION_YEARS: '10' }).auditRetentionYears).toBe(10);
+    for (const bad of ['6', '0', '7.5', 'seven', '-8']) {
+      expect(() => loadConfig({ ERX_AUDIT_RETENTION_YEARS: bad })).toThrow(ConfigError);
+      expect(() => loadConfig({ ERX_AUDIT_RETENTION_YEARS: bad })).toThrow(/ERX_AUDIT_RETENTION_YEARS must be a whole number from 7 to 100/);
+    }
+  });
+
   it('is documented in full in the README configuration table', () => {
     const readme = fs.readFileSync(new URL('../README.md', import.meta.url), 'utf8');
     for (const setting of Object.values(SETTINGS)) {

@@ -38,6 +38,7 @@ export const SETTINGS = {
   portalUrl: { env: 'ERX_PORTAL_URL', default: '', meaning: 'Origin of the prescribing portal, used in the `redirect_url` of `POST /v1/sso`. Empty: the public URL.' },
   portalIdleTimeoutSeconds: { env: 'ERX_PORTAL_IDLE_TIMEOUT_SECONDS', default: '1800', meaning: 'A portal session ends after this many seconds without a request (60 to 43200).' },
   sandboxPublic: { env: 'ERX_SANDBOX_PUBLIC', default: '', meaning: '`1` lets sandbox mode (test helpers, webhooks to any address) bind a `HOST` other than loopback; without it such a start is refused.' },
+  auditRetentionYears: { env: 'ERX_AUDIT_RETENTION_YEARS', default: '7', meaning: 'Years audit entries are kept before `erx audit prune` removes them: a whole number, at least 7 (Australian health records law; longer where a state requires it).' },
   customDrugsMax: { env: 'ERX_CUSTOM_DRUGS_MAX', default: '10000', meaning: 'Most custom drugs one organization may hold, its users\' included (422 past it).' },
 } as const satisfies Record<string, Setting>;
 
@@ -70,6 +71,7 @@ export interface Config {
   portalUrl: string;
   portalIdleTimeoutSeconds: number;
   customDrugsMax: number;
+  auditRetentionYears: number;
 }
 
 export class ConfigError extends Error {
@@ -180,6 +182,7 @@ export function loadConfig(env: Env = process.env): Config {
     portalUrl: readPortalUrl(env, publicUrl),
     portalIdleTimeoutSeconds: readInteger(env, 'portalIdleTimeoutSeconds', 60, 43_200),
     customDrugsMax: readInteger(env, 'customDrugsMax', 1, 10_000_000),
+    auditRetentionYears: readInteger(env, 'auditRetentionYears', 7, 100),
   };
   refusePublicSandbox(env, mode, host);
   if (config.databaseSchema && !/^[a-z_][a-z0-9_]{0,62}$/.test(config.databaseSchema)) {

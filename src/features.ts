@@ -40,7 +40,7 @@ export function buildFeatures(deps: Deps): Features {
   const audit = createAuditTrail(deps);
   const unitOfWork = createUnitOfWork(deps.database, [outbox, audit], deps.logger);
   const auth = createAuthContext(deps);
-  const webhooks = createWebhooksContext(deps, { unitOfWork, outbox });
+  const webhooks = createWebhooksContext(deps, { unitOfWork, outbox, audit });
   const users = createUsersContext(deps, { unitOfWork });
   const onboarding = createOnboardingContext(deps, { webhooks, users, unitOfWork });
   const patients = createPatientsContext(deps, { users, unitOfWork });

@@ -1,5 +1,6 @@
 // The `erx` operator CLI: one file per command group under cli/.
 import { Command, CommanderError } from 'commander';
+import { registerAuditCommands } from './cli/audit-commands.ts';
 import { fail } from './cli/cli-output.ts';
 import { registerOnboardingCommands } from './cli/onboarding-commands.ts';
 import { registerServerCommands } from './cli/server-commands.ts';
@@ -14,6 +15,7 @@ const program = new Command('erx')
 registerServerCommands(program);
 registerOnboardingCommands(program);
 registerWebhooksCommands(program);
+registerAuditCommands(program);
 
 try {
   await program.parseAsync(process.argv);

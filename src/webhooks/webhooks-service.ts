@@ -5,6 +5,7 @@
 // steps (webhook-deliveries.ts), what operators see and replay (webhook-history.ts) and ping
 // (webhook-ping.ts).
 import type { Logger } from 'pino';
+import type { AuditTrail } from '../audit/index.ts';
 import type { Mode } from '../config.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { DatabaseHandle } from '../platform/db/database.ts';
@@ -48,11 +49,13 @@ export interface WebhooksContext {
   wakeups: DeliveryWakeups;
   /** Where dispatchers LISTEN for other instances' wakes; undefined on SQLite. */
   notifications: WakeChannel | undefined;
+  /** Where a ping (which changes nothing stored) is noted. */
+  audit: AuditTrail;
 }
 
 export function createWebhooksContext(
   deps: Pick<Deps, 'database' | 'clock' | 'secretKey' | 'logger' | 'config'>,
-  parts: { unitOfWork: UnitOfWork; outbox: WebhookOutbox; resolveHost?: HostResolver | undefined },
+  parts: { unitOfWork: UnitOfWork; outbox: WebhookOutbox; audit: AuditTrail; resolveHost?: HostResolver | undefined },
 ): WebhooksContext {
   const { config, database } = deps;
   return {
@@ -71,6 +74,7 @@ export function createWebhooksContext(
     store: database.kind === 'postgres' ? postgresWebhooksStore : sqliteWebhooksStore,
     wakeups: parts.outbox.wakeups,
     notifications: parts.outbox.notifications,
+    audit: parts.audit,
   };
 }
 
