@@ -60,7 +60,11 @@ export async function verifyAuditChain(trail: AuditTrail, onProgress?: (checked:
     if (more.length === 0) break;
     feed(more);
   }
-  const broken = walk.end(head) ?? null;
+  let broken = walk.end(head) ?? null;
+  if (broken && broken.seq > head.seq) ({ anchor, head } = await findChainEnds(trail.db));
+  if (broken && broken.seq > head.seq) {
+    broken = { seq: broken.seq, problem: 'inserted', message: `entry ${broken.seq} inserted: the chain's head is at ${head.seq}` };
+  }
   return { intact: broken === null, checked: walk.checked, anchor, head, broken };
 }
 
