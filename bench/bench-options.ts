@@ -43,7 +43,8 @@ export type BenchCommand =
   | { mode: 'endpoints'; options: BenchOptions }
   | { mode: 'compare'; options: CompareBenchOptions }
   | { mode: 'webhooks'; options: WebhooksBenchOptions }
-  | { mode: 'credential-flood'; options: Record<string, never> };
+  | { mode: 'credential-flood'; options: Record<string, never> }
+  | { mode: 'audit-list'; options: { entries: number } };
 
 const WEBHOOK_RATE_PER_SECOND = 500;
 const WEBHOOK_LATENCY_SECONDS = 20;
@@ -70,6 +71,9 @@ export const BENCH_USAGE = [
   '       npm run bench -- credential-flood',
   '  20,000 failed token calls with random 7 KB ids, then 20,000 with random well-formed ids from as many addresses:',
   "  the server's RSS and a valid endpoint's latency before and after each",
+  '',
+  '       npm run bench -- audit-list [--entries N]',
+  '  `erx audit list --patient X` on an audit trail of N chained entries (default 1,000,000), SQLite or DATABASE_URL',
 ].join('\n');
 
 export class BenchUsageError extends Error {
@@ -92,6 +96,10 @@ export function parseBenchCommand(argv: string[]): BenchCommand | undefined {
     return { mode: 'credential-flood', options: {} };
   }
   if (argv[0] === 'compare') return parseCompareOptions(argv.slice(1));
+  if (argv[0] === 'audit-list') {
+    if (argv.length !== 1 && (argv.length !== 3 || argv[1] !== '--entries')) throw new BenchUsageError('audit-list takes only --entries N');
+    return { mode: 'audit-list', options: { entries: readWholeNumber('entries', argv[2], 1_000_000, 10_000_000) } };
+  }
   if (argv[0] !== 'webhooks') {
     const options = parseBenchOptions(argv);
     return options && { mode: 'endpoints', options };

@@ -3,6 +3,7 @@
 // (exit 1) when a response was not 2xx or a target was missed. The machine has 2 cores, so
 // the baseline and the API are never driven at the same time, each alone with autocannon.
 // `npm run bench -- webhooks` is a separate mode: webhook delivery (bench/webhooks-bench.ts);
+// `npm run bench -- audit-list` times `erx audit list --patient` on a million audit entries;
 // `npm run bench -- compare <ref>` measures this checkout's server beside an older commit's.
 import os from 'node:os';
 import { runPendingCleanups } from './bench-cleanup.ts';
@@ -20,6 +21,7 @@ import { killLiveChildrenNow } from './bench-processes.ts';
 import { buildRunRecord, compareToBaselines, formatReportTable, missedTargets, writeRunRecord } from './bench-report.ts';
 import { measureComparison } from './compare-phases.ts';
 import { buildCompareRecord, formatCompareTable, writeCompareRecord } from './compare-report.ts';
+import { runAuditListBench } from './audit-list-bench.ts';
 import { runCredentialFloodBench } from './credential-flood-bench.ts';
 import { runWebhooksBench } from './webhooks-bench.ts';
 
@@ -103,6 +105,7 @@ if (!command) {
 installExitGuards();
 try {
   if (command.mode === 'credential-flood') await finish(0, await runCredentialFloodBench());
+  else if (command.mode === 'audit-list') await finish(0, await runAuditListBench(command.options.entries));
   else if (command.mode === 'compare') await runCompare(command.options);
   else await (command.mode === 'webhooks' ? runWebhooks(command.options) : runBench(command.options));
 } catch (error) {
