@@ -1,5 +1,7 @@
 // `erx audit list`: who touched a patient, a user or an organization, newest first, with the
 // filters an investigation needs; a bad filter is refused in one line.
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuditError, listAuditEntries, runInAuditScope } from '../../src/audit/index.ts';
 import { useTestApp } from '../given.ts';
@@ -64,7 +66,7 @@ describe('audit list (the service)', () => {
   });
 });
 
-describe('erx audit list (the command)', { timeout: 120_000 }, () => {
+describe('erx audit list, export and prune (the commands)', { timeout: 180_000 }, () => {
   let cli: CliEnvironment;
   beforeAll(() => {
     cli = createCliEnvironment();
@@ -78,6 +80,31 @@ describe('erx audit list (the command)', { timeout: 120_000 }, () => {
     expect(entries[0]).toMatchObject({ action: 'admin.organization_create', actor_kind: 'operator', organization_id: org.organization_id });
     const text = await runErx(cli.env, ['audit', 'list', '--action', 'admin.organization_create']);
     expect(text.stdout).toMatch(/#1 .* admin\.organization_create {2}success {2}by operator /);
+  });
+
+  it('exports as FHIR NDJSON to stdout or a new file, and prunes nothing younger than the retention', async () => {
+    const stdout = await runErx(cli.env, ['audit', 'export', '--format', 'fhir']);
+    expect(stdout.code).toBe(0);
+    const resources = stdout.stdout.trim().split('\n').map((line) => JSON.parse(line));
+    expect(resources.map((r) => r.subtype.at(-1).code)).toEqual(['admin.organization_create']);
+    const file = path.join(cli.env.ERX_DATA_DIR!, 'audit.ndjson');
+    const written = await runErx(cli.env, ['audit', 'export', '--format', 'fhir', '--output', file, '--since', '2020-01-01']);
+    expect(written.stderr).toContain(`exported 1 AuditEvent resources to ${file}`);
+    expect(fs.readFileSync(file, 'utf8')).toBe(stdout.stdout);
+    // An existing file is never overwritten.
+    expect((await runErx(cli.env, ['audit', 'export', '--format', 'fhir', '--output', file])).code).not.toBe(0);
+
+    const pruned = await runErxJson(cli.env, ['audit', 'prune']);
+    expect(pruned).toMatchObject({ dry_run: false, retention_years: 7, removed: 0 });
+    const dryRun = await runErxJson(cli.env, ['audit', 'prune', '--dry-run']);
+    expect(dryRun).toMatchObject({ dry_run: true, removed: 0 });
+  });
+
+  it.each([
+    [['export', '--format', 'csv'], /--format must be fhir, got "csv"/],
+    [['export', '--format', 'fhir', '--since', 'soon'], /--since must be an ISO-8601 time/],
+  ])('refuses audit %o in one line', async (args, message) => {
+    expectOneLineRefusal(await runErx(cli.env, ['audit', ...args]), message);
   });
 
   it.each([
