@@ -29,9 +29,13 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('previous_hash', 'text', (c) => c.notNull())
     .addColumn('hash', 'text', (c) => c.notNull())
     .execute();
-  // "Who touched this patient / this user / in this organization", newest first, by seq.
-  for (const column of ['patient_id', 'organization_id', 'user_id', 'target_user_id', 'prescription_scid', 'action', 'recorded_at'] as const) {
-    await db.schema.createIndex(`audit_entries_${column}_idx`).on('audit_entries').columns([column, 'seq']).execute();
+  // "Who touched this patient / this user / in this organization", newest first, by seq. Each
+  // index costs every append, so only the lookups `erx audit list` offers have one, and the
+  // target columns' indexes leave out the entries without one (partial). A time window is a
+  // range of seq: entries are appended in time order.
+  await db.schema.createIndex('audit_entries_organization_idx').on('audit_entries').columns(['organization_id', 'seq']).execute();
+  for (const column of ['patient_id', 'user_id', 'target_user_id', 'prescription_scid'] as const) {
+    await db.schema.createIndex(`audit_entries_${column}_idx`).on('audit_entries').columns([column, 'seq']).where(sql.ref(column), 'is not', null).execute();
   }
   await db.schema
     .createTable('audit_chain')

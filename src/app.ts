@@ -24,6 +24,7 @@ import { describeOpenApi } from './platform/http/openapi.ts';
 import { installRequestLog } from './platform/http/request-log.ts';
 import { docsContentSecurityPolicy, installNosniff } from './platform/http/security-headers.ts';
 import { installSuccessReply } from './platform/http/success-reply.ts';
+import { installRequestTracing } from './platform/telemetry/request-tracing.ts';
 import { newRequestId } from './platform/ids.ts';
 import { dashboardPages, installPortal, prescriptionPages, signInPages } from './portal/index.ts';
 import type { App } from './route-module.ts';
@@ -105,6 +106,8 @@ export async function buildApp(
     }),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  // First, so a request's span covers every other hook (nothing is installed when traces are off).
+  if (deps.tracing?.tracer) installRequestTracing(app, deps.tracing.tracer);
   // JSON only: any other body type is a 415, not a string that fails validation later.
   app.removeContentTypeParser('text/plain');
   installJsonBodyParser(app);

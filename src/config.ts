@@ -2,6 +2,7 @@
 // configuration table is checked against SETTINGS by a test, so the two cannot drift.
 import { isIPv4 } from 'node:net';
 import path from 'node:path';
+import { readTracingSettings, type TracingSettings } from './platform/telemetry/tracing-settings.ts';
 
 export type Mode = 'sandbox' | 'production';
 
@@ -72,6 +73,8 @@ export interface Config {
   portalIdleTimeoutSeconds: number;
   customDrugsMax: number;
   auditRetentionYears: number;
+  /** From the standard OTEL_* variables (README, "Traces"); undefined: traces are off. */
+  tracing: TracingSettings | undefined;
 }
 
 export class ConfigError extends Error {
@@ -183,6 +186,7 @@ export function loadConfig(env: Env = process.env): Config {
     portalIdleTimeoutSeconds: readInteger(env, 'portalIdleTimeoutSeconds', 60, 43_200),
     customDrugsMax: readInteger(env, 'customDrugsMax', 1, 10_000_000),
     auditRetentionYears: readInteger(env, 'auditRetentionYears', 7, 100),
+    tracing: readTracingSettings(env),
   };
   refusePublicSandbox(env, mode, host);
   if (config.databaseSchema && !/^[a-z_][a-z0-9_]{0,62}$/.test(config.databaseSchema)) {

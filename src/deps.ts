@@ -8,6 +8,7 @@ import type { Clock } from './platform/clock.ts';
 import type { DatabaseHandle } from './platform/db/database.ts';
 import type { RateLimiter } from './platform/http/rate-limiter.ts';
 import type { SigningKeys } from './platform/signing-keys.ts';
+import type { Tracing } from './platform/telemetry/tracing.ts';
 
 /** What the features are built from. The CLI assembles it from configuration; tests around a fresh database and a manual clock. */
 export interface Deps {
@@ -23,4 +24,6 @@ export interface Deps {
   logger: Logger;
   /** The national HI Service (the sandbox simulator outside production). */
   hiService: HiServicePort;
+  /** Traces (a serving process with OTEL_* set); absent or without a tracer: off. */
+  tracing?: Tracing;
 }

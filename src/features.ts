@@ -43,7 +43,7 @@ export function buildFeatures(deps: Deps): Features {
   const webhooks = createWebhooksContext(deps, { unitOfWork, outbox, audit });
   const users = createUsersContext(deps, { unitOfWork });
   const onboarding = createOnboardingContext(deps, { webhooks, users, unitOfWork });
-  const patients = createPatientsContext(deps, { users, unitOfWork });
+  const patients = createPatientsContext(deps, { users, unitOfWork, audit });
   const customDrugs = createCustomDrugsContext(deps, { users, unitOfWork });
   const idempotency = createIdempotencyContext(deps);
   const prescriptions = createPrescriptionsContext(deps, { users, patients, customDrugs, unitOfWork });

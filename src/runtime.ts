@@ -6,13 +6,14 @@ import type { DestinationStream } from 'pino';
 import { generateSigningKeyPem, readOrCreateKeyFile, signingKeysFromPem, type SigningKeys } from './platform/signing-keys.ts';
 import { ConfigError, type Config } from './config.ts';
 import type { Deps } from './deps.ts';
-import { createHiSandboxSimulator, loadHiSandboxFixtures, type HiServicePort } from './hi-service/index.ts';
+import { createHiSandboxSimulator, loadHiSandboxFixtures, traceHiService, type HiServicePort } from './hi-service/index.ts';
 import { systemClock, type Clock } from './platform/clock.ts';
 import { openDatabase, sqliteFileIn, type DatabaseHandle } from './platform/db/database.ts';
 import { migrateToLatest } from './platform/db/migrator.ts';
 import { createMemoryRateLimiter, createRedisRateLimiter, unlimitedRateLimiter, type RateLimiter } from './platform/http/rate-limiter.ts';
 import { createLogger } from './platform/logger.ts';
 import { parseSecretKey } from './platform/secrets.ts';
+import { startTracing, TRACING_OFF } from './platform/telemetry/tracing.ts';
 
 export async function openConfiguredDatabase(config: Config): Promise<DatabaseHandle> {
   const database = await openDatabase({ databaseUrl: config.databaseUrl, databaseSchema: config.databaseSchema, sqliteFile: sqliteFileIn(config.dataDir) });
@@ -72,12 +73,15 @@ export interface AssembleOptions {
   logDestination?: DestinationStream;
   /** Serving requests: the configured rate limiter. Otherwise (CLI commands) none is needed. */
   serving?: boolean;
+  /** A long-running process (`erx serve`, `erx worker`): traces when configured. One-shot CLI commands make none. */
+  traced?: boolean;
 }
 
 export async function assembleDeps(config: Config, options: AssembleOptions = {}): Promise<Deps> {
   const logger = createLogger(config.logLevel, options.logDestination);
-  const hiService = createHiService(config, options);
+  const untracedHiService = createHiService(config, options);
   const database = await openConfiguredDatabase(config);
+  const tracing = options.traced ? await startTracing(config.tracing) : TRACING_OFF;
   let warned = false;
   const rateLimiter = options.serving
     ? createRateLimiter(config, systemClock, (error) => {
@@ -93,12 +97,18 @@ export async function assembleDeps(config: Config, options: AssembleOptions = {}
     clock: systemClock,
     rateLimiter,
     logger,
-    hiService,
+    hiService: traceHiService(untracedHiService, tracing.tracer),
+    tracing,
   };
 }
 
 /** Closes what assembleDeps opened. */
 export async function closeDeps(deps: Deps): Promise<void> {
-  await deps.rateLimiter.close();
-  await deps.database.close();
+  try {
+    await deps.rateLimiter.close();
+    await deps.database.close();
+  } finally {
+    // Last: the spans of everything that stopped before it are flushed.
+    await deps.tracing?.shutdown();
+  }
 }

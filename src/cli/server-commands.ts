@@ -13,7 +13,7 @@ import { addJsonOption, printResult, withFeatures, type CommandOptions } from '.
 async function serve(options: { seedIfEmpty?: boolean }): Promise<void> {
   tuneV8ForServing();
   const config = loadConfig();
-  const deps = await assembleDeps(config, { serving: true });
+  const deps = await assembleDeps(config, { serving: true, traced: true });
   const features = buildFeatures(deps);
   if (options.seedIfEmpty && config.mode === 'sandbox' && (await isDatabaseEmpty(features.onboarding))) {
     const seed = await seedSandbox(features.onboarding, features);
@@ -30,7 +30,7 @@ async function serve(options: { seedIfEmpty?: boolean }): Promise<void> {
 /** `erx worker`: the webhook dispatcher alone, beside or instead of the servers' own. */
 async function work(): Promise<void> {
   const config = loadConfig();
-  const deps = await assembleDeps(config);
+  const deps = await assembleDeps(config, { traced: true });
   const dispatcher = startWebhookDispatcher(buildFeatures(deps).webhooks);
   process.stdout.write(`erx worker ${dispatcher.id} dispatching webhooks (${config.mode}, ${deps.database.describe})\n`);
   exitOnSignal(deps.logger, async () => {

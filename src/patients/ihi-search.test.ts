@@ -7,7 +7,7 @@ import {
   type IhiSearchRequest,
   type IhiSearchResult,
 } from '../hi-service/index.ts';
-import { IHI_SEARCH_ORDER, planIhiSearch, runIhiSearch } from './ihi-search.ts';
+import { IHI_SEARCH_ORDER, planIhiSearch, runIhiSearch, type SearchAttempt } from './ihi-search.ts';
 
 const ADDRESS = { street_number: '1', street_name: 'Main St', suburb: 'Carlton', state: 'VIC', postcode: '3053' };
 const ABROAD = { address_line: '1 Queen St', country: 'NZ' };
@@ -111,6 +111,29 @@ describe('runIhiSearch', () => {
     const run = await runIhiSearch(port, ALL_IDENTIFIERS, DEMOGRAPHICS, ['ihi_number', 'medicare', 'mobile']);
     expect(run).toEqual({ kind: 'unreachable', searchedPath: 'medicare', failedPaths: ['ihi_number'] });
     expect(asked).toHaveLength(2);
+  });
+
+  it('appends each call it makes to attempts, with its answer and duration, up to the one that ends the walk', async () => {
+    const { port } = scriptedPort({ mobile: 'unreachable' });
+    const attempts: SearchAttempt[] = [];
+    await runIhiSearch(port, ALL_IDENTIFIERS, DEMOGRAPHICS, ['medicare', 'dva', 'mobile', 'email'], attempts);
+    expect(attempts.map(({ path, hiResult }) => [path, hiResult])).toEqual([['medicare', 'no_match'], ['dva', 'no_match'], ['mobile', 'unreachable']]);
+    expect(attempts.every(({ durationMs }) => durationMs >= 0)).toBe(true);
+    const found: SearchAttempt[] = [];
+    await runIhiSearch(scriptedPort({ dva: FOUND }).port, ALL_IDENTIFIERS, DEMOGRAPHICS, ['medicare', 'dva', 'mobile'], found);
+    expect(found.map(({ path, hiResult }) => [path, hiResult])).toEqual([['medicare', 'no_match'], ['dva', 'found']]);
+  });
+
+  it('records a call that failed unexpectedly as failed before the failure propagates', async () => {
+    const port: HiServicePort = {
+      searchIhi: async () => {
+        throw new TypeError('bug');
+      },
+      verifyProvider: async () => ({ kind: 'verified' }),
+    };
+    const attempts: SearchAttempt[] = [];
+    await expect(runIhiSearch(port, ALL_IDENTIFIERS, DEMOGRAPHICS, ['mobile', 'email'], attempts)).rejects.toThrow('bug');
+    expect(attempts).toEqual([{ path: 'mobile', hiResult: 'failed', durationMs: expect.any(Number) }]);
   });
 
   it('lets an unexpected adapter failure propagate', async () => {

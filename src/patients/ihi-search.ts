@@ -7,6 +7,7 @@ import {
   type IhiFound,
   type IhiSearchIdentifiers,
   type IhiSearchPath,
+  type IhiSearchResult,
 } from '../hi-service/index.ts';
 
 type SearchField = keyof IhiSearchIdentifiers;
@@ -78,29 +79,50 @@ export type IhiSearchRun =
 /** The IHI found, kept out of every other shape so it cannot be rendered by accident. */
 export type FoundRun = Extract<IhiSearchRun, { kind: 'found' }>;
 
+/** One call to the HI Service during a search: what the audit trail records of it (ihi-search-audit.ts). */
+export interface SearchAttempt {
+  path: IhiSearchPath;
+  /** What the HI Service answered; `failed`: the adapter threw something other than "unreachable". */
+  hiResult: 'found' | 'no_match' | 'unreachable' | 'failed';
+  durationMs: number;
+}
+
 /**
  * Tries each runnable path in priority order until one matches; a path that finds no record
  * falls through to the next. An unreachable HI Service ends the walk. `paths` is not empty.
+ * Each call made is appended to `attempts` as it ends, even when the walk then throws, so the
+ * caller can record every call the HI Service saw.
  */
 export async function runIhiSearch(
   hiService: HiServicePort,
   identifiers: IhiSearchIdentifiers,
   demographics: HiDemographics,
   paths: IhiSearchPath[],
+  attempts: SearchAttempt[] = [],
 ): Promise<IhiSearchRun> {
   const failedPaths: IhiSearchPath[] = [];
   for (const path of paths) {
+    const started = performance.now();
+    let result: IhiSearchResult;
     try {
-      const result = await hiService.searchIhi(Object.assign({ path, demographics }, identifiers));
-      if (result.kind === 'found') return { kind: 'found', found: result, searchedPath: path, failedPaths };
+      result = await hiService.searchIhi(Object.assign({ path, demographics }, identifiers));
     } catch (error) {
-      if (error instanceof HiServiceUnreachableError) return { kind: 'unreachable', searchedPath: path, failedPaths };
+      const unreachable = error instanceof HiServiceUnreachableError;
+      attempts.push({ path, hiResult: unreachable ? 'unreachable' : 'failed', durationMs: elapsedSince(started) });
+      if (unreachable) return { kind: 'unreachable', searchedPath: path, failedPaths };
       throw error;
     }
+    attempts.push({ path, hiResult: result.kind, durationMs: elapsedSince(started) });
+    if (result.kind === 'found') return { kind: 'found', found: result, searchedPath: path, failedPaths };
     failedPaths.push(path);
   }
   const searchedPath = failedPaths.pop()!;
   return { kind: 'no_match', searchedPath, failedPaths };
+}
+
+/** Milliseconds, to a tenth: a duration, not a time of day, so the monotonic clock rather than the injected one. */
+function elapsedSince(started: number): number {
+  return Math.round((performance.now() - started) * 10) / 10;
 }
 
 /** ACTIVE with a VERIFIED record: the only result the precheck calls a passed check. */

@@ -6,7 +6,7 @@ import type { HiServicePort, IhiSearchIdentifiers, IhiSearchPath } from '../hi-s
 import type { Database } from '../platform/db/database-schema.ts';
 import { ApiError } from '../platform/http/api-error.ts';
 import type { PatientCheck } from './ihi-precheck.ts';
-import { planIhiSearch, runIhiSearch } from './ihi-search.ts';
+import { planIhiSearch, runIhiSearch, type SearchAttempt } from './ihi-search.ts';
 import { demographicsOf, identifiersOf, type PatientInput } from './patient-records.ts';
 import { findPatientsByPartnerPatientId } from './patients-store.ts';
 
@@ -27,7 +27,7 @@ export async function checkPatient(
   ctx: CheckContext,
   organization: { organizationId: string; organizationHpio: string | null },
   input: PatientInput,
-  options: { liveCheckOfExisting: boolean },
+  options: { liveCheckOfExisting: boolean; attempts: SearchAttempt[] },
 ): Promise<PatientCheck> {
   const matches = await findPatientsByPartnerPatientId(ctx.db, organization.organizationId, input.partner_patient_id);
   const hpio = organization.organizationHpio;
@@ -37,12 +37,12 @@ export async function checkPatient(
   const canSearch = hpio !== null && plan.runnable.length > 0;
   const [existing] = matches;
   if (existing) {
-    const live = options.liveCheckOfExisting && canSearch ? await searchFor(ctx, identifiers, input, plan.runnable) : undefined;
+    const live = options.liveCheckOfExisting && canSearch ? await searchFor(ctx, identifiers, input, plan.runnable, options.attempts) : undefined;
     return { outcome: 'already_exists', existing, live };
   }
   if (hpio === null) return { outcome: 'organization_not_ready' };
   if (!canSearch) return { outcome: 'insufficient_data', plan };
-  const run = await searchFor(ctx, identifiers, input, plan.runnable);
+  const run = await searchFor(ctx, identifiers, input, plan.runnable, options.attempts);
   if (run.kind === 'found') return { outcome: 'ihi_found', search: run };
   if (run.kind === 'no_match') return { outcome: 'no_match', search: run };
   return { outcome: 'hi_service_error', search: run };
@@ -50,6 +50,6 @@ export async function checkPatient(
 
 // A module function, not a closure in checkPatient: the TypeScript loader names each closure
 // as it is made, which costs more than the rest of the plan on this hot path.
-function searchFor(ctx: CheckContext, identifiers: IhiSearchIdentifiers, input: PatientInput, paths: IhiSearchPath[]) {
-  return runIhiSearch(ctx.hiService, identifiers, demographicsOf(input), paths);
+function searchFor(ctx: CheckContext, identifiers: IhiSearchIdentifiers, input: PatientInput, paths: IhiSearchPath[], attempts: SearchAttempt[]) {
+  return runIhiSearch(ctx.hiService, identifiers, demographicsOf(input), paths, attempts);
 }

@@ -1,7 +1,8 @@
 // Delete patient: the patient leaves every read and its partner_patient_id is free for a new
 // patient, while the row stays (deleted_at set) for the prescriptions that refer to it. Refused
 // (409) while one of them is Active. Idempotent: a patient that is not there, or no longer,
-// answers the same 200 and nothing changes.
+// answers the same 200 and nothing changes (and nothing is recorded: no patient was touched).
+import { auditRecords } from '../audit/index.ts';
 import type { Principal } from '../auth/index.ts';
 import { ApiError } from '../platform/http/api-error.ts';
 import { isUuid } from '../platform/ids.ts';
@@ -24,12 +25,21 @@ export async function deletePatient(ctx: PatientsContext, principal: Principal, 
   const patientId = ids.patientId.toLowerCase();
   if (!isUuid(patientId)) return { patient_id: patientId };
   const stamp = { deleted_at: ctx.clock.now().toISOString(), deleted_by_user_id: principal.userId };
-  await ctx.unitOfWork.run(async ({ trx }) => {
-    // Marked first: on PostgreSQL that locks the row, so a prescription being added waits
-    // (requirePatientStillLive) or has committed and is counted here.
-    if (!(await markPatientDeleted(trx, principal.organizationId, patientId, stamp))) return;
-    const active = await findActivePrescriptionScids(trx, principal.organizationId, patientId, ACTIVE_SCIDS_NAMED + 1);
-    if (active.length > 0) throw activePrescriptionsConflict(active);
-  });
+  try {
+    await ctx.unitOfWork.run(async ({ trx, record }) => {
+      // Marked first: on PostgreSQL that locks the row, so a prescription being added waits
+      // (requirePatientStillLive) or has committed and is counted here.
+      if (!(await markPatientDeleted(trx, principal.organizationId, patientId, stamp))) return;
+      const active = await findActivePrescriptionScids(trx, principal.organizationId, patientId, ACTIVE_SCIDS_NAMED + 1);
+      if (active.length > 0) throw activePrescriptionsConflict(active);
+      record(auditRecords, { action: 'patient.delete', patientId });
+    });
+  } catch (error) {
+    // The refusal rolled the deletion (and its entry) back: the attempt is still worth recording.
+    if (error instanceof ApiError && error.code === 'CONFLICT') {
+      await ctx.audit.noteAccess({ action: 'patient.delete', outcome: 'refused', patientId, detail: { reason: 'CONFLICT' } });
+    }
+    throw error;
+  }
   return { patient_id: patientId };
 }

@@ -1,5 +1,7 @@
 // Reading one patient (the vendor's "Read Patient"), and the patient lookups other features
-// build on: prescriptions are always of a live patient of the caller's organization.
+// build on: prescriptions are always of a live patient of the caller's organization. What is
+// shown to a caller is a read in the audit trail (readPatient, showPatient, the portal's search);
+// the lookups other features make on their way to their own records are theirs to record.
 import type { Kysely } from 'kysely';
 import type { Principal } from '../auth/index.ts';
 import type { Database } from '../platform/db/database-schema.ts';
@@ -21,9 +23,21 @@ export async function requirePatient(ctx: PatientsContext, organizationId: strin
   return row;
 }
 
-/** The organization's live patients holding the partner's own id for them (normally one; none when unknown). */
+/**
+ * The organization's live patients holding the partner's own id for them (normally one; none
+ * when unknown), as a search shown to the caller: a `patient.list` entry with how many it found.
+ */
 export async function findPatientsOfPartnerId(ctx: PatientsContext, organizationId: string, partnerPatientId: string): Promise<PatientRow[]> {
-  return findPatientsByPartnerPatientId(ctx.db, organizationId, partnerPatientId);
+  const rows = await findPatientsByPartnerPatientId(ctx.db, organizationId, partnerPatientId);
+  await ctx.audit.noteAccess({ action: 'patient.list', patientId: rows.length === 1 ? rows[0]!.id : null, detail: { count: rows.length } });
+  return rows;
+}
+
+/** requirePatient for a page that shows the patient: a `patient.read` entry. */
+export async function showPatient(ctx: PatientsContext, organizationId: string, patientId: string): Promise<PatientRow> {
+  const row = await requirePatient(ctx, organizationId, patientId);
+  await ctx.audit.noteAccess({ action: 'patient.read', patientId: row.id });
+  return row;
 }
 
 /** Inside a transaction that adds to a patient: 404 when it was deleted meanwhile (see lockLivePatient). */
@@ -56,6 +70,6 @@ export function viewOfPatient(row: PatientRow, record: PatientRecord): PatientDa
 
 export async function readPatient(ctx: PatientsContext, principal: Principal, ids: { userId: string; patientId: string }): Promise<PatientData> {
   await requireOrganizationUser(ctx.users, principal, ids.userId);
-  const row = await requirePatient(ctx, principal.organizationId, ids.patientId);
+  const row = await showPatient(ctx, principal.organizationId, ids.patientId);
   return viewOfPatient(row, recordOfRow(row, ctx.secretKey));
 }

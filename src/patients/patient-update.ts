@@ -1,11 +1,14 @@
 // Update patient: a partial update (only the fields sent change; null clears a nullable
 // one). Changing a name, the date of birth or the sex, or sending a different IHI, re-runs
-// the IHI verification before anything is saved.
+// the IHI verification before anything is saved; each call it makes to the HI Service is
+// noted for the audit trail, and the update is recorded in its unit of work.
+import { auditRecords } from '../audit/index.ts';
 import { ApiError, invalidRequest, validationFailed, type ValidationIssue } from '../platform/http/api-error.ts';
 import type { Principal } from '../auth/index.ts';
 import { bodyFields, type SubmittedBody } from '../platform/http/body-validation.ts';
 import type { IhiFound } from '../hi-service/index.ts';
-import { labelOfPath, fieldOfPath, planIhiSearch, runIhiSearch } from './ihi-search.ts';
+import { labelOfPath, fieldOfPath, planIhiSearch, runIhiSearch, type IhiSearchRun, type SearchAttempt } from './ihi-search.ts';
+import { noteIhiSearches } from './ihi-search-audit.ts';
 import { readPatientUpdateBody } from './patient-input-checks.ts';
 import { requireOrganizationUser } from '../users/index.ts';
 import type { PatientsContext } from './patients-service.ts';
@@ -64,14 +67,20 @@ function needsReverification(stored: PatientRecord, changes: Changes): boolean {
  * - found but not VERIFIED: 422 HI_SERVICE_NOT_VERIFIED, nothing saved (as create refuses);
  * - HI Service unreachable: 503, nothing saved; organization without HPI-O: 400.
  */
-async function reverifyIhi(ctx: PatientsContext, organizationHpio: string | null, record: PatientRecord): Promise<IhiFound | undefined> {
+async function reverifyIhi(ctx: PatientsContext, organizationHpio: string | null, patientId: string, record: PatientRecord): Promise<IhiFound | undefined> {
   if (organizationHpio === null) {
     throw invalidRequest('The organization has no HPI-O configured; the IHI cannot be verified until the operator links one');
   }
   const identifiers = identifiersOf(record);
   const plan = planIhiSearch(identifiers);
   if (plan.runnable.length === 0) return undefined;
-  const run = await runIhiSearch(ctx.hiService, identifiers, demographicsOf(record), plan.runnable);
+  const attempts: SearchAttempt[] = [];
+  let run: IhiSearchRun;
+  try {
+    run = await runIhiSearch(ctx.hiService, identifiers, demographicsOf(record), plan.runnable, attempts);
+  } finally {
+    await noteIhiSearches(ctx.audit, attempts, identifiers, patientId);
+  }
   if (run.kind === 'unreachable') throw new ApiError('SERVICE_UNAVAILABLE', 'The HI Service is unreachable; retry later');
   if (run.kind === 'no_match') return undefined;
   if (run.found.ihi_record_status === 'VERIFIED') return run.found;
@@ -118,14 +127,15 @@ export async function updatePatient(
   if (Object.keys(changes).length === 0) throw invalidRequest('The body has no updatable fields');
   const merged: PatientRecord = Object.assign({}, stored, changes);
   const reverified = needsReverification(stored, changes);
-  const record = reverified ? Object.assign({}, merged, ihiFieldsOf(await reverifyIhi(ctx, principal.organizationHpio, merged))) : merged;
+  const record = reverified ? Object.assign({}, merged, ihiFieldsOf(await reverifyIhi(ctx, principal.organizationHpio, row.id, merged))) : merged;
   const now = ctx.clock.now().toISOString();
-  await ctx.unitOfWork.run(async ({ trx }) =>
-    updatePatientRow(trx, organizationId, row.id, {
+  await ctx.unitOfWork.run(async (work) => {
+    await updatePatientRow(work.trx, organizationId, row.id, {
       ...columnsOf(record, ctx.secretKey),
       ihi_verified_at: record.ihi_number === null ? null : reverified ? now : row.ihi_verified_at,
       updated_at: now,
-    }),
-  );
+    });
+    work.record(auditRecords, { action: 'patient.update', patientId: row.id });
+  });
   return viewOfUpdated(row, record, reverified);
 }

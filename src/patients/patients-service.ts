@@ -1,23 +1,26 @@
 // Patients of an organization: the context every patient operation runs in, and the IHI
 // precheck and create patient, one check (patient-check.ts) read two ways. The precheck
 // reports it; create acts on it, refusing exactly when the precheck's outcome rules say
-// create_would_succeed is false. Update is in patient-update.ts.
+// create_would_succeed is false. Update is in patient-update.ts. Every call to the HI Service
+// leaves a `hi.ihi_search` entry (ihi-search-audit.ts), refused or not.
 import type { Kysely } from 'kysely';
+import { auditRecords, type AuditTrail } from '../audit/index.ts';
 import type { Principal } from '../auth/index.ts';
 import type { HiServicePort, IhiFound } from '../hi-service/index.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { Database } from '../platform/db/database-schema.ts';
-import type { UnitOfWork } from '../platform/db/unit-of-work.ts';
+import type { UnitOfWork, Work } from '../platform/db/unit-of-work.ts';
 import { ApiError, validationFailed } from '../platform/http/api-error.ts';
 import { valueOrRefuse, type SubmittedBody } from '../platform/http/body-validation.ts';
 import { newId } from '../platform/ids.ts';
 import type { Deps } from '../deps.ts';
 import { requireOrganizationUser, type UsersContext } from '../users/index.ts';
 import { buildPrecheckData, createWouldSucceed, describePrecheck, type PatientCheck } from './ihi-precheck.ts';
-import { fieldOfPath, labelOfPath } from './ihi-search.ts';
+import { fieldOfPath, labelOfPath, type SearchAttempt } from './ihi-search.ts';
+import { noteIhiSearches, recordIhiSearches } from './ihi-search-audit.ts';
 import { readPatientInputBody } from './patient-input-checks.ts';
 import { checkPatient } from './patient-check.ts';
-import { columnsOf, normalisePatientInput, recordFromInput, type PatientInput } from './patient-records.ts';
+import { columnsOf, identifiersOf, normalisePatientInput, recordFromInput, type PatientInput } from './patient-records.ts';
 import type { PatientCreatedData, PatientInputBody, PrecheckData, PrecheckOutcome } from './patients-schemas.ts';
 import { isUniqueViolation } from '../platform/db/database.ts';
 import { findPatientsByPartnerPatientId, insertPatient, type PatientRow } from './patients-store.ts';
@@ -34,11 +37,13 @@ export interface PatientsContext {
   users: UsersContext;
   /** Every change commits through it, with the records it leaves. */
   unitOfWork: UnitOfWork;
+  /** Records every patient read and HI Service call (changes record through the unit of work). */
+  audit: AuditTrail;
 }
 
 export function createPatientsContext(
   deps: Pick<Deps, 'database' | 'clock' | 'hiService' | 'secretKey' | 'config'>,
-  features: { users: UsersContext; unitOfWork: UnitOfWork },
+  features: { users: UsersContext; unitOfWork: UnitOfWork; audit: AuditTrail },
 ): PatientsContext {
   return {
     db: deps.database,
@@ -48,6 +53,7 @@ export function createPatientsContext(
     portalUrl: deps.config.portalUrl,
     users: features.users,
     unitOfWork: features.unitOfWork,
+    audit: features.audit,
   };
 }
 
@@ -64,7 +70,15 @@ export async function runIhiPrecheck(
   submitted: SubmittedBody,
 ): Promise<{ message: string; data: PrecheckData }> {
   const input = await readPatientInput(ctx, principal, pathUserId, submitted);
-  const check = await checkPatient(ctx, principal, input, { liveCheckOfExisting: true });
+  const attempts: SearchAttempt[] = [];
+  let check: PatientCheck | undefined;
+  try {
+    check = await checkPatient(ctx, principal, input, { liveCheckOfExisting: true, attempts });
+  } finally {
+    // The live check of an existing patient searched for that patient.
+    const patientId = check?.outcome === 'already_exists' ? check.existing.id : null;
+    if (attempts.length > 0) await noteIhiSearches(ctx.audit, attempts, identifiersOf(input), patientId);
+  }
   return { message: describePrecheck(check), data: buildPrecheckData(check) };
 }
 
@@ -126,12 +140,40 @@ export async function createPatient(
   submitted: SubmittedBody,
 ): Promise<CreatePatientResult> {
   const input = await readPatientInput(ctx, principal, pathUserId, submitted);
-  // An existing patient is returned as it is: no HI search runs for it.
-  const check = await checkPatient(ctx, principal, input, { liveCheckOfExisting: false });
-  if (check.outcome === 'already_exists') return { created: false, data: viewOfCreated(ctx, check.existing) };
-  if (!createWouldSucceed(check)) throw refusalOf(check);
+  const attempts: SearchAttempt[] = [];
+  let check: PatientCheck;
+  try {
+    // An existing patient is returned as it is: no HI search runs for it.
+    check = await checkPatient(ctx, principal, input, { liveCheckOfExisting: false, attempts });
+  } catch (error) {
+    await noteIhiSearches(ctx.audit, attempts, identifiersOf(input), null);
+    throw error;
+  }
+  if (check.outcome === 'already_exists') return returnExisting(ctx, check.existing);
+  if (!createWouldSucceed(check)) {
+    await noteIhiSearches(ctx.audit, attempts, identifiersOf(input), null);
+    throw refusalOf(check);
+  }
   const found = check.outcome === 'ihi_found' ? check.search.found : undefined;
-  return insertNewPatient(ctx, principal, input, found);
+  return insertNewPatient(ctx, principal, input, found, attempts);
+}
+
+/** Create answering with a patient that was already there: a read of it. */
+async function returnExisting(ctx: PatientsContext, existing: PatientRow): Promise<CreatePatientResult> {
+  await ctx.audit.noteAccess({ action: 'patient.read', patientId: existing.id });
+  return { created: false, data: viewOfCreated(ctx, existing) };
+}
+
+/** The HI Service calls that led to a create, for its unit of work. */
+interface SearchesMade {
+  attempts: SearchAttempt[];
+  input: PatientInput;
+}
+
+/** The searches name the patient only if this create makes it; a winner found instead is a read of it. */
+function recordCreation(work: Work, searches: SearchesMade, row: PatientRow, winner: PatientRow | undefined): void {
+  recordIhiSearches(work, searches.attempts, identifiersOf(searches.input), winner ? null : row.id);
+  work.record(auditRecords, winner ? { action: 'patient.read', patientId: winner.id } : { action: 'patient.create', patientId: row.id });
 }
 
 async function findFirstPatient(db: PatientsContext['db'], row: Pick<PatientRow, 'organization_id' | 'partner_patient_id'>) {
@@ -150,6 +192,7 @@ async function insertNewPatient(
   principal: Principal,
   input: PatientInput,
   found: IhiFound | undefined,
+  attempts: SearchAttempt[],
 ): Promise<CreatePatientResult> {
   const now = ctx.clock.now().toISOString();
   const row: PatientRow = {
@@ -168,15 +211,18 @@ async function insertNewPatient(
     deleted_by_user_id: null,
   };
   try {
-    const existing = await ctx.unitOfWork.run(async ({ trx }) => {
-      const winner = await findFirstPatient(trx, row);
-      if (!winner) await insertPatient(trx, row);
+    const existing = await ctx.unitOfWork.run(async (work) => {
+      const winner = await findFirstPatient(work.trx, row);
+      if (!winner) await insertPatient(work.trx, row);
+      recordCreation(work, { attempts, input }, row, winner);
       return winner;
     });
     return existing ? { created: false, data: viewOfCreated(ctx, existing) } : { created: true, data: viewOfCreated(ctx, row) };
   } catch (error) {
+    // Rolled back with its entries: the HI Service was still asked, and no patient was made.
+    await noteIhiSearches(ctx.audit, attempts, identifiersOf(input), null);
     const winner = isUniqueViolation(error) ? await findFirstPatient(ctx.db, row) : undefined;
     if (!winner) throw error;
-    return { created: false, data: viewOfCreated(ctx, winner) };
+    return returnExisting(ctx, winner);
   }
 }

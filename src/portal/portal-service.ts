@@ -5,7 +5,7 @@
 // prescription is a 404 here too. Prescribing and managing are in portal-prescribing.ts.
 import { holdsCapability } from '../auth/index.ts';
 import type { CustomDrugsContext } from '../custom-drugs/index.ts';
-import { findPatientsOfPartnerId, requirePatient, type PatientRow, type PatientsContext } from '../patients/index.ts';
+import { findPatientsOfPartnerId, showPatient, type PatientRow, type PatientsContext } from '../patients/index.ts';
 import { bodyFields, type SubmittedBody } from '../platform/http/body-validation.ts';
 import { listPatientPrescriptions, type PrescriptionsContext, describeMedicine } from '../prescriptions/index.ts';
 import type { Deps } from '../deps.ts';
@@ -119,7 +119,7 @@ const PATIENT_PAGE_SIZE = 50;
 
 /** The patient (404 outside the organization) and their prescriptions, newest first. */
 export async function readPatientPage(ctx: PortalContext, session: PortalSession, patientId: string, lastKey: string | undefined): Promise<PatientPage> {
-  const row = await requirePatient(ctx.patients, session.organizationId, patientId);
+  const row = await showPatient(ctx.patients, session.organizationId, patientId);
   const offersNewPrescription = holdsCapability(session.roles, 'portal:prescribe');
   if (!holdsCapability(session.roles, 'portal:read_prescriptions')) {
     return { patient: viewOfPatientRow(row), showsPrescriptions: false, offersNewPrescription, prescriptions: [], nextKey: null };

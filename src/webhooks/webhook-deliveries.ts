@@ -4,6 +4,7 @@
 // in its own short transaction, only if the claim's fencing token is still current.
 import type { Clock } from '../platform/clock.ts';
 import { decryptSecret } from '../platform/secrets.ts';
+import { traceWebhookAttempt } from './webhook-attempt-span.ts';
 import { nextStepAfter, type NextStep, type OutcomeClass } from './webhook-delivery-rules.ts';
 import type { WebhookEndpointRow } from './webhook-endpoints-store.ts';
 import { createWebhookHttpClient, type AttemptResult, type WebhookHttpClient } from './webhook-http-attempt.ts';
@@ -45,6 +46,9 @@ export interface ClaimedDelivery {
   leaseExpiresAt: number;
   /** The stored envelope, sent byte for byte. */
   body: string;
+  eventType: string;
+  /** Of the request that committed the event (traces were on then): the attempt's span links to it. */
+  traceparent: string | null;
 }
 
 export interface ClaimBatch {
@@ -86,6 +90,8 @@ export async function claimEndpointDeliveries(ctx: WebhooksContext, partnerId: s
     fencingToken: Number(row.fencing_token),
     leaseExpiresAt,
     body: row.body,
+    eventType: row.event_type,
+    traceparent: row.traceparent,
   });
   const { endpoint, claimed } = await ctx.store.claimEndpointDeliveries(ctx.db, claim, (row) => deliveryEndpointOf(ctx, row));
   return { endpoint, deliveries: claimed.map(toDelivery) };
@@ -128,8 +134,8 @@ export interface AttemptReport {
 
 /** Makes the claimed attempt, signed as it is sent. Never throws: a failure is an outcome class. */
 export async function sendClaimedAttempt(ctx: WebhooksContext, sender: WebhookHttpClient, endpoint: DeliveryEndpoint, delivery: ClaimedDelivery): Promise<AttemptResult> {
-  const signature = signDelivery(endpoint, delivery.body, ctx.clock);
-  return sender.send({ url: endpoint.url, body: delivery.body, signature, timeoutMs: ctx.settings.timeoutMs });
+  const send = () => sender.send({ url: endpoint.url, body: delivery.body, signature: signDelivery(endpoint, delivery.body, ctx.clock), timeoutMs: ctx.settings.timeoutMs });
+  return ctx.tracer ? traceWebhookAttempt(ctx.tracer, endpoint.url, delivery, send) : send();
 }
 
 export interface AnsweredDelivery {

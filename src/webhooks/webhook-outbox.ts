@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { sql, type Insertable } from 'kysely';
 import type { WebhookDeliveriesTable } from '../platform/db/database-schema.ts';
 import { recordKind, type RecordSink } from '../platform/db/unit-of-work.ts';
+import { activeTraceparent } from '../platform/telemetry/trace-context.ts';
 import type { Deps } from '../deps.ts';
 import { newDeliveryId, type WebhookEventEnvelope } from './webhook-events.ts';
 import { DeliveryWakeups, encodeWakePayload } from './webhook-wakeups.ts';
@@ -35,8 +36,10 @@ export interface WebhookOutbox extends RecordSink<OutboxRecord> {
   notifications: WakeChannel | undefined;
 }
 
-export function createWebhookOutbox(deps: Pick<Deps, 'database' | 'clock' | 'logger' | 'config'>): WebhookOutbox {
+export function createWebhookOutbox(deps: Pick<Deps, 'database' | 'clock' | 'logger' | 'config' | 'tracing'>): WebhookOutbox {
   const { config, database, clock } = deps;
+  // Traces on: each event keeps the request span it was written under (the sink writes in the change's context).
+  const traceparentNow = deps.tracing?.tracer ? () => activeTraceparent() ?? null : () => null;
   const notifications = config.databaseUrl && database.kind === 'postgres' ? { url: config.databaseUrl, channel: wakeChannel(config.databaseSchema) } : undefined;
   const broadcast = notifications
     ? async (partnerIds: readonly string[]) => {
@@ -51,9 +54,10 @@ export function createWebhookOutbox(deps: Pick<Deps, 'database' | 'clock' | 'log
     async write(trx, records) {
       const now = clock.now().toISOString();
       const events = records.flatMap((record) => ('event' in record ? [record.event] : []));
+      const traceparent = events.length > 0 ? traceparentNow() : null;
       await insertWebhookEvents(
         trx,
-        events.map((event) => ({ id: event.event_id, event_type: event.event_type, partner_id: event.partner_id, organization_id: event.organization_id, body: JSON.stringify(event), created_at: event.timestamp })),
+        events.map((event) => ({ id: event.event_id, event_type: event.event_type, partner_id: event.partner_id, organization_id: event.organization_id, body: JSON.stringify(event), created_at: event.timestamp, traceparent })),
       );
       await insertWebhookDeliveries(
         trx,

@@ -4,6 +4,7 @@
 // operations live beside it: endpoints and secrets (webhook-endpoints.ts), the dispatcher's
 // steps (webhook-deliveries.ts), what operators see and replay (webhook-history.ts) and ping
 // (webhook-ping.ts).
+import type { Tracer } from '@opentelemetry/api';
 import type { Logger } from 'pino';
 import type { AuditTrail } from '../audit/index.ts';
 import type { Mode } from '../config.ts';
@@ -49,12 +50,14 @@ export interface WebhooksContext {
   wakeups: DeliveryWakeups;
   /** Where dispatchers LISTEN for other instances' wakes; undefined on SQLite. */
   notifications: WakeChannel | undefined;
+  /** Traces on: a span per delivery attempt (webhook-attempt-span.ts). */
+  tracer: Tracer | undefined;
   /** Where a ping (which changes nothing stored) is noted. */
   audit: AuditTrail;
 }
 
 export function createWebhooksContext(
-  deps: Pick<Deps, 'database' | 'clock' | 'secretKey' | 'logger' | 'config'>,
+  deps: Pick<Deps, 'database' | 'clock' | 'secretKey' | 'logger' | 'config' | 'tracing'>,
   parts: { unitOfWork: UnitOfWork; outbox: WebhookOutbox; audit: AuditTrail; resolveHost?: HostResolver | undefined },
 ): WebhooksContext {
   const { config, database } = deps;
@@ -74,6 +77,7 @@ export function createWebhooksContext(
     store: database.kind === 'postgres' ? postgresWebhooksStore : sqliteWebhooksStore,
     wakeups: parts.outbox.wakeups,
     notifications: parts.outbox.notifications,
+    tracer: deps.tracing?.tracer,
     audit: parts.audit,
   };
 }

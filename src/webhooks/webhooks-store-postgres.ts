@@ -37,7 +37,7 @@ async function claimDueDeliveriesWithBodies(db: Kysely<Database>, p: ClaimParame
     )
     .selectFrom('claimed')
     .innerJoin('webhook_events as e', 'e.id', 'claimed.event_id')
-    .select(['claimed.id', 'claimed.event_id', 'claimed.attempts_made', 'claimed.fencing_token', 'e.body'])
+    .select(['claimed.id', 'claimed.event_id', 'claimed.attempts_made', 'claimed.fencing_token', 'e.body', 'e.event_type', 'e.traceparent'])
     .execute();
 }
 

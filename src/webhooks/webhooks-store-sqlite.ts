@@ -12,6 +12,7 @@ import {
   type AttemptRow,
   type ClaimParameters,
   type ClaimedDeliveryRow,
+  type ClaimedEventColumns,
   type DeliveryOutcomeUpdate,
   type FencedOutcomeRow,
   type WebhooksStore,
@@ -24,8 +25,8 @@ export const sqliteWebhooksStore: WebhooksStore = {
       const endpoint = row && endpointOf(row);
       if (!endpoint) return { endpoint: undefined, claimed: [] };
       const claimed = await claimDueDeliveries(trx, claim);
-      const bodies = new Map((await findEventBodies(trx, [...new Set(claimed.map((row) => row.event_id))])).map((e) => [e.id, e.body]));
-      return { endpoint, claimed: claimed.map((row) => ({ ...row, body: bodies.get(row.event_id)! })) };
+      const events = new Map((await findEventBodies(trx, [...new Set(claimed.map((row) => row.event_id))])).map((e) => [e.id, e]));
+      return { endpoint, claimed: claimed.map((row) => ({ ...row, ...eventColumns(events.get(row.event_id)!) })) };
     });
   },
 
@@ -33,6 +34,8 @@ export const sqliteWebhooksStore: WebhooksStore = {
     return db.transaction().execute((trx) => writeOutcomes(trx, outcomes));
   },
 };
+
+const eventColumns = ({ body, event_type, traceparent }: ClaimedEventColumns): ClaimedEventColumns => ({ body, event_type, traceparent });
 
 /** Each outcome's update and attempt row, in the transaction given. */
 async function writeOutcomes(trx: Kysely<Database>, rows: readonly FencedOutcomeRow[]): Promise<Set<string>> {

@@ -60,8 +60,13 @@ export interface ClaimParameters {
   leaseExpiresAt: string;
 }
 
-export interface ClaimedDeliveryWithBody extends ClaimedDeliveryRow {
+export interface ClaimedDeliveryWithBody extends ClaimedDeliveryRow, ClaimedEventColumns {}
+
+/** What an attempt needs of its event: the body it sends, and for its span the type and the committing request's traceparent. */
+export interface ClaimedEventColumns {
   body: string;
+  event_type: string;
+  traceparent: string | null;
 }
 
 /** Pending, due, and not leased (or its lease has expired). */
@@ -70,9 +75,9 @@ export function isClaimable(now: string) {
     eb.and([eb('status', '=', 'pending'), eb('next_attempt_at', '<=', now), eb.or([eb('lease_expires_at', 'is', null), eb('lease_expires_at', '<=', now)])]);
 }
 
-export async function findEventBodies(db: Kysely<Database>, eventIds: readonly string[]): Promise<Array<{ id: string; body: string }>> {
+export async function findEventBodies(db: Kysely<Database>, eventIds: readonly string[]): Promise<Array<{ id: string } & ClaimedEventColumns>> {
   if (eventIds.length === 0) return [];
-  return db.selectFrom('webhook_events').select(['id', 'body']).where('id', 'in', eventIds).execute();
+  return db.selectFrom('webhook_events').select(['id', 'body', 'event_type', 'traceparent']).where('id', 'in', eventIds).execute();
 }
 
 /** The partners with a delivery that is due and not leased, whose endpoint can receive it now. */

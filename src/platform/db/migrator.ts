@@ -15,6 +15,7 @@ import * as credentialRotation from '../../../migrations/0010-credential-rotatio
 import * as portalFormIds from '../../../migrations/0011-portal-form-ids.ts';
 import * as customDrugCounts from '../../../migrations/0012-custom-drug-counts.ts';
 import * as auditTrail from '../../../migrations/0013-audit-trail.ts';
+import * as webhookEventTraceContext from '../../../migrations/0015-webhook-event-trace-context.ts';
 
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0001-foundation': foundation,
@@ -30,6 +31,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0011-portal-form-ids': portalFormIds,
   '0012-custom-drug-counts': customDrugCounts,
   '0013-audit-trail': auditTrail,
+  '0015-webhook-event-trace-context': webhookEventTraceContext,
 };
 
 export interface MigrationReport {

@@ -12,6 +12,8 @@ export const webhookEventsColumns = {
   /** The envelope as JSON text, exactly the bytes every delivery sends. */
   body: text(),
   created_at: time(),
+  /** W3C traceparent of the span active when the event was written (traces on); its attempts' spans link to it. */
+  traceparent: text().orNull(),
 } as const;
 
 /** One run of up to 3 attempts of one event: the event's own, or an operator's replay. */
