@@ -4,7 +4,8 @@
 // floods of 20,000 failed POST /v1/token: ids of 7 KB of random text (refused before any
 // counter), then random well-formed ids from as many addresses (each a counter of its own,
 // up to the limiter's cap). Before and after each: the server's resident memory and the
-// latency of GET …/validate, a valid caller's request.
+// latency of GET …/validate, a valid caller's request; and each flood's rate (what a refusal
+// costs the server, its audit entry included).
 import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
 import { performance } from 'node:perf_hooks';
@@ -76,7 +77,8 @@ const FLOODS: Record<string, (i: number) => Record<string, string>> = {
   }),
 };
 
-async function flood(server: ChildServer, idsOf: (i: number) => Record<string, string>): Promise<Record<number, number>> {
+async function flood(server: ChildServer, idsOf: (i: number) => Record<string, string>): Promise<{ statuses: Record<number, number>; perSecond: number }> {
+  const started = performance.now();
   const statuses = await drive(FLOOD_CALLS, FLOOD_CONCURRENCY, async (i) => {
     const response = await fetch(`${server.baseUrl}/v1/token`, {
       method: 'POST',
@@ -88,7 +90,7 @@ async function flood(server: ChildServer, idsOf: (i: number) => Record<string, s
   });
   const unexpected = Object.keys(statuses).filter((status) => status !== '401' && status !== '429');
   if (unexpected.length > 0) throw new Error(`a failed token call answered ${JSON.stringify(statuses)}`);
-  return statuses;
+  return { statuses, perSecond: Math.round(FLOOD_CALLS / ((performance.now() - started) / 1000)) };
 }
 
 export async function runCredentialFloodBench(): Promise<string> {
@@ -111,8 +113,9 @@ export async function runCredentialFloodBench(): Promise<string> {
       log('|---|---:|---:|---:|---:|');
       await row('start (warmed up)');
       for (const [name, idsOf] of Object.entries(FLOODS)) {
-        const statuses = await flood(server, idsOf);
-        await row(`${FLOOD_CALLS.toLocaleString('en')} token calls, ${name} (${Object.entries(statuses).map(([s, n]) => `${n} × ${s}`).join(', ')})`);
+        const { statuses, perSecond } = await flood(server, idsOf);
+        const answered = Object.entries(statuses).map(([s, n]) => `${n} × ${s}`).join(', ');
+        await row(`${FLOOD_CALLS.toLocaleString('en')} token calls, ${name} (${answered}; ${perSecond} calls/s)`);
       }
     } finally {
       await server.stop();

@@ -39,15 +39,15 @@ export function buildFeatures(deps: Deps): Features {
   const outbox = createWebhookOutbox(deps);
   const audit = createAuditTrail(deps);
   const unitOfWork = createUnitOfWork(deps.database, [outbox, audit], deps.logger);
-  const auth = createAuthContext(deps);
+  const auth = createAuthContext(deps, { audit, unitOfWork });
   const webhooks = createWebhooksContext(deps, { unitOfWork, outbox, audit });
-  const users = createUsersContext(deps, { unitOfWork });
+  const users = createUsersContext(deps, { unitOfWork, audit });
   const onboarding = createOnboardingContext(deps, { webhooks, users, unitOfWork });
   const patients = createPatientsContext(deps, { users, unitOfWork, audit });
   const customDrugs = createCustomDrugsContext(deps, { users, unitOfWork });
   const idempotency = createIdempotencyContext(deps);
-  const prescriptions = createPrescriptionsContext(deps, { users, patients, customDrugs, unitOfWork });
-  const sso = createSsoContext(deps, { auth, unitOfWork });
+  const prescriptions = createPrescriptionsContext(deps, { users, patients, customDrugs, unitOfWork, audit });
+  const sso = createSsoContext(deps, { auth, unitOfWork, audit });
   const portal = createPortalContext(deps, { users, patients, customDrugs, prescriptions });
   return { audit, system, auth, onboarding, users, patients, customDrugs, webhooks, idempotency, prescriptions, sso, portal };
 }

@@ -21,7 +21,7 @@ export const authRoutes: RouteModule<{ auth: AuthContext; config: Config }> = (a
     // Missing credential headers (400), ids that cannot be valid (401) and an address locked
     // out after failed attempts (429) are reported before the body is validated (422).
     preValidation: async (request) => {
-      await screenCredentialAttempt(auth, readTokenHeaders(request.headers), request.ip);
+      await screenCredentialAttempt(auth, { headers: readTokenHeaders(request.headers), address: request.ip, endpoint: '/v1/token' });
     },
     handler: async (request, reply) => {
       const token = await issueAccessToken(auth, readTokenHeaders(request.headers), request.body.scope, request.ip);

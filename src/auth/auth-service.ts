@@ -1,26 +1,27 @@
-// What /v1/token, /validate and every bearer request do: check the five credentials (failures
-// counted apart from the pair's budget, credential-failures.ts) and grant the requested
-// scopes the organization allows; authenticate a bearer request (token, the
-// organization secret, the path organization, scope, role, rate limit); record a partner's
-// validation of an organization.
+// What /v1/token and /validate do: check the five credentials (failures counted apart from the
+// pair's budget, credential-failures.ts; each refusal in the audit trail, credential-audit.ts)
+// and grant the requested scopes the organization allows; record a partner's validation of an
+// organization. Authenticating a bearer request is bearer-auth.ts.
 import type { Kysely } from 'kysely';
+import { auditRecords, type AuditTrail } from '../audit/index.ts';
 import { ApiError, AUTH_DETAIL, unauthorized } from '../platform/http/api-error.ts';
 import { whenReady, type Awaitable } from '../platform/awaitable.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { Database } from '../platform/db/database-schema.ts';
+import type { UnitOfWork } from '../platform/db/unit-of-work.ts';
 import type { RateLimiter, RateLimitRule } from '../platform/http/rate-limiter.ts';
 import { isUuid } from '../platform/ids.ts';
 import { createSecretChecker, secretMatchesHash, type SecretChecker } from '../platform/secrets.ts';
 import type { Deps } from '../deps.ts';
-import { createAccessTokenVerifier, signAccessToken, type AccessTokenClaims, type AccessTokenVerifier } from './access-tokens.ts';
+import { createAccessTokenVerifier, signAccessToken, type AccessTokenVerifier } from './access-tokens.ts';
 import { claimedIdsOf, readTokenHeaders, type TokenHeaders } from './credential-headers.ts';
 export { missingCredentialHeaders, pairOfCredentialHeaders, readTokenHeaders, TOKEN_HEADERS, type TokenHeaders } from './credential-headers.ts';
 import { claimedIdsCanBeValid, findFailureLockout, recordCredentialFailure, type ClaimedIds } from './credential-failures.ts';
-import { findRequestPrincipal, findTokenCredentials, markIntegrationValidated, type PreviousSecret, type RequestPrincipalRow } from './auth-store.ts';
+import { findTokenCredentials, markIntegrationValidated, type PreviousSecret } from './auth-store.ts';
 import { canonicalScope, requestableScopes, type Scope } from './scopes.ts';
+import { createRefusalBudget, noteCredentialRefusal, type CredentialEndpoint, type RefusalBudget } from './credential-audit.ts';
 import type { SigningKeys } from '../platform/signing-keys.ts';
-import { holdsCapability, type Capability } from './capabilities.ts';
-import { parseStoredRoles, type Role } from './user-roles.ts';
+import type { Role } from './user-roles.ts';
 
 export interface AuthContext {
   db: Kysely<Database>;
@@ -34,10 +35,18 @@ export interface AuthContext {
   secretMatches: SecretChecker;
   /** Each stored roles column parsed once (the principal rows are cached and shared). */
   rolesOf: WeakMap<object, readonly Role[]>;
+  audit: AuditTrail;
+  /** The first validation of an organization commits through it, with its entry. */
+  unitOfWork: UnitOfWork;
+  /** How many credential refusals this instance records one by one (credential-audit.ts). */
+  refusalBudget: RefusalBudget;
 }
 
-export function createAuthContext(deps: Pick<Deps, 'database' | 'keys' | 'clock' | 'config' | 'rateLimiter'>): AuthContext {
+export function createAuthContext(deps: Pick<Deps, 'database' | 'keys' | 'clock' | 'config' | 'rateLimiter'>, features: { audit: AuditTrail; unitOfWork: UnitOfWork }): AuthContext {
   return {
+    audit: features.audit,
+    unitOfWork: features.unitOfWork,
+    refusalBudget: createRefusalBudget(),
     db: deps.database,
     keys: deps.keys,
     clock: deps.clock,
@@ -63,27 +72,6 @@ export interface Principal {
   organizationHpio: string | null;
 }
 
-/** What a bearer route requires beyond a valid token and organization secret. */
-export interface BearerRequirement {
-  /** Any one of these scopes is enough. */
-  scopes: readonly Scope[];
-  /** When set, the token's user must hold this capability (capabilities.ts)... */
-  capability?: Capability;
-  /** ...or be the path's user_id (a user may update their own details). */
-  orSelf?: boolean;
-  /** Status when the capability check fails: 401 (default) or 403. */
-  roleFailure?: 401 | 403;
-}
-
-export interface BearerCredentials {
-  authorization: string | undefined;
-  organizationSecret: string | undefined;
-  /** The path's organization_id, when the route has one. */
-  pathOrganizationId: string | undefined;
-  /** The path's user_id, when the route has one. */
-  pathUserId?: string | undefined;
-}
-
 export interface IssuedToken {
   accessToken: string;
   expiresIn: number;
@@ -98,6 +86,14 @@ export interface CheckedCredentials {
   userId: string;
   /** The scopes the organization allows partners to be granted. */
   allowedScopes: string[];
+  organizationHpio: string | null;
+}
+
+/** One attempt at the five credentials: their headers, where from, and which endpoint. */
+export interface CredentialAttempt {
+  headers: TokenHeaders;
+  address: string;
+  endpoint: CredentialEndpoint;
 }
 
 /**
@@ -109,7 +105,7 @@ function secretAccepted(matches: SecretChecker, presented: string, currentHash: 
   return matches(presented, currentHash) || (previous !== null && previousSecretAccepted(matches, presented, previous, now));
 }
 
-function previousSecretAccepted(matches: SecretChecker, presented: string, previous: PreviousSecret, now: Date): boolean {
+export function previousSecretAccepted(matches: SecretChecker, presented: string, previous: PreviousSecret, now: Date): boolean {
   const { previous_secret_hash: hash, previous_secret_expires_at: expiresAt } = previous;
   return hash !== null && expiresAt !== null && now.toISOString() < expiresAt && matches(presented, hash);
 }
@@ -133,18 +129,25 @@ export async function checkCredentials(ctx: AuthContext, headers: TokenHeaders):
     row.organization_secret_hash !== null &&
     secretAccepted(secretMatchesHash, headers['x-organization-secret'], row.organization_secret_hash, row.organization_previous, now);
   if (!partnerOk || !organizationOk || row.partner_enabled !== 1 || row.user_enabled !== 1) return undefined;
-  return { ...ids, allowedScopes: JSON.parse(row.allowed_scopes ?? '[]') as string[] };
+  return { ...ids, allowedScopes: JSON.parse(row.allowed_scopes ?? '[]') as string[], organizationHpio: row.organization_hpio };
 }
 
 /**
  * Before a credential check: ids that cannot be valid answer the same 401 as wrong secrets
  * (`refusedDetail`), counted nowhere; 429 while this address is locked out for the claimed pair.
+ * Either refusal is recorded in the audit trail.
  */
-export async function screenCredentialAttempt(ctx: AuthContext, headers: TokenHeaders, address: string, refusedDetail: string = AUTH_DETAIL.credentials): Promise<void> {
-  const ids = claimedIdsOf(headers);
-  if (!claimedIdsCanBeValid(ids)) throw unauthorized(refusedDetail);
-  const lockout = await findFailureLockout(ctx.rateLimiter, ids, address);
-  if (lockout) throw rateLimited(lockout.retryAfterSeconds);
+export async function screenCredentialAttempt(ctx: AuthContext, attempt: CredentialAttempt, refusedDetail: string = AUTH_DETAIL.credentials): Promise<void> {
+  const ids = claimedIdsOf(attempt.headers);
+  if (!claimedIdsCanBeValid(ids)) {
+    await noteCredentialRefusal(ctx, attempt.endpoint, ids, 'ids_malformed');
+    throw unauthorized(refusedDetail);
+  }
+  const lockout = await findFailureLockout(ctx.rateLimiter, ids, attempt.address);
+  if (lockout) {
+    await noteCredentialRefusal(ctx, attempt.endpoint, ids, 'locked_out');
+    throw rateLimited(lockout.retryAfterSeconds);
+  }
 }
 
 /**
@@ -152,25 +155,30 @@ export async function screenCredentialAttempt(ctx: AuthContext, headers: TokenHe
  * counts against the address and the claimed pair (credential-failures.ts), never against
  * the pair's budget; only a success spends that budget (429 once spent).
  */
-export async function checkCredentialAttempt(ctx: AuthContext, headers: TokenHeaders, address: string): Promise<CheckedCredentials | undefined> {
-  const checked = await checkCredentials(ctx, headers);
+export async function checkCredentialAttempt(ctx: AuthContext, attempt: CredentialAttempt): Promise<CheckedCredentials | undefined> {
+  const checked = await checkCredentials(ctx, attempt.headers);
   if (!checked) {
-    await recordCredentialFailure(ctx.rateLimiter, claimedIdsOf(headers), address);
+    const ids = claimedIdsOf(attempt.headers);
+    await recordCredentialFailure(ctx.rateLimiter, ids, attempt.address);
+    await noteCredentialRefusal(ctx, attempt.endpoint, ids, 'credentials_invalid');
     return undefined;
   }
   await enforceRateLimit(ctx, checked.partnerId, checked.organizationId);
   return checked;
 }
 
+/** POST /v1/token: the token, and an auth.token_issued entry naming its user and how many scopes it carries. */
 export async function issueAccessToken(ctx: AuthContext, headers: TokenHeaders, requested: string[], address: string): Promise<IssuedToken> {
-  const checked = await checkCredentialAttempt(ctx, headers, address);
+  const checked = await checkCredentialAttempt(ctx, { headers, address, endpoint: '/v1/token' });
   if (!checked) throw unauthorized(AUTH_DETAIL.credentials);
   const allowed = new Set(checked.allowedScopes);
   const granted = [...new Set(requested.map(canonicalScope))].filter(
     (s): s is Scope => s !== undefined && allowed.has(s) && ctx.requestableScopes.has(s),
   );
   const ids = { partnerId: checked.partnerId, organizationId: checked.organizationId, userId: checked.userId };
+  const actor = { kind: 'user' as const, ...ids };
   const accessToken = await signAccessToken(Object.assign(ids, { scopes: granted }), ctx.keys, ctx.clock, ctx.tokenTtlSeconds);
+  await ctx.audit.noteAccess({ action: 'auth.token_issued', actor, hpio: checked.organizationHpio, detail: { count: granted.length } });
   return { accessToken, expiresIn: ctx.tokenTtlSeconds, tokenType: 'Bearer', scope: granted };
 }
 
@@ -179,9 +187,18 @@ export function oauthFieldsOf(token: IssuedToken): { access_token: string; token
   return { access_token: token.accessToken, token_type: token.tokenType, expires_in: token.expiresIn, scope: token.scope.join(' ') };
 }
 
+/**
+ * The first validation of an organization by a partner is what webhooks wait for: it commits
+ * with its auth.integration_validated entry. Later calls confirm it and change nothing; they
+ * leave no entry, as a write for each would make this, the cheapest authenticated call, some
+ * fifteen times slower (the bench's validate row), and the token they carry has its own entry.
+ */
 export async function validateIntegration(ctx: AuthContext, principal: Principal): Promise<{ validated: true }> {
-  // The first validation is what webhooks wait for; later calls confirm it without a write.
-  if (principal.validatedAt === null) await markIntegrationValidated(ctx.db, principal, ctx.clock.now().toISOString());
+  if (principal.validatedAt === null) {
+    await ctx.unitOfWork.run(async ({ trx, record }) => {
+      if (await markIntegrationValidated(trx, principal, ctx.clock.now().toISOString())) record(auditRecords, { action: 'auth.integration_validated' });
+    });
+  }
   return { validated: true };
 }
 
@@ -208,87 +225,4 @@ export function enforceAddressLimit(ctx: AuthContext, scope: string, rule: RateL
   return whenReady(ctx.rateLimiter.hit(`address:${scope}:${address}`, rule), (decision) => {
     if (!decision.allowed) throw rateLimited(decision.retryAfterSeconds);
   });
-}
-
-/**
- * The token of `Authorization: Bearer <token>` (scheme in any case). Not scanned for inner
- * whitespace, which a regular expression would do over some 900 characters per request: such a
- * token fails verification with the same 401.
- */
-function readBearer(header: string | undefined): string {
-  if (typeof header !== 'string' || header.length < 8 || header.slice(0, 6).toLowerCase() !== 'bearer' || !/\s/.test(header[6]!)) {
-    throw unauthorized(AUTH_DETAIL.token);
-  }
-  const token = header.slice(7).trim();
-  if (token === '') throw unauthorized(AUTH_DETAIL.token);
-  return token;
-}
-
-/**
- * Checks, in order: the token (signature, expiry), the principal still valid (user enabled, in
- * the organization, partner enabled there), the organization secret (constant time), the path
- * organization, scope, role; then counts the request against the rate limit.
- */
-export function authenticateBearer(ctx: AuthContext, credentials: BearerCredentials, requirement: BearerRequirement): Awaitable<Principal> {
-  return whenReady(ctx.verifyToken(readBearer(credentials.authorization)), (claims) =>
-    whenReady(findRequestPrincipal(ctx.db, claims), (row) => {
-      const principal = authorize(ctx, credentials, requirement, claims, row);
-      return whenReady(enforceRateLimit(ctx, claims.partnerId, claims.organizationId), () => principal);
-    }),
-  );
-}
-
-function authorize(
-  ctx: AuthContext,
-  credentials: BearerCredentials,
-  requirement: BearerRequirement,
-  claims: AccessTokenClaims,
-  row: Readonly<RequestPrincipalRow> | undefined,
-): Principal {
-  if (!row || row.user_enabled !== 1) throw unauthorized(AUTH_DETAIL.token);
-  // A partner disabled and enabled again: the tokens it held before stay ended (`iat` is whole seconds).
-  if (claims.issuedAt < Math.floor(Date.parse(row.partner_enabled_at) / 1000)) throw unauthorized(AUTH_DETAIL.token);
-  const secret = credentials.organizationSecret;
-  if (secret === undefined || !organizationSecretAccepted(ctx, secret, row)) throw unauthorized(AUTH_DETAIL.credentials);
-  const pathOrganization = credentials.pathOrganizationId;
-  if (pathOrganization !== undefined && pathOrganization.toLowerCase() !== claims.organizationId) {
-    throw unauthorized(AUTH_DETAIL.credentials);
-  }
-  if (!requirement.scopes.some((scope) => claims.scopes.includes(scope))) throw unauthorized(AUTH_DETAIL.scope);
-  const roles = storedRolesOf(ctx, row);
-  if (requirement.capability && !holdsCapability(roles, requirement.capability) && !isPathUser(requirement, credentials, claims)) {
-    throw requirement.roleFailure === 403 ? new ApiError('FORBIDDEN', 'Insufficient permissions') : unauthorized('Insufficient permissions');
-  }
-  // Field by field, not `{ ...claims, roles, ... }`: on Node 20 each property after a spread
-  // costs about half a microsecond, and this runs on every request.
-  return {
-    partnerId: claims.partnerId,
-    organizationId: claims.organizationId,
-    userId: claims.userId,
-    scopes: claims.scopes,
-    roles,
-    validatedAt: row.validated_at,
-    organizationHpio: row.organization_hpio,
-  };
-}
-
-function organizationSecretAccepted(ctx: AuthContext, secret: string, row: Readonly<RequestPrincipalRow>): boolean {
-  // The usual case, the current secret, needs neither the clock nor a second comparison.
-  if (ctx.secretMatches(secret, row.organization_secret_hash)) return true;
-  if (row.organization_previous_secret_hash === null) return false;
-  const previous = { previous_secret_hash: row.organization_previous_secret_hash, previous_secret_expires_at: row.organization_previous_secret_expires_at };
-  return previousSecretAccepted(ctx.secretMatches, secret, previous, ctx.clock.now());
-}
-
-function isPathUser(requirement: BearerRequirement, credentials: BearerCredentials, claims: AccessTokenClaims): boolean {
-  return requirement.orSelf === true && credentials.pathUserId !== undefined && credentials.pathUserId.toLowerCase() === claims.userId;
-}
-
-function storedRolesOf(ctx: AuthContext, row: Readonly<RequestPrincipalRow>): readonly Role[] {
-  let roles = ctx.rolesOf.get(row);
-  if (!roles) {
-    roles = Object.freeze(parseStoredRoles(row.user_roles));
-    ctx.rolesOf.set(row, roles);
-  }
-  return roles;
 }

@@ -16,6 +16,7 @@ export interface TokenCredentialsRow {
   partner_previous: PreviousSecret | null;
   organization_previous: PreviousSecret | null;
   allowed_scopes: string | null;
+  organization_hpio: string | null;
   partner_enabled: number;
   user_enabled: number | null;
 }
@@ -29,7 +30,7 @@ export async function findTokenCredentials(
 ): Promise<TokenCredentialsRow> {
   const [partner, organization, enablement, user] = await Promise.all([
     db.selectFrom('partners').select(SECRET_COLUMNS).where('id', '=', ids.partnerId).executeTakeFirst(),
-    db.selectFrom('organizations').select([...SECRET_COLUMNS, 'allowed_scopes']).where('id', '=', ids.organizationId).executeTakeFirst(),
+    db.selectFrom('organizations').select([...SECRET_COLUMNS, 'allowed_scopes', 'hpio']).where('id', '=', ids.organizationId).executeTakeFirst(),
     db
       .selectFrom('organization_partners')
       .select('partner_id')
@@ -49,6 +50,7 @@ export async function findTokenCredentials(
     partner_previous: partner ?? null,
     organization_previous: organization ?? null,
     allowed_scopes: organization?.allowed_scopes ?? null,
+    organization_hpio: organization?.hpio ?? null,
     partner_enabled: enablement ? 1 : 0,
     user_enabled: user?.enabled ?? null,
   };
@@ -100,16 +102,18 @@ export function findRequestPrincipal(db: Kysely<Database>, ids: PrincipalIds): A
   return whenReady(requestPrincipal(db, ids), (rows) => rows[0]);
 }
 
+/** Records the first validation; false when it was already recorded (another request came first). */
 export async function markIntegrationValidated(
   db: Kysely<Database>,
   ids: { partnerId: string; organizationId: string },
   at: string,
-): Promise<void> {
-  await db
+): Promise<boolean> {
+  const result = await db
     .updateTable('organization_partners')
     .set({ validated_at: at })
     .where('organization_id', '=', ids.organizationId)
     .where('partner_id', '=', ids.partnerId)
     .where('validated_at', 'is', null)
-    .execute();
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
 }

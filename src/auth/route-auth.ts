@@ -6,7 +6,8 @@ import { identifyAuditActor } from '../audit/index.ts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { rolesWith, type Capability } from './capabilities.ts';
 import { whenReady, type Awaitable } from '../platform/awaitable.ts';
-import { authenticateBearer, type AuthContext, type BearerRequirement, type Principal } from './auth-service.ts';
+import type { AuthContext, Principal } from './auth-service.ts';
+import { authenticateBearer, type BearerRequirement } from './bearer-auth.ts';
 
 export type RouteAuth =
   /** Anyone: the token call, health, public keys, the portal's SSO landing. */

@@ -15,6 +15,7 @@ import {
   PRESCRIPTION_CHANGES,
   TRANSITIONS,
   readPatientPrescription,
+  requirePatientPrescriptionScid,
   prescribeOrRefuse,
   describeMedicine,
   renderScidQrCode,
@@ -243,11 +244,11 @@ export async function submitPrescriptionChange(
   const fields = bodyFields(submitted);
   const sendTo = typeof fields.send_to === 'string' ? fields.send_to : '';
   if (fields.confirm !== 'yes') return { kind: 'confirm', status: 200, confirmation: await confirmationOf(ctx, session, ids, { action, sendTo }, []) };
-  const { prescription } = await readPatientPrescription(ctx.prescriptions, session, { userId: session.userId, ...ids });
+  const scid = await requirePatientPrescriptionScid(ctx.prescriptions, session, { userId: session.userId, ...ids });
   const form = { action, sendTo, formId: formIdOf(submitted) };
-  const once = await submitOnce(ctx.forms, session, form.formId, { purpose: action, target: prescription.scid }, async (): Promise<FormAttempt<ChangeOutcome>> => {
+  const once = await submitOnce(ctx.forms, session, form.formId, { purpose: action, target: scid }, async (): Promise<FormAttempt<ChangeOutcome>> => {
     const outcome = await changeFromForm(ctx, session, ids, form, submitted);
-    return { result: outcome.kind === 'done' ? prescription.scid : undefined, outcome };
+    return { result: outcome.kind === 'done' ? scid : undefined, outcome };
   });
   return once.kind === 'first' ? once.outcome : { kind: 'done' };
 }

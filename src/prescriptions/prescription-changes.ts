@@ -1,15 +1,16 @@
 // Ceasing, cancelling and reissuing a prescription: the path names the prescriber who acts,
 // the patient and the SCID (400 for a mistyped SCID, then 404s), the optional body is judged
-// (422), then the acting user's readiness and the lifecycle table decide (409). The change and
-// its event are written in one transaction.
+// (422), then the acting user's readiness and the lifecycle table decide (409, noted in the
+// audit trail as refused). The change, its event and its audit entry are written in one
+// transaction.
 import type { Kysely } from 'kysely';
 import type { PatientRow } from '../patients/index.ts';
 import type { Database } from '../platform/db/database-schema.ts';
 import { ApiError, type ValidationIssue } from '../platform/http/api-error.ts';
 import { bodyFields, readBody, valueOrRefuse, type BodyRead, type SubmittedBody } from '../platform/http/body-validation.ts';
 import { deliveryInputOf, resolveDelivery, type DeliveryColumns } from './prescription-delivery.ts';
-import { recordPrescriptionEvent } from './prescription-events.ts';
-import { planTransition, type PrescriptionChange, type PrescriptionStatus, type Transition } from './prescription-lifecycle.ts';
+import { noteRefusedAction, recordPrescriptionAction } from './prescription-events.ts';
+import { planTransition, type PrescriptionChange, type PrescriptionStatus } from './prescription-lifecycle.ts';
 import { requirePrescription } from './prescription-reads.ts';
 import { viewOfPrescription } from './prescription-view.ts';
 import { ReissueBody, type Prescription } from './prescriptions-schemas.ts';
@@ -48,18 +49,17 @@ interface Change {
   found: PrescriptionRow;
   patient: PatientRow;
   action: PrescriptionChange;
-  transition: Transition;
   /** The prescriber who acts. */
   actorId: string;
   columns: Partial<PrescriptionRow>;
 }
 
-/** The change, only while the prescription still has the status it was read with, and its event. */
+/** The change, only while the prescription still has the status it was read with, its event and its audit entry. */
 async function applyChange(ctx: PrescriptionsContext, change: Change, reserved: ReturnType<typeof reservedOf>): Promise<void> {
-  const { found, patient, action, transition, actorId, columns } = change;
+  const { found, patient, action, actorId, columns } = change;
   await ctx.unitOfWork.run(async (work) => {
     if (!(await updatePrescriptionInStatus(work.trx, found.id, found.status, columns))) await refuseChangedMeanwhile(work.trx, found, action);
-    await recordPrescriptionEvent(ctx, work, { type: transition.event, patient, actorId, scid: found.scid, reserved });
+    await recordPrescriptionAction(ctx, work, action, { patient, actorId, scid: found.scid, reserved });
   });
 }
 
@@ -93,10 +93,15 @@ export async function changePrescriptionOrRefuse(
   // ChangeBody's fields are ReissueBody's but the delivery; the route's own schema found the failures.
   const read = readBody(ReissueBody, body, { errors: () => delivery.issues });
   if (!read.ok) return read;
-  if (actorMustPrescribe) requireReadyPrescriber(prescriber);
-  const transition = planTransition(action, found.status as PrescriptionStatus, scid);
-  const at = ctx.clock.now().toISOString();
-  const columns = { status: transition.to, updated_at: at, updated_by_user_id: prescriber.user_id, ...delivery.columns };
-  await applyChange(ctx, { found, patient, action, transition, actorId: prescriber.user_id, columns }, reservedOf(body));
-  return { ok: true, value: viewOfPrescription({ ...found, ...columns }, ctx) };
+  try {
+    if (actorMustPrescribe) requireReadyPrescriber(prescriber);
+    const transition = planTransition(action, found.status as PrescriptionStatus, scid);
+    const at = ctx.clock.now().toISOString();
+    const columns = { status: transition.to, updated_at: at, updated_by_user_id: prescriber.user_id, ...delivery.columns };
+    await applyChange(ctx, { found, patient, action, actorId: prescriber.user_id, columns }, reservedOf(body));
+    return { ok: true, value: viewOfPrescription({ ...found, ...columns }, ctx) };
+  } catch (error) {
+    await noteRefusedAction(ctx, action, { patient, scid, prescriberId: prescriber.user_id }, error);
+    throw error;
+  }
 }

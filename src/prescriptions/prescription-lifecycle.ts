@@ -1,9 +1,10 @@
 // The prescription lifecycle as one table: what each action requires of the current status,
-// what it leaves, the event partners hear, the sandbox test helper that performs it and the
-// portal's button for it. Everything that lists the actions (the helpers' routes, the
-// portal's buttons and confirmation steps, the event names, the tests) reads this table, so a
-// new action is a row here plus the code of its own effect. Every entry point goes through
+// what it leaves, the event partners hear, the audit trail's action, the sandbox test helper
+// that performs it and the portal's button for it. Everything that lists the actions (the
+// helpers' routes, the portal's buttons and confirmation steps, the event names, the tests)
+// reads this table, so a new action is a row here plus the code of its own effect. Every entry point goes through
 // planTransition, so none can move a prescription another way.
+import type { AuditAction } from '../audit/index.ts';
 import { ApiError } from '../platform/http/api-error.ts';
 import type { EventType } from '../webhooks/index.ts';
 
@@ -18,6 +19,8 @@ export interface Transition {
   from: PrescriptionStatus | null;
   to: PrescriptionStatus;
   event: EventType;
+  /** The audit trail's action for it: recorded in the change's transaction, whichever surface acted. */
+  audit: AuditAction;
   /** What the action does, for the 409 that refuses it and the success message. */
   verb: string;
   /** The sandbox test helper's OpenAPI summary (POST …/prescriptions, or …/prescriptions/:scid/<action>). */
@@ -37,6 +40,7 @@ export const TRANSITIONS = {
     from: null,
     to: 'Active',
     event: 'prescription.created',
+    audit: 'prescription.create',
     verb: 'created',
     helperSummary: 'Sandbox: prescribe, as the path user, for the path patient',
   },
@@ -44,6 +48,7 @@ export const TRANSITIONS = {
     from: 'Active',
     to: 'Ceased',
     event: 'prescription.ceased',
+    audit: 'prescription.cease',
     verb: 'ceased',
     helperSummary: 'Sandbox: cease an Active prescription',
     portal: {
@@ -56,6 +61,7 @@ export const TRANSITIONS = {
     from: 'Active',
     to: 'Cancelled',
     event: 'prescription.cancelled',
+    audit: 'prescription.cancel',
     verb: 'cancelled',
     helperSummary: 'Sandbox: cancel an Active prescription',
     portal: {
@@ -69,6 +75,7 @@ export const TRANSITIONS = {
     from: 'Active',
     to: 'Active',
     event: 'prescription.reissued',
+    audit: 'prescription.reissue',
     verb: 'reissued',
     helperSummary: 'Sandbox: deliver the token of an Active prescription again (the delivery is overwritten; the SCID stays)',
     portal: {

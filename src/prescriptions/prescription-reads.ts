@@ -1,7 +1,8 @@
 // The read calls: a patient's prescriptions, a page at a time, newest first (the vendor's
 // "get patient prescriptions"), one prescription by SCID, and what a token page shows. The
 // query is checked before anything is looked up (400), then the path user and the patient
-// (404), as on every route.
+// (404), as on every route. Each read that answers is noted in the audit trail (written before
+// the answer leaves, or the request fails), whichever surface asked: API, portal or token page.
 import type { PatientRow } from '../patients/index.ts';
 import { invalidRequest, notFound, type ValidationIssue } from '../platform/http/api-error.ts';
 import { decodeLastKey, encodeLastKey, PAGE_LIMITS, readPageLimit, type PagePosition } from './prescription-paging.ts';
@@ -44,6 +45,7 @@ export async function listPatientPrescriptions(
   const page = rows.slice(0, limit);
   const last = page.at(-1);
   const hasNext = rows.length > limit && last !== undefined;
+  await ctx.audit.noteAccess({ action: 'prescription.list', organizationId: patient.organization_id, patientId: patient.id, detail: { count: page.length } });
   return {
     data: {
       patient: summaryOfPatient(patient),
@@ -54,11 +56,26 @@ export async function listPatientPrescriptions(
   };
 }
 
-export async function readPatientPrescription(ctx: PrescriptionsContext, caller: PrescribingCaller, ids: PatientPath & { scid: string }): Promise<PrescriptionData> {
+async function requirePathPrescription(ctx: PrescriptionsContext, caller: PrescribingCaller, ids: PatientPath & { scid: string }) {
   const scid = readScid(ids.scid);
   const { patient } = await requirePrescriberAndPatient(ctx, caller, ids);
-  const row = await requirePrescription(ctx, patient, scid);
+  return { patient, row: await requirePrescription(ctx, patient, scid) };
+}
+
+/** The prescription and a summary of its patient; noted as read. */
+export async function readPatientPrescription(ctx: PrescriptionsContext, caller: PrescribingCaller, ids: PatientPath & { scid: string }): Promise<PrescriptionData> {
+  const { patient, row } = await requirePathPrescription(ctx, caller, ids);
+  await ctx.audit.noteAccess({ action: 'prescription.read', organizationId: patient.organization_id, patientId: patient.id, scid: row.scid });
   return { patient: summaryOfPatient(patient), prescription: viewOfPrescription(row, ctx) };
+}
+
+/**
+ * The canonical SCID of the path's prescription, or the 400/404 a read would answer. Shows
+ * nothing of the prescription, so nothing is noted: the portal checks a change's target with
+ * it before the change (which records its own entry).
+ */
+export async function requirePatientPrescriptionScid(ctx: PrescriptionsContext, caller: PrescribingCaller, ids: PatientPath & { scid: string }): Promise<string> {
+  return (await requirePathPrescription(ctx, caller, ids)).row.scid;
 }
 
 /** What a token page shows: the SCID and the medicine, never the patient. */
@@ -77,6 +94,8 @@ const TOKEN_PATTERN = /^[A-Za-z0-9_-]{22}$/;
 export async function findTokenPage(ctx: PrescriptionsContext, token: string): Promise<TokenPage> {
   const row = TOKEN_PATTERN.test(token) ? await findPrescriptionByToken(ctx.db, storedFormsOfTokenPageKey(token)) : undefined;
   if (!row) throw notFound('There is no prescription token at this address');
+  // Anyone with the address may open it: the entry's actor is anonymous, with the client's address (the scope's); never the token.
+  await ctx.audit.noteAccess({ action: 'prescription.token_page', organizationId: row.organization_id, patientId: row.patient_id, scid: row.scid });
   const { scid, status, item_name, item_strength, item_form, quantity } = row;
   return { scid, status, item_name, item_strength, item_form, quantity, repeats: row.number_of_repeats_authorised };
 }

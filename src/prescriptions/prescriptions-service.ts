@@ -4,6 +4,7 @@
 // entry point (the sandbox test helpers and the portal) calls these, so the same rules
 // hold and the same events are written whichever way a prescriber acts.
 import type { Kysely } from 'kysely';
+import type { AuditTrail } from '../audit/index.ts';
 import { findPrescribableDrug, type CustomDrugsContext } from '../custom-drugs/index.ts';
 import { requirePatient, requirePatientStillLive, type PatientsContext, type PatientRow } from '../patients/index.ts';
 import type { Clock } from '../platform/clock.ts';
@@ -15,7 +16,7 @@ import { bodyFields, valueOrRefuse, type BodyRead, type SubmittedBody } from '..
 import { newId } from '../platform/ids.ts';
 import type { Deps } from '../deps.ts';
 import { readPrescriberProfile, type CallerOrganization, type PrescriberProfile, type UsersContext } from '../users/index.ts';
-import { recordPrescriptionEvent, type ReservedValues } from './prescription-events.ts';
+import { noteRefusedAction, recordPrescriptionAction, type ReservedValues } from './prescription-events.ts';
 import { readPrescribeBody, type PrescriptionDraft } from './prescription-input.ts';
 import { planTransition } from './prescription-lifecycle.ts';
 import { viewOfPrescription } from './prescription-view.ts';
@@ -34,13 +35,15 @@ export interface PrescriptionsContext {
   users: UsersContext;
   patients: PatientsContext;
   customDrugs: CustomDrugsContext;
-  /** A change and its outbox event commit together through it. */
+  /** A change, its outbox event and its audit entry commit together through it. */
   unitOfWork: UnitOfWork;
+  /** Where reads (the list, one prescription, the token page) are noted. */
+  audit: AuditTrail;
 }
 
 export function createPrescriptionsContext(
   deps: Pick<Deps, 'database' | 'clock' | 'config' | 'secretKey'>,
-  features: { users: UsersContext; patients: PatientsContext; customDrugs: CustomDrugsContext; unitOfWork: UnitOfWork },
+  features: { users: UsersContext; patients: PatientsContext; customDrugs: CustomDrugsContext; unitOfWork: UnitOfWork; audit: AuditTrail },
 ): PrescriptionsContext {
   return { db: deps.database, clock: deps.clock, publicUrl: deps.config.publicUrl, secretKey: deps.secretKey, ...features };
 }
@@ -122,15 +125,14 @@ function newPrescriptionRow(ctx: PrescriptionsContext, draft: PrescriptionDraft,
 /** Tries with a fresh SCID and token when one collides; 2^88 and 2^128 possibilities make a second try rare. */
 const INSERT_ATTEMPTS = 3;
 
-/** Inserts the prescription and its event in one transaction; returns the row stored. */
+/** Inserts the prescription, its event and its audit entry in one transaction; returns the row stored. */
 async function insertWithEvent(ctx: PrescriptionsContext, row: PrescriptionRow, patient: PatientRow, reserved: ReservedValues): Promise<PrescriptionRow> {
   for (let attempt = 1; ; attempt++) {
     try {
       await ctx.unitOfWork.run(async (work) => {
         await requirePatientStillLive(work.trx, patient);
         await insertPrescription(work.trx, row);
-        const facts = { type: planTransition('create', null).event, patient, actorId: row.prescriber_user_id, scid: row.scid, reserved };
-        await recordPrescriptionEvent(ctx, work, facts);
+        await recordPrescriptionAction(ctx, work, 'create', { patient, actorId: row.prescriber_user_id, scid: row.scid, reserved });
       });
       return row;
     } catch (error) {
@@ -153,7 +155,12 @@ export async function prescribeOrRefuse(ctx: PrescriptionsContext, caller: Presc
   const read = readPrescribeBody(submitted, { drug, patient });
   if (!read.ok) return read;
   const draft = read.value;
-  requireReadyPrescriber(prescriber);
+  try {
+    requireReadyPrescriber(prescriber);
+  } catch (error) {
+    await noteRefusedAction(ctx, 'create', { patient, prescriberId: prescriber.user_id }, error);
+    throw error;
+  }
   const at = ctx.clock.now().toISOString();
   const row = await insertWithEvent(ctx, newPrescriptionRow(ctx, draft, prescriber, patient, at), patient, reservedOf(submitted));
   return { ok: true, value: viewOfPrescription(row, ctx) };

@@ -3,6 +3,7 @@
 // still enabled there, the organization's HPI-O, the partner's frame origins), so revoking
 // any of them ends the session at its next request. A session idle longer than the timeout,
 // or older than SESSION_MAX_AGE_SECONDS, is ended (deleted) when it is next presented.
+import { auditRecords } from '../audit/index.ts';
 import { parseStoredRoles, type Role } from '../auth/index.ts';
 import { decryptSecret, hashSecret } from '../platform/secrets.ts';
 import type { EventMetadata } from '../webhooks/index.ts';
@@ -79,7 +80,10 @@ export async function findLivePortalSession(ctx: SsoContext, sessionId: string |
   return sessionOf(row, csrfSecret);
 }
 
-/** Signs out: the session is deleted, whichever instance is asked next. */
+/** Signs out: the session is deleted, whichever instance is asked next, with its auth.portal_sign_out entry (the session's user acts). */
 export async function endPortalSession(ctx: SsoContext, sessionId: string): Promise<void> {
-  await deletePortalSession(ctx.db, hashSecret(sessionId));
+  await ctx.unitOfWork.run(async ({ trx, record }) => {
+    await deletePortalSession(trx, hashSecret(sessionId));
+    record(auditRecords, { action: 'auth.portal_sign_out' });
+  });
 }

@@ -5,6 +5,7 @@
 // an idle timeout (a setting) or 12 hours, whichever comes first. Tokens and session ids are
 // random and stored only as hashes.
 import { randomBytes } from 'node:crypto';
+import { auditRecords, type AuditTrail } from '../audit/index.ts';
 import type { Kysely } from 'kysely';
 import { checkCredentialAttempt, missingCredentialHeaders, readTokenHeaders, screenCredentialAttempt, type AuthContext } from '../auth/index.ts';
 import type { Clock } from '../platform/clock.ts';
@@ -25,7 +26,7 @@ import {
   findSsoToken,
   insertPortalSession,
   insertSsoToken,
-  isSignInStillAllowed,
+  findAllowedSignIn,
   spendSsoToken,
   type SsoTokenRow,
 } from './sso-store.ts';
@@ -39,17 +40,20 @@ export interface SsoContext {
   idleTimeoutSeconds: number;
   /** Encrypts each session's CSRF secret at rest. */
   secretKey: Buffer;
-  /** Every change commits through it, with the records it leaves. */
+  /** Every change commits through it, with the records it leaves (audit entries among them). */
   unitOfWork: UnitOfWork;
+  /** Where refused sign-ins, which change nothing, are noted. */
+  audit: AuditTrail;
 }
 
-export function createSsoContext(deps: Pick<Deps, 'database' | 'clock' | 'config' | 'secretKey'>, features: { auth: AuthContext; unitOfWork: UnitOfWork }): SsoContext {
+export function createSsoContext(deps: Pick<Deps, 'database' | 'clock' | 'config' | 'secretKey'>, features: { auth: AuthContext; unitOfWork: UnitOfWork; audit: AuditTrail }): SsoContext {
   return {
     db: deps.database,
     clock: deps.clock,
     secretKey: deps.secretKey,
     auth: features.auth,
     unitOfWork: features.unitOfWork,
+    audit: features.audit,
     portalUrl: deps.config.portalUrl,
     idleTimeoutSeconds: deps.config.portalIdleTimeoutSeconds,
   };
@@ -97,8 +101,9 @@ export async function mintSsoToken(
   address: string,
 ): Promise<MintedSsoToken> {
   const credentials = readSsoHeaders(headers);
-  await screenCredentialAttempt(ctx.auth, credentials, address, INVALID_PARTNER_CREDENTIALS);
-  const checked = await checkCredentialAttempt(ctx.auth, credentials, address);
+  const attempt = { headers: credentials, address, endpoint: '/v1/sso' } as const;
+  await screenCredentialAttempt(ctx.auth, attempt, INVALID_PARTNER_CREDENTIALS);
+  const checked = await checkCredentialAttempt(ctx.auth, attempt);
   if (!checked) throw unauthorized(INVALID_PARTNER_CREDENTIALS);
   // No body at all reads as an empty one: the default path.
   const body: SubmittedBody = submitted.value === undefined ? { value: {}, issues: [] } : submitted;
@@ -111,16 +116,20 @@ export async function mintSsoToken(
   if (!redirect) throw new Error('a redirect_path without issues must give a redirect');
   const token = newBrowserSecret();
   const now = ctx.clock.now();
-  await insertSsoToken(ctx.db, {
-    token_hash: hashSecret(token),
-    partner_id: checked.partnerId,
-    organization_id: checked.organizationId,
-    user_id: checked.userId,
-    redirect_path: redirect.path,
-    ...redirect.reserved,
-    created_at: now.toISOString(),
-    expires_at: secondsAfter(now, SSO_TOKEN_TTL_SECONDS),
-    used_at: null,
+  const actor = { kind: 'user', partnerId: checked.partnerId, organizationId: checked.organizationId, userId: checked.userId } as const;
+  await ctx.unitOfWork.run(async ({ trx, record }) => {
+    await insertSsoToken(trx, {
+      token_hash: hashSecret(token),
+      partner_id: checked.partnerId,
+      organization_id: checked.organizationId,
+      user_id: checked.userId,
+      redirect_path: redirect.path,
+      ...redirect.reserved,
+      created_at: now.toISOString(),
+      expires_at: secondsAfter(now, SSO_TOKEN_TTL_SECONDS),
+      used_at: null,
+    });
+    record(auditRecords, { action: 'auth.sso_minted', actor, hpio: checked.organizationHpio, detail: { partnerId: checked.partnerId } });
   });
   const query = `token=${token}&redirect=${encodeURIComponent(typeof sent === 'string' ? sent : redirect.path)}`;
   return { sso_token: token, redirect_url: `${ctx.portalUrl}/auth/sso?${query}`, expires_in: SSO_TOKEN_TTL_SECONDS };
@@ -148,6 +157,22 @@ async function refusalOf(ctx: SsoContext, row: SsoTokenRow | undefined, now: str
   if (!row) return { ok: false, reason: 'unknown', frameOrigins: [] };
   const frameOrigins = parseFrameOrigins(await findPartnerFrameOrigins(ctx.db, row.partner_id));
   return { ok: false, reason: row.used_at !== null ? 'used' : row.expires_at <= now ? 'expired' : 'revoked', frameOrigins };
+}
+
+/**
+ * A live link refused because its user or partner lost access since it was minted: noted as
+ * auth.sso_spent, refused, by whoever brought it (anonymous), against the link's user. Unknown,
+ * used and expired links are answered from a read alone and leave nothing, so that guessing
+ * and replaying cost no write (the landing's address limit bounds them).
+ */
+async function noteRefusedLanding(ctx: SsoContext, row: SsoTokenRow, reason: 'revoked'): Promise<void> {
+  await ctx.audit.noteAccess({
+    action: 'auth.sso_spent',
+    outcome: 'refused',
+    organizationId: row.organization_id,
+    targetUserId: row.user_id,
+    detail: { partnerId: row.partner_id, reason },
+  });
 }
 
 /** Thrown inside the sign-in transaction to roll the spent token back. */
@@ -187,13 +212,18 @@ export async function signInWithSsoToken(ctx: SsoContext, token: string | undefi
   if (!isSpendable(known, now.toISOString())) return refusalOf(ctx, known, now.toISOString());
   const sessionId = newBrowserSecret();
   const opened = await ctx.unitOfWork
-    .run(async ({ trx }) => {
+    .run(async ({ trx, record }) => {
       const spent = await spendSsoToken(trx, tokenHash, now.toISOString());
       if (!spent) return undefined;
       const ids = { partnerId: spent.partner_id, organizationId: spent.organization_id, userId: spent.user_id };
-      if (!(await isSignInStillAllowed(trx, ids))) throw new SignInRevoked();
+      const allowed = await findAllowedSignIn(trx, ids);
+      if (!allowed) throw new SignInRevoked();
       await openSession(ctx, trx, spent, sessionId, now);
       if (previousSessionId) await deletePortalSession(trx, hashSecret(previousSessionId));
+      // Two facts of one landing: the link is spent, and a session is open (sign-out ends it).
+      const signedIn = { actor: { kind: 'user', ...ids }, hpio: allowed.organizationHpio, detail: { partnerId: ids.partnerId } } as const;
+      record(auditRecords, { action: 'auth.sso_spent', ...signedIn });
+      record(auditRecords, { action: 'auth.portal_sign_in', ...signedIn });
       return spent;
     })
     .catch((error: unknown) => {
@@ -201,7 +231,10 @@ export async function signInWithSsoToken(ctx: SsoContext, token: string | undefi
       throw error;
     });
   if (opened === undefined) return refusalOf(ctx, await findSsoToken(ctx.db, tokenHash), now.toISOString());
-  if (opened === null) return { ok: false, reason: 'revoked', frameOrigins: [] };
+  if (opened === null) {
+    await noteRefusedLanding(ctx, known, 'revoked');
+    return { ok: false, reason: 'revoked', frameOrigins: [] };
+  }
   const frameOrigins = parseFrameOrigins(await findPartnerFrameOrigins(ctx.db, opened.partner_id));
   return { ok: true, sessionId, redirectPath: opened.redirect_path, frameOrigins };
 }

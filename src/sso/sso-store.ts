@@ -35,17 +35,21 @@ export async function findPartnerFrameOrigins(db: Kysely<Database>, partnerId: s
   return row?.frame_origins;
 }
 
-/** Whether the user still belongs to the organization, enabled, and the organization still enables the partner. */
-export async function isSignInStillAllowed(db: Kysely<Database>, ids: { partnerId: string; organizationId: string; userId: string }): Promise<boolean> {
+/** The organization's HPI-O if the user still belongs to it, enabled, and it still enables the partner; else undefined. */
+export async function findAllowedSignIn(
+  db: Kysely<Database>,
+  ids: { partnerId: string; organizationId: string; userId: string },
+): Promise<{ organizationHpio: string | null } | undefined> {
   const row = await db
     .selectFrom('users as u')
     .innerJoin('organization_partners as op', (join) => join.onRef('op.organization_id', '=', 'u.organization_id').on('op.partner_id', '=', ids.partnerId))
-    .select('u.id')
+    .innerJoin('organizations as o', 'o.id', 'u.organization_id')
+    .select('o.hpio')
     .where('u.id', '=', ids.userId)
     .where('u.organization_id', '=', ids.organizationId)
     .where('u.enabled', '=', 1)
     .executeTakeFirst();
-  return row !== undefined;
+  return row && { organizationHpio: row.hpio };
 }
 
 export async function insertPortalSession(trx: Kysely<Database>, row: Insertable<PortalSessionsTable>): Promise<void> {

@@ -1,6 +1,8 @@
 // Update user (PUT .../users/{user_id}): full_name and provider_details, only the fields sent.
 // Every check that can fail runs before anything is written (the HI lookup last of them), and
 // the write (provider record and full_name) is one transaction, so a failure saves nothing.
+// The user.update entry commits with it; the HI lookup has its own entry (hi.provider_verify).
+import { auditRecords, maskIdentifier } from '../audit/index.ts';
 import { validationFailed } from '../platform/http/api-error.ts';
 import {
   detailColumnsOf,
@@ -42,7 +44,7 @@ async function prepareProviderWrite(
   if (!needsHiLookup(stored, patch)) return { patch, stored, identity, verified: false };
   checkOrganizationHpio(organizationHpio);
   if (await isHpiiHeldByAnother(ctx.db, owner.organizationId, identity.hpii_number, owner.userId)) throw hpiiConflict();
-  rejectUnverified(await askHiService(ctx.hiService, identity));
+  rejectUnverified(await askHiService(ctx, identity, owner.userId));
   return { patch, stored, identity, verified: true };
 }
 
@@ -66,7 +68,8 @@ export async function updateUser(
   const fullName = update.full_name ?? (write && followedFullName(write));
   const at = ctx.clock.now().toISOString();
   try {
-    await ctx.unitOfWork.run(async ({ trx }) => {
+    await ctx.unitOfWork.run(async ({ trx, record }) => {
+      record(auditRecords, { action: 'user.update', targetUserId: user.id, ...(write ? { detail: { hpii: maskIdentifier(write.identity.hpii_number) } } : {}) });
       if (write?.verified) {
         // Checked again inside the transaction: another request may have taken the HPI-I meanwhile.
         if (!(await claimHpii(trx, owner, write.identity.hpii_number, at))) throw hpiiConflict();

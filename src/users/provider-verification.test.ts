@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { AuditEvent, AuditTrail } from '../audit/index.ts';
 import { HI_DEMO_FIXTURES, HI_DEMO_PROVIDERS, createHiSandboxSimulator } from '../hi-service/index.ts';
 import { ApiError } from '../platform/http/api-error.ts';
 import type { ProviderRecordRow } from './provider-details.ts';
@@ -49,14 +50,28 @@ describe('checks before a lookup', () => {
 describe('asking the HI Service', () => {
   const simulator = createHiSandboxSimulator({ fixtures: HI_DEMO_FIXTURES });
   const identity = ({ fault: _fault, ...person }: { fault?: string } & Record<string, string>) => person as never;
+  // The trail as the lookup uses it: each entry noted, in order.
+  const noted: AuditEvent[] = [];
+  const lookup = { hiService: simulator, audit: { noteAccess: async (event: AuditEvent) => void noted.push(event) } as AuditTrail };
+  const USER = '0b9f1c1e-6a47-4a33-9c2e-2d7b0c9e4f10';
 
-  it('passes verified, no_match and no_status through', async () => {
-    expect(await askHiService(simulator, identity(HI_DEMO_PROVIDERS.verified))).toBe('verified');
-    expect(await askHiService(simulator, identity({ ...HI_DEMO_PROVIDERS.verified, sex: 'M' }))).toBe('no_match');
-    expect(await askHiService(simulator, identity(HI_DEMO_PROVIDERS.withoutStatus))).toBe('no_status');
+  it('passes verified, no_match and no_status through, noting each lookup with the HPI-I masked', async () => {
+    noted.length = 0;
+    expect(await askHiService(lookup, identity(HI_DEMO_PROVIDERS.verified), USER)).toBe('verified');
+    expect(await askHiService(lookup, identity({ ...HI_DEMO_PROVIDERS.verified, sex: 'M' }), USER)).toBe('no_match');
+    expect(await askHiService(lookup, identity(HI_DEMO_PROVIDERS.withoutStatus), USER)).toBe('no_status');
+    expect(noted.map((event) => [event.action, event.outcome, event.targetUserId, event.detail?.hiResult])).toEqual([
+      ['hi.provider_verify', 'success', USER, 'verified'],
+      ['hi.provider_verify', 'success', USER, 'no_match'],
+      ['hi.provider_verify', 'success', USER, 'no_status'],
+    ]);
+    expect(noted[0]!.detail).toMatchObject({ hpii: `****${HI_DEMO_PROVIDERS.verified.hpii_number.slice(-4)}`, durationMs: expect.any(Number) });
+    expect(JSON.stringify(noted)).not.toContain(HI_DEMO_PROVIDERS.verified.hpii_number);
   });
 
-  it('turns an unreachable service into a 500 INTERNAL_ERROR', async () => {
-    await expect(askHiService(simulator, identity(HI_DEMO_PROVIDERS.unreachable))).rejects.toMatchObject({ code: 'INTERNAL_ERROR', status: 500 });
+  it("turns an unreachable service into a 500 INTERNAL_ERROR, noted with outcome 'error'", async () => {
+    noted.length = 0;
+    await expect(askHiService(lookup, identity(HI_DEMO_PROVIDERS.unreachable), USER)).rejects.toMatchObject({ code: 'INTERNAL_ERROR', status: 500 });
+    expect(noted).toMatchObject([{ action: 'hi.provider_verify', outcome: 'error', targetUserId: USER, detail: { hiResult: 'unreachable' } }]);
   });
 });

@@ -1,5 +1,8 @@
 // When a provider is checked with the HI Service, what must hold before asking, and what each
-// answer means. The lookup itself is the HI Service port's verifyProvider.
+// answer means. The lookup itself is the HI Service port's verifyProvider; each one leaves an
+// hi.provider_verify entry in the audit trail (the HPI-I masked), whatever it answered.
+import { performance } from 'node:perf_hooks';
+import { maskIdentifier, type AuditTrail } from '../audit/index.ts';
 import { HiServiceUnreachableError, type HiServicePort, type HiSex } from '../hi-service/index.ts';
 import { isValidHpii, isValidHpio } from '../identifiers/index.ts';
 import { ApiError, validationFailed, type ValidationCode } from '../platform/http/api-error.ts';
@@ -45,15 +48,37 @@ export function checkOrganizationHpio(hpio: string | null | undefined): void {
   );
 }
 
-/** Asks the HI Service; an unreachable service is a 500 (the caller has saved nothing yet). */
-export async function askHiService(hiService: HiServicePort, identity: ProviderIdentity): Promise<HiAnswer> {
+/** What a lookup needs: the port, and the trail its entry goes to. */
+export interface HiLookup {
+  hiService: HiServicePort;
+  audit: AuditTrail;
+}
+
+/**
+ * Asks the HI Service about `targetUserId`'s identity; an unreachable service is a 500 (the
+ * caller has saved nothing yet) and an entry with outcome 'error'. The entry is noted before the
+ * answer is acted on, so a refusal that follows (422, 500) still shows the lookup.
+ */
+export async function askHiService(lookup: HiLookup, identity: ProviderIdentity, targetUserId: string): Promise<HiAnswer> {
+  const started = performance.now();
+  const note = (hiResult: string, outcome: 'success' | 'error') =>
+    lookup.audit.noteAccess({
+      action: 'hi.provider_verify',
+      outcome,
+      targetUserId,
+      detail: { searchPath: 'hpii', hpii: maskIdentifier(identity.hpii_number), hiResult, durationMs: Math.round(performance.now() - started) },
+    });
+  let answer: HiAnswer;
   try {
-    const answer = await hiService.verifyProvider(Object.assign({}, identity, { sex: identity.sex as HiSex }));
-    return answer.kind;
+    answer = (await lookup.hiService.verifyProvider(Object.assign({}, identity, { sex: identity.sex as HiSex }))).kind;
   } catch (error) {
-    if (!(error instanceof HiServiceUnreachableError)) throw error;
+    const unreachable = error instanceof HiServiceUnreachableError;
+    await note(unreachable ? 'unreachable' : 'failed', 'error');
+    if (!unreachable) throw error;
     throw new ApiError('INTERNAL_ERROR', 'The HI Service could not be reached; nothing was saved; retry later');
   }
+  await note(answer, 'success');
+  return answer;
 }
 
 /** Update user: an unverified answer is a 422 naming the HPI-I field. */

@@ -1,6 +1,9 @@
 // Who a user is allowed to be: replacing roles, and the user state table (disable, enable).
 // Sign-in itself is the identity provider's (identity-provider.ts); the roles are ours.
+// Each change commits with its audit entry (user.roles_change, user.disable, user.enable); a
+// disable refused to keep the organization manageable leaves one with outcome 'refused'.
 import type { Kysely } from 'kysely';
+import { auditRecords } from '../audit/index.ts';
 import type { Database } from '../platform/db/database-schema.ts';
 import { ApiError } from '../platform/http/api-error.ts';
 import { BASELINE_ROLES, isAssignableRole, parseStoredRoles, PLATFORM_KEPT_ROLES, type Role } from '../auth/index.ts';
@@ -37,11 +40,20 @@ export async function replaceRoles(
   if (assigned.length === 0) throw new ApiError('INVALID_USER_PARAMETERS', NO_VALID_ROLE);
   const kept = parseStoredRoles(user.roles).filter((role) => (PLATFORM_KEPT_ROLES as readonly Role[]).includes(role));
   const roles: Role[] = [...kept, ...assigned];
-  await updateUserOfOrganization(ctx.db, organizationId, user.id, { roles: JSON.stringify(roles), updated_at: ctx.clock.now().toISOString() });
+  await ctx.unitOfWork.run(async ({ trx, record }) => {
+    await updateUserOfOrganization(trx, organizationId, user.id, { roles: JSON.stringify(roles), updated_at: ctx.clock.now().toISOString() });
+    record(auditRecords, { action: 'user.roles_change', targetUserId: user.id, detail: { roles } });
+  });
   return { user_id: user.id, access_roles: roles };
 }
 
 type StateChange = 'disable' | 'enable';
+
+/** A disable refused (409): noted with outcome 'refused' and which rule refused it, then thrown. */
+async function refuseStateChange(ctx: UsersContext, targetUserId: string, reason: 'self' | 'last_owner', refusal: ApiError): Promise<never> {
+  await ctx.audit.noteAccess({ action: 'user.disable', outcome: 'refused', targetUserId, detail: { reason: `CONFLICT: ${reason}` } });
+  throw refusal;
+}
 
 export const LOCK_OUT_DETAILS = {
   self: 'You cannot disable yourself; ask another owner or admin of the organization',
@@ -83,14 +95,18 @@ export async function changeUserState(
     return { user_id: user.id, message: change === 'disable' ? STATE_MESSAGES.alreadyDisabled : STATE_MESSAGES.alreadyEnabled };
   }
   // Nobody disables themselves (409): no other change can race this one.
-  if (change === 'disable' && user.id === caller.userId) throw new ApiError('CONFLICT', LOCK_OUT_DETAILS.self);
-  await ctx.unitOfWork.run(async ({ trx }) => {
-    if (change === 'disable') await refuseLastOwner(trx, organizationId, user);
-    const at = ctx.clock.now().toISOString();
-    await updateUserOfOrganization(trx, organizationId, user.id, { roles: JSON.stringify(rolesAfterStateChange(user.roles)), updated_at: at });
-    const account = { db: trx, organizationId, userId: user.id, email: user.email };
-    // Last, so an identity provider that fails rolls the role change back.
-    await (change === 'disable' ? ctx.identityProvider.disableUser(account) : ctx.identityProvider.enableUser(account));
-  });
+  if (change === 'disable' && user.id === caller.userId) await refuseStateChange(ctx, user.id, 'self', new ApiError('CONFLICT', LOCK_OUT_DETAILS.self));
+  const roles = rolesAfterStateChange(user.roles);
+  await ctx.unitOfWork
+    .run(async ({ trx, record }) => {
+      if (change === 'disable') await refuseLastOwner(trx, organizationId, user);
+      const at = ctx.clock.now().toISOString();
+      await updateUserOfOrganization(trx, organizationId, user.id, { roles: JSON.stringify(roles), updated_at: at });
+      const account = { db: trx, organizationId, userId: user.id, email: user.email };
+      // Last, so an identity provider that fails rolls the role change back.
+      await (change === 'disable' ? ctx.identityProvider.disableUser(account) : ctx.identityProvider.enableUser(account));
+      record(auditRecords, { action: change === 'disable' ? 'user.disable' : 'user.enable', targetUserId: user.id, detail: { roles } });
+    })
+    .catch((error: unknown) => (error instanceof ApiError && error.code === 'CONFLICT' ? refuseStateChange(ctx, user.id, 'last_owner', error) : Promise.reject(error)));
   return { user_id: user.id, message: change === 'disable' ? STATE_MESSAGES.disabled : STATE_MESSAGES.enabled };
 }

@@ -1,7 +1,9 @@
 // Create user through the API. The user is always created (unless the e-mail is taken or the
 // HI Service is unreachable); a provider whose HPI-I the HI Service does not verify, or whose
 // HPI-I another active provider of the organization holds, is created without a provider
-// record, and the response's code and warning say so.
+// record, and the response's code and warning say so. The user.create entry commits with the
+// user; the HI lookup before it has its own (hi.provider_verify), naming the user to be.
+import { auditRecords } from '../audit/index.ts';
 import { normaliseEmail } from '../identifiers/index.ts';
 import { ApiError } from '../platform/http/api-error.ts';
 import { detailColumnsOf, type ProviderDetailsPatch, type ProviderIdentity } from './provider-details.ts';
@@ -37,7 +39,7 @@ function rolesOnCreate(requested: AssignableRole[] | undefined): Role[] {
 }
 
 /** Checks the HPI-I and the organization, then asks the HI Service unless the HPI-I is taken. */
-async function verifyNewProvider(ctx: UsersContext, organization: CallerOrganization, input: NewUserRequest): Promise<ProviderOutcome> {
+async function verifyNewProvider(ctx: UsersContext, organization: CallerOrganization, input: NewUserRequest, userId: string): Promise<ProviderOutcome> {
   checkHpiiNumber(input.hpii_number, 'hpii_number');
   checkOrganizationHpio(organization.organizationHpio);
   // Presence of these was checked with the body (422 REQUIRED_FIELD).
@@ -49,7 +51,7 @@ async function verifyNewProvider(ctx: UsersContext, organization: CallerOrganiza
     sex: input.sex,
   } as ProviderIdentity;
   const held = await isHpiiHeldByAnother(ctx.db, organization.organizationId, identity.hpii_number);
-  const answer = held ? 'held' : await askHiService(ctx.hiService, identity);
+  const answer = held ? 'held' : await askHiService(ctx, identity, userId);
   return { answer, identity, details: input };
 }
 
@@ -60,10 +62,12 @@ function reportOf(userId: string, outcome: ProviderOutcome | undefined): UserCre
 }
 
 /** The user, and its provider record when verified and the HPI-I is still free, in one transaction. */
-function insertNewUser(ctx: UsersContext, row: Insertable<UsersTable> & { id: string }, provider: ProviderOutcome | undefined, at: string): Promise<UserCreated> {
+function insertNewUser(ctx: UsersContext, user: { row: Insertable<UsersTable> & { id: string }; roles: Role[] }, provider: ProviderOutcome | undefined, at: string): Promise<UserCreated> {
+  const { row, roles } = user;
   const owner: RecordOwner = { organizationId: row.organization_id, userId: row.id };
-  return ctx.unitOfWork.run(async ({ trx }) => {
+  return ctx.unitOfWork.run(async ({ trx, record }) => {
     await insertUser(trx, row);
+    record(auditRecords, { action: 'user.create', targetUserId: row.id, detail: { roles } });
     if (provider?.answer !== 'verified') return reportOf(row.id, provider);
     if (!(await claimHpii(trx, owner, provider.identity.hpii_number, at))) return reportOf(row.id, { ...provider, answer: 'held' });
     await writeVerifiedRecord(trx, owner, undefined, provider.identity, detailColumnsOf(provider.details), at);
@@ -77,15 +81,15 @@ export async function createOrganizationUser(ctx: UsersContext, organization: Ca
   const email = normaliseEmail(input.email);
   if (await findUserByEmail(ctx.db, email)) throw emailTaken();
   const roles = rolesOnCreate(input.access_roles);
-  let provider = holdsAny(roles, PROVIDER_RECORD_ROLES) ? await verifyNewProvider(ctx, organization, input) : undefined;
   const at = ctx.clock.now().toISOString();
   const row = newUserRow(at, { organizationId, email, givenName: input.given_name, familyName: input.family_name, roles });
+  let provider = holdsAny(roles, PROVIDER_RECORD_ROLES) ? await verifyNewProvider(ctx, organization, input, row.id) : undefined;
   // A write a unique index refused lost a race: for the e-mail (409), or for the HPI-I, which
   // another create claimed between our check and our write (two instances both read no
   // holder). Ours is then created without a provider record, as if it had come second.
   for (;;) {
     try {
-      return await insertNewUser(ctx, row, provider, at);
+      return await insertNewUser(ctx, { row, roles }, provider, at);
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;
       if (await findUserByEmail(ctx.db, email)) throw emailTaken();

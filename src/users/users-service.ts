@@ -2,7 +2,7 @@
 // the path-user checks other features rely on, the single-user read and the list. Creating
 // (user-creation.ts), updating (provider-update.ts) and access (user-access.ts) build on it.
 import type { Insertable, Kysely } from 'kysely';
-import { auditRecords } from '../audit/index.ts';
+import { auditRecords, type AuditTrail } from '../audit/index.ts';
 import type { HiServicePort } from '../hi-service/index.ts';
 import { notFound } from '../platform/http/api-error.ts';
 import type { Clock } from '../platform/clock.ts';
@@ -21,13 +21,16 @@ export interface UsersContext {
   clock: Clock;
   hiService: HiServicePort;
   identityProvider: IdentityProvider;
-  /** Every change commits through it, with the records it leaves. */
+  /** Every change commits through it, with the records it leaves (audit entries among them). */
   unitOfWork: UnitOfWork;
+  /** Where reads and HI lookups, which change nothing, are noted. */
+  audit: AuditTrail;
 }
 
-export function createUsersContext(deps: Pick<Deps, 'database' | 'clock' | 'hiService'>, features: { unitOfWork: UnitOfWork }): UsersContext {
+export function createUsersContext(deps: Pick<Deps, 'database' | 'clock' | 'hiService'>, features: { unitOfWork: UnitOfWork; audit: AuditTrail }): UsersContext {
   // The built-in identity provider is our own user store; an external one is plugged in here.
-  return { db: deps.database, clock: deps.clock, hiService: deps.hiService, identityProvider: createUserStoreIdentityProvider(), unitOfWork: features.unitOfWork };
+  const { unitOfWork, audit } = features;
+  return { db: deps.database, clock: deps.clock, hiService: deps.hiService, identityProvider: createUserStoreIdentityProvider(), unitOfWork, audit };
 }
 
 export const USER_NOT_FOUND = 'User not found';
@@ -95,11 +98,12 @@ function detailsOf(user: UserRow, record: ProviderRecordRow | undefined): UserVi
     : { given_name: user.given_name, family_name: user.family_name, title: null, date_of_birth: null, sex: null };
 }
 
-/** The single-user read: details from the provider record when there is one. */
+/** The single-user read: details from the provider record when there is one (a user.read entry: it shows the HPI-I). */
 export async function readUser(ctx: UsersContext, organization: CallerOrganization, pathUserId: string): Promise<UserView> {
   const { organizationId, organizationHpio } = organization;
   const user = await requireUser(ctx, organizationId, pathUserId);
   const record = await findProviderRecord(ctx.db, organizationId, user.id);
+  await ctx.audit.noteAccess({ action: 'user.read', targetUserId: user.id });
   const roles = parseStoredRoles(user.roles);
   const details = detailsOf(user, record);
   return {

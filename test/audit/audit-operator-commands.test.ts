@@ -74,6 +74,9 @@ describe('erx commands that change state, in the audit trail', { timeout: 180_00
     );
     expect(user.entry).toMatchObject({ organization_id: orgId, target_user_id: user.result.user_id, detail: { roles: ['provider', 'admin'] } });
 
+    const shown = await run(['user', 'show', user.result.user_id], 'user.read');
+    expect(shown.entry).toMatchObject({ organization_id: orgId, target_user_id: user.result.user_id });
+
     const revoked = await run(['sessions', 'revoke', '--organization', orgId, '--user', user.result.user_id], 'admin.sessions_revoke');
     expect(revoked.entry).toMatchObject({ organization_id: orgId, target_user_id: user.result.user_id, detail: { count: 0 } });
     const disabled = await run(['org', 'disable-partner', orgId, 'audited-pms'], 'admin.partner_disable');

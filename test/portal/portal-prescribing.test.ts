@@ -6,6 +6,7 @@ import QRCode from 'qrcode';
 import { describe, expect, it } from 'vitest';
 import { PRESCRIPTION_CHANGES, TRANSITIONS } from '../../src/prescriptions/index.ts';
 import { givenCatalogDrugs, givenUserDrug, validDrug } from '../custom-drugs/custom-drugs-given.ts';
+import { auditEntriesAfter, lastAuditSeq } from '../audit/audit-helpers.ts';
 import { snapshotDatabase } from '../database-snapshot.ts';
 import { givenUser, useTestApp } from '../given.ts';
 import { givenClinic, givenPrescription, outboxEvents, prescriptionsClient, productionEnv, storedPrescription } from '../prescriptions/prescriptions-given.ts';
@@ -36,6 +37,9 @@ const selectedIn = (html: string, id: string) => {
 const create = (fields: Record<string, string>, client = session) =>
   client.submit(form(), { medicine: 'formulary:amoxicillin-500-capsule', quantity: '20', repeats: '1', repeat_interval_days: '7', patient_instructions: '', doctor_instructions: '', send_to: 'patient-sms', intent: 'create', ...fields });
 const prescriptionCount = async () => (await t.deps.database.selectFrom('prescriptions').select('id').execute()).length;
+/** The prescription entries of the audit trail after `seq`, as [action, outcome, SCID]. */
+const prescriptionEntriesAfter = async (seq: number) =>
+  (await auditEntriesAfter(t, seq)).filter((entry) => entry.action.startsWith('prescription.')).map((entry) => [entry.action, entry.outcome, entry.prescription_scid]);
 
 describe('the new-prescription form', () => {
   it("offers the organization's catalog, the prescriber's own drugs and the sandbox formulary, never a colleague's own, escaped", async () => {
@@ -110,11 +114,12 @@ describe('the new-prescription form', () => {
     expect(page.body).toContain('Not met: the user has a provider record verified by the HI Service and still active.');
     expect(page.body).toContain('Send your provider details (HPI-I, names, date of birth, sex) from your clinical software (update user)');
     expect(page.body).toContain('<fieldset disabled>');
-    const before = await snapshotDatabase(t.deps.database);
+    const [before, seq] = [await snapshotDatabase(t.deps.database), await lastAuditSeq(t)];
     const refused = await create({}, theirs);
     expect(refused.statusCode).toBe(409);
     expect(refused.body).toContain('cannot prescribe (is_escript_ready.can_prescribe is false)');
     expect(await snapshotDatabase(t.deps.database)).toEqual(before);
+    expect(await prescriptionEntriesAfter(seq)).toEqual([['prescription.create', 'refused', null]]);
   });
 });
 
@@ -221,11 +226,13 @@ describe('managing a prescription', () => {
 
   it.each(ENDING)('%s: a confirmation step first, changing nothing; confirmed, the status and its event', async (action, status, eventType) => {
     const { scid } = await givenPrescription(t, c);
-    const before = await snapshotDatabase(t.deps.database);
+    const [before, seq] = [await snapshotDatabase(t.deps.database), await lastAuditSeq(t)];
     const confirmation = await change(scid, action);
     expect(confirmation.statusCode).toBe(200);
     expect(confirmation.body).toContain('<button type="submit" class="danger">Confirm</button>');
     expect(await snapshotDatabase(t.deps.database)).toEqual(before);
+    // The prescription's page and its confirmation step show the prescription: two reads, no change.
+    expect(await prescriptionEntriesAfter(seq)).toEqual([['prescription.read', 'success', scid], ['prescription.read', 'success', scid]]);
     const done = await change(scid, action, { confirm: 'yes' });
     expect(done.statusCode).toBe(303);
     expect(done.headers.location).toBe(`${page(scid)}?done=${action}`);
@@ -249,13 +256,16 @@ describe('managing a prescription', () => {
   it('refuses what the lifecycle does not allow (409) on the confirmation page, writing nothing', async () => {
     const { scid } = await givenPrescription(t, c);
     await prescriptionsClient(t, c).change('cease', scid);
-    const before = await snapshotDatabase(t.deps.database);
+    const [before, seq] = [await snapshotDatabase(t.deps.database), await lastAuditSeq(t)];
     // The Ceased prescription's page has no form left: the token comes from another page of the session.
     const refused = await change(scid, 'cancel', { confirm: 'yes' }, form());
     expect(refused.statusCode).toBe(409);
     expect(refused.body).toContain('Nothing was changed');
     expect(refused.body).toContain(`Prescription ${scid} is Ceased; only an Active prescription can be cancelled`);
     expect(await snapshotDatabase(t.deps.database)).toEqual(before);
+    // The trail: the confirmation step (a read), the refusal, and the confirmation page shown again with it (a read).
+    const read = ['prescription.read', 'success', scid];
+    expect(await prescriptionEntriesAfter(seq)).toEqual([read, ['prescription.cancel', 'refused', scid], read]);
   });
 
   it('answers a 400 page for a mistyped SCID', async () => {

@@ -1,8 +1,9 @@
 // The lifecycle through the sandbox test helpers: create, then every change from every
 // status a prescription can hold, each allowed change with its effect and each other one a
-// 409 that names the current status and changes nothing.
+// 409 that names the current status and changes nothing (the audit trail notes it refused).
 import { describe, expect, it } from 'vitest';
 import { isValidScid, PRESCRIPTION_CHANGES } from '../../src/prescriptions/index.ts';
+import { auditEntriesAfter, lastAuditSeq } from '../audit/audit-helpers.ts';
 import { snapshotDatabase } from '../database-snapshot.ts';
 import { useTestApp } from '../given.ts';
 import { givenClinic, givenPatient, givenPrescription, outboxEvents, prescriptionsClient, send, storedPrescription } from './prescriptions-given.ts';
@@ -78,12 +79,15 @@ describe('every change from every status (3 changes × 4 statuses)', () => {
 
   it.each(PAIRS.filter(([action, status]) => ALLOWED[action]!.from !== status))('%s from %s is a 409 naming the status, changing nothing', async (action, status) => {
     const scid = await prescriptionIn(status);
-    const before = await snapshotDatabase(t.deps.database);
+    const [before, seq] = [await snapshotDatabase(t.deps.database), await lastAuditSeq(t)];
     const response = await api.change(action, scid);
     expect(response.statusCode).toBe(409);
     expect(response.json()).toMatchObject({ code: 'CONFLICT', error: { type: expect.stringMatching(/\/resource-conflict$/) } });
     expect(response.json().error.detail).toBe(`Prescription ${scid} is ${status}; only an Active prescription can be ${action === 'cease' ? 'ceased' : action === 'cancel' ? 'cancelled' : 'reissued'}`);
     expect(await snapshotDatabase(t.deps.database)).toEqual(before);
+    // The trail's one entry: the refusal.
+    const entries = (await auditEntriesAfter(t, seq)).map((entry) => [entry.action, entry.outcome, entry.prescription_scid, entry.detail]);
+    expect(entries).toEqual([[`prescription.${action}`, 'refused', scid, { reason: 'CONFLICT' }]]);
   });
 });
 

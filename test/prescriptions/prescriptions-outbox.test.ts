@@ -1,9 +1,10 @@
 // Every create, cease, cancel and reissue writes exactly one event in the same transaction:
 // the envelope the spec describes, for the partner that created the patient, only once that
 // partner has validated the organization; and a failure after the change, before the commit,
-// leaves neither the change nor the event.
+// leaves neither the change nor the event nor its audit entry.
 import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from 'kysely';
 import { describe, expect, it } from 'vitest';
+import { createAuditTrail } from '../../src/audit/index.ts';
 import { type Principal, SCOPES } from '../../src/auth/index.ts';
 import { enablePartnerForOrganization, DEMO_HPIO } from '../../src/onboarding/index.ts';
 import { createUnitOfWork } from '../../src/platform/db/unit-of-work.ts';
@@ -81,7 +82,7 @@ describe('whose event', () => {
   });
 });
 
-/** Fails the statement right after the event is written, inside the transaction; remembers what ran before it. */
+/** Fails the statement that writes the audit entry (the last the change's transaction makes, after its event); remembers what ran before it. */
 function failAfterEventInsert() {
   const tables = new WeakMap<object, string>();
   const seen: string[] = [];
@@ -95,7 +96,7 @@ function failAfterEventInsert() {
     async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
       const statement = tables.get(args.queryId);
       if (statement) seen.push(statement);
-      if (statement === 'InsertQueryNode:webhook_events') throw new Error('injected failure before COMMIT');
+      if (statement === 'InsertQueryNode:audit_entries') throw new Error('injected failure before COMMIT');
       return args.result;
     },
   };
@@ -114,18 +115,21 @@ describe('the transactional outbox', () => {
   });
   const ids = () => ({ userId: c.g.userId, patientId: c.patientId });
 
-  it.each(PRESCRIPTION_ACTIONS)('%s: a failure after the change, before the commit, leaves neither change nor event', async (action) => {
+  it.each(PRESCRIPTION_ACTIONS)('%s: a failure after the change, before the commit, leaves neither change nor event nor audit entry', async (action) => {
     const scid = action === 'create' ? undefined : (await givenPrescription(t, c)).scid;
     const failing = failAfterEventInsert();
     const db = t.deps.database.withPlugin(failing.plugin);
-    const ctx: PrescriptionsContext = { ...t.features.prescriptions, db, unitOfWork: createUnitOfWork(db, [createWebhookOutbox(t.deps)], t.deps.logger) };
+    // The sinks write with the transaction they are handed: the failing one's.
+    const sinks = [createWebhookOutbox(t.deps), createAuditTrail(t.deps)];
+    const ctx: PrescriptionsContext = { ...t.features.prescriptions, db, unitOfWork: createUnitOfWork(db, sinks, t.deps.logger) };
     const body = { value: action === 'reissue' ? { delivery: { method: 'EMAIL', recipient_type: 'PATIENT' } } : action === 'create' ? prescribeBody() : {}, issues: [] };
     const before = await snapshotDatabase(t.deps.database);
     const run = scid ? changePrescription(ctx, principal(), { ...ids(), scid }, action as 'cease', body) : prescribe(ctx, principal(), ids(), body);
     await expect(run).rejects.toThrow('injected failure before COMMIT');
-    // The change was made and the event written, in that order, before the failure...
-    expect(failing.seen.slice(-2)).toEqual([action === 'create' ? 'InsertQueryNode:prescriptions' : 'UpdateQueryNode:prescriptions', 'InsertQueryNode:webhook_events']);
-    // ...and neither survived it.
+    // The change was made, the event and the audit entry written, in that order, before the failure...
+    const writes = failing.seen.filter((statement) => /prescriptions|webhook_events|audit_entries/.test(statement));
+    expect(writes.slice(-3)).toEqual([action === 'create' ? 'InsertQueryNode:prescriptions' : 'UpdateQueryNode:prescriptions', 'InsertQueryNode:webhook_events', 'InsertQueryNode:audit_entries']);
+    // ...and none survived it.
     expect(await snapshotDatabase(t.deps.database)).toEqual(before);
   });
 
