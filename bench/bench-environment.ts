@@ -58,6 +58,8 @@ export async function prepareApiEnvironment(port: number): Promise<ApiEnvironmen
     // The bulk-create row adds 100 drugs a request for as long as it runs: the default cap of
     // 10,000 an organization would stop it within seconds. The highest the setting allows.
     ERX_CUSTOM_DRUGS_MAX: '10000000',
+    // Metrics off, whatever the shell says: the metrics-cost phase starts its own server with them on.
+    ERX_METRICS_PORT: '',
   };
   return {
     env,

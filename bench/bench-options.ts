@@ -43,6 +43,7 @@ export type BenchCommand =
   | { mode: 'endpoints'; options: BenchOptions }
   | { mode: 'compare'; options: CompareBenchOptions }
   | { mode: 'webhooks'; options: WebhooksBenchOptions }
+  | { mode: 'metrics'; options: BenchOptions }
   | { mode: 'credential-flood'; options: Record<string, never> }
   | { mode: 'audit-list'; options: { entries: number } };
 
@@ -57,6 +58,9 @@ export const BENCH_USAGE = [
   '                      that alternate with as many seconds of its baseline',
   `  --quick             smoke run: ${QUICK_DURATION_SECONDS} s per endpoint`,
   `  --connections N     concurrent connections (default ${DEFAULT_CONNECTIONS})`,
+  '',
+  '       npm run bench -- metrics [--duration SECONDS | --quick] [--connections N]',
+  '  only the last phase of a run: validate on a server with ERX_METRICS_PORT beside one without, in alternating slices',
   '',
   '       npm run bench -- webhooks [--duration SECONDS | --quick]',
   `  webhook delivery on SQLite, or PostgreSQL when DATABASE_URL is set: commit-to-first-delivery latency at`,
@@ -99,6 +103,10 @@ export function parseBenchCommand(argv: string[]): BenchCommand | undefined {
   if (argv[0] === 'audit-list') {
     if (argv.length !== 1 && (argv.length !== 3 || argv[1] !== '--entries')) throw new BenchUsageError('audit-list takes only --entries N');
     return { mode: 'audit-list', options: { entries: readWholeNumber('entries', argv[2], 1_000_000, 10_000_000) } };
+  }
+  if (argv[0] === 'metrics') {
+    const options = parseBenchOptions(argv.slice(1));
+    return options && { mode: 'metrics', options };
   }
   if (argv[0] !== 'webhooks') {
     const options = parseBenchOptions(argv);

@@ -8,6 +8,7 @@ import { resolveRequest } from './bench-requests.ts';
 import { runSetupSteps } from './bench-setup.ts';
 import { prepareApiEnvironment, type BenchDatabase } from './bench-environment.ts';
 import type { BenchOptions } from './bench-options.ts';
+import { measureMetricsCost, type MetricsCost } from './metrics-cost-bench.ts';
 import { findFreePort, startChildServer, type ChildServer } from './bench-processes.ts';
 import {
   BenchFailure,
@@ -45,6 +46,8 @@ export interface RunMeasurements {
   results: EndpointMeasurement[];
   /** Each baseline over all its slices in the run. */
   baselines: Record<BaselineKind, Measurement>;
+  /** The last phase: validate with metrics on against off. */
+  metricsCost: MetricsCost;
 }
 
 type WarmBaselines = Record<BaselineKind, WarmBaseline>;
@@ -77,7 +80,7 @@ async function measureRows(
   variables: BenchVariables,
   options: BenchOptions,
   serverEnv: NodeJS.ProcessEnv,
-): Promise<Omit<RunMeasurements, 'database'>> {
+): Promise<Omit<RunMeasurements, 'database' | 'metricsCost'>> {
   const results: EndpointMeasurement[] = [];
   const slicesOf: Record<BaselineKind, RawRun[]> = { GET: [], POST: [] };
   for (const endpoint of API_ENDPOINTS) {
@@ -112,7 +115,9 @@ export async function measureRun(options: BenchOptions): Promise<RunMeasurements
         const credentials = await seedSandboxCredentials(environment.env);
         const withToken = { ...credentials, access_token: await requestAccessToken(server.baseUrl, credentials) };
         const variables = await runSetupSteps(server.baseUrl, withToken);
-        return { database: environment.database, ...(await measureRows(server, baselines, variables, options, environment.env)) };
+        const rows = await measureRows(server, baselines, variables, options, environment.env);
+        const metricsCost = await measureMetricsCost(server, environment.env, variables, options);
+        return { database: environment.database, ...rows, metricsCost };
       } finally {
         await server.stop();
       }

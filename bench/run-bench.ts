@@ -23,6 +23,7 @@ import { measureComparison } from './compare-phases.ts';
 import { buildCompareRecord, formatCompareTable, writeCompareRecord } from './compare-report.ts';
 import { runAuditListBench } from './audit-list-bench.ts';
 import { runCredentialFloodBench } from './credential-flood-bench.ts';
+import { formatMetricsCost, METRICS_COST_MIN_RATIO, runMetricsCostBench, type MetricsCost } from './metrics-cost-bench.ts';
 import { runWebhooksBench } from './webhooks-bench.ts';
 
 let finishing = false;
@@ -57,15 +58,30 @@ async function runBench(options: BenchOptions): Promise<void> {
   process.stdout.write(`bench: ${options.connections} connections, ${options.warmupSeconds} s warm-up + ${options.durationSeconds} s per endpoint\n`);
   const run = await measureRun(options);
   const report = compareToBaselines(run.baselines, run.results);
-  process.stdout.write(`\n${formatReportTable(report)}\n\n`);
-  const file = await writeRunRecord(buildRunRecord(report, { options, database: run.database, startedAt, loadAverageAtStart }));
+  process.stdout.write(`\n${formatReportTable(report)}\n\n${formatMetricsCost(run.metricsCost)}\n\n`);
+  const record = { ...buildRunRecord(report, { options, database: run.database, startedAt, loadAverageAtStart }), metricsCost: run.metricsCost };
+  const file = await writeRunRecord(record);
   const missed = missedTargets(report);
-  if (missed.length > 0) {
+  if (missed.length > 0 || !run.metricsCost.pass) {
     const names = missed.map((r) => `${r.name} at ${(r.baselineRatio * 100).toFixed(1)}% of ${r.baseline} baseline (target ${(r.target!.minBaselineRatio * 100).toFixed(0)}%)`);
+    if (!run.metricsCost.pass) names.push(describeMissedMetricsCost(run.metricsCost));
     await finish(1, `bench: FAIL, target missed: ${names.join('; ')} (recorded in ${file})`);
     return;
   }
   await finish(0, `bench: PASS, every response 2xx and every target met (recorded in ${file})`);
+}
+
+function describeMissedMetricsCost(cost: MetricsCost): string {
+  return `validate with metrics at ${(cost.cpuRatio * 100).toFixed(1)}% of the throughput without, by CPU per request (target ${(METRICS_COST_MIN_RATIO * 100).toFixed(0)}%)`;
+}
+
+/** `npm run bench -- metrics`: the metrics-cost phase alone; its figures on stdout, nothing recorded. */
+async function runMetricsCost(options: BenchOptions): Promise<void> {
+  process.stdout.write(`bench metrics: ${options.connections} connections, ${options.warmupSeconds} s warm-up + ${options.durationSeconds} s on each server\n`);
+  const cost = await runMetricsCostBench(options);
+  process.stdout.write(`\n${formatMetricsCost(cost)}\n\n`);
+  if (!cost.pass) await finish(1, `bench metrics: FAIL, ${describeMissedMetricsCost(cost)}`);
+  else await finish(0, 'bench metrics: PASS, every response 2xx and the target met');
 }
 
 async function runWebhooks(options: WebhooksBenchOptions): Promise<void> {
@@ -107,6 +123,7 @@ try {
   if (command.mode === 'credential-flood') await finish(0, await runCredentialFloodBench());
   else if (command.mode === 'audit-list') await finish(0, await runAuditListBench(command.options.entries));
   else if (command.mode === 'compare') await runCompare(command.options);
+  else if (command.mode === 'metrics') await runMetricsCost(command.options);
   else await (command.mode === 'webhooks' ? runWebhooks(command.options) : runBench(command.options));
 } catch (error) {
   const message = error instanceof Error ? error.message : String(error);

@@ -22,6 +22,8 @@ import { installJsonBodyParser } from './platform/http/json-body.ts';
 import { createLazyChildLogger } from './platform/http/lazy-request-logger.ts';
 import { describeOpenApi } from './platform/http/openapi.ts';
 import { installRequestLog } from './platform/http/request-log.ts';
+import { installRequestMetrics } from './platform/metrics/http-request-metrics.ts';
+import { NO_METRICS } from './platform/metrics/metrics.ts';
 import { docsContentSecurityPolicy, installNosniff } from './platform/http/security-headers.ts';
 import { installSuccessReply } from './platform/http/success-reply.ts';
 import { installRequestTracing } from './platform/telemetry/request-tracing.ts';
@@ -116,6 +118,7 @@ export async function buildApp(
   // First: every later hook, handler and service runs in the request's audit scope.
   installAuditScope(app, features.audit);
   installRequestLog(app, deps.logger);
+  installRequestMetrics(app, deps.metrics ?? NO_METRICS);
   installErrorHandling(app, errorRendering);
   installSuccessReply(app, deps.clock);
   installNosniff(app);

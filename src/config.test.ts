@@ -73,6 +73,15 @@ describe('loadConfig', () => {
     }
   });
 
+  it('reads the metrics port: none unless set, never the API port', () => {
+    expect(loadConfig({}).metricsPort).toBeUndefined();
+    expect(loadConfig({ ERX_METRICS_PORT: '9464' }).metricsPort).toBe(9464);
+    expect(() => loadConfig({ ERX_METRICS_PORT: 'metrics' })).toThrow(/ERX_METRICS_PORT must be a whole number from 1 to 65535, got "metrics"/);
+    expect(() => loadConfig({ ERX_METRICS_PORT: '0' })).toThrow(/ERX_METRICS_PORT must be a whole number from 1 to 65535/);
+    expect(() => loadConfig({ ERX_METRICS_PORT: '65536' })).toThrow(ConfigError);
+    expect(() => loadConfig({ PORT: '8080', ERX_METRICS_PORT: '8080' })).toThrow(/ERX_METRICS_PORT must differ from PORT \(8080\)/);
+  });
+
   it('is documented in full in the README configuration table', () => {
     const readme = fs.readFileSync(new URL('../README.md', import.meta.url), 'utf8');
     for (const setting of Object.values(SETTINGS)) {

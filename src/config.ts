@@ -40,6 +40,7 @@ export const SETTINGS = {
   portalIdleTimeoutSeconds: { env: 'ERX_PORTAL_IDLE_TIMEOUT_SECONDS', default: '1800', meaning: 'A portal session ends after this many seconds without a request (60 to 43200).' },
   sandboxPublic: { env: 'ERX_SANDBOX_PUBLIC', default: '', meaning: '`1` lets sandbox mode (test helpers, webhooks to any address) bind a `HOST` other than loopback; without it such a start is refused.' },
   auditRetentionYears: { env: 'ERX_AUDIT_RETENTION_YEARS', default: '7', meaning: 'Years audit entries are kept before `erx audit prune` removes them: a whole number, at least 7 (Australian health records law; longer where a state requires it).' },
+  metricsPort: { env: 'ERX_METRICS_PORT', default: '', meaning: 'TCP port of the Prometheus metrics listener (`GET /metrics`, bound to `HOST`), apart from the API\'s. Empty: no metrics listener.' },
   customDrugsMax: { env: 'ERX_CUSTOM_DRUGS_MAX', default: '10000', meaning: 'Most custom drugs one organization may hold, its users\' included (422 past it).' },
 } as const satisfies Record<string, Setting>;
 
@@ -73,6 +74,8 @@ export interface Config {
   portalIdleTimeoutSeconds: number;
   customDrugsMax: number;
   auditRetentionYears: number;
+  /** Undefined: no metrics listener, and metrics are not kept. */
+  metricsPort: number | undefined;
   /** From the standard OTEL_* variables (README, "Traces"); undefined: traces are off. */
   tracing: TracingSettings | undefined;
 }
@@ -137,6 +140,14 @@ function readTrustProxy(env: Env): false | number | string[] {
   return entries;
 }
 
+/** Never the API's own port: metrics are not for whoever can reach the API. */
+function readMetricsPort(env: Env, apiPort: number): number | undefined {
+  if (readText(env, 'metricsPort') === '') return undefined;
+  const port = readInteger(env, 'metricsPort', 1, 65535);
+  if (port === apiPort) throw new ConfigError(`ERX_METRICS_PORT must differ from PORT (${apiPort}): metrics are never served on the API's port`);
+  return port;
+}
+
 const isLoopbackHost = (host: string) => host === 'localhost' || host === '::1' || (isIPv4(host) && host.startsWith('127.'));
 
 /** The sandbox serves test helpers and posts webhooks to any address: not to a network unless asked for. */
@@ -186,6 +197,7 @@ export function loadConfig(env: Env = process.env): Config {
     portalIdleTimeoutSeconds: readInteger(env, 'portalIdleTimeoutSeconds', 60, 43_200),
     customDrugsMax: readInteger(env, 'customDrugsMax', 1, 10_000_000),
     auditRetentionYears: readInteger(env, 'auditRetentionYears', 7, 100),
+    metricsPort: readMetricsPort(env, port),
     tracing: readTracingSettings(env),
   };
   refusePublicSandbox(env, mode, host);

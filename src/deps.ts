@@ -7,6 +7,7 @@ import type { HiServicePort } from './hi-service/index.ts';
 import type { Clock } from './platform/clock.ts';
 import type { DatabaseHandle } from './platform/db/database.ts';
 import type { RateLimiter } from './platform/http/rate-limiter.ts';
+import type { Metrics } from './platform/metrics/metrics.ts';
 import type { SigningKeys } from './platform/signing-keys.ts';
 import type { Tracing } from './platform/telemetry/tracing.ts';
 
@@ -24,6 +25,8 @@ export interface Deps {
   logger: Logger;
   /** The national HI Service (the sandbox simulator outside production). */
   hiService: HiServicePort;
+  /** What the process measures about itself (ERX_METRICS_PORT); absent: NO_METRICS, nothing kept. */
+  metrics?: Metrics;
   /** Traces (a serving process with OTEL_* set); absent or without a tracer: off. */
   tracing?: Tracing;
 }

@@ -1,6 +1,7 @@
 // The `erx` operator CLI: one file per command group under cli/.
 import { Command, CommanderError } from 'commander';
 import { registerAuditCommands } from './cli/audit-commands.ts';
+import { registerBackupCommands } from './cli/backup-commands.ts';
 import { fail } from './cli/cli-output.ts';
 import { registerOnboardingCommands } from './cli/onboarding-commands.ts';
 import { registerServerCommands } from './cli/server-commands.ts';
@@ -16,6 +17,7 @@ registerServerCommands(program);
 registerOnboardingCommands(program);
 registerWebhooksCommands(program);
 registerAuditCommands(program);
+registerBackupCommands(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -6,12 +6,14 @@ import type { DestinationStream } from 'pino';
 import { generateSigningKeyPem, readOrCreateKeyFile, signingKeysFromPem, type SigningKeys } from './platform/signing-keys.ts';
 import { ConfigError, type Config } from './config.ts';
 import type { Deps } from './deps.ts';
-import { createHiSandboxSimulator, loadHiSandboxFixtures, traceHiService, type HiServicePort } from './hi-service/index.ts';
+import { createHiSandboxSimulator, loadHiSandboxFixtures, measureHiService, traceHiService, type HiServicePort } from './hi-service/index.ts';
 import { systemClock, type Clock } from './platform/clock.ts';
 import { openDatabase, sqliteFileIn, type DatabaseHandle } from './platform/db/database.ts';
 import { migrateToLatest } from './platform/db/migrator.ts';
 import { createMemoryRateLimiter, createRedisRateLimiter, unlimitedRateLimiter, type RateLimiter } from './platform/http/rate-limiter.ts';
 import { createLogger } from './platform/logger.ts';
+import { NO_METRICS, type Metrics } from './platform/metrics/metrics.ts';
+import { createPrometheusMetrics } from './platform/metrics/prometheus-metrics.ts';
 import { parseSecretKey } from './platform/secrets.ts';
 import { startTracing, TRACING_OFF } from './platform/telemetry/tracing.ts';
 
@@ -75,11 +77,20 @@ export interface AssembleOptions {
   serving?: boolean;
   /** A long-running process (`erx serve`, `erx worker`): traces when configured. One-shot CLI commands make none. */
   traced?: boolean;
+  /** A long-running process (serve, worker): it keeps metrics when ERX_METRICS_PORT is set. CLI commands never do. */
+  exposeMetrics?: boolean;
+}
+
+/** Kept only by a process that exposes them: otherwise NO_METRICS, and recording costs nothing. */
+export function createMetrics(config: Config, options: AssembleOptions = {}): Metrics {
+  return options.exposeMetrics && config.metricsPort !== undefined ? createPrometheusMetrics() : NO_METRICS;
 }
 
 export async function assembleDeps(config: Config, options: AssembleOptions = {}): Promise<Deps> {
   const logger = createLogger(config.logLevel, options.logDestination);
-  const untracedHiService = createHiService(config, options);
+  const metrics = createMetrics(config, options);
+  // Measured as a decorator of the port: neither the adapter nor its callers know of metrics.
+  const untracedHiService = measureHiService(createHiService(config, options), metrics);
   const database = await openConfiguredDatabase(config);
   const tracing = options.traced ? await startTracing(config.tracing) : TRACING_OFF;
   let warned = false;
@@ -99,6 +110,7 @@ export async function assembleDeps(config: Config, options: AssembleOptions = {}
     logger,
     hiService: traceHiService(untracedHiService, tracing.tracer),
     tracing,
+    metrics,
   };
 }
 

@@ -1,16 +1,48 @@
 // Runs the app on a socket and stops it cleanly: stop accepting, let in-flight requests
 // finish, stop what else runs on the same infrastructure (the webhook dispatcher), then close
-// the rate limiter and the database.
+// the rate limiter and the database. With ERX_METRICS_PORT, the metrics listener runs beside it
+// (startMetricsExposure, also used by `erx worker`).
 import { buildApp } from './app.ts';
 import { buildFeatures, type Features } from './features.ts';
 import type { App } from './route-module.ts';
 import type { Deps } from './deps.ts';
 import { closeDeps } from './runtime.ts';
+import { startMetricsListener, type MetricsListener } from './platform/metrics/metrics-listener.ts';
+import { watchDeliveryBacklog } from './webhooks/index.ts';
 
 export interface RunningServer {
   app: App;
   url: string;
+  /** The metrics listener's base URL (GET /metrics); undefined without ERX_METRICS_PORT. */
+  metricsUrl: string | undefined;
   stop(): Promise<void>;
+}
+
+/**
+ * With ERX_METRICS_PORT (and metrics kept, see createMetrics): the listener on HOST at that port,
+ * and what its scrapes read beyond what requests record (the outbox backlog, through the webhooks
+ * feature; the database pool). Undefined otherwise: no listener at all.
+ */
+export async function startMetricsExposure(deps: Deps, features: Pick<Features, 'webhooks'>): Promise<MetricsListener | undefined> {
+  const { metrics, config, database } = deps;
+  if (!metrics?.enabled || config.metricsPort === undefined) return undefined;
+  const unwatch = [watchDeliveryBacklog(features.webhooks)];
+  const poolCounts = database.poolCounts;
+  if (poolCounts) unwatch.push(metrics.watchDatabasePool(poolCounts));
+  const stopWatching = () => unwatch.forEach((stop) => stop());
+  try {
+    const listener = await startMetricsListener(metrics, { host: config.host, port: config.metricsPort });
+    return {
+      url: listener.url,
+      close: async () => {
+        stopWatching();
+        await listener.close();
+      },
+    };
+  } catch (error) {
+    stopWatching();
+    throw error;
+  }
 }
 
 export async function startServer(
@@ -20,8 +52,10 @@ export async function startServer(
   options: { beforeClosingDeps?: () => Promise<void> } = {},
 ): Promise<RunningServer> {
   const app = await build(deps, features);
+  let metricsListener: MetricsListener | undefined;
   app.addHook('onClose', async () => {
     try {
+      await metricsListener?.close();
       await options.beforeClosingDeps?.();
     } finally {
       await closeDeps(deps);
@@ -36,7 +70,8 @@ export async function startServer(
   });
   try {
     const address = await app.listen({ port: deps.config.port, host: deps.config.host });
-    return { app, url: address, stop: () => (stopping ??= app.close()) };
+    metricsListener = await startMetricsExposure(deps, features);
+    return { app, url: address, metricsUrl: metricsListener?.url, stop: () => (stopping ??= app.close()) };
   } catch (error) {
     await app.close();
     throw error;

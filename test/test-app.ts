@@ -75,6 +75,8 @@ export interface TestApp {
 
 export interface TestAppOptions {
   env?: Record<string, string>;
+  /** A PostgreSQL of the test's own (test/own-servers.ts) instead of the run's database. */
+  databaseUrl?: string;
   rateLimiter?: RateLimiter;
   /** Defaults to the recording simulator over the demo fixtures (plus ERX_HI_FIXTURES from env). */
   hiService?: HiServicePort;
@@ -94,7 +96,7 @@ async function joinTestDatabase(first: TestApp): Promise<TestDatabase> {
 }
 
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
-  const database = options.sameDatabaseAs ? await joinTestDatabase(options.sameDatabaseAs) : await createTestDatabase();
+  const database = options.sameDatabaseAs ? await joinTestDatabase(options.sameDatabaseAs) : await createTestDatabase(options.databaseUrl);
   const clock = new ManualClock();
   const logs: string[] = [];
   const sink = new Writable({

@@ -11,6 +11,7 @@ import type { Database } from '../platform/db/database-schema.ts';
 import type { UnitOfWork } from '../platform/db/unit-of-work.ts';
 import type { RateLimiter, RateLimitRule } from '../platform/http/rate-limiter.ts';
 import { isUuid } from '../platform/ids.ts';
+import { NO_METRICS, type Metrics, type RateLimitKind } from '../platform/metrics/metrics.ts';
 import { createSecretChecker, secretMatchesHash, type SecretChecker } from '../platform/secrets.ts';
 import type { Deps } from '../deps.ts';
 import { createAccessTokenVerifier, signAccessToken, type AccessTokenVerifier } from './access-tokens.ts';
@@ -31,6 +32,8 @@ export interface AuthContext {
   /** The scopes a token may carry on this server (sandbox-only scopes not in production). */
   requestableScopes: ReadonlySet<Scope>;
   rateLimiter: RateLimiter;
+  /** Counts the 429s, by the limit that refused. */
+  metrics: Metrics;
   verifyToken: AccessTokenVerifier;
   secretMatches: SecretChecker;
   /** Each stored roles column parsed once (the principal rows are cached and shared). */
@@ -42,7 +45,7 @@ export interface AuthContext {
   refusalBudget: RefusalBudget;
 }
 
-export function createAuthContext(deps: Pick<Deps, 'database' | 'keys' | 'clock' | 'config' | 'rateLimiter'>, features: { audit: AuditTrail; unitOfWork: UnitOfWork }): AuthContext {
+export function createAuthContext(deps: Pick<Deps, 'database' | 'keys' | 'clock' | 'config' | 'rateLimiter' | 'metrics'>, features: { audit: AuditTrail; unitOfWork: UnitOfWork }): AuthContext {
   return {
     audit: features.audit,
     unitOfWork: features.unitOfWork,
@@ -53,6 +56,7 @@ export function createAuthContext(deps: Pick<Deps, 'database' | 'keys' | 'clock'
     tokenTtlSeconds: deps.config.tokenTtlSeconds,
     requestableScopes: new Set(requestableScopes(deps.config.mode)),
     rateLimiter: deps.rateLimiter,
+    metrics: deps.metrics ?? NO_METRICS,
     verifyToken: createAccessTokenVerifier(deps.keys, deps.clock),
     secretMatches: createSecretChecker(),
     rolesOf: new WeakMap(),
@@ -146,7 +150,7 @@ export async function screenCredentialAttempt(ctx: AuthContext, attempt: Credent
   const lockout = await findFailureLockout(ctx.rateLimiter, ids, attempt.address);
   if (lockout) {
     await noteCredentialRefusal(ctx, attempt.endpoint, ids, 'locked_out');
-    throw rateLimited(lockout.retryAfterSeconds);
+    throw rateLimited(ctx, 'credential_failures', lockout.retryAfterSeconds);
   }
 }
 
@@ -207,7 +211,8 @@ export function publicKeysOf(ctx: AuthContext): SigningKeys['jwks'] {
   return ctx.keys.jwks;
 }
 
-function rateLimited(retryAfterSeconds: number): ApiError {
+function rateLimited(ctx: AuthContext, kind: RateLimitKind, retryAfterSeconds: number): ApiError {
+  ctx.metrics.recordRateLimitRefusal(kind);
   return new ApiError('RATE_LIMIT_EXCEEDED', `Too many requests; retry after ${retryAfterSeconds} seconds`, undefined, {
     'retry-after': String(retryAfterSeconds),
   });
@@ -216,13 +221,13 @@ function rateLimited(retryAfterSeconds: number): ApiError {
 /** Per (partner, organization) budget, 429 once spent; /v1/token and /v1/sso spend it once their credentials checked out. */
 export function enforceRateLimit(ctx: AuthContext, partnerId: string, organizationId: string): Awaitable<void> {
   return whenReady(ctx.rateLimiter.hit(`${partnerId}:${organizationId}`), (decision) => {
-    if (!decision.allowed) throw rateLimited(decision.retryAfterSeconds);
+    if (!decision.allowed) throw rateLimited(ctx, 'budget', decision.retryAfterSeconds);
   });
 }
 
 /** A public route's budget per client address (`scope` names the route's key space); 429 once spent. */
 export function enforceAddressLimit(ctx: AuthContext, scope: string, rule: RateLimitRule, address: string): Awaitable<void> {
   return whenReady(ctx.rateLimiter.hit(`address:${scope}:${address}`, rule), (decision) => {
-    if (!decision.allowed) throw rateLimited(decision.retryAfterSeconds);
+    if (!decision.allowed) throw rateLimited(ctx, 'portal', decision.retryAfterSeconds);
   });
 }

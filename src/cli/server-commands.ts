@@ -6,14 +6,15 @@ import { describeSandboxSeed, isDatabaseEmpty, seedSandbox } from '../onboarding
 import { buildFeatures } from '../features.ts';
 import { tuneV8ForServing } from '../platform/v8-tuning.ts';
 import { assembleDeps, closeDeps, migrateConfiguredDatabase } from '../runtime.ts';
-import { startServer } from '../server.ts';
+import { startMetricsExposure, startServer } from '../server.ts';
+import { watchDispatcher } from '../system/index.ts';
 import { startWebhookDispatcher } from '../webhooks/index.ts';
 import { addJsonOption, printResult, withFeatures, type CommandOptions } from './cli-output.ts';
 
 async function serve(options: { seedIfEmpty?: boolean }): Promise<void> {
   tuneV8ForServing();
   const config = loadConfig();
-  const deps = await assembleDeps(config, { serving: true, traced: true });
+  const deps = await assembleDeps(config, { serving: true, traced: true, exposeMetrics: true });
   const features = buildFeatures(deps);
   if (options.seedIfEmpty && config.mode === 'sandbox' && (await isDatabaseEmpty(features.onboarding))) {
     const seed = await seedSandbox(features.onboarding, features);
@@ -22,19 +23,25 @@ async function serve(options: { seedIfEmpty?: boolean }): Promise<void> {
   // Deliveries go out from every serving process; on close, the attempts in flight finish and
   // record their outcome before the database closes.
   const dispatcher = startWebhookDispatcher(features.webhooks);
+  watchDispatcher(features.system, dispatcher);
   const server = await startServer(deps, features, undefined, { beforeClosingDeps: () => dispatcher.stop() });
-  process.stdout.write(`erx listening on ${server.url}${config.basePath} (${config.mode}, ${deps.database.describe})\n`);
+  const metricsLine = server.metricsUrl ? `erx metrics on ${server.metricsUrl}/metrics\n` : '';
+  process.stdout.write(`erx listening on ${server.url}${config.basePath} (${config.mode}, ${deps.database.describe})\n${metricsLine}`);
   exitOnSignal(deps.logger, () => server.stop());
 }
 
 /** `erx worker`: the webhook dispatcher alone, beside or instead of the servers' own. */
 async function work(): Promise<void> {
   const config = loadConfig();
-  const deps = await assembleDeps(config, { traced: true });
-  const dispatcher = startWebhookDispatcher(buildFeatures(deps).webhooks);
-  process.stdout.write(`erx worker ${dispatcher.id} dispatching webhooks (${config.mode}, ${deps.database.describe})\n`);
+  const deps = await assembleDeps(config, { traced: true, exposeMetrics: true });
+  const features = buildFeatures(deps);
+  const metricsListener = await startMetricsExposure(deps, features);
+  const dispatcher = startWebhookDispatcher(features.webhooks);
+  const metricsLine = metricsListener ? `erx metrics on ${metricsListener.url}/metrics\n` : '';
+  process.stdout.write(`erx worker ${dispatcher.id} dispatching webhooks (${config.mode}, ${deps.database.describe})\n${metricsLine}`);
   exitOnSignal(deps.logger, async () => {
     try {
+      await metricsListener?.close();
       await dispatcher.stop();
     } finally {
       await closeDeps(deps);

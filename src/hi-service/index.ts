@@ -37,3 +37,4 @@ export {
   createHiSandboxSimulator,
   type HiSandboxSimulatorOptions,
 } from './hi-sandbox-simulator.ts';
+export { measureHiService } from './hi-service-metrics.ts';

@@ -3,6 +3,7 @@
 // app.ts, cli/, bench/, test/) imports only this file; its own files import each other directly.
 // test/architecture/imports.test.ts holds it.
 export { createWebhooksContext, recordEvent, type WebhooksContext, WebhooksError } from './webhooks-service.ts';
+export { describeDeliveryBacklog, watchDeliveryBacklog } from './webhook-backlog.ts';
 export { classifyAddress, describeVerdict, isPublicAddress } from './webhook-address-guard.ts';
 export {
   attemptClaimedDelivery,

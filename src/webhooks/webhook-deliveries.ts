@@ -46,6 +46,8 @@ export interface ClaimedDelivery {
   leaseExpiresAt: number;
   /** The stored envelope, sent byte for byte. */
   body: string;
+  /** For the first attempt of an event's own delivery: when the event was written (epoch ms), for the commit-to-first-answer latency. */
+  firstAttemptOfEventSince: number | undefined;
   eventType: string;
   /** Of the request that committed the event (traces were on then): the attempt's span links to it. */
   traceparent: string | null;
@@ -90,6 +92,7 @@ export async function claimEndpointDeliveries(ctx: WebhooksContext, partnerId: s
     fencingToken: Number(row.fencing_token),
     leaseExpiresAt,
     body: row.body,
+    firstAttemptOfEventSince: row.reason === 'event' && Number(row.attempts_made) === 0 ? Date.parse(row.created_at) : undefined,
     eventType: row.event_type,
     traceparent: row.traceparent,
   });
@@ -135,7 +138,17 @@ export interface AttemptReport {
 /** Makes the claimed attempt, signed as it is sent. Never throws: a failure is an outcome class. */
 export async function sendClaimedAttempt(ctx: WebhooksContext, sender: WebhookHttpClient, endpoint: DeliveryEndpoint, delivery: ClaimedDelivery): Promise<AttemptResult> {
   const send = () => sender.send({ url: endpoint.url, body: delivery.body, signature: signDelivery(endpoint, delivery.body, ctx.clock), timeoutMs: ctx.settings.timeoutMs });
-  return ctx.tracer ? traceWebhookAttempt(ctx.tracer, endpoint.url, delivery, send) : send();
+  const result = await (ctx.tracer ? traceWebhookAttempt(ctx.tracer, endpoint.url, delivery, send) : send());
+  recordAttemptMetrics(ctx, delivery, result);
+  return result;
+}
+
+function recordAttemptMetrics({ metrics }: WebhooksContext, delivery: ClaimedDelivery, result: AttemptResult): void {
+  if (!metrics.enabled) return;
+  metrics.recordWebhookAttempt(result.outcome, result.durationMs / 1000);
+  if (delivery.firstAttemptOfEventSince !== undefined) {
+    metrics.recordWebhookFirstAttemptLatency((result.startedAt.getTime() + result.durationMs - delivery.firstAttemptOfEventSince) / 1000);
+  }
 }
 
 export interface AnsweredDelivery {
@@ -166,6 +179,7 @@ export async function recordAttemptOutcomes(ctx: WebhooksContext, answered: read
         'webhook delivery failed',
       );
     }
+    if (recorded && step.kind !== 'retry') ctx.metrics.recordWebhookDeliveryEnded(step.kind);
     return { delivery, outcome: result.outcome, statusCode: result.statusCode, step, recorded, retryAt };
   });
 }

@@ -32,6 +32,8 @@ export interface RunningDispatcher {
    * flight finish and record their outcome (each bounded by the timeout).
    */
   stop(): Promise<void>;
+  /** Started and not stopped (what /readyz reports for a serving process). */
+  isRunning(): boolean;
 }
 
 /** setTimeout may fire within the millisecond the retry is due; one more keeps the claim from finding it not yet due. */
@@ -54,7 +56,7 @@ const RECORD_BATCH_MS = 20;
 export function startWebhookDispatcher(webhooks: WebhooksContext, options: { id?: string } = {}): RunningDispatcher {
   const dispatcher = new WebhookDispatcher(webhooks, options.id ?? `${os.hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`);
   dispatcher.start();
-  return { id: dispatcher.id, stop: () => dispatcher.stop() };
+  return { id: dispatcher.id, stop: () => dispatcher.stop(), isRunning: () => dispatcher.running };
 }
 
 class WebhookDispatcher {
@@ -75,6 +77,7 @@ class WebhookDispatcher {
   #stopped = false;
   #poll: NodeJS.Timeout | undefined;
   #unsubscribe: (() => void) | undefined;
+  #unwatchWindows: (() => void) | undefined;
   #listener: PostgresListener | undefined;
 
   constructor(
@@ -85,8 +88,16 @@ class WebhookDispatcher {
     this.#sender = openWebhookSender(ctx);
   }
 
+  get running(): boolean {
+    return this.#poll !== undefined && !this.#stopped;
+  }
+
   start(): void {
     this.#unsubscribe = this.#ctx.wakeups.onWake((partners) => this.#wake(partners));
+    // Each endpoint's window as this dispatcher holds it, read when metrics are scraped (one series per endpoint).
+    this.#unwatchWindows = this.#ctx.metrics.watchWebhookWindows(() =>
+      [...this.#lanes].map(([partnerId, lane]) => ({ partnerId, inFlight: lane.window.inFlight, size: lane.window.size })),
+    );
     const notifications = this.#ctx.notifications;
     if (notifications) {
       this.#listener = listenToPostgresChannel({
@@ -109,6 +120,7 @@ class WebhookDispatcher {
     clearInterval(this.#poll);
     for (const timer of this.#timers) clearTimeout(timer);
     this.#unsubscribe?.();
+    this.#unwatchWindows?.();
     await this.#listener?.close();
     await this.#claiming;
     // Claimed but not started: given back at once, so another dispatcher need not wait out their leases.

@@ -76,3 +76,13 @@ export async function listAttemptsOfEvent(db: Kysely<Database>, eventId: string)
     .orderBy('attempt_number')
     .execute();
 }
+
+/** How many deliveries are pending (new or waiting to retry), and when the oldest of them was created. */
+export async function summarizePendingDeliveries(db: Kysely<Database>): Promise<{ pending: number; oldestCreatedAt: string | null }> {
+  const row = await db
+    .selectFrom('webhook_deliveries')
+    .select((eb) => [eb.fn.countAll<number | string>().as('pending'), eb.fn.min('created_at').as('oldest')])
+    .where('status', '=', 'pending')
+    .executeTakeFirstOrThrow();
+  return { pending: Number(row.pending), oldestCreatedAt: row.oldest ?? null };
+}

@@ -11,6 +11,7 @@ import type { Mode } from '../config.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { DatabaseHandle } from '../platform/db/database.ts';
 import type { UnitOfWork, Work } from '../platform/db/unit-of-work.ts';
+import { NO_METRICS, type Metrics } from '../platform/metrics/metrics.ts';
 import type { Deps } from '../deps.ts';
 import { WEBHOOK_DELIVERY_RULES } from './webhook-delivery-rules.ts';
 import type { WebhookEventEnvelope } from './webhook-events.ts';
@@ -50,6 +51,8 @@ export interface WebhooksContext {
   wakeups: DeliveryWakeups;
   /** Where dispatchers LISTEN for other instances' wakes; undefined on SQLite. */
   notifications: WakeChannel | undefined;
+  /** Attempts, their outcomes and latency, the endpoints' windows and the backlog. */
+  metrics: Metrics;
   /** Traces on: a span per delivery attempt (webhook-attempt-span.ts). */
   tracer: Tracer | undefined;
   /** Where a ping (which changes nothing stored) is noted. */
@@ -57,7 +60,7 @@ export interface WebhooksContext {
 }
 
 export function createWebhooksContext(
-  deps: Pick<Deps, 'database' | 'clock' | 'secretKey' | 'logger' | 'config' | 'tracing'>,
+  deps: Pick<Deps, 'database' | 'clock' | 'secretKey' | 'logger' | 'config' | 'metrics' | 'tracing'>,
   parts: { unitOfWork: UnitOfWork; outbox: WebhookOutbox; audit: AuditTrail; resolveHost?: HostResolver | undefined },
 ): WebhooksContext {
   const { config, database } = deps;
@@ -77,6 +80,7 @@ export function createWebhooksContext(
     store: database.kind === 'postgres' ? postgresWebhooksStore : sqliteWebhooksStore,
     wakeups: parts.outbox.wakeups,
     notifications: parts.outbox.notifications,
+    metrics: deps.metrics ?? NO_METRICS,
     tracer: deps.tracing?.tracer,
     audit: parts.audit,
   };

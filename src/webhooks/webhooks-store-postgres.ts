@@ -33,11 +33,11 @@ async function claimDueDeliveriesWithBodies(db: Kysely<Database>, p: ClaimParame
         .set((eb) => ({ lease_owner: p.leaseOwner, lease_expires_at: p.leaseExpiresAt, fencing_token: eb('fencing_token', '+', 1) }))
         .where('id', 'in', (eb) => eb.selectFrom('picked').select('picked.id'))
         .where(isClaimable(p.now))
-        .returning(['id', 'event_id', 'attempts_made', 'fencing_token']),
+        .returning(['id', 'event_id', 'attempts_made', 'fencing_token', 'reason', 'created_at']),
     )
     .selectFrom('claimed')
     .innerJoin('webhook_events as e', 'e.id', 'claimed.event_id')
-    .select(['claimed.id', 'claimed.event_id', 'claimed.attempts_made', 'claimed.fencing_token', 'e.body', 'e.event_type', 'e.traceparent'])
+    .select(['claimed.id', 'claimed.event_id', 'claimed.attempts_made', 'claimed.fencing_token', 'claimed.reason', 'claimed.created_at', 'e.body', 'e.event_type', 'e.traceparent'])
     .execute();
 }
 

@@ -66,7 +66,7 @@ async function claimDueDeliveries(db: Kysely<Database>, p: ClaimParameters): Pro
     // Checked again on the row being updated: whatever the pick saw, a delivery someone else
     // has just leased is not taken (PostgreSQL re-reads the newest version of a row it waited for).
     .where(isClaimable(p.now))
-    .returning(['id', 'event_id', 'attempts_made', 'fencing_token'])
+    .returning(['id', 'event_id', 'attempts_made', 'fencing_token', 'reason', 'created_at'])
     .execute();
 }
 

@@ -50,6 +50,9 @@ export interface ClaimedDeliveryRow {
   event_id: string;
   attempts_made: number;
   fencing_token: number;
+  /** With reason, what tells an event's first attempt and when its event committed (for metrics). */
+  reason: string;
+  created_at: string;
 }
 
 export interface ClaimParameters {

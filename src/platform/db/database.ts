@@ -5,6 +5,7 @@ import path from 'node:path';
 import type SqliteDatabaseModule from 'better-sqlite3';
 import pg from 'pg';
 import { Kysely, PostgresAdapter, type Dialect as KyselyDialect } from 'kysely';
+import type { PoolCounts } from '../metrics/metrics.ts';
 import { createPrivateFile, ensurePrivateDirectory, restrictToOwner } from '../private-files.ts';
 import type { Database } from './database-schema.ts';
 import { CurrentSchemaPostgresDialect } from './postgres-schema-introspector.ts';
@@ -16,7 +17,7 @@ import type { GroupCommitOptions } from './sqlite/sqlite-group-commit.ts';
 // statement is collected during teardown; 13 (Node-API) fixes that but needs Node 22 or later
 // and crashes on 20. So 12 serves Node 20 and 13 (installed under an alias) everything newer.
 const NODE_MAJOR = Number(process.versions.node.split('.')[0]);
-const SqliteDatabase: typeof SqliteDatabaseModule = createRequire(import.meta.url)(
+export const SqliteDatabase: typeof SqliteDatabaseModule = createRequire(import.meta.url)(
   NODE_MAJOR >= 22 ? 'better-sqlite3-napi' : 'better-sqlite3',
 );
 
@@ -28,6 +29,9 @@ export type Dialect = 'sqlite' | 'postgres';
  * group-commit driver's fast path, which precompiled queries use outside transactions.
  */
 export class DatabaseHandle extends Kysely<Database> {
+  /** PostgreSQL: its pool's clients now (for metrics); undefined on SQLite, which has no pool. */
+  poolCounts: (() => PoolCounts) | undefined;
+
   constructor(
     dialect: KyselyDialect,
     readonly kind: Dialect,
@@ -103,7 +107,13 @@ async function openPostgres(url: string, schema: string | undefined, poolSize: n
     max: poolSize,
     ...(schema ? { options: `-c search_path="${schema}"` } : {}),
   });
-  return new DatabaseHandle(new CurrentSchemaPostgresDialect({ pool }), 'postgres', describePostgres(url, schema));
+  // An idle connection the server ends (a restart, a failover) is dropped by the pool, which then
+  // emits 'error': unheard, that would end the process. The next query opens a new connection,
+  // and until one succeeds queries fail and /readyz names the database.
+  pool.on('error', () => {});
+  const handle = new DatabaseHandle(new CurrentSchemaPostgresDialect({ pool }), 'postgres', describePostgres(url, schema));
+  handle.poolCounts = () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount });
+  return handle;
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {

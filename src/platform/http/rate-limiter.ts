@@ -28,6 +28,8 @@ export interface RateLimiter {
   /** Whether `key` has already spent `rule` in its current window, without counting. */
   peek(key: string, rule: RateLimitRule): Awaitable<RateLimitDecision>;
   close(): Promise<void>;
+  /** Resolves when the store the counters are shared through (Redis) answers; absent when they live in this process. */
+  ping?(): Promise<void>;
 }
 
 export type RateLimitSettings = RateLimitRule;
@@ -158,6 +160,9 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RateLi
     peek: (key, rule) => run(PEEK_SCRIPT, key, [], rule.max, 1),
     async close() {
       redis.disconnect();
+    },
+    async ping() {
+      await redis.ping();
     },
   };
 }

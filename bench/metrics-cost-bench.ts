@@ -1,0 +1,141 @@
+// What metrics cost: `GET …/validate` (the cheapest authenticated route, where a per-request hook
+// weighs most) on two `erx serve` processes of the same data, one with ERX_METRICS_PORT and one
+// without, in slices alternating between them (measureAgainstBaseline with the process without
+// metrics in the baseline's place). The last phase of `npm run bench`, and alone as
+// `npm run bench -- metrics`. Afterwards the metrics listener is scraped: its count of validate
+// requests must cover every request measured, or the process was not measuring at all.
+//
+// Throughput alone cannot show a cost of a few percent on this shared 2-core machine: two
+// servers *without* metrics, measured this way, came out at 1.05 and 2.19 of each other under a
+// load average of 17-22. So the phase also reads each process's CPU time (/proc/<pid>/stat)
+// around the measurement and divides it by the requests it answered; the target is judged on
+// that CPU per request, which is what throughput is the inverse of on a CPU-bound server.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import { API_ENDPOINTS, type BenchVariables } from './bench-endpoints.ts';
+import { requestAccessToken, seedSandboxCredentials } from './bench-credentials.ts';
+import { prepareApiEnvironment } from './bench-environment.ts';
+import type { BenchOptions } from './bench-options.ts';
+import { findFreePort, startChildServer, type ChildServer } from './bench-processes.ts';
+import { formatLatency } from './bench-report.ts';
+import { resolveRequest } from './bench-requests.ts';
+import { BenchFailure, measureAgainstBaseline, warmUpBaseline, type Measurement } from './measure-endpoint.ts';
+
+/** Metrics on may cost at most 5 % of validate's throughput. */
+export const METRICS_COST_MIN_RATIO = 0.95;
+
+const VALIDATE_ROUTE = '/v1/organizations/:organization_id/validate';
+
+export interface MetricsCost {
+  withMetrics: Measurement;
+  withoutMetrics: Measurement;
+  /** req/s with metrics over req/s without, in the same slices' time (noisy on a busy machine). */
+  ratio: number;
+  /** Process CPU time per answered request, in µs, over the measurement. */
+  cpuMicrosPerRequest: { withMetrics: number; withoutMetrics: number };
+  /** CPU per request without metrics over with: the throughput a CPU-bound server keeps. Judged against the target. */
+  cpuRatio: number;
+  /** Validate requests the metrics listener had counted when the measurement ended. */
+  countedByMetrics: number;
+  pass: boolean;
+}
+
+const CLOCK_TICKS_PER_SECOND = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+
+/** User and system CPU seconds the process (all its threads) has used. */
+function cpuSecondsOf(pid: number): number {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // After "pid (comm) ": field 3 (state) first; utime and stime are fields 14 and 15.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
+}
+
+const round = (value: number, digits: number) => Math.round(value * 10 ** digits) / 10 ** digits;
+
+function log(line: string): void {
+  process.stdout.write(`${line}\n`);
+}
+
+/** How many 200s of validate the listener counted. */
+async function countedValidateRequests(metricsUrl: string): Promise<number> {
+  const text = await (await fetch(`${metricsUrl}/metrics`)).text();
+  const line = text
+    .split('\n')
+    .find((l) => l.startsWith('http_server_request_duration_seconds_count{') && l.includes(`http_route="${VALIDATE_ROUTE}"`) && l.includes('http_response_status_code="200"'));
+  if (!line) throw new BenchFailure(`the metrics listener at ${metricsUrl} counted no validate request:\n${text.slice(0, 500)}`);
+  return Number(line.slice(line.lastIndexOf(' ') + 1));
+}
+
+/**
+ * Starts a second server on `withoutMetrics`'s data with ERX_METRICS_PORT set, measures validate
+ * on both in alternating slices, checks the listener's count, and stops the second server.
+ */
+export async function measureMetricsCost(withoutMetrics: ChildServer, env: NodeJS.ProcessEnv, variables: BenchVariables, options: BenchOptions): Promise<MetricsCost> {
+  const validate = API_ENDPOINTS.find((endpoint) => endpoint.name === 'validate');
+  if (!validate) throw new Error('API_ENDPOINTS has no validate row');
+  const [port, metricsPort] = [await findFreePort(), await findFreePort()];
+  const metricsUrl = `http://127.0.0.1:${metricsPort}`;
+  log(`metrics cost: validate on a second erx serve with ERX_METRICS_PORT=${metricsPort}, beside the one without (${options.warmupSeconds} s warm-up each, ${options.durationSeconds} s measured on each)`);
+  const withMetricsServer = await startChildServer({
+    name: 'erx server with metrics',
+    args: ['bin/erx.js', 'serve'],
+    env: { ...env, PORT: String(port), ERX_METRICS_PORT: String(metricsPort) },
+    port,
+    readyPath: '/ready',
+  });
+  try {
+    const request = resolveRequest(validate, variables);
+    const off = await warmUpBaseline(withoutMetrics.baseUrl, request, options);
+    // Both warmed up before their CPU is read (a fresh process spends seconds compiling). From here
+    // the process without metrics answers only the measured slices; the one with them also a
+    // second sample and warm-up, which its listener counts as well.
+    await warmUpBaseline(withMetricsServer.baseUrl, request, options);
+    const cpuBefore = { off: cpuSecondsOf(withoutMetrics.pid), on: cpuSecondsOf(withMetricsServer.pid) };
+    const countedBefore = await countedValidateRequests(metricsUrl).catch(() => 0);
+    const paired = await measureAgainstBaseline({ baseUrl: withMetricsServer.baseUrl, request }, off, options);
+    const cpuOff = cpuSecondsOf(withoutMetrics.pid) - cpuBefore.off;
+    const cpuOn = cpuSecondsOf(withMetricsServer.pid) - cpuBefore.on;
+    const countedByMetrics = await countedValidateRequests(metricsUrl);
+    if (countedByMetrics - countedBefore < paired.row.requests) {
+      throw new BenchFailure(`the metrics listener counted ${countedByMetrics - countedBefore} validate requests, fewer than the ${paired.row.requests} measured`);
+    }
+    const cpuMicrosPerRequest = {
+      withMetrics: round((cpuOn / (countedByMetrics - countedBefore)) * 1e6, 2),
+      withoutMetrics: round((cpuOff / paired.baseline.requests) * 1e6, 2),
+    };
+    const cpuRatio = round(cpuMicrosPerRequest.withoutMetrics / cpuMicrosPerRequest.withMetrics, 3);
+    const ratio = round(paired.row.requestsPerSecond / paired.baseline.requestsPerSecond, 3);
+    return { withMetrics: paired.row, withoutMetrics: paired.baseline, ratio, cpuMicrosPerRequest, cpuRatio, countedByMetrics, pass: cpuRatio >= METRICS_COST_MIN_RATIO };
+  } finally {
+    await withMetricsServer.stop();
+  }
+}
+
+export function formatMetricsCost(cost: MetricsCost): string {
+  const side = (label: string, m: Measurement, cpu: number) =>
+    `  validate ${label}: ${Math.round(m.requestsPerSecond)} req/s, p50 ${formatLatency(m.latencyP50Ms)} ms, p99 ${formatLatency(m.latencyP99Ms)} ms (${m.slices} slices), ${cpu} µs CPU per request`;
+  return [
+    'metrics cost (same data, alternating slices):',
+    side('without metrics', cost.withoutMetrics, cost.cpuMicrosPerRequest.withoutMetrics),
+    side('with metrics   ', cost.withMetrics, cost.cpuMicrosPerRequest.withMetrics),
+    `  req/s with ÷ without: ${cost.ratio.toFixed(3)}; CPU per request without ÷ with: ${cost.cpuRatio.toFixed(3)} (target >= ${METRICS_COST_MIN_RATIO}: ${cost.pass ? 'PASS' : 'FAIL'})`,
+  ].join('\n');
+}
+
+/** `npm run bench -- metrics`: only this phase, on fresh data (a seed and a token, no other setup). */
+export async function runMetricsCostBench(options: BenchOptions): Promise<MetricsCost> {
+  const port = await findFreePort();
+  const environment = await prepareApiEnvironment(port);
+  try {
+    const server = await startChildServer({ name: 'erx server', args: ['bin/erx.js', 'serve'], env: environment.env, port, readyPath: '/ready' });
+    try {
+      const credentials = await seedSandboxCredentials(environment.env);
+      const variables = { ...credentials, access_token: await requestAccessToken(server.baseUrl, credentials) };
+      return await measureMetricsCost(server, environment.env, variables, options);
+    } finally {
+      await server.stop();
+    }
+  } finally {
+    await environment.remove();
+  }
+}

@@ -1,0 +1,51 @@
+// erx backup | restore: the embedded SQLite database (PostgreSQL: pg_dump and pg_restore).
+import type { Command } from 'commander';
+import { loadConfig } from '../config.ts';
+import { systemClock } from '../platform/clock.ts';
+import { backupDatabase, restoreDatabase } from '../system/index.ts';
+import { addJsonOption, printResult, type CommandOptions } from './cli-output.ts';
+
+/** On a terminal, one line on stderr rewritten as pages are copied; elsewhere nothing (logs and pipes get the result only). */
+function progressLine(enabled: boolean) {
+  if (!enabled) return { onProgress: undefined, done: () => {} };
+  let shown = -1;
+  return {
+    onProgress: ({ totalPages, copiedPages }: { totalPages: number; copiedPages: number }) => {
+      const percent = totalPages === 0 ? 100 : Math.floor((copiedPages / totalPages) * 100);
+      if (percent === shown) return;
+      shown = percent;
+      process.stderr.write(`\rbacking up: ${percent}% (${copiedPages} of ${totalPages} pages)`);
+    },
+    done: () => {
+      if (shown >= 0) process.stderr.write('\n');
+    },
+  };
+}
+
+export function registerBackupCommands(program: Command): void {
+  addJsonOption(program.command('backup <file>'))
+    .description('copy the embedded SQLite database to <file> while the server runs (PostgreSQL: use pg_dump)')
+    .option('--force', 'replace <file> if it exists')
+    .action(async (file: string, options: CommandOptions & { force?: boolean }) => {
+      const progress = progressLine(Boolean(process.stderr.isTTY) && !options.json);
+      try {
+        const result = await backupDatabase(loadConfig(), file, { force: options.force, onProgress: progress.onProgress });
+        progress.done();
+        printResult(options, result, [`backed up ${result.database} to ${result.file} (${result.bytes} bytes, integrity ok)`]);
+      } catch (error) {
+        progress.done();
+        throw error;
+      }
+    });
+
+  addJsonOption(program.command('restore <file>'))
+    .description('put a backup made by `erx backup` in place of the embedded database; the server must be stopped')
+    .action(async (file: string, options: CommandOptions) => {
+      const result = await restoreDatabase(loadConfig(), file, systemClock);
+      printResult(options, result, [
+        `restored ${result.database} from ${result.restoredFrom}`,
+        result.keptAside ? `the database it replaced is kept at ${result.keptAside}` : 'there was no database to replace',
+        result.migrationsApplied.length ? `migrations applied: ${result.migrationsApplied.join(', ')}` : 'no migration was pending',
+      ]);
+    });
+}

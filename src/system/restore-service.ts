@@ -1,0 +1,78 @@
+// `erx restore <file>`, with the server stopped: checks that the file is a sound SQLite database
+// of erx (integrity_check, its migrations table, no migration this build does not know), keeps
+// the database it replaces beside it (erx.sqlite.before-restore-<time>), puts the backup in its
+// place (0600, like every file of the data directory) and applies the migrations it lacks.
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Clock } from '../platform/clock.ts';
+import { openDatabase } from '../platform/db/database.ts';
+import { MIGRATIONS, migrateToLatest } from '../platform/db/migrator.ts';
+import { inspectSqliteFile, isSqliteFileUnused } from '../platform/db/sqlite-backup.ts';
+import { ensurePrivateDirectory, PRIVATE_FILE_MODE } from '../platform/private-files.ts';
+import { BackupError, embeddedDatabaseFile, type DatabaseLocation } from './backup-service.ts';
+
+export interface RestoreResult {
+  database: string;
+  restoredFrom: string;
+  /** Where the database that was replaced now is; null when there was none. */
+  keptAside: string | null;
+  /** Migrations the backup lacked, applied after it was put in place. */
+  migrationsApplied: string[];
+}
+
+export async function restoreDatabase(location: DatabaseLocation, backup: string, clock: Clock): Promise<RestoreResult> {
+  const live = embeddedDatabaseFile(location, 'restore');
+  const source = path.resolve(backup);
+  if (!fs.statSync(source, { throwIfNoEntry: false })?.isFile()) throw new BackupError(`there is no backup file at ${source}`);
+  ensurePrivateDirectory(path.dirname(live));
+  // Checked as a private copy in the data directory: the backup itself is never opened for writing.
+  const staged = `${live}.restoring-${randomBytes(4).toString('hex')}`;
+  try {
+    fs.copyFileSync(source, staged, fs.constants.COPYFILE_EXCL);
+    fs.chmodSync(staged, PRIVATE_FILE_MODE);
+    checkIsErxDatabase(staged, source);
+    const keptAside = setAside(live, clock);
+    fs.renameSync(staged, live);
+    const database = await openDatabase({ sqliteFile: live });
+    try {
+      const { applied } = await migrateToLatest(database);
+      return { database: `sqlite:${live}`, restoredFrom: source, keptAside, migrationsApplied: applied };
+    } finally {
+      await database.close();
+    }
+  } finally {
+    for (const leftover of [staged, `${staged}-journal`, `${staged}-wal`, `${staged}-shm`]) fs.rmSync(leftover, { force: true });
+  }
+}
+
+function checkIsErxDatabase(staged: string, source: string): void {
+  let report: ReturnType<typeof inspectSqliteFile>;
+  try {
+    report = inspectSqliteFile(staged);
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT') throw new BackupError(`${source} is not an SQLite database`);
+    throw error;
+  }
+  if (report.integrity !== 'ok') throw new BackupError(`${source} fails SQLite's integrity check (${report.integrity.split('\n')[0]})`);
+  if (!report.migrations?.length) throw new BackupError(`${source} is an SQLite database but not one of erx (it has no migrations table)`);
+  const unknown = report.migrations.filter((name) => !(name in MIGRATIONS));
+  if (unknown.length > 0) throw new BackupError(`${source} comes from a newer erx: its migrations ${unknown.join(', ')} are unknown to this one`);
+}
+
+/** Moves the live database (if any) aside, refusing while any process has it open. */
+function setAside(live: string, clock: Clock): string | null {
+  if (!fs.existsSync(live)) return null;
+  if (!isSqliteFileUnused(live)) {
+    throw new BackupError(`the database ${live} is in use: stop erx serve (and any erx worker or command using it) before restoring`);
+  }
+  const stamp = clock.now().toISOString().replace(/[-:]/g, '').replace(/\.\d+/, '');
+  let aside = `${live}.before-restore-${stamp}`;
+  for (let n = 2; fs.existsSync(aside); n += 1) aside = `${live}.before-restore-${stamp}-${n}`;
+  fs.renameSync(live, aside);
+  // The lock check's connection, the last one, checkpointed and removed the WAL; a -shm is only an index.
+  if (fs.existsSync(`${live}-wal`)) fs.renameSync(`${live}-wal`, `${aside}-wal`);
+  fs.rmSync(`${live}-shm`, { force: true });
+  return aside;
+}
