@@ -35,7 +35,9 @@ export interface AuditTrail extends RecordSink<AuditEvent> {
 
 export const DEFAULT_AUDIT_RETENTION_YEARS = 7;
 
-export function createAuditTrail(deps: Pick<Deps, 'database' | 'clock' | 'secretKey'> & { config?: Pick<Deps['config'], 'auditRetentionYears' | 'publicUrl'> }): AuditTrail {
+export function createAuditTrail(
+  deps: Pick<Deps, 'database' | 'clock' | 'secretKey' | 'metrics'> & { config?: Pick<Deps['config'], 'auditRetentionYears' | 'publicUrl'> },
+): AuditTrail {
   const { database, clock } = deps;
   const chainKey = deriveAuditChainKey(deps.secretKey);
   // Waiting entries a change's transaction carried: back to their scope if it rolls back.
@@ -47,7 +49,7 @@ export function createAuditTrail(deps: Pick<Deps, 'database' | 'clock' | 'secret
     clock,
     retentionYears: deps.config?.auditRetentionYears ?? DEFAULT_AUDIT_RETENTION_YEARS,
     site: deps.config?.publicUrl ?? 'erx',
-    onAppended: undefined,
+    onAppended: deps.metrics ? (count) => deps.metrics!.recordAuditEntriesWritten(count) : undefined,
     async write(trx, events) {
       const scope = currentAuditScope();
       const now = clock.now().toISOString();
