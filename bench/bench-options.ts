@@ -46,7 +46,8 @@ export type BenchCommand =
   | { mode: 'metrics'; options: BenchOptions }
   | { mode: 'credential-flood'; options: Record<string, never> }
   | { mode: 'cold-start'; options: Record<string, never> }
-  | { mode: 'prune'; options: { quick: boolean } };
+  | { mode: 'prune'; options: { quick: boolean } }
+  | { mode: 'audit-list'; options: { entries: number } };
 
 const WEBHOOK_RATE_PER_SECOND = 500;
 const WEBHOOK_LATENCY_SECONDS = 20;
@@ -83,6 +84,9 @@ export const BENCH_USAGE = [
   '       npm run bench -- prune [--quick]',
   '  p50/p99 of validate and create patient alone, then beside `erx prune` deleting 200,000 old webhook events',
   '  (600,000 rows) written straight into the tables; --quick: 20,000 events',
+  '',
+  '       npm run bench -- audit-list [--entries N]',
+  '  `erx audit list --patient X` on an audit trail of N chained entries (default 1,000,000), SQLite or DATABASE_URL',
 ].join('\n');
 
 export class BenchUsageError extends Error {
@@ -114,6 +118,10 @@ export function parseBenchCommand(argv: string[]): BenchCommand | undefined {
     return { mode: 'prune', options: { quick: argv.includes('--quick') } };
   }
   if (argv[0] === 'compare') return parseCompareOptions(argv.slice(1));
+  if (argv[0] === 'audit-list') {
+    if (argv.length !== 1 && (argv.length !== 3 || argv[1] !== '--entries')) throw new BenchUsageError('audit-list takes only --entries N');
+    return { mode: 'audit-list', options: { entries: readWholeNumber('entries', argv[2], 1_000_000, 10_000_000) } };
+  }
   if (argv[0] === 'metrics') {
     const options = parseBenchOptions(argv.slice(1));
     return options && { mode: 'metrics', options };

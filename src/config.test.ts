@@ -79,6 +79,15 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`^${name} must be a whole number from 1 to 36500, got "${value}"`));
   });
 
+  it('keeps audit entries 7 years unless told longer, and refuses less or a fraction naming the variable', () => {
+    expect(loadConfig({}).auditRetentionYears).toBe(7);
+    expect(loadConfig({ ERX_AUDIT_RETENTION_YEARS: '10' }).auditRetentionYears).toBe(10);
+    for (const bad of ['6', '0', '7.5', 'seven', '-8']) {
+      expect(() => loadConfig({ ERX_AUDIT_RETENTION_YEARS: bad })).toThrow(ConfigError);
+      expect(() => loadConfig({ ERX_AUDIT_RETENTION_YEARS: bad })).toThrow(/ERX_AUDIT_RETENTION_YEARS must be a whole number from 7 to 100/);
+    }
+  });
+
   it('reads the metrics port: none unless set, never the API port', () => {
     expect(loadConfig({}).metricsPort).toBeUndefined();
     expect(loadConfig({ ERX_METRICS_PORT: '9464' }).metricsPort).toBe(9464);

@@ -39,6 +39,7 @@ export const SETTINGS = {
   portalUrl: { env: 'ERX_PORTAL_URL', default: '', meaning: 'Origin of the prescribing portal, used in the `redirect_url` of `POST /v1/sso`. Empty: the public URL.' },
   portalIdleTimeoutSeconds: { env: 'ERX_PORTAL_IDLE_TIMEOUT_SECONDS', default: '1800', meaning: 'A portal session ends after this many seconds without a request (60 to 43200).' },
   sandboxPublic: { env: 'ERX_SANDBOX_PUBLIC', default: '', meaning: '`1` lets sandbox mode (test helpers, webhooks to any address) bind a `HOST` other than loopback; without it such a start is refused.' },
+  auditRetentionYears: { env: 'ERX_AUDIT_RETENTION_YEARS', default: '7', meaning: 'Years audit entries are kept before `erx audit prune` removes them: a whole number, at least 7 (Australian health records law; longer where a state requires it).' },
   metricsPort: { env: 'ERX_METRICS_PORT', default: '', meaning: 'TCP port of the Prometheus metrics listener (`GET /metrics`, bound to `HOST`), apart from the API\'s. Empty: no metrics listener.' },
   customDrugsMax: { env: 'ERX_CUSTOM_DRUGS_MAX', default: '10000', meaning: 'Most custom drugs one organization may hold, its users\' included (422 past it).' },
   retentionWebhookDays: { env: 'ERX_RETENTION_WEBHOOK_DAYS', default: '90', meaning: 'Webhook events whose deliveries all finished are deleted, with their deliveries and attempts, this many days after the event (`erx prune`, and hourly beside every dispatcher).' },
@@ -76,6 +77,7 @@ export interface Config {
   customDrugsMax: number;
   retentionWebhookDays: number;
   retentionBodiesDays: number;
+  auditRetentionYears: number;
   /** Undefined: no metrics listener, and metrics are not kept. */
   metricsPort: number | undefined;
   /** From the standard OTEL_* variables (README, "Traces"); undefined: traces are off. */
@@ -201,6 +203,7 @@ export function loadConfig(env: Env = process.env): Config {
     // Up to 100 years: past that, keep everything by another route than a number of days.
     retentionWebhookDays: readInteger(env, 'retentionWebhookDays', 1, 36_500),
     retentionBodiesDays: readInteger(env, 'retentionBodiesDays', 1, 36_500),
+    auditRetentionYears: readInteger(env, 'auditRetentionYears', 7, 100),
     metricsPort: readMetricsPort(env, port),
     tracing: readTracingSettings(env),
   };

@@ -42,7 +42,7 @@ export function buildFeatures(deps: Deps): Features {
   const audit = createAuditTrail(deps);
   const unitOfWork = createUnitOfWork(deps.database, [outbox, audit], deps.logger);
   const auth = createAuthContext(deps, { audit, unitOfWork });
-  const webhooks = createWebhooksContext(deps, { unitOfWork, outbox });
+  const webhooks = createWebhooksContext(deps, { unitOfWork, outbox, audit });
   const users = createUsersContext(deps, { unitOfWork, audit });
   const onboarding = createOnboardingContext(deps, { webhooks, users, unitOfWork });
   const patients = createPatientsContext(deps, { users, unitOfWork, audit });

@@ -1,5 +1,6 @@
 // The `erx` operator CLI: one file per command group under cli/.
 import { Command, CommanderError } from 'commander';
+import { registerAuditCommands } from './cli/audit-commands.ts';
 import { registerBackupCommands } from './cli/backup-commands.ts';
 import { fail } from './cli/cli-output.ts';
 import { registerOnboardingCommands } from './cli/onboarding-commands.ts';
@@ -17,6 +18,7 @@ registerServerCommands(program);
 registerOnboardingCommands(program);
 registerWebhooksCommands(program);
 registerPruneCommands(program);
+registerAuditCommands(program);
 registerBackupCommands(program);
 
 try {

@@ -90,6 +90,12 @@ export async function findLastAuditEntryBefore(db: Db, horizon: string): Promise
   return row ? { seq: Number(row.seq), hash: row.hash } : undefined;
 }
 
+/** The first entry recorded at or after `horizon`: retention keeps it and every entry after it. */
+export async function findFirstAuditEntryFrom(db: Db, horizon: string): Promise<ChainPoint | undefined> {
+  const row = await db.selectFrom('audit_entries').select(['seq', 'hash']).where('recorded_at', '>=', horizon).orderBy('seq').limit(1).executeTakeFirst();
+  return row ? { seq: Number(row.seq), hash: row.hash } : undefined;
+}
+
 /**
  * Retention only: removes entries up to `through` (at most `batch` of them, oldest first) and
  * moves the anchor there, so the chain's walk starts at the first entry kept. Returns how many went.

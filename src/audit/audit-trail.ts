@@ -6,6 +6,7 @@
 // scope they are written at once. Either way a failure to write fails the request.
 import type { Kysely } from 'kysely';
 import type { Deps } from '../deps.ts';
+import type { Clock } from '../platform/clock.ts';
 import type { Database } from '../platform/db/database-schema.ts';
 import { recordKind, type RecordSink } from '../platform/db/unit-of-work.ts';
 import { deriveAuditChainKey } from './audit-chain.ts';
@@ -19,6 +20,11 @@ export interface AuditTrail extends RecordSink<AuditEvent> {
   db: Kysely<Database>;
   /** Keys the chain's hashes. */
   chainKey: Buffer;
+  clock: Clock;
+  /** How many years entries are kept (ERX_AUDIT_RETENTION_YEARS): the prune's horizon. */
+  retentionYears: number;
+  /** Where erx runs (its public URL): the export's AuditEvent.source.site. */
+  site: string;
   /** A read or an HI lookup: durable before the answer leaves (see the header). */
   noteAccess(event: AuditEvent): Promise<void>;
   /** Writes the scope's waiting entries; throws when they cannot be written, so the answer must not leave. */
@@ -27,7 +33,11 @@ export interface AuditTrail extends RecordSink<AuditEvent> {
   onAppended: ((count: number) => void) | undefined;
 }
 
-export function createAuditTrail(deps: Pick<Deps, 'database' | 'clock' | 'secretKey' | 'metrics'>): AuditTrail {
+export const DEFAULT_AUDIT_RETENTION_YEARS = 7;
+
+export function createAuditTrail(
+  deps: Pick<Deps, 'database' | 'clock' | 'secretKey' | 'metrics'> & { config?: Pick<Deps['config'], 'auditRetentionYears' | 'publicUrl'> },
+): AuditTrail {
   const { database, clock } = deps;
   const chainKey = deriveAuditChainKey(deps.secretKey);
   // Waiting entries a change's transaction carried: back to their scope if it rolls back.
@@ -36,6 +46,9 @@ export function createAuditTrail(deps: Pick<Deps, 'database' | 'clock' | 'secret
     kind: auditRecords,
     db: database,
     chainKey,
+    clock,
+    retentionYears: deps.config?.auditRetentionYears ?? DEFAULT_AUDIT_RETENTION_YEARS,
+    site: deps.config?.publicUrl ?? 'erx',
     onAppended: deps.metrics ? (count) => deps.metrics!.recordAuditEntriesWritten(count) : undefined,
     async write(trx, events) {
       const scope = currentAuditScope();

@@ -1,12 +1,16 @@
 // How every erx command answers: a result as JSON (--json) or readable lines, and any
-// failure as one line on stderr with a non-zero exit.
+// failure as one line on stderr with a non-zero exit. Every command that opens the features
+// runs in an operator's audit scope, so what it changes is recorded as the operator's doing.
+import os from 'node:os';
 import type { Command } from 'commander';
+import { AuditError, currentAuditScope, runInAuditScope } from '../audit/index.ts';
 import { ConfigError, loadConfig } from '../config.ts';
 import { OnboardingError } from '../onboarding/index.ts';
 import { buildFeatures, type Features } from '../features.ts';
 import { BackupError } from '../system/index.ts';
 import { WebhooksError } from '../webhooks/index.ts';
 import type { Deps } from '../deps.ts';
+import { newRequestId } from '../platform/ids.ts';
 import { assembleDeps, closeDeps } from '../runtime.ts';
 
 export interface CommandOptions {
@@ -19,7 +23,7 @@ export function printResult(options: CommandOptions, result: unknown, lines: str
 
 /** Expected failures (bad input, missing records, bad config) print their message alone. */
 export function describeFailure(error: unknown): string {
-  if (error instanceof OnboardingError || error instanceof WebhooksError || error instanceof ConfigError || error instanceof BackupError) return error.message;
+  if (error instanceof OnboardingError || error instanceof WebhooksError || error instanceof ConfigError || error instanceof BackupError || error instanceof AuditError) return error.message;
   if (error instanceof Error) return `${error.name === 'Error' ? '' : `${error.name}: `}${error.message}`;
   return String(error);
 }
@@ -29,13 +33,35 @@ export function fail(error: unknown): never {
   process.exit(1);
 }
 
-/** Runs `work` with the features built on the configured database, closing it whatever happens. */
+/**
+ * Runs `work` with the features built on the configured database, closing it whatever happens,
+ * in an audit scope naming the operator (the OS user) with a request id of its own. What the
+ * command read or looked up is written before its result is printed: if it cannot be, the
+ * command fails.
+ */
 export async function withFeatures<T>(work: (features: Features, deps: Deps) => Promise<T>): Promise<T> {
   const deps = await assembleDeps(loadConfig());
   try {
-    return await work(buildFeatures(deps), deps);
+    const features = buildFeatures(deps);
+    const scope = { actor: { kind: 'operator' as const, operator: operatorUserName() }, hpio: null, requestId: newRequestId(), clientAddress: null };
+    return await runInAuditScope(scope, async () => {
+      try {
+        return await work(features, deps);
+      } finally {
+        await features.audit.flushPending(currentAuditScope()!);
+      }
+    });
   } finally {
     await closeDeps(deps);
+  }
+}
+
+/** The operating-system user running the command. */
+export function operatorUserName(): string {
+  try {
+    return os.userInfo().username;
+  } catch {
+    return process.env.USER ?? 'unknown';
   }
 }
 

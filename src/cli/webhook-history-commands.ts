@@ -1,6 +1,5 @@
 // erx webhooks events | attempts | replay | ping: what operators see of deliveries, and what
 // they do about them.
-import os from 'node:os';
 import type { Command } from 'commander';
 import {
   listWebhookAttempts,
@@ -10,7 +9,7 @@ import {
   type EventFilterInput,
   pingWebhookEndpoint,
 } from '../webhooks/index.ts';
-import { addJsonOption, printResult, withFeatures, type CommandOptions } from './cli-output.ts';
+import { addJsonOption, operatorUserName, printResult, withFeatures, type CommandOptions } from './cli-output.ts';
 
 function addFilterOptions(command: Command): Command {
   return command
@@ -24,12 +23,7 @@ function addFilterOptions(command: Command): Command {
 
 /** Who asked for a replay: --by, else the operating-system user running the command. */
 function operatorName(by: string | undefined): string {
-  if (by !== undefined && by.trim() !== '') return by.trim();
-  try {
-    return os.userInfo().username;
-  } catch {
-    return process.env.USER ?? 'unknown';
-  }
+  return by !== undefined && by.trim() !== '' ? by.trim() : operatorUserName();
 }
 
 export function registerWebhookHistoryCommands(webhooks: Command): void {

@@ -2,6 +2,7 @@
 // one keeps working for an overlap, so callers can switch without downtime), withdraw a
 // partner's access to an organization, and end portal sessions. Each takes effect on the next
 // request to any instance: every check reads the stored state (see auth-store.ts).
+import { auditRecords } from '../audit/index.ts';
 import { generateSecret, hashSecret } from '../platform/secrets.ts';
 import { endPortalSessionsOf, endSignInsThroughPartner } from '../sso/index.ts';
 import { findStoredUser } from '../users/index.ts';
@@ -30,7 +31,13 @@ async function rotateSecret(
   }
   const secret = generateSecret();
   const validUntil = overlapHours === 0 ? null : new Date(ctx.clock.now().getTime() + overlapHours * 3_600_000).toISOString();
-  const found = await replaceSecretHash(ctx.db, table, id, { secretHash: hashSecret(secret), previousExpiresAt: validUntil });
+  const found = await ctx.unitOfWork.run(async ({ trx, record }) => {
+    const replaced = await replaceSecretHash(trx, table, id, { secretHash: hashSecret(secret), previousExpiresAt: validUntil });
+    if (!replaced) return false;
+    if (table === 'partners') record(auditRecords, { action: 'admin.partner_rotate_secret', detail: { partnerId: id } });
+    else record(auditRecords, { action: 'admin.organization_rotate_secret', organizationId: id });
+    return true;
+  });
   return found ? { secret, previous_secret_valid_until: validUntil } : undefined;
 }
 
@@ -77,9 +84,10 @@ export async function disablePartnerForOrganization(ctx: OnboardingContext, inpu
   if (!(await findOrganization(ctx.db, organizationId))) throw new OnboardingError(`organization ${input.organizationId} not found`);
   if (!(await findPartner(ctx.db, input.partnerId))) throw new OnboardingError(`partner ${input.partnerId} not found`);
   const ids = { organizationId, partnerId: input.partnerId };
-  return ctx.unitOfWork.run(async ({ trx }) => {
+  return ctx.unitOfWork.run(async ({ trx, record }) => {
     const wasEnabled = await deletePartnerEnablement(trx, ids);
     const ended = await endSignInsThroughPartner(trx, ids);
+    record(auditRecords, { action: 'admin.partner_disable', organizationId, detail: { partnerId: input.partnerId, count: ended.sessions } });
     return { organization_id: organizationId, partner_id: input.partnerId, already_disabled: !wasEnabled, sessions_ended: ended.sessions, sso_links_revoked: ended.links };
   });
 }
@@ -95,6 +103,10 @@ export async function revokePortalSessions(
   if (userId !== undefined && (await findStoredUser(ctx.users, userId))?.user.organization_id !== organizationId) {
     throw new OnboardingError(`user ${input.userId} not found in organization ${organizationId}`);
   }
-  const ended = await endPortalSessionsOf(ctx.db, { organizationId, userId });
+  const ended = await ctx.unitOfWork.run(async ({ trx, record }) => {
+    const count = await endPortalSessionsOf(trx, { organizationId, userId });
+    record(auditRecords, { action: 'admin.sessions_revoke', organizationId, targetUserId: userId ?? null, detail: { count } });
+    return count;
+  });
   return { organization_id: organizationId, user_id: userId ?? null, sessions_ended: ended };
 }

@@ -2,6 +2,7 @@
 // create an organization, enable the partner for the organization. Secrets are returned
 // once and stored only as hashes (a webhook endpoint's secret is the webhooks feature's).
 import type { Kysely } from 'kysely';
+import { auditRecords } from '../audit/index.ts';
 import { isValidHpio } from '../identifiers/index.ts';
 import { isScope, SCOPES, type Scope } from '../auth/index.ts';
 import type { Mode } from '../config.ts';
@@ -69,14 +70,17 @@ export async function createPartner(
   const endpoint = input.webhookUrl ? await prepareWebhookEndpoint(ctx.webhooks, input.webhookUrl) : undefined;
   if (await findPartner(ctx.db, input.partnerId)) throw new OnboardingError(`partner ${input.partnerId} already exists`);
   const partnerSecret = generateSecret();
-  await insertPartner(ctx.db, {
-    id: input.partnerId,
-    name: input.name ?? input.partnerId,
-    secret_hash: hashSecret(partnerSecret),
-    webhook_url: endpoint?.url ?? null,
-    webhook_secret_encrypted: endpoint?.secretEncrypted ?? null,
-    webhook_secret_issued_at: endpoint?.issuedAt ?? null,
-    created_at: ctx.clock.now().toISOString(),
+  await ctx.unitOfWork.run(async ({ trx, record }) => {
+    await insertPartner(trx, {
+      id: input.partnerId,
+      name: input.name ?? input.partnerId,
+      secret_hash: hashSecret(partnerSecret),
+      webhook_url: endpoint?.url ?? null,
+      webhook_secret_encrypted: endpoint?.secretEncrypted ?? null,
+      webhook_secret_issued_at: endpoint?.issuedAt ?? null,
+      created_at: ctx.clock.now().toISOString(),
+    });
+    record(auditRecords, { action: 'admin.partner_create', detail: { partnerId: input.partnerId } });
   });
   return { partner_id: input.partnerId, partner_secret: partnerSecret, webhook_url: endpoint?.url ?? null, webhook_secret: endpoint?.secret ?? null };
 }
@@ -108,13 +112,16 @@ export async function createOrganization(
   const allowedScopes = parseScopes(input.scopes);
   const organizationId = newId();
   const organizationSecret = generateSecret();
-  await insertOrganization(ctx.db, {
-    id: organizationId,
-    name,
-    hpio: input.hpio ?? null,
-    allowed_scopes: JSON.stringify(allowedScopes),
-    secret_hash: hashSecret(organizationSecret),
-    created_at: ctx.clock.now().toISOString(),
+  await ctx.unitOfWork.run(async ({ trx, record }) => {
+    await insertOrganization(trx, {
+      id: organizationId,
+      name,
+      hpio: input.hpio ?? null,
+      allowed_scopes: JSON.stringify(allowedScopes),
+      secret_hash: hashSecret(organizationSecret),
+      created_at: ctx.clock.now().toISOString(),
+    });
+    record(auditRecords, { action: 'admin.organization_create', organizationId, hpio: input.hpio ?? null });
   });
   return { organization_id: organizationId, organization_secret: organizationSecret, name, hpio: input.hpio ?? null, allowed_scopes: allowedScopes };
 }
@@ -126,10 +133,9 @@ export async function enablePartnerForOrganization(
   const organizationId = input.organizationId.toLowerCase();
   if (!(await findOrganization(ctx.db, organizationId))) throw new OnboardingError(`organization ${input.organizationId} not found`);
   if (!(await findPartner(ctx.db, input.partnerId))) throw new OnboardingError(`partner ${input.partnerId} not found`);
-  const inserted = await insertPartnerEnablement(ctx.db, {
-    organization_id: organizationId,
-    partner_id: input.partnerId,
-    enabled_at: ctx.clock.now().toISOString(),
+  const inserted = await ctx.unitOfWork.run(async ({ trx, record }) => {
+    record(auditRecords, { action: 'admin.partner_enable', organizationId, detail: { partnerId: input.partnerId } });
+    return insertPartnerEnablement(trx, { organization_id: organizationId, partner_id: input.partnerId, enabled_at: ctx.clock.now().toISOString() });
   });
   return { organization_id: organizationId, partner_id: input.partnerId, already_enabled: !inserted };
 }
@@ -165,6 +171,9 @@ function readFrameOrigin(text: string, mode: Mode): string {
 export async function setPartnerFrameOrigins(ctx: OnboardingContext, partnerId: string, origins: string[]): Promise<{ partner_id: string; frame_origins: string[] }> {
   if (origins.length > MAX_FRAME_ORIGINS) throw new OnboardingError(`at most ${MAX_FRAME_ORIGINS} frame origins, got ${origins.length}`);
   const normalised = [...new Set(origins.map((origin) => readFrameOrigin(origin, ctx.mode)))];
-  if (!(await updatePartnerFrameOrigins(ctx.db, partnerId, JSON.stringify(normalised)))) throw new OnboardingError(`partner ${partnerId} not found`);
+  await ctx.unitOfWork.run(async ({ trx, record }) => {
+    if (!(await updatePartnerFrameOrigins(trx, partnerId, JSON.stringify(normalised)))) throw new OnboardingError(`partner ${partnerId} not found`);
+    record(auditRecords, { action: 'admin.partner_frame_origins', detail: { partnerId, count: normalised.length } });
+  });
   return { partner_id: partnerId, frame_origins: normalised };
 }

@@ -58,6 +58,8 @@ export async function showUser(ctx: OnboardingContext, userId: string): Promise<
   const stored = await findStoredUser(ctx.users, userId.toLowerCase());
   if (!stored) throw new OnboardingError(`user ${userId} not found`);
   const { user, record } = stored;
+  // It shows the provider record, HPI-I included: a read the trail keeps, as the API's is.
+  await ctx.users.audit.noteAccess({ action: 'user.read', organizationId: user.organization_id, targetUserId: user.id });
   const { user_id: _user, organization_id: _organization, ...provider } = record ?? { user_id: '', organization_id: '' };
   return {
     user_id: user.id,

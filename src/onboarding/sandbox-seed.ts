@@ -1,6 +1,7 @@
 // `erx sandbox seed`: a demo partner, an organization with an HPI-O and two users (an owner
 // and a prescriber ready to prescribe), with every credential needed to call the API
 // straight away.
+import { auditRecords } from '../audit/index.ts';
 import { SCOPES } from '../auth/index.ts';
 import { HI_DEMO_PROVIDERS } from '../hi-service/index.ts';
 import { updateUser, type UsersContext } from '../users/index.ts';
@@ -79,6 +80,10 @@ export async function seedSandbox(ctx: OnboardingContext, features: { users: Use
   const owner = await newUser('Olivia', 'Owner', ['owner', 'admin']);
   const prescriber = await newUser('Anna', 'Smith', ['provider']);
   await makeReadyToPrescribe(features.users, organization.organization_id, prescriber.user_id);
+  // Each step above left its own entry; this one says they were one seed.
+  await ctx.unitOfWork.run(async ({ record }) => {
+    record(auditRecords, { action: 'admin.sandbox_seed', organizationId: organization.organization_id, detail: { partnerId: partner.partner_id } });
+  });
   const seed = {
     partner_id: partner.partner_id,
     partner_secret: partner.partner_secret,

@@ -2,7 +2,7 @@
 // the path-user checks other features rely on, the single-user read and the list. Creating
 // (user-creation.ts), updating (provider-update.ts) and access (user-access.ts) build on it.
 import type { Insertable, Kysely } from 'kysely';
-import type { AuditTrail } from '../audit/index.ts';
+import { auditRecords, type AuditTrail } from '../audit/index.ts';
 import type { HiServicePort } from '../hi-service/index.ts';
 import { notFound } from '../platform/http/api-error.ts';
 import type { Clock } from '../platform/clock.ts';
@@ -152,7 +152,10 @@ export async function isEmailTaken(ctx: UsersContext, email: string): Promise<bo
 
 /** Stores a user the operator made: no provider record, no HI Service lookup. */
 export async function insertOperatorUser(ctx: UsersContext, row: Insertable<UsersTable>): Promise<void> {
-  await insertUser(ctx.db, row);
+  await ctx.unitOfWork.run(async ({ trx, record }) => {
+    await insertUser(trx, row);
+    record(auditRecords, { action: 'user.create', organizationId: row.organization_id, targetUserId: row.id, detail: { roles: parseStoredRoles(row.roles) } });
+  });
 }
 
 /** A user of any organization as stored, with its provider record (undefined when it has none). */

@@ -3,6 +3,7 @@
 // encrypted, never shown again), rotation with an overlap during which both secrets sign, and
 // disabling (deliveries wait, pending, until it is enabled again).
 import type { Kysely } from 'kysely';
+import { auditRecords } from '../audit/index.ts';
 import type { Database } from '../platform/db/database-schema.ts';
 import { decryptSecret, encryptSecret, generateSecret } from '../platform/secrets.ts';
 import { BlockedAddressError, assertPublicAddresses, resolveHost } from './webhook-host-resolution.ts';
@@ -91,6 +92,7 @@ export async function setWebhookEndpoint(ctx: WebhooksContext, partnerId: string
       ...(issuing ? { webhook_secret_encrypted: prepared.secretEncrypted, webhook_secret_issued_at: prepared.issuedAt } : {}),
     });
     record(webhookOutbox, { wake: partnerId }); // deliveries that waited for an endpoint
+    record(auditRecords, { action: 'admin.webhook_endpoint_set', detail: { partnerId } });
     return { partner_id: partnerId, webhook_url: prepared.url, previous_url: row.webhook_url, webhook_secret: issuing ? prepared.secret : null };
   });
 }
@@ -105,7 +107,7 @@ export interface SecretRotated {
 /** Issues a new secret; the current one keeps signing (second v1) for `overlapMs`. */
 export async function rotateWebhookSecret(ctx: WebhooksContext, partnerId: string, overlapMs: number): Promise<SecretRotated> {
   const secret = generateSecret(WEBHOOK_SECRET_PREFIX);
-  return ctx.unitOfWork.run(async ({ trx }) => {
+  return ctx.unitOfWork.run(async ({ trx, record }) => {
     const row = await requirePartner(trx, partnerId);
     if (row.webhook_secret_encrypted === null) {
       throw new WebhooksError(`partner ${partnerId} has no webhook endpoint yet; register one with erx webhooks set-endpoint`);
@@ -118,6 +120,7 @@ export async function rotateWebhookSecret(ctx: WebhooksContext, partnerId: strin
       webhook_previous_secret_encrypted: validUntil ? row.webhook_secret_encrypted : null,
       webhook_previous_secret_expires_at: validUntil,
     });
+    record(auditRecords, { action: 'admin.webhook_secret_rotate', detail: { partnerId } });
     return { partner_id: partnerId, webhook_secret: secret, previous_secret_valid_until: validUntil };
   });
 }
@@ -150,6 +153,7 @@ export async function showWebhookEndpoint(ctx: WebhooksContext, partnerId: strin
 export async function setWebhookEndpointEnabled(ctx: WebhooksContext, partnerId: string, enabled: boolean): Promise<{ partner_id: string; enabled: boolean; changed: boolean }> {
   const changed = await ctx.unitOfWork.run(async ({ trx, record }) => {
     const row = await requirePartner(trx, partnerId);
+    record(auditRecords, { action: enabled ? 'admin.webhook_endpoint_enable' : 'admin.webhook_endpoint_disable', detail: { partnerId } });
     if ((row.webhook_enabled === 1) === enabled) return false;
     await updateWebhookEndpoint(trx, partnerId, { webhook_enabled: enabled ? 1 : 0 });
     if (enabled) record(webhookOutbox, { wake: partnerId });

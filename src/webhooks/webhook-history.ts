@@ -2,6 +2,7 @@
 // every attempt of an event, and replay. A replay is a new delivery of the same event (same
 // body, so the same event_id; a fresh signature per attempt; the spec's 3 attempts again),
 // recorded with who asked and when. Replaying an event twice delivers it twice.
+import { auditRecords, type AuditDetail } from '../audit/index.ts';
 import { findPrunedEventIds } from '../retention/index.ts';
 import { newDeliveryId } from './webhook-events.ts';
 import { findWebhookEndpoint } from './webhook-endpoints-store.ts';
@@ -156,11 +157,22 @@ export async function replayWebhookEvents(ctx: WebhooksContext, request: ReplayR
     const rows = batch.map((e) => ({ id: newDeliveryId(), event_id: e.id, partner_id: e.partner_id, reason: 'replay' as const, requested_by: request.requestedBy, status: 'pending' as const, next_attempt_at: now, created_at: now }));
     await ctx.unitOfWork.run(async ({ record }) => {
       for (const delivery of rows) record(webhookOutbox, { delivery });
+      record(auditRecords, { action: 'admin.webhook_replay', detail: replayDetail(rows) });
     });
     result.replayed.push(...rows.map((row) => ({ event_id: row.event_id, delivery_id: row.id })));
     request.onProgress?.(result.replayed.length, events.length);
   }
   return result;
+}
+
+/** One entry per batch: how many events, the event when there is one, the partner when it is one. */
+function replayDetail(rows: ReadonlyArray<{ event_id: string; partner_id: string }>): AuditDetail {
+  const partners = new Set(rows.map((row) => row.partner_id));
+  return {
+    count: rows.length,
+    ...(rows.length === 1 ? { subjectId: rows[0]!.event_id } : {}),
+    ...(partners.size === 1 ? { partnerId: rows[0]!.partner_id } : {}),
+  };
 }
 
 async function selectEventsToReplay(ctx: WebhooksContext, request: ReplayRequest): Promise<Array<{ id: string; partner_id: string }>> {

@@ -37,6 +37,12 @@ export async function pingWebhookEndpoint(ctx: WebhooksContext, partnerId: strin
   const sender = openWebhookSender(ctx);
   try {
     const result = await sender.send({ url: endpoint.url, body, signature: signDelivery(endpoint, body, ctx.clock), timeoutMs: ctx.settings.timeoutMs });
+    // A ping changes nothing stored: noted as an access, written before the command answers.
+    await ctx.audit.noteAccess({
+      action: 'admin.webhook_ping',
+      outcome: result.outcome === 'success' ? 'success' : 'error',
+      detail: { partnerId, subjectId: envelope.event_id, ...(result.statusCode === null ? {} : { reason: `http_${result.statusCode}` }) },
+    });
     return {
       partner_id: partnerId,
       url: endpoint.url,

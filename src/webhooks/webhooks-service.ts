@@ -6,6 +6,7 @@
 // (webhook-ping.ts).
 import type { Tracer } from '@opentelemetry/api';
 import type { Logger } from 'pino';
+import type { AuditTrail } from '../audit/index.ts';
 import type { Mode } from '../config.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { DatabaseHandle } from '../platform/db/database.ts';
@@ -54,11 +55,13 @@ export interface WebhooksContext {
   metrics: Metrics;
   /** Traces on: a span per delivery attempt (webhook-attempt-span.ts). */
   tracer: Tracer | undefined;
+  /** Where a ping (which changes nothing stored) is noted. */
+  audit: AuditTrail;
 }
 
 export function createWebhooksContext(
   deps: Pick<Deps, 'database' | 'clock' | 'secretKey' | 'logger' | 'config' | 'metrics' | 'tracing'>,
-  parts: { unitOfWork: UnitOfWork; outbox: WebhookOutbox; resolveHost?: HostResolver | undefined },
+  parts: { unitOfWork: UnitOfWork; outbox: WebhookOutbox; audit: AuditTrail; resolveHost?: HostResolver | undefined },
 ): WebhooksContext {
   const { config, database } = deps;
   return {
@@ -79,6 +82,7 @@ export function createWebhooksContext(
     notifications: parts.outbox.notifications,
     metrics: deps.metrics ?? NO_METRICS,
     tracer: deps.tracing?.tracer,
+    audit: parts.audit,
   };
 }
 

@@ -51,8 +51,8 @@ export async function createWebhooksBed(options: BedOptions = {}): Promise<Webho
     const deps = { ...t.deps, config, clock: systemClock };
     // Its own outbox and unit of work: what is recorded through this context wakes its dispatchers.
     const outbox = createWebhookOutbox(deps);
-    const unitOfWork = createUnitOfWork(deps.database, [outbox], deps.logger);
-    return createWebhooksContext(deps, { unitOfWork, outbox, resolveHost: o.resolveHost ?? options.resolveHost });
+    const unitOfWork = createUnitOfWork(deps.database, [outbox, t.features.audit], deps.logger);
+    return createWebhooksContext(deps, { unitOfWork, outbox, audit: t.features.audit, resolveHost: o.resolveHost ?? options.resolveHost });
   };
   const webhooks = contextWith({});
   const dispatchers: RunningDispatcher[] = [];
