@@ -31,20 +31,29 @@ export interface RefCheckout {
 
 const DEPENDENCY_FIELDS = ['dependencies', 'devDependencies', 'optionalDependencies', 'peerDependencies'] as const;
 
-/** The dependency fields whose content differs between two package.json texts. */
-export function differingDependencyFields(current: string, other: string): string[] {
-  const a = JSON.parse(current) as Record<string, unknown>;
-  const b = JSON.parse(other) as Record<string, unknown>;
-  return DEPENDENCY_FIELDS.filter((field) => JSON.stringify(a[field] ?? {}) !== JSON.stringify(b[field] ?? {}));
+/**
+ * The packages `other` declares that this checkout does not declare at the same range (in any
+ * dependency field). Packages only this checkout has, or one moved between fields, do not
+ * matter: the shared node_modules holds everything the other commit imports, as it asked.
+ */
+export function unmetDependencies(current: string, other: string): string[] {
+  const declared = (text: string) => {
+    const manifest = JSON.parse(text) as Record<string, Record<string, string> | undefined>;
+    return Object.assign({}, ...DEPENDENCY_FIELDS.map((field) => manifest[field] ?? {})) as Record<string, string>;
+  };
+  const here = declared(current);
+  return Object.entries(declared(other))
+    .filter(([name, range]) => here[name] !== range)
+    .map(([name, range]) => `${name}@${range}`);
 }
 
 async function refuseOtherDependencies(commit: string, ref: string): Promise<void> {
   const current = await fs.readFile(path.join(REPO_ROOT, 'package.json'), 'utf8');
   const other = await git(['show', `${commit}:package.json`]);
-  const fields = differingDependencyFields(current, other);
-  if (fields.length > 0) {
+  const unmet = unmetDependencies(current, other);
+  if (unmet.length > 0) {
     throw new Error(
-      `${ref}'s package.json declares other ${fields.join(', ')} than this checkout's; the compare mode shares this checkout's node_modules, so it cannot run that commit faithfully`,
+      `${ref}'s package.json declares ${unmet.join(', ')}, which this checkout does not; the compare mode shares this checkout's node_modules, so it cannot run that commit faithfully`,
     );
   }
 }

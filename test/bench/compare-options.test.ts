@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { BenchEndpoint } from '../../bench/bench-endpoints.ts';
 import { BenchUsageError, parseBenchCommand } from '../../bench/bench-options.ts';
 import { selectRows } from '../../bench/compare-phases.ts';
-import { differingDependencyFields } from '../../bench/compare-worktree.ts';
+import { unmetDependencies } from '../../bench/compare-worktree.ts';
 
 describe('parseBenchCommand compare', () => {
   it('takes the ref first and the endpoint defaults: 10 s, 2 s warm-up, 10 connections, every row', () => {
@@ -67,19 +67,18 @@ describe('selectRows', () => {
   });
 });
 
-describe('differingDependencyFields', () => {
+describe('unmetDependencies', () => {
   const manifest = (fields: Record<string, unknown>) => JSON.stringify({ name: 'erx', scripts: { test: 'vitest' }, ...fields });
 
-  it('ignores everything but the dependency fields', () => {
-    const current = manifest({ dependencies: { fastify: '^5.0.0' } });
-    const other = JSON.stringify({ name: 'erx', version: '0.0.9', dependencies: { fastify: '^5.0.0' } });
-    expect(differingDependencyFields(current, other)).toEqual([]);
+  it('accepts an older commit whose packages this checkout declares at the same ranges, in any field', () => {
+    const current = manifest({ dependencies: { fastify: '^5.0.0', 'prom-client': '^15' }, devDependencies: { tsx: '^4' } });
+    const other = JSON.stringify({ name: 'erx', version: '0.0.9', dependencies: { fastify: '^5.0.0', tsx: '^4' } });
+    expect(unmetDependencies(current, other)).toEqual([]);
   });
 
-  it('names each dependency field that differs, a missing one counting as empty', () => {
+  it('names each package the other commit declares at another range or this checkout lacks', () => {
     const current = manifest({ dependencies: { fastify: '^5.1.0' }, devDependencies: { vitest: '^3.0.0' } });
     const other = manifest({ dependencies: { fastify: '^5.0.0' }, devDependencies: { vitest: '^3.0.0' }, optionalDependencies: { pg: '^8' } });
-    expect(differingDependencyFields(current, other)).toEqual(['dependencies', 'optionalDependencies']);
-    expect(differingDependencyFields(manifest({}), manifest({ devDependencies: {} }))).toEqual([]);
+    expect(unmetDependencies(current, other)).toEqual(['fastify@^5.0.0', 'pg@^8']);
   });
 });
