@@ -3,7 +3,8 @@
 // stops the start with one line.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
-import { acceptsConnections, freePort, scrapeMetrics } from '../platform/metrics-scrape.ts';
+import { acceptsConnections, scrapeMetrics } from '../platform/metrics-scrape.ts';
+import { freePort } from '../own-servers.ts';
 import { createCliEnvironment, ERX_BIN, expectOneLineRefusal, runErx, spawnServer, type CliEnvironment } from './cli-helpers.ts';
 
 const environments: CliEnvironment[] = [];

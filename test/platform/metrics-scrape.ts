@@ -11,6 +11,7 @@ import { seedSandbox, type SandboxSeed } from '../../src/onboarding/index.ts';
 import { assembleDeps } from '../../src/runtime.ts';
 import { startServer, type RunningServer } from '../../src/server.ts';
 import { createCliEnvironment } from '../cli/cli-helpers.ts';
+import { freePort } from '../own-servers.ts';
 
 export interface Sample {
   name: string;
@@ -64,18 +65,6 @@ export async function scrapeMetrics(metricsUrl: string): Promise<Scrape> {
     },
     seriesCount: (name) => samples.filter((sample) => sample.name === name).length,
   };
-}
-
-/** A port nothing listens on right now (the kernel's choice, released at once). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** Whether a TCP connection to 127.0.0.1:port is accepted. */
