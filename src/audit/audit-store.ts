@@ -84,12 +84,6 @@ export async function findAuditEntriesInWindow(db: Db, window: { since?: string;
   return rows.map(withNumericSeq);
 }
 
-/** The last entry recorded before `horizon` (retention's cut), if any. */
-export async function findLastAuditEntryBefore(db: Db, horizon: string): Promise<ChainPoint | undefined> {
-  const row = await db.selectFrom('audit_entries').select(['seq', 'hash']).where('recorded_at', '<', horizon).orderBy('seq', 'desc').limit(1).executeTakeFirst();
-  return row ? { seq: Number(row.seq), hash: row.hash } : undefined;
-}
-
 /** The first entry recorded at or after `horizon`: retention keeps it and every entry after it. */
 export async function findFirstAuditEntryFrom(db: Db, horizon: string): Promise<ChainPoint | undefined> {
   const row = await db.selectFrom('audit_entries').select(['seq', 'hash']).where('recorded_at', '>=', horizon).orderBy('seq').limit(1).executeTakeFirst();
@@ -102,9 +96,9 @@ export async function findFirstAuditEntryFrom(db: Db, horizon: string): Promise<
  */
 export async function deleteAuditEntriesThrough(trx: Db, through: ChainPoint, fromSeq: number, batch: number): Promise<number> {
   const last = Math.min(through.seq, fromSeq + batch - 1);
-  const lastKept = await trx.selectFrom('audit_entries').select(['seq', 'hash']).where('seq', '=', last).executeTakeFirst();
+  const lastRemoved = await trx.selectFrom('audit_entries').select(['seq', 'hash']).where('seq', '=', last).executeTakeFirst();
   const deleted = await trx.deleteFrom('audit_entries').where('seq', '<=', last).executeTakeFirst();
-  if (lastKept) await trx.updateTable('audit_chain').set({ anchor_seq: last, anchor_hash: lastKept.hash }).where('id', '=', 1).execute();
+  if (lastRemoved) await trx.updateTable('audit_chain').set({ anchor_seq: last, anchor_hash: lastRemoved.hash }).where('id', '=', 1).execute();
   return Number(deleted.numDeletedRows);
 }
 
