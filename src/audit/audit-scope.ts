@@ -11,6 +11,12 @@ import type { AuditActor, ScopeFacts, UnchainedEntry } from './audit-entry.ts';
 export interface AuditScope extends ScopeFacts {
   /** Reads and HI lookups of this scope not yet written (completed as of when they happened). */
   pending: UnchainedEntry[];
+  /**
+   * Whether reads wait in `pending` for the scope's flush (a change the scope commits may carry
+   * them) or are written as they are noted. A request that changes nothing notes at most one
+   * read, so only requests that may change something defer (audit-hooks.ts).
+   */
+  deferred: boolean;
 }
 
 const storage = new AsyncLocalStorage<AuditScope>();
@@ -20,9 +26,9 @@ export function currentAuditScope(): AuditScope | undefined {
   return storage.getStore();
 }
 
-/** Runs `work` in a new scope. */
-export function runInAuditScope<T>(scope: ScopeFacts, work: () => T): T {
-  return storage.run({ ...scope, pending: [] }, work);
+/** Runs `work` in a new scope; by default its reads wait for its flush. */
+export function runInAuditScope<T>(scope: ScopeFacts, work: () => T, options: { deferred: boolean } = { deferred: true }): T {
+  return storage.run({ ...scope, pending: [], deferred: options.deferred }, work);
 }
 
 /** Names who acts in the current scope, once authenticated (and the organization's HPI-O). */

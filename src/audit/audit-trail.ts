@@ -70,7 +70,7 @@ export function createAuditTrail(
     async noteAccess(event) {
       const scope = currentAuditScope();
       const entry = entryOf(event, scope, clock.now().toISOString());
-      if (scope) scope.pending.push(entry);
+      if (scope?.deferred) scope.pending.push(entry);
       else await appendNow([entry]);
     },
     async flushPending(scope) {
@@ -78,9 +78,31 @@ export function createAuditTrail(
       if (waiting.length > 0) await appendNow(waiting);
     },
   };
-  async function appendNow(entries: UnchainedEntry[]): Promise<void> {
+  const appendNow = batchedAppends(async (entries) => {
     await database.transaction().execute((trx) => appendAuditEntries(trx, chainKey, entries));
     trail.onAppended?.(entries.length);
-  }
+  });
   return trail;
+}
+
+/**
+ * Reads noted by the requests of one turn of the event loop are appended together: one
+ * transaction, one move of the chain's head and one multi-row insert for all of them, instead
+ * of one each. Each caller still resolves only once its entries are committed, and every
+ * caller of a batch that fails rejects (its answer must not leave).
+ */
+function batchedAppends(append: (entries: UnchainedEntry[]) => Promise<void>): (entries: UnchainedEntry[]) => Promise<void> {
+  let open: { entries: UnchainedEntry[]; written: Promise<void> } | undefined;
+  return (entries) => {
+    if (!open) {
+      const batch: { entries: UnchainedEntry[]; written: Promise<void> } = { entries: [], written: Promise.resolve() };
+      batch.written = new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
+        open = undefined;
+        return append(batch.entries);
+      });
+      open = batch;
+    }
+    open.entries.push(...entries);
+    return open.written;
+  };
 }

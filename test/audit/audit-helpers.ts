@@ -40,3 +40,13 @@ export async function expectNoneOfInAuditTrail(t: Pick<TestApp, 'deps'>, values:
   expect(rows.length, 'the scan needs entries to scan').toBeGreaterThan(0);
   expect(found).toEqual([]);
 }
+
+/** Runs `work` while no audit entry can be written (the table is moved away), then puts it back. */
+export async function whileAuditTrailUnwritable<T>(t: Pick<TestApp, 'deps'>, work: () => Promise<T>): Promise<T> {
+  await t.deps.database.schema.alterTable('audit_entries').renameTo('audit_entries_away').execute();
+  try {
+    return await work();
+  } finally {
+    await t.deps.database.schema.alterTable('audit_entries_away').renameTo('audit_entries').execute();
+  }
+}

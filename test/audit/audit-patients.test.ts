@@ -8,7 +8,7 @@ import { useTestApp } from '../given.ts';
 import { signIn } from '../portal/portal-given.ts';
 import { givenClinic, givenPatient, givenPrescription, prescriptionsClient, send } from '../prescriptions/prescriptions-given.ts';
 import { DEMO, medicareOf, patientBody } from '../patients/patients-given.ts';
-import { auditEntriesAfter, expectNoneOfInAuditTrail, lastAuditSeq, theOneAuditEntry } from './audit-helpers.ts';
+import { auditEntriesAfter, expectNoneOfInAuditTrail, lastAuditSeq, theOneAuditEntry, whileAuditTrailUnwritable } from './audit-helpers.ts';
 import { expectRequestFacts, rawValuesOf } from './patients-audit-given.ts';
 
 const { t, c: clinic, other } = useTestApp({}, async (t) => ({ c: await givenClinic(t), other: await givenClinic(t) }));
@@ -149,18 +149,14 @@ describe('patients in the portal', () => {
 describe('fail closed', () => {
   it('answers 500 and not the patient when its read cannot be recorded', async () => {
     const portal = await signIn(t, clinic.g);
-    const flush = t.features.audit.flushPending;
-    t.features.audit.flushPending = async () => Promise.reject(new Error('the audit trail cannot be written'));
-    try {
+    await whileAuditTrailUnwritable(t, async () => {
       const response = await send(t, 'GET', patientUrl(clinic.patientId), clinic.headers);
       expect(response.statusCode).toBe(500);
       expect(response.body).not.toContain(wood.family_name);
       const page = await portal.get(`/dashboard/patients/${clinic.patientId}`);
       expect(page.statusCode).toBe(500);
       expect(page.body).not.toContain(wood.family_name);
-    } finally {
-      t.features.audit.flushPending = flush;
-    }
+    });
   });
 });
 

@@ -13,7 +13,7 @@ import { useTestApp } from '../given.ts';
 import { csrfOf, formIdFieldOf, scidOfRedirect, signIn } from '../portal/portal-given.ts';
 import { givenClinic, givenPrescription, givenSecondPrescriber, helpersPath, prescribeBody, prescriptionsPath } from '../prescriptions/prescriptions-given.ts';
 import { TEST_PROVIDERS } from '../users/users-given.ts';
-import { auditEntriesAfter, expectNoneOfInAuditTrail, lastAuditSeq, theOneAuditEntry, type AuditEntryRow } from './audit-helpers.ts';
+import { auditEntriesAfter, expectNoneOfInAuditTrail, lastAuditSeq, theOneAuditEntry, type AuditEntryRow, whileAuditTrailUnwritable } from './audit-helpers.ts';
 
 /** The client address every audited request of this file comes from (a documentation range). */
 const ADDRESS = '198.51.100.23';
@@ -218,17 +218,7 @@ describe('reads', () => {
 describe('fail closed', () => {
   /** Runs `request` while the audit trail cannot write a read's entry; restores it after. */
   async function withUnwritableTrail(request: () => Promise<LightMyRequestResponse>): Promise<LightMyRequestResponse> {
-    const trail = t.features.audit;
-    const flush = trail.flushPending;
-    trail.flushPending = async (scope) => {
-      scope.pending.splice(0);
-      throw new Error('the audit trail is unavailable');
-    };
-    try {
-      return await request();
-    } finally {
-      trail.flushPending = flush;
-    }
+    return whileAuditTrailUnwritable(t, request);
   }
 
   it.each([

@@ -80,3 +80,46 @@ describe('the audit trail', () => {
     ]);
   });
 });
+
+describe('reads of many requests at once', () => {
+  it('are appended in one transaction, and each request waits for it', async () => {
+    const appended: number[] = [];
+    const batching = createAuditTrail({ database: database.handle, clock: new ManualClock(), secretKey: Buffer.alloc(32, 1) });
+    batching.onAppended = (count) => appended.push(count);
+    const before = (await entries()).length;
+    await Promise.all(
+      ['g', 'h', 'i'].map((patientId, n) =>
+        runInAuditScope({ ...scope, requestId: `req-batch-${n}` }, async () => {
+          await batching.noteAccess({ action: 'patient.read', patientId });
+          await batching.flushPending(currentAuditScope()!);
+          // Resolved only once committed: its own entry is there.
+          expect((await entries()).some((entry) => entry.patient_id === patientId)).toBe(true);
+        }),
+      ),
+    );
+    expect(appended).toEqual([3]);
+    expect((await entries()).slice(before).map((entry) => [entry.seq - before, entry.request_id])).toEqual([
+      [1, 'req-batch-0'],
+      [2, 'req-batch-1'],
+      [3, 'req-batch-2'],
+    ]);
+  });
+
+  it('fail together: every request of a batch that cannot be written is refused', async () => {
+    const failing = createAuditTrail({ database: database.handle, clock: new ManualClock(), secretKey: Buffer.alloc(32, 1) });
+    await database.handle.schema.alterTable('audit_entries').renameTo('audit_entries_away').execute();
+    try {
+      const outcomes = await Promise.allSettled(
+        ['j', 'k'].map((patientId) =>
+          runInAuditScope(scope, async () => {
+            await failing.noteAccess({ action: 'patient.read', patientId });
+            await failing.flushPending(currentAuditScope()!);
+          }),
+        ),
+      );
+      expect(outcomes.map((outcome) => outcome.status)).toEqual(['rejected', 'rejected']);
+    } finally {
+      await database.handle.schema.alterTable('audit_entries_away').renameTo('audit_entries').execute();
+    }
+  });
+});

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { DEMO_HPIO } from '../../src/onboarding/index.ts';
 import { bearer, givenUser, requestToken, tokenHeaders, useTestApp } from '../given.ts';
 import { ANNA, NO_STATUS_PROVIDER, providerDetails, UNREACHABLE_PROVIDER } from '../users/users-given.ts';
-import { auditEntriesAfter, expectNoneOfInAuditTrail, lastAuditSeq, theOneAuditEntry, type AuditEntryRow } from './audit-helpers.ts';
+import { auditEntriesAfter, expectNoneOfInAuditTrail, lastAuditSeq, theOneAuditEntry, type AuditEntryRow, whileAuditTrailUnwritable } from './audit-helpers.ts';
 
 const ADDRESS = '192.0.2.44';
 const NEW_USER = { given_name: 'Zephyrine', family_name: 'Quillfeather', email: `zephyrine.quillfeather.${process.pid}@clinic.example` };
@@ -137,15 +137,11 @@ describe('users', () => {
 
   it('fails closed: a user read whose entry cannot be written answers 500, not the user', async () => {
     const userId = await newMember();
-    const flush = t.features.audit.flushPending;
-    t.features.audit.flushPending = async () => Promise.reject(new Error('the audit trail is down'));
-    try {
+    await whileAuditTrailUnwritable(t, async () => {
       const response = await send('GET', c.userUrl(userId), c.owner);
       expect(response.statusCode).toBe(500);
       expect(response.body).not.toContain(userId);
-    } finally {
-      t.features.audit.flushPending = flush;
-    }
+    });
   });
 });
 
