@@ -2,7 +2,8 @@
 // seeded through the real CLI, and an access token from the real POST /v1/token.
 import { TOKEN_ENDPOINT, type BenchEndpoint, type BenchVariables } from './bench-endpoints.ts';
 import { resolveRequest, sendForData } from './bench-requests.ts';
-import { runNodeCommand } from './bench-processes.ts';
+import { prepareApiEnvironment, type ApiEnvironment } from './bench-environment.ts';
+import { findFreePort, runNodeCommand, startChildServer, type ChildServer } from './bench-processes.ts';
 
 interface SeedOutput {
   partner_id: string;
@@ -48,4 +49,21 @@ export async function requestAccessToken(baseUrl: string, variables: BenchVariab
     throw new Error(`${tokenRequest.name} (POST /v1/token) did not issue a token: ${JSON.stringify(data).slice(0, 300)}`);
   }
   return token;
+}
+
+/** Runs `work` against a fresh `erx serve` (its own data) with the sandbox seeded and a token; stops and removes it all after. */
+export async function withSeededServer<T>(work: (server: ChildServer, environment: ApiEnvironment, variables: BenchVariables) => Promise<T>): Promise<T> {
+  const port = await findFreePort();
+  const environment = await prepareApiEnvironment(port);
+  try {
+    const server = await startChildServer({ name: 'erx server', args: ['bin/erx.js', 'serve'], env: environment.env, port, readyPath: '/ready' });
+    try {
+      const credentials = await seedSandboxCredentials(environment.env);
+      return await work(server, environment, { ...credentials, access_token: await requestAccessToken(server.baseUrl, credentials) });
+    } finally {
+      await server.stop();
+    }
+  } finally {
+    await environment.remove();
+  }
 }

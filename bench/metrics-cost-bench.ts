@@ -13,8 +13,7 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import { API_ENDPOINTS, type BenchVariables } from './bench-endpoints.ts';
-import { requestAccessToken, seedSandboxCredentials } from './bench-credentials.ts';
-import { prepareApiEnvironment } from './bench-environment.ts';
+import { withSeededServer } from './bench-credentials.ts';
 import type { BenchOptions } from './bench-options.ts';
 import { findFreePort, startChildServer, type ChildServer } from './bench-processes.ts';
 import { formatLatency } from './bench-report.ts';
@@ -123,19 +122,6 @@ export function formatMetricsCost(cost: MetricsCost): string {
 }
 
 /** `npm run bench -- metrics`: only this phase, on fresh data (a seed and a token, no other setup). */
-export async function runMetricsCostBench(options: BenchOptions): Promise<MetricsCost> {
-  const port = await findFreePort();
-  const environment = await prepareApiEnvironment(port);
-  try {
-    const server = await startChildServer({ name: 'erx server', args: ['bin/erx.js', 'serve'], env: environment.env, port, readyPath: '/ready' });
-    try {
-      const credentials = await seedSandboxCredentials(environment.env);
-      const variables = { ...credentials, access_token: await requestAccessToken(server.baseUrl, credentials) };
-      return await measureMetricsCost(server, environment.env, variables, options);
-    } finally {
-      await server.stop();
-    }
-  } finally {
-    await environment.remove();
-  }
+export function runMetricsCostBench(options: BenchOptions): Promise<MetricsCost> {
+  return withSeededServer((server, environment, variables) => measureMetricsCost(server, environment.env, variables, options));
 }

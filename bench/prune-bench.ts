@@ -8,9 +8,8 @@ import { performance } from 'node:perf_hooks';
 import { openDatabase, sqliteFileIn } from '../src/platform/db/database.ts';
 import { countRows, insertWebhookHistory } from '../test/retention/retention-given.ts';
 import { API_ENDPOINTS, type BenchVariables } from './bench-endpoints.ts';
-import { requestAccessToken, seedSandboxCredentials } from './bench-credentials.ts';
-import { prepareApiEnvironment } from './bench-environment.ts';
-import { findFreePort, runNodeCommand, startChildServer } from './bench-processes.ts';
+import { withSeededServer } from './bench-credentials.ts';
+import { runNodeCommand } from './bench-processes.ts';
 import { resolveRequest, sendOnce, type ResolvedRequest } from './bench-requests.ts';
 
 const BACKLOG_EVENTS = 200_000;
@@ -63,41 +62,30 @@ async function seedBacklog(env: NodeJS.ProcessEnv, variables: BenchVariables, ev
 
 export async function runPruneBench(options: { quick: boolean }): Promise<string> {
   const events = options.quick ? QUICK_BACKLOG_EVENTS : BACKLOG_EVENTS;
-  const port = await findFreePort();
-  const environment = await prepareApiEnvironment(port);
-  try {
-    const server = await startChildServer({ name: 'erx server', args: ['bin/erx.js', 'serve'], env: environment.env, port, readyPath: '/ready' });
-    try {
-      const credentials = await seedSandboxCredentials(environment.env);
-      const variables = { ...credentials, access_token: await requestAccessToken(server.baseUrl, credentials) };
-      await seedBacklog(environment.env, variables, events);
-      const rows = PROBED_ROWS.map((name) => {
-        const endpoint = API_ENDPOINTS.find((row) => row.name === name)!;
-        return { name, request: resolveRequest(endpoint, variables), expected: endpoint.expectStatus ?? 200 };
-      });
-      for (const row of rows) await probe(server.baseUrl, row.request, row.expected); // warm-up, unrecorded
-      log(`bench prune: ${environment.database.dialect}, ${events.toLocaleString('en')} old events (${(events * 3).toLocaleString('en')} rows), ${PROBE_CONCURRENCY} connections`);
-      log('| row | alone p50 ms | alone p99 ms | beside prune p50 ms | beside prune p99 ms | beside prune max ms | calls beside |');
-      log('|---|---:|---:|---:|---:|---:|---:|');
-      let pruneReport = '';
-      for (const row of rows) {
-        const alone = await probe(server.baseUrl, row.request, row.expected);
-        const started = performance.now();
-        let done = false;
-        const pruning = runNodeCommand(['bin/erx.js', 'prune', '--json'], environment.env, PRUNE_TIMEOUT_MS).finally(() => (done = true));
-        const beside = await probe(server.baseUrl, row.request, row.expected, () => done);
-        const report = JSON.parse(await pruning) as { counts: Record<string, number>; batches: number };
-        const seconds = (performance.now() - started) / 1000;
-        log(`| ${row.name} | ${alone.p50Ms} | ${alone.p99Ms} | ${beside.p50Ms} | ${beside.p99Ms} | ${beside.maxMs} | ${beside.calls} |`);
-        pruneReport += `  prune beside ${row.name}: ${report.counts.webhook_events} events, ${report.counts.webhook_deliveries} deliveries, ${report.counts.webhook_attempts} attempts in ${report.batches} batches, ${seconds.toFixed(1)} s\n`;
-        if (row !== rows.at(-1)) await seedBacklog(environment.env, variables, events);
-      }
-      process.stdout.write(pruneReport);
-    } finally {
-      await server.stop();
+  await withSeededServer(async (server, environment, variables) => {
+    await seedBacklog(environment.env, variables, events);
+    const rows = PROBED_ROWS.map((name) => {
+      const endpoint = API_ENDPOINTS.find((row) => row.name === name)!;
+      return { name, request: resolveRequest(endpoint, variables), expected: endpoint.expectStatus ?? 200 };
+    });
+    for (const row of rows) await probe(server.baseUrl, row.request, row.expected); // warm-up, unrecorded
+    log(`bench prune: ${environment.database.dialect}, ${events.toLocaleString('en')} old events (${(events * 3).toLocaleString('en')} rows), ${PROBE_CONCURRENCY} connections`);
+    log('| row | alone p50 ms | alone p99 ms | beside prune p50 ms | beside prune p99 ms | beside prune max ms | calls beside |');
+    log('|---|---:|---:|---:|---:|---:|---:|');
+    let pruneReport = '';
+    for (const row of rows) {
+      const alone = await probe(server.baseUrl, row.request, row.expected);
+      const started = performance.now();
+      let done = false;
+      const pruning = runNodeCommand(['bin/erx.js', 'prune', '--json'], environment.env, PRUNE_TIMEOUT_MS).finally(() => (done = true));
+      const beside = await probe(server.baseUrl, row.request, row.expected, () => done);
+      const report = JSON.parse(await pruning) as { counts: Record<string, number>; batches: number };
+      const seconds = (performance.now() - started) / 1000;
+      log(`| ${row.name} | ${alone.p50Ms} | ${alone.p99Ms} | ${beside.p50Ms} | ${beside.p99Ms} | ${beside.maxMs} | ${beside.calls} |`);
+      pruneReport += `  prune beside ${row.name}: ${report.counts.webhook_events} events, ${report.counts.webhook_deliveries} deliveries, ${report.counts.webhook_attempts} attempts in ${report.batches} batches, ${seconds.toFixed(1)} s\n`;
+      if (row !== rows.at(-1)) await seedBacklog(environment.env, variables, events);
     }
-  } finally {
-    await environment.remove();
-  }
+    process.stdout.write(pruneReport);
+  });
   return 'bench prune: done';
 }

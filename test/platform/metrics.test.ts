@@ -10,6 +10,7 @@ import type { Deps } from '../../src/deps.ts';
 import type { SandboxSeed } from '../../src/onboarding/index.ts';
 import type { RunningServer } from '../../src/server.ts';
 import { setWebhookEndpoint, startWebhookDispatcher } from '../../src/webhooks/index.ts';
+import { JESSICA_WOOD } from '../../bench/bench-endpoints.ts';
 import { TEST_DATABASE_URL } from '../test-app.ts';
 import { lastAuditSeq } from '../audit/audit-helpers.ts';
 import { startReceiver, type Receiver } from '../webhooks/webhook-receivers.ts';
@@ -116,17 +117,7 @@ describe('the metrics listener (ERX_METRICS_PORT)', () => {
     const response = await fetch(`${server.url}/v1/organizations/${seed.organization_id}/users/${seed.prescriber.user_id}/patients/ihi-precheck`, {
       method: 'POST',
       headers: { authorization: `Bearer ${token}`, 'x-organization-secret': seed.organization_secret, 'content-type': 'application/json' },
-      body: JSON.stringify({
-        partner_id: seed.partner_id,
-        partner_patient_id: `metrics-${randomUUID()}`,
-        given_name: 'Jessica',
-        family_name: 'Wood',
-        date_of_birth: '1985-02-14',
-        sex: 'F',
-        medicare_card_number: '2950141861',
-        medicare_irn: '1',
-        phone: '0412345678',
-      }),
+      body: JSON.stringify({ ...JESSICA_WOOD, partner_id: seed.partner_id, partner_patient_id: `metrics-${randomUUID()}` }),
     });
     expect(response.status).toBe(200);
     expect(((await response.json()) as { data: { outcome: string } }).data.outcome).toBe('ihi_found');
