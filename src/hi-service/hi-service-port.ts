@@ -80,10 +80,15 @@ export type ProviderVerification =
   | { kind: 'no_status' }
   | { kind: 'inactive' };
 
-/** Who asks: the organization's HPI-O (the `hpio` header) and the acting erx user (the `user` header). */
+/**
+ * Who asks: the organization's HPI-O (the `hpio` header) and the acting erx user (the `user`
+ * header). `signal` aborts the call when the request's budget across search paths runs out; an
+ * adapter then throws HiServiceUnreachableError, as for its own per-call timeout.
+ */
 export interface HiCallContext {
   hpio: string;
   userId: string;
+  signal?: AbortSignal;
 }
 
 export interface HiServicePort {
