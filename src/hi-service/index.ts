@@ -40,3 +40,13 @@ export {
   type HiSandboxSimulatorOptions,
 } from './hi-sandbox-simulator.ts';
 export { measureHiService } from './hi-service-metrics.ts';
+export {
+  DEFAULT_HI_USER_QUALIFIER,
+  createSoapHiService,
+  loadNashCertificate,
+  type HiDigestAlgorithm,
+  type HiSignatureAlgorithm,
+  type NashCertificate,
+  type SoapHiProduct,
+  type SoapHiSettings,
+} from './soap/index.ts';
