@@ -125,17 +125,20 @@ describe('sandbox simulator international addresses', () => {
   });
 
   it.each(['postcode', 'state_province'] as const)(
-    'requires the %s the record holds',
+    'finds nothing for a request without the %s',
     async (field) => {
       const address = { ...ingrid.international_address, [field]: undefined };
       await expect(searchIngrid(address)).resolves.toEqual(NO_MATCH);
     },
   );
 
-  it('does not require a state or province the record does not hold', async () => {
-    const international_address = { ...jessica.international_address, state_province: 'Auckland' };
-    await expectFound(searchFor(jessica, 'international-address', { international_address }));
-  });
+  it.each(['address_line', 'postcode', 'state_province', 'country'] as const)(
+    'finds nothing when only the %s differs',
+    async (field) => {
+      const address = { ...ingrid.international_address, [field]: 'Elsewhere' };
+      await expect(searchIngrid(address)).resolves.toEqual(NO_MATCH);
+    },
+  );
 });
 
 describe('sandbox simulator record order and faults', () => {
