@@ -166,7 +166,7 @@ export const HI_DEMO_PATIENTS = {
       address_line: '221B Baker Street',
       postcode: 'NW1 6XE',
       state_province: 'London',
-      country: 'GB',
+      country: 'GB-ENG',
     },
   },
   /** Any search that reaches this record fails as "HI Service unreachable". */

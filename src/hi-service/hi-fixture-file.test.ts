@@ -199,7 +199,12 @@ describe('loadHiFixtureFile', () => {
     [
       'a country that is a name, not an ISO 3166-1 alpha-2 code',
       withPatient({ international_address: { address_line: 'Rue 1', postcode: '75001', state_province: 'IDF', country: 'France' } }),
-      'patients[0].international_address.country is invalid',
+      'patients[0].international_address.country has no HI Service country code: it is not an ISO 3166-1 alpha-2 country code',
+    ],
+    [
+      'the United Kingdom as a whole',
+      withPatient({ international_address: { address_line: '1 High St', postcode: 'EH1 1AA', state_province: 'Midlothian', country: 'GB' } }),
+      'patients[0].international_address.country has no HI Service country code: the HI Service takes the country of the United Kingdom: send GB-ENG, GB-SCT, GB-WLS or GB-NIR',
     ],
     [
       'an invalid HPI-I',

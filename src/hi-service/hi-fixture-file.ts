@@ -17,6 +17,7 @@ import {
   isValidMedicareIrn,
 } from '../identifiers/index.ts';
 import { HI_SEX_CODES, IHI_RECORD_STATUSES, IHI_STATUSES } from './hi-service-port.ts';
+import { describeMissingSaccCode, saccCodeOf } from './sacc-countries.ts';
 
 const AUSTRALIAN_STATES = ['NSW', 'VIC', 'QLD', 'WA', 'SA', 'TAS', 'ACT', 'NT'] as const;
 
@@ -46,8 +47,8 @@ export const HiFixtureInternationalAddress = Type.Object(
     address_line: Text,
     postcode: Text,
     state_province: Text,
-    /** ISO 3166-1 alpha-2 (the HI Service itself is sent the SACC code it maps to). */
-    country: Type.String({ pattern: '^[A-Z]{2}$' }),
+    /** ISO 3166-1 alpha-2, or GB-ENG/GB-SCT/GB-WLS/GB-NIR (the HI Service is sent its SACC code). */
+    country: Text,
   },
   strict,
 );
@@ -230,6 +231,15 @@ function findMedicareWithoutIrn(patients: HiPatientFixture[]): string | undefine
   return `patients[${index}].medicare_irn is required with medicare_card_number`;
 }
 
+function findCountryWithoutSaccCode(patients: HiPatientFixture[]): string | undefined {
+  for (const [index, patient] of patients.entries()) {
+    const country = patient.international_address?.country;
+    if (country === undefined || saccCodeOf(country) !== undefined) continue;
+    return `patients[${index}].international_address.country has no HI Service country code: ${describeMissingSaccCode(country)}`;
+  }
+  return undefined;
+}
+
 /** fault_code and fault_severity describe a rejection, so they come only with `fault: rejected`. */
 function findStrayFaultDetail(records: Array<HiPatientFixture | HiProviderFixture>, listName: string): string | undefined {
   for (const [index, record] of records.entries()) {
@@ -249,6 +259,7 @@ function findFixtureProblem(value: unknown): string | undefined {
   return (
     findFieldProblem(fixtures.patients, PATIENT_FIELD_CHECKS, 'patients') ??
     findMedicareWithoutIrn(fixtures.patients) ??
+    findCountryWithoutSaccCode(fixtures.patients) ??
     findStrayFaultDetail(fixtures.patients, 'patients') ??
     findFieldProblem(fixtures.providers, PROVIDER_FIELD_CHECKS, 'providers') ??
     findStrayFaultDetail(fixtures.providers, 'providers')

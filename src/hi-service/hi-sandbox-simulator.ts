@@ -22,6 +22,7 @@ import {
   type ProviderVerificationRequest,
   wireName,
 } from './hi-service-port.ts';
+import { saccCodeOf } from './sacc-countries.ts';
 
 export type HiSandboxSimulatorOptions = {
   fixtures: HiFixtures;
@@ -111,12 +112,17 @@ const SEARCH_KEYS: Record<IhiSearchPath, (fields: IhiSearchIdentifiers) => strin
       address.state,
       address.postcode,
     ),
-  // All four parts are the identifier: a request lacking one of them finds nothing.
-  'international-address': ({ international_address: address }) =>
-    address?.postcode === undefined || address.state_province === undefined
-      ? undefined
-      : buildTextKey(address.address_line, address.postcode, address.state_province, address.country),
+  'international-address': buildInternationalKey,
 };
+
+// All four parts are the identifier, the country as the SACC code the wire carries: a request
+// lacking a part, or naming a country without a code, finds nothing.
+function buildInternationalKey({ international_address: address }: IhiSearchIdentifiers): string | undefined {
+  if (address?.postcode === undefined || address.state_province === undefined) return undefined;
+  const country = saccCodeOf(address.country);
+  if (country === undefined) return undefined;
+  return buildTextKey(address.address_line, address.postcode, address.state_province, country);
+}
 
 function addToIndex<Fixture>(index: Index<Fixture>, key: string, entry: Indexed<Fixture>): void {
   const entries = index.get(key);

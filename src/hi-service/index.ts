@@ -47,3 +47,4 @@ export {
   type HiSandboxSimulatorOptions,
 } from './hi-sandbox-simulator.ts';
 export { measureHiService } from './hi-service-metrics.ts';
+export { COUNTRIES_WITHOUT_SACC_CODE, SACC_COUNTRY_CODES, describeMissingSaccCode, saccCodeOf } from './sacc-countries.ts';
