@@ -62,7 +62,7 @@ const NO_PRODUCTION_HI_ADAPTER = 'production mode needs a real HI Service adapte
 /** The sandbox simulator. In production a server refuses to start; a CLI command that never asks the HI Service still runs. */
 export function createHiService(config: Config, options: { serving?: boolean } = {}): HiServicePort {
   if (config.mode !== 'production') {
-    return createHiSandboxSimulator({ fixtures: loadHiSandboxFixtures(config.hiFixtures), latencyMs: config.hiLatencyMs });
+    return createHiSandboxSimulator({ fixtures: loadHiSandboxFixtures(config.hiFixtures), latencyMs: config.hiLatencyMs, timeoutMs: config.hiTimeoutMs });
   }
   if (options.serving) throw new ConfigError(NO_PRODUCTION_HI_ADAPTER);
   const unavailable = async (): Promise<never> => {
