@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { HI_DEMO_PROVIDERS, type HiProviderFixture } from '../../src/hi-service/index.ts';
 import { DEMO_HPIO } from '../../src/onboarding/index.ts';
-import { UNVERIFIED_ANSWERS } from '../../src/users/provider-verification.ts';
+import { UNVERIFIED_ANSWERS } from '../../src/users/index.ts';
 import { auditEntriesAfter, lastAuditSeq } from '../audit/audit-helpers.ts';
 import { call, useTestApp } from '../given.ts';
 import { expectNothingSaved, givenMember, providerDetails, storedRecord, TEST_PROVIDERS } from './users-given.ts';
