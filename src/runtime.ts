@@ -84,6 +84,8 @@ export interface AssembleOptions {
   traced?: boolean;
   /** A long-running process (serve, worker): it keeps metrics when ERX_METRICS_PORT is set. CLI commands never do. */
   exposeMetrics?: boolean;
+  /** A command that asks the HI Service (`erx hi check`): the configured one must work, as for a server. */
+  askHiService?: boolean;
 }
 
 /** Kept only by a process that exposes them: otherwise NO_METRICS, and recording costs nothing. */
@@ -95,7 +97,7 @@ export async function assembleDeps(config: Config, options: AssembleOptions = {}
   const logger = createLogger(config.logLevel, options.logDestination);
   const metrics = createMetrics(config, options);
   // Measured as a decorator of the port: neither the adapter nor its callers know of metrics.
-  const untracedHiService = measureHiService(createHiService(config, { serving: options.serving, logger, metrics }), metrics);
+  const untracedHiService = measureHiService(createHiService(config, { serving: options.serving || options.askHiService, logger, metrics }), metrics);
   const database = await openConfiguredDatabase(config);
   const tracing = options.traced ? await startTracing(config.tracing) : TRACING_OFF;
   let warned = false;
