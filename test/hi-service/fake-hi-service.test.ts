@@ -86,6 +86,43 @@ describe('fake HI Service: answers', () => {
     expect(verifyAnswerSignature(answer.body, pki.hiSigner.certPem)).toBe(true);
   });
 
+  it('answers a fixture the service refuses with a signed fault carrying its severity and code', async () => {
+    const refused = HI_DEMO_PATIENTS.rejected;
+    const payload = ihiSearchPayload({ medicare: { card: refused.medicare_card_number, irn: refused.medicare_irn }, demographics: { family: refused.family_name, given: refused.given_name, dob: refused.date_of_birth, sex: refused.sex } });
+    const answer = await send({ payloadXml: payload });
+    expect(answer.status).toBe(500);
+    expect(answer.body).toMatch(new RegExp(`<ce:code>${refused.fault_code}</ce:code><ce:severity>Error</ce:severity>`));
+    expect(textOf(answer.body, 'Action')).toMatch(/searchIHI\/Fault\/standardError$/);
+    expect(verifyAnswerSignature(answer.body, pki.hiSigner.certPem)).toBe(true);
+  });
+
+  it.each([
+    ['deactivated', HI_DEMO_PROVIDERS.deactivated, 'D'],
+    ['retired', HI_DEMO_PROVIDERS.retired, 'R'],
+  ])('answers a %s HPI-I with its status code', async (_label, provider, status) => {
+    const payloadXml = providerSearchPayload({ hpii: provider.hpii_number, family: provider.family_name, given: provider.given_name, dob: provider.date_of_birth, sex: provider.sex });
+    expect(textOf((await send({ operation: 'searchForProviderIndividual', payloadXml })).body, 'status')).toBe(status);
+  });
+
+  it('finds by international address, reading the SACC country code', async () => {
+    const overseas = HI_DEMO_PATIENTS.internationalAddressOnly;
+    const address = overseas.international_address;
+    const key =
+      `<ca:internationalAddress><ac:internationalStateProvince>${address.state_province}</ac:internationalStateProvince><ac:country>2102</ac:country>` +
+      `<ac:internationalPostcode>${address.postcode}</ac:internationalPostcode><ca:internationalAddressLine>${address.address_line}</ca:internationalAddressLine></ca:internationalAddress>`;
+    const payload = ihiSearchPayload({ demographics: { family: overseas.family_name, given: overseas.given_name, dob: overseas.date_of_birth, sex: overseas.sex } }).concat(key);
+    const answer = await send({ payloadXml: payload });
+    expect(textOf(answer.body, 'ihiNumber')).toBe(`http://ns.electronichealth.net.au/id/hi/ihi/1.0/${overseas.ihi_number}`);
+    const unknownCountry = await send({ payloadXml: payload.replace('<ac:country>2102<', '<ac:country>0000<') });
+    expect(textOf(unknownCountry.body, 'Text')).toMatch(/country 0000 is not a SACC code/);
+  });
+
+  it('finds by mobile number (electronicCommunication, medium M)', async () => {
+    const mobile = HI_DEMO_PATIENTS.mobileOnly;
+    const payload = ihiSearchPayload({ mobile: mobile.phone, demographics: { family: mobile.family_name, given: mobile.given_name, dob: mobile.date_of_birth, sex: mobile.sex } });
+    expect(textOf((await send({ payloadXml: payload })).body, 'ihiNumber')).toContain(mobile.ihi_number);
+  });
+
   it('records who asked (HPI-O, user id, headers, client certificate) for assertions', async () => {
     const before = fake.received.length;
     await send({ hpio: '8003621566684455', userId: 'user-42' });

@@ -44,7 +44,7 @@ export function noMatchResult(operation: ParsedRequest['operation']): Answer {
 }
 
 function hpiiStatusOf(fixtures: HiFixtures, hpii: string): string {
-  const record = fixtures.providers.find((provider) => provider.hpii_number.replace(/\D/g, '') === hpii) as { hpii_status?: string } | undefined;
+  const record = fixtures.providers.find((provider) => provider.hpii_number.replace(/\D/g, '') === hpii && provider.hpii_status !== undefined);
   return record?.hpii_status === 'retired' ? PROVIDER_STATUS.retired : PROVIDER_STATUS.deactivated;
 }
 
