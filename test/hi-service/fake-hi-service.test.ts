@@ -117,6 +117,18 @@ describe('fake HI Service: answers', () => {
     expect(textOf(unknownCountry.body, 'Text')).toMatch(/country 0000 is not a SACC code/);
   });
 
+  it.each([
+    ['the type code as the fixture holds it', HI_DEMO_PATIENTS.activeVerified, 'Smith', 'ST'],
+    ['the type code for a word the fixture holds', HI_DEMO_PATIENTS.streetAddressOnly, 'Wattle', 'GR'],
+  ])('finds by Australian street address with %s', async (_label, person, streetName, streetType) => {
+    const address = person.australian_street_address;
+    const key =
+      `<ca:australianStreetAddress><ac:state>${address.state}</ac:state><ac:postcode>${address.postcode}</ac:postcode><ca:suburb>${address.suburb}</ca:suburb>` +
+      `<ac:streetNumber>${address.street_number}</ac:streetNumber><ac:streetName>${streetName}</ac:streetName><ac:streetType>${streetType}</ac:streetType></ca:australianStreetAddress>`;
+    const payload = ihiSearchPayload({ demographics: { family: person.family_name, given: person.given_name, dob: person.date_of_birth, sex: person.sex } }).concat(key);
+    expect(textOf((await send({ payloadXml: payload })).body, 'ihiNumber')).toContain(person.ihi_number);
+  });
+
   it('finds by mobile number (electronicCommunication, medium M)', async () => {
     const mobile = HI_DEMO_PATIENTS.mobileOnly;
     const payload = ihiSearchPayload({ mobile: mobile.phone, demographics: { family: mobile.family_name, given: mobile.given_name, dob: mobile.date_of_birth, sex: mobile.sex } });

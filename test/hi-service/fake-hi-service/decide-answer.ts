@@ -43,6 +43,23 @@ export function noMatchResult(operation: ParsedRequest['operation']): Answer {
   return { kind: 'result', body: writeResponseBody(wire, result) };
 }
 
+// The service reads a street type code (streetType) as its word; a fixture may hold either form.
+const STREET_TYPE_WORDS: Record<string, string> = {
+  AVE: 'Avenue', BVD: 'Boulevard', CCT: 'Circuit', CL: 'Close', CRES: 'Crescent', CT: 'Court', DR: 'Drive', ESP: 'Esplanade',
+  GR: 'Grove', HWY: 'Highway', LANE: 'Lane', PDE: 'Parade', PL: 'Place', RD: 'Road', SQ: 'Square', ST: 'Street', TCE: 'Terrace', WAY: 'Way',
+};
+
+/** The request as read, then (for a street address ending in a type code) with the code's word. */
+function readingsOf(request: IhiSearchRequest): IhiSearchRequest[] {
+  const address = request.australian_street_address;
+  if (request.path !== 'australian-street-address' || address === undefined) return [request];
+  const words = address.street_name.split(' ');
+  const word = STREET_TYPE_WORDS[words.at(-1)!.toUpperCase()];
+  if (word === undefined) return [request];
+  const street_name = [...words.slice(0, -1), word].join(' ');
+  return [request, { ...request, australian_street_address: { ...address, street_name } }];
+}
+
 function hpiiStatusOf(fixtures: HiFixtures, hpii: string): string {
   const record = fixtures.providers.find((provider) => provider.hpii_number.replace(/\D/g, '') === hpii && provider.hpii_status !== undefined);
   return record?.hpii_status === 'retired' ? PROVIDER_STATUS.retired : PROVIDER_STATUS.deactivated;
@@ -51,9 +68,11 @@ function hpiiStatusOf(fixtures: HiFixtures, hpii: string): string {
 async function askSimulator(fixtures: HiFixtures, parsed: ParsedRequest, context: HiCallContext): Promise<Answer> {
   const simulator = createHiSandboxSimulator({ fixtures });
   if (parsed.operation === 'searchIHI') {
-    const result = await simulator.searchIhi(parsed.request, context);
-    if (result.kind === 'no_match') return noMatchResult('searchIHI');
-    return { kind: 'result', body: writeResponseBody(OPERATIONS.searchIHI, writeIhiFound(result, parsed.request)) };
+    for (const reading of readingsOf(parsed.request)) {
+      const result = await simulator.searchIhi(reading, context);
+      if (result.kind === 'found') return { kind: 'result', body: writeResponseBody(OPERATIONS.searchIHI, writeIhiFound(result, parsed.request)) };
+    }
+    return noMatchResult('searchIHI');
   }
   const verification = await simulator.verifyProvider(parsed.request, context);
   if (verification.kind === 'no_match') return noMatchResult('searchForProviderIndividual');
