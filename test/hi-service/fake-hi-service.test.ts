@@ -2,7 +2,7 @@
 // the service's shape (signed), and refuses each protocol violation with a fault naming it.
 import { DOMParser } from '@xmldom/xmldom';
 import { SignedXml } from 'xml-crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { HI_DEMO_FIXTURES, HI_DEMO_PATIENTS, HI_DEMO_PROVIDERS } from '../../src/hi-service/index.ts';
 import {
   buildHandBuiltRequest,
@@ -135,9 +135,11 @@ describe('fake HI Service: answers', () => {
     expect(textOf((await send({ payloadXml: payload })).body, 'ihiNumber')).toContain(mobile.ihi_number);
   });
 
-  it('records who asked (HPI-O, user id, headers, client certificate) for assertions', async () => {
+  it('records who asked (HPI-O, user id, headers, client certificate), logging nothing', async () => {
     const before = fake.received.length;
+    const logs = (['log', 'info', 'warn', 'error', 'debug'] as const).map((method) => vi.spyOn(console, method));
     await send({ hpio: '8003621566684455', userId: 'user-42' });
+    for (const log of logs) expect(log).not.toHaveBeenCalled();
     const seen = fake.received[before]!;
     expect(seen).toMatchObject({ operation: 'searchIHI', hpio: '8003621566684455', userId: 'user-42', answered: 'result', signatureMethod: 'http://www.w3.org/2000/09/xmldsig#rsa-sha1' });
     expect(seen.headerNames).toEqual(['wsa:Action', 'wsa:MessageID', 'wsa:To', 'hi:product', 'hi:signature', 'hi:timestamp', 'hi:user', 'hi:hpio']);
