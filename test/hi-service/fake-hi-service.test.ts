@@ -139,7 +139,10 @@ describe('fake HI Service: answers', () => {
     const before = fake.received.length;
     const logs = (['log', 'info', 'warn', 'error', 'debug'] as const).map((method) => vi.spyOn(console, method));
     await send({ hpio: '8003621566684455', userId: 'user-42' });
-    for (const log of logs) expect(log).not.toHaveBeenCalled();
+    for (const log of logs) {
+      expect(log).not.toHaveBeenCalled();
+      log.mockRestore();
+    }
     const seen = fake.received[before]!;
     expect(seen).toMatchObject({ operation: 'searchIHI', hpio: '8003621566684455', userId: 'user-42', answered: 'result', signatureMethod: 'http://www.w3.org/2000/09/xmldsig#rsa-sha1' });
     expect(seen.headerNames).toEqual(['wsa:Action', 'wsa:MessageID', 'wsa:To', 'hi:product', 'hi:signature', 'hi:timestamp', 'hi:user', 'hi:hpio']);
