@@ -3,6 +3,7 @@
 
 export {
   HI_SEX_CODES,
+  HI_WIRE_NAME_LENGTH,
   HiServiceRejectedError,
   HiServiceUnreachableError,
   IHI_RECORD_STATUSES,
@@ -23,8 +24,14 @@ export {
   type InternationalAddress,
   type ProviderVerification,
   type ProviderVerificationRequest,
+  wireName,
 } from './hi-service-port.ts';
 export {
+  HI_FIXTURE_DEFAULT_REJECTION,
+  HI_FIXTURE_PATIENT_FAULTS,
+  HI_FIXTURE_PROVIDER_FAULTS,
+  HI_FIXTURE_REJECTION_SEVERITIES,
+  HPII_STATUSES,
   HiFixtureFile,
   HiPatientFixture,
   HiProviderFixture,
@@ -50,3 +57,4 @@ export {
   type SoapHiProduct,
   type SoapHiSettings,
 } from './soap/index.ts';
+export { COUNTRIES_WITHOUT_SACC_CODE, SACC_COUNTRY_CODES, describeMissingSaccCode, saccCodeOf } from './sacc-countries.ts';

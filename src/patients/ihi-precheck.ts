@@ -95,6 +95,9 @@ function listPaths(paths: IhiSearchPath[]): string {
 
 function describeSearch(run: IhiSearchRun): string {
   const nothingFound = run.failedPaths.length > 0 ? ` (no record found using ${listPaths(run.failedPaths)})` : '';
+  if (run.kind === 'unreachable' && run.budgetSpent) {
+    return `The HI Service did not answer within the request's time budget (last searched using ${labelOfPath(run.searchedPath)}${nothingFound}); retry later`;
+  }
   if (run.kind === 'unreachable') {
     return `The HI Service could not be reached while searching using ${labelOfPath(run.searchedPath)}${nothingFound}; retry later`;
   }

@@ -19,7 +19,7 @@ export const LAYERS: Layer[] = [
   { name: 'what features are built from', paths: ['src/deps.ts', 'src/route-module.ts'] },
   { name: 'features', paths: FEATURES.map((feature) => `src/${feature}/`) },
   { name: 'composition root', paths: ['src/features.ts'] },
-  { name: 'HTTP surface and runtime', paths: ['src/app.ts', 'src/runtime.ts', 'src/server.ts'] },
+  { name: 'HTTP surface and runtime', paths: ['src/app.ts', 'src/runtime.ts', 'src/hi-runtime.ts', 'src/server.ts'] },
   { name: 'CLI', paths: ['src/cli/', 'src/main.ts'] },
   // Unit tests beside the code (src/**/*.test.ts) sit here too: they may use the test helpers.
   { name: 'tests and bench', paths: ['test/', 'bench/', '*.test.ts'] },
