@@ -47,6 +47,12 @@ function writeMedicareKey(request: IhiSearchRequest): string {
   return textElement('cc', 'medicareCardNumber', card.slice(0, 10)) + textElement('cc', 'medicareIRN', irn);
 }
 
+/** A mobile number in its domestic form (04…), as the clients' samples send it. */
+function writeMobile(phone: string): string {
+  const compact = phone.replace(/[\s().-]/g, '');
+  return normaliseAustralianMobile(compact) ?? compact;
+}
+
 /** Mobile and email searches are an electronicCommunication (medium M or E; usage A, "both"). */
 function writeElectronicCommunication(medium: 'M' | 'E', details: string): string {
   const parts = textElement('ecc', 'medium', medium) + textElement('ecc', 'usage', 'A') + textElement('cec', 'details', details);
@@ -86,7 +92,7 @@ const SEARCH_KEYS: Record<IhiSearchPath, { slot: 'before' | 'after'; write: (req
   dva: { slot: 'before', write: (r) => textElement('cc', 'dvaFileNumber', required(r.dva_file_number)) },
   mobile: {
     slot: 'before',
-    write: (r) => writeElectronicCommunication('M', normaliseAustralianMobile(required(r.phone)) ?? required(r.phone)),
+    write: (r) => writeElectronicCommunication('M', writeMobile(required(r.phone))),
   },
   email: { slot: 'before', write: (r) => writeElectronicCommunication('E', normaliseEmail(required(r.email))) },
   'australian-street-address': { slot: 'after', write: writeStreetAddress },
