@@ -42,7 +42,7 @@ beforeAll(async () => {
       request.on('data', (chunk) => (body += chunk));
       request.on('end', () => {
         const peer = (request.socket as TLSSocket).getPeerCertificate();
-        seen.push({ contentType: request.headers['content-type'], clientSubject: peer.subject?.CN, body });
+        seen.push({ contentType: request.headers['content-type'], clientSubject: String(peer.subject?.CN ?? ''), body });
         respond(request, body, response);
       });
     },
