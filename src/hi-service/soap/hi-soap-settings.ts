@@ -35,6 +35,7 @@ export interface SoapHiSettings {
 /**
  * The qualifier of erx's own user ids in the `user` header when none is configured: the HI
  * Service asks for "the local system's" user identifier qualified by a URI the vendor owns, so a
- * URI naming erx user accounts.
+ * URI naming erx user accounts, in the form the clients document
+ * (`http://<domain>/id/<system>/userid/1.0`).
  */
-export const DEFAULT_HI_USER_QUALIFIER = 'http://ns.erx.example/id/user/1.0';
+export const DEFAULT_HI_USER_QUALIFIER = 'http://ns.erx.example/id/erx/userid/1.0';
