@@ -48,3 +48,13 @@ export {
 } from './hi-sandbox-simulator.ts';
 export { measureHiService } from './hi-service-metrics.ts';
 export { COUNTRIES_WITHOUT_SACC_CODE, SACC_COUNTRY_CODES, describeMissingSaccCode, saccCodeOf } from './sacc-countries.ts';
+export {
+  DEFAULT_HI_USER_QUALIFIER,
+  createSoapHiService,
+  loadNashCertificate,
+  type HiDigestAlgorithm,
+  type HiSignatureAlgorithm,
+  type NashCertificate,
+  type SoapHiProduct,
+  type SoapHiSettings,
+} from './soap/index.ts';
