@@ -47,7 +47,6 @@ export {
   type HiSandboxSimulatorOptions,
 } from './hi-sandbox-simulator.ts';
 export { measureHiService } from './hi-service-metrics.ts';
-export { COUNTRIES_WITHOUT_SACC_CODE, SACC_COUNTRY_CODES, describeMissingSaccCode, saccCodeOf } from './sacc-countries.ts';
 export {
   DEFAULT_HI_USER_QUALIFIER,
   createSoapHiService,
@@ -58,3 +57,4 @@ export {
   type SoapHiProduct,
   type SoapHiSettings,
 } from './soap/index.ts';
+export { COUNTRIES_WITHOUT_SACC_CODE, SACC_COUNTRY_CODES, describeMissingSaccCode, saccCodeOf } from './sacc-countries.ts';
