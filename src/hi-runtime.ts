@@ -6,35 +6,14 @@
 import { readFileSync } from 'node:fs';
 import type { Logger } from 'pino';
 import { ConfigError, type Config, type HiSoapConfig } from './config.ts';
-import { createHiSandboxSimulator, loadHiSandboxFixtures, type HiServicePort } from './hi-service/index.ts';
+import { createHiSandboxSimulator, loadHiSandboxFixtures, type HiServicePort, type NashCertificate, type SoapHiSettings } from './hi-service/index.ts';
 import type { Clock } from './platform/clock.ts';
 import type { Metrics } from './platform/metrics/metrics.ts';
 
-/** The certificate as the SOAP adapter reads it (its NashCertificate). */
-export interface NashCertificateFacts {
-  keyPem: string;
-  certPem: string;
-  chainPems: string[];
-  notAfter: Date;
-  subject: string;
-}
-
-/** The settings the SOAP adapter takes (its SoapHiSettings). */
-export interface SoapAdapterSettings {
-  endpoint: string;
-  certificate: NashCertificateFacts;
-  trustedCaPem?: string;
-  product: { vendorQualifier: string; vendorId: string; productName: string; productVersion: string };
-  timeoutMs: number;
-  signatureAlgorithm: HiSoapConfig['signatureAlgorithm'];
-  digestAlgorithm: HiSoapConfig['digestAlgorithm'];
-  now?: () => Date;
-}
-
-/** The SOAP adapter's face (src/hi-service/soap/index.ts), passed in by runtime.ts. */
+/** The SOAP adapter's face (src/hi-service/soap/index.ts); runtime.ts passes the real one, tests may read certificates their own way. */
 export interface SoapAdapter {
-  loadNashCertificate(pfx: Buffer, passphrase: string): NashCertificateFacts;
-  createSoapHiService(settings: SoapAdapterSettings): HiServicePort;
+  loadNashCertificate(pfx: Buffer, passphrase: string): NashCertificate;
+  createSoapHiService(settings: SoapHiSettings): HiServicePort;
 }
 
 /** Each setting the SOAP adapter cannot do without, with the variable that sets it. */
@@ -84,7 +63,7 @@ function readSettingFile(path: string, variable: string): Buffer {
 }
 
 /** Refuses an expired certificate; warns once, without secrets, about one that expires soon. */
-export function checkCertificateExpiry(certificate: Pick<NashCertificateFacts, 'notAfter' | 'subject'>, now: Date, logger: Logger): void {
+export function checkCertificateExpiry(certificate: Pick<NashCertificate, 'notAfter' | 'subject'>, now: Date, logger: Logger): void {
   const daysLeft = daysLeftOf(certificate.notAfter, now);
   const expiresAt = certificate.notAfter.toISOString();
   if (certificate.notAfter.getTime() <= now.getTime()) {
@@ -104,10 +83,10 @@ export interface HiChoiceOptions {
   soapAdapter: SoapAdapter;
 }
 
-function loadSoapSettings(config: Config, options: HiChoiceOptions): SoapAdapterSettings {
+function loadSoapSettings(config: Config, options: HiChoiceOptions): SoapHiSettings {
   const soap = config.hiSoap;
   const pfx = readSettingFile(soap.certPath!, 'ERX_HI_CERT');
-  let certificate: NashCertificateFacts;
+  let certificate: NashCertificate;
   try {
     certificate = options.soapAdapter.loadNashCertificate(pfx, soap.certPassphrase!);
   } catch (error) {

@@ -6,7 +6,7 @@ import type { DestinationStream, Logger } from 'pino';
 import { generateSigningKeyPem, readOrCreateKeyFile, signingKeysFromPem, type SigningKeys } from './platform/signing-keys.ts';
 import { ConfigError, type Config } from './config.ts';
 import type { Deps } from './deps.ts';
-import { measureHiService, traceHiService, type HiServicePort } from './hi-service/index.ts';
+import { createSoapHiService, loadNashCertificate, measureHiService, traceHiService, type HiServicePort } from './hi-service/index.ts';
 import { createConfiguredHiService, type SoapAdapter } from './hi-runtime.ts';
 import { systemClock, type Clock } from './platform/clock.ts';
 import { openDatabase, sqliteFileIn, type DatabaseHandle } from './platform/db/database.ts';
@@ -58,15 +58,8 @@ export function createRateLimiter(config: Config, clock: Clock, onError: (error:
     : createMemoryRateLimiter(settings, clock);
 }
 
-/** The SOAP adapter's face; until this build has it, choosing it refuses to start. */
-const SOAP_ADAPTER: SoapAdapter = {
-  loadNashCertificate() {
-    throw new ConfigError('this build has no SOAP HI Service adapter yet');
-  },
-  createSoapHiService() {
-    throw new ConfigError('this build has no SOAP HI Service adapter yet');
-  },
-};
+/** The SOAP adapter (src/hi-service/soap/), as hi-runtime.ts takes it. */
+const SOAP_ADAPTER: SoapAdapter = { loadNashCertificate, createSoapHiService };
 
 /**
  * The configured HI Service (hi-runtime.ts): a server refuses to start when it cannot work; a

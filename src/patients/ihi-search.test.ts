@@ -172,7 +172,7 @@ describe('runIhiSearch with a rejection', () => {
     const { port, asked } = scriptedPort({ dva: 'rejected', mobile: FOUND });
     const attempts: SearchAttempt[] = [];
     const run = await runIhiSearch(port, HI_CONTEXT, ALL_IDENTIFIERS, DEMOGRAPHICS, ['medicare', 'dva', 'mobile'], attempts);
-    expect(run).toEqual({ kind: 'unreachable', searchedPath: 'dva', failedPaths: ['medicare'] });
+    expect(run).toEqual({ kind: 'unreachable', searchedPath: 'dva', failedPaths: ['medicare'], refused: true });
     expect(asked).toHaveLength(2);
     expect(attempts.map(({ path, hiResult, reason }) => [path, hiResult, reason])).toEqual([
       ['medicare', 'no_match', undefined],

@@ -96,8 +96,8 @@ interface SearchTrail {
 export type IhiSearchRun =
   | (SearchTrail & { kind: 'found'; found: IhiFound })
   | (SearchTrail & { kind: 'no_match' })
-  /** No answer to use: the service could not be reached, refused, or the request's time budget ran out (`budgetSpent`). */
-  | (SearchTrail & { kind: 'unreachable'; budgetSpent?: true });
+  /** No answer to use: the service could not be reached, answered with an error (`refused`), or the request's time budget ran out (`budgetSpent`). */
+  | (SearchTrail & { kind: 'unreachable'; budgetSpent?: true; refused?: true });
 
 /** The IHI found, kept out of every other shape so it cannot be rendered by accident. */
 export type FoundRun = Extract<IhiSearchRun, { kind: 'found' }>;
@@ -170,6 +170,7 @@ export async function runIhiSearch(
       const attempt = attemptOf(path, error, elapsedSince(started));
       attempts.push(attempt);
       if (attempt.hiResult === 'failed') throw error;
+      if (attempt.hiResult === 'rejected') return { kind: 'unreachable', searchedPath: path, failedPaths, refused: true };
       return budget?.spent() ? { kind: 'unreachable', searchedPath: path, failedPaths, budgetSpent: true } : { kind: 'unreachable', searchedPath: path, failedPaths };
     }
     attempts.push({ path, hiResult: result.kind, durationMs: elapsedSince(started) });

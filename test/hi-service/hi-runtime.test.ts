@@ -7,11 +7,11 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import forge from 'node-forge';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.ts';
-import { HI_DEMO_FIXTURES, createHiSandboxSimulator } from '../../src/hi-service/index.ts';
-import { checkHiChoice, createConfiguredHiService, daysLeftOf, type SoapAdapter, type SoapAdapterSettings } from '../../src/hi-runtime.ts';
+import { HI_DEMO_FIXTURES, createHiSandboxSimulator, loadNashCertificate } from '../../src/hi-service/index.ts';
+import { checkHiChoice, createConfiguredHiService, daysLeftOf, type SoapAdapter } from '../../src/hi-runtime.ts';
+import type { SoapHiSettings } from '../../src/hi-service/index.ts';
 import { ManualClock } from '../../src/platform/clock.ts';
 import { createLogger } from '../../src/platform/logger.ts';
 import { NO_METRICS } from '../../src/platform/metrics/metrics.ts';
@@ -45,17 +45,11 @@ function soapEnv(certPath: string, passphrase: string): Record<string, string> {
   };
 }
 
-/** Reads the PKCS#12 file for real (node-forge); hands the settings to the simulator, keeping them. */
+/** The adapter's own certificate reading; the settings it would be built with are kept, and the simulator answers. */
 function recordingAdapter() {
-  const handed: SoapAdapterSettings[] = [];
+  const handed: SoapHiSettings[] = [];
   const adapter: SoapAdapter = {
-    loadNashCertificate(pfx, passphrase) {
-      const p12 = forge.pkcs12.pkcs12FromAsn1(forge.asn1.fromDer(pfx.toString('binary')), passphrase);
-      const certBag = forge.pki.oids.certBag!;
-      const [bag] = p12.getBags({ bagType: certBag })[certBag]!;
-      const cert = bag!.cert!;
-      return { keyPem: '', certPem: forge.pki.certificateToPem(cert), chainPems: [], notAfter: cert.validity.notAfter, subject: cert.subject.getField('CN').value };
-    },
+    loadNashCertificate,
     createSoapHiService(settings) {
       handed.push(settings);
       return createHiSandboxSimulator({ fixtures: HI_DEMO_FIXTURES });

@@ -37,6 +37,7 @@ describe('a rejection by the HI Service', () => {
     const before = await lastAuditSeq(t);
     const response = await c.precheck(patientBody(c.g, rex, medicareOf(rex)));
     expect(response.json().data).toEqual({ outcome: 'hi_service_error', create_would_succeed: false, searched_path: 'medicare' });
+    expect(response.json().message).toBe('The HI Service answered the search using Medicare number with an error; retry later');
     const [entry, ...others] = await ihiSearchEntriesAfter(before);
     expect(others).toEqual([]);
     expect(entry).toMatchObject({ outcome: 'error' });
