@@ -5,11 +5,11 @@
 import { DOMParser, type Element } from '@xmldom/xmldom';
 import { SignedXml } from 'xml-crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { writeEnvelope } from '../../../src/hi-service/soap/hi-soap-envelope.ts';
-import { NS, SEARCH_IHI } from '../../../src/hi-service/soap/hi-soap-wire.ts';
-import { findHeaderSignature, signEnvelope, verifyAnswerSignature, HiSignatureError } from '../../../src/hi-service/soap/hi-xml-signature.ts';
-import { createTestCa, createTestPki, issueNashCertificate, type TestPki } from '../test-pki.ts';
-import { answerXml, ihiResultXml } from './soap-answer-xml.ts';
+import { writeEnvelope } from './hi-soap-envelope.ts';
+import { NS, SEARCH_IHI } from './hi-soap-wire.ts';
+import { findHeaderSignature, signEnvelope, verifyAnswerSignature, HiSignatureError } from './hi-xml-signature.ts';
+import { createTestCa, createTestPki, issueNashCertificate, type TestPki } from '../../../test/hi-service/test-pki.ts';
+import { answerXml, ihiResultXml } from '../../../test/hi-service/soap/soap-answer-xml.ts';
 
 let pki: TestPki;
 beforeAll(() => {

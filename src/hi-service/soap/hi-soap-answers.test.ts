@@ -2,12 +2,12 @@
 // parse (signed with the test HI signing certificate where the service signs), each read and
 // mapped as the adapter does, to found / no match / rejection / unreachable.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { HiServiceRejectedError, HiServiceUnreachableError } from '../../../src/hi-service/index.ts';
-import { IHI_ANSWER_READERS, mapSoapAnswer, providerAnswerReaders } from '../../../src/hi-service/soap/hi-soap-answers.ts';
-import { readSoapAnswer } from '../../../src/hi-service/soap/hi-soap-read.ts';
-import { SEARCH_IHI, SEARCH_PROVIDER_INDIVIDUAL } from '../../../src/hi-service/soap/hi-soap-wire.ts';
-import { createTestCa, createTestPki, issueNashCertificate, type TestPki } from '../test-pki.ts';
-import { answerXml, faultXml, ihiResultXml, providerResultXml, serviceMessagesXml } from './soap-answer-xml.ts';
+import { HiServiceRejectedError, HiServiceUnreachableError } from '../index.ts';
+import { IHI_ANSWER_READERS, mapSoapAnswer, providerAnswerReaders } from './hi-soap-answers.ts';
+import { readSoapAnswer } from './hi-soap-read.ts';
+import { SEARCH_IHI, SEARCH_PROVIDER_INDIVIDUAL } from './hi-soap-wire.ts';
+import { createTestCa, createTestPki, issueNashCertificate, type TestPki } from '../../../test/hi-service/test-pki.ts';
+import { answerXml, faultXml, ihiResultXml, providerResultXml, serviceMessagesXml } from '../../../test/hi-service/soap/soap-answer-xml.ts';
 
 let pki: TestPki;
 let stranger: { keyPem: string; certPem: string };

@@ -3,9 +3,9 @@
 // country code and the street type; a request with nothing to search on is not written.
 import { DOMParser, type Element } from '@xmldom/xmldom';
 import { describe, expect, it } from 'vitest';
-import type { IhiSearchPath, IhiSearchRequest, ProviderVerificationRequest } from '../../../src/hi-service/index.ts';
-import { writeProviderSearchBody, writeSearchIhiBody } from '../../../src/hi-service/soap/hi-soap-messages.ts';
-import { NS, declareNamespaces } from '../../../src/hi-service/soap/hi-soap-wire.ts';
+import type { IhiSearchPath, IhiSearchRequest, ProviderVerificationRequest } from '../index.ts';
+import { writeProviderSearchBody, writeSearchIhiBody } from './hi-soap-messages.ts';
+import { NS, declareNamespaces } from './hi-soap-wire.ts';
 
 const PREFIX_OF = new Map<string, string>(Object.entries(NS).map(([prefix, uri]) => [uri, prefix]));
 

@@ -3,9 +3,9 @@
 // qualified ids, the timestamp from the injected clock, and xml:ids for the signature.
 import { DOMParser, type Element } from '@xmldom/xmldom';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_HI_USER_QUALIFIER } from '../../../src/hi-service/index.ts';
-import { soapContentType, writeEnvelope, type EnvelopeInput } from '../../../src/hi-service/soap/hi-soap-envelope.ts';
-import { NS, SEARCH_IHI, SEARCH_PROVIDER_INDIVIDUAL } from '../../../src/hi-service/soap/hi-soap-wire.ts';
+import { DEFAULT_HI_USER_QUALIFIER } from '../index.ts';
+import { soapContentType, writeEnvelope, type EnvelopeInput } from './hi-soap-envelope.ts';
+import { NS, SEARCH_IHI, SEARCH_PROVIDER_INDIVIDUAL } from './hi-soap-wire.ts';
 
 const INPUT: EnvelopeInput = {
   operation: SEARCH_IHI,
