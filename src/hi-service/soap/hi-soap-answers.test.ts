@@ -18,6 +18,7 @@ beforeAll(() => {
 
 const HPII = '8003619166667284';
 const IHI = '8003601240022579';
+const OUR_MESSAGE_ID = 'urn:uuid:11111111-1111-4111-8111-111111111111';
 type Signer = 'hi' | 'stranger' | 'none';
 type Expected = { result: unknown } | { rejected: [severity: string, code: string] } | { unreachable: RegExp };
 
@@ -60,6 +61,7 @@ const found = (status?: string, recordStatus?: string) => ({ kind: 'found', ihi_
 
 const IHI_CASES: AnswerCase[] = [
   { name: 'a found IHI, statuses upper-cased', body: () => ihiResultXml({ ihi: IHI, status: 'Active', recordStatus: 'Verified' }), signer: 'hi', expected: { result: found('ACTIVE', 'VERIFIED') } },
+  { name: 'a found IHI in an answer relating to our request', body: () => answerXml(ihiResultXml({ ihi: IHI }), pki.hiSigner).replace('<soap:Header>', `<soap:Header><wsa:RelatesTo xmlns:wsa="http://www.w3.org/2005/08/addressing">${OUR_MESSAGE_ID}</wsa:RelatesTo>`), signer: 'hi', expected: { result: found() } },
   { name: 'a found IHI with other statuses', body: () => ihiResultXml({ ihi: IHI, status: 'Deceased', recordStatus: 'Provisional' }), signer: 'hi', expected: { result: found('DECEASED', 'PROVISIONAL') } },
   { name: 'a found IHI without statuses', body: () => ihiResultXml({ ihi: IHI }), signer: 'hi', expected: { result: found() } },
   { name: 'a found IHI with a warning message', body: () => ihiResultXml({ ihi: IHI, status: 'Active', messages: messages([['01612', 'Warning']]) }), signer: 'hi', expected: { result: found('ACTIVE') } },
@@ -85,12 +87,13 @@ const IHI_CASES: AnswerCase[] = [
   { name: 'HTTP 503 with an HTML page', status: 503, contentType: 'text/html', body: () => 'Service Unavailable', signer: 'none', expected: { unreachable: /HTTP 503/ } },
   { name: 'HTTP 502 with no body', status: 502, body: () => '', signer: 'none', expected: { unreachable: /HTTP 502/ } },
   { name: 'an envelope without the response element', body: () => '<x:other xmlns:x="urn:x"/>', signer: 'hi', expected: { unreachable: /no result/ } },
+  { name: 'an answer relating to another request', body: () => answerXml(ihiResultXml({ ihi: IHI }), pki.hiSigner).replace('<soap:Header>', '<soap:Header><wsa:RelatesTo xmlns:wsa="http://www.w3.org/2005/08/addressing">urn:uuid:00000000-0000-4000-8000-000000000000</wsa:RelatesTo>'), signer: 'hi', expected: { unreachable: /another request/ } },
   { name: 'HTTP 500 with a signed result but no fault', status: 500, body: () => ihiResultXml({ ihi: IHI }), signer: 'hi', expected: { unreachable: /HTTP 500 without a fault/ } },
 ];
 
 describe('IHI search answers', () => {
   it.each(IHI_CASES)('$name', async (test) => {
-    const read = readSoapAnswer(writeAnswer(test), SEARCH_IHI, { trustedCaPem: pki.ca.certPem, now: new Date() });
+    const read = readSoapAnswer(writeAnswer(test), SEARCH_IHI, { trustedCaPem: pki.ca.certPem, now: new Date() }, OUR_MESSAGE_ID);
     await expectMapped(() => mapSoapAnswer(read, IHI_ANSWER_READERS), test.expected);
   });
 });

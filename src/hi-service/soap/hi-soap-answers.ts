@@ -35,43 +35,54 @@ function unusable(reason: string): never {
   throw new HiServiceUnreachableError(`HI Service answer not usable: ${reason}`);
 }
 
-interface AnswerRule<T> {
+/** What the rows decide on, read once from the answer. */
+interface AnswerFacts {
+  kind: ReadAnswer['kind'];
+  reason: string;
+  soapCode: string;
+  messages: ServiceMessage[];
+  result?: Element;
+}
+
+function factsOf(answer: ReadAnswer): AnswerFacts {
+  if (answer.kind === 'unusable') return { kind: 'unusable', reason: answer.reason, soapCode: '', messages: [] };
+  if (answer.kind === 'fault') return { kind: 'fault', reason: '', soapCode: answer.soapCode, messages: answer.messages };
+  return { kind: 'result', reason: '', soapCode: '', messages: answer.messages, result: answer.result };
+}
+
+interface AnswerRule {
   answer: string;
-  when: (answer: ReadAnswer, readers: AnswerReaders<T>) => boolean;
-  then: (answer: ReadAnswer, readers: AnswerReaders<T>) => T;
+  when: (facts: AnswerFacts, identifier: string | undefined) => boolean;
+  then: <T>(facts: AnswerFacts, readers: AnswerReaders<T>, identifier: string | undefined) => T;
 }
 
 /** Read in order; the first row whose `when` holds decides. */
-function answerRules<T>(): AnswerRule<T>[] {
-  return [
-    { answer: 'unusable answer', when: (a) => a.kind === 'unusable', then: (a) => unusable(a.kind === 'unusable' ? a.reason : '') },
-    {
-      answer: 'fault or result with an Error or Fatal service message',
-      when: (a) => a.kind !== 'unusable' && a.messages.some(isRejection),
-      then: (a) => {
-        throw rejectionOf(a.kind === 'unusable' ? [] : a.messages);
-      },
+const ANSWER_RULES: readonly AnswerRule[] = [
+  { answer: 'unusable (transport, HTTP, XML, signature)', when: (f) => f.kind === 'unusable', then: (f) => unusable(f.reason) },
+  {
+    answer: 'fault or result with an Error or Fatal message',
+    when: (f) => f.messages.some(isRejection),
+    then: (f) => {
+      throw rejectionOf(f.messages);
     },
-    {
-      answer: 'fault without service messages',
-      when: (a) => a.kind === 'fault' && a.messages.length === 0,
-      then: (a) => {
-        throw new HiServiceRejectedError(a.kind === 'fault' && a.soapCode === 'Sender' ? 'Error' : 'Fatal', a.kind === 'fault' ? `soap:${a.soapCode}` : '');
-      },
+  },
+  {
+    answer: 'fault without service messages',
+    when: (f) => f.kind === 'fault' && f.messages.length === 0,
+    then: (f) => {
+      throw new HiServiceRejectedError(f.soapCode === 'Sender' ? 'Error' : 'Fatal', `soap:${f.soapCode}`);
     },
-    { answer: 'fault with informational or warning messages only', when: (a) => a.kind === 'fault', then: (_a, r) => r.noMatch },
-    {
-      answer: 'result with an identifier',
-      when: (a, r) => a.kind === 'result' && r.identifierOf(a.result) !== undefined,
-      then: (a, r) => (a.kind === 'result' ? r.readFound(a.result, r.identifierOf(a.result)!) : unusable('no result')),
-    },
-    { answer: 'result without an identifier', when: (a) => a.kind === 'result', then: (_a, r) => r.noMatch },
-  ];
-}
+  },
+  { answer: 'fault with Informational or Warning messages only', when: (f) => f.kind === 'fault', then: (_f, r) => r.noMatch },
+  { answer: 'result with an identifier', when: (_f, id) => id !== undefined, then: (f, r, id) => r.readFound(f.result!, id!) },
+  { answer: 'result without an identifier', when: () => true, then: (_f, r) => r.noMatch },
+];
 
 export function mapSoapAnswer<T>(answer: ReadAnswer, readers: AnswerReaders<T>): T {
-  const rule = answerRules<T>().find((candidate) => candidate.when(answer, readers));
-  return rule ? rule.then(answer, readers) : unusable('no rule');
+  const facts = factsOf(answer);
+  const identifier = facts.result ? readers.identifierOf(facts.result) : undefined;
+  const rule = ANSWER_RULES.find((candidate) => candidate.when(facts, identifier))!;
+  return rule.then(facts, readers, identifier);
 }
 
 /** A qualified identifier's digits; a bare 16-digit value is taken as it is. */

@@ -1,6 +1,10 @@
 // The request bodies: searchIHI (ConsumerSearchIHI 3.0) for each of the port's search paths and
 // searchForProviderIndividual (ProviderSearchForProviderIndividual 5.0.0). Elements follow the
 // sequence of ADHA's generated message classes; names go through the port's 40-character cut.
+// Every path of the port has its ConsumerSearchIHI 3.0 key: IHI, Medicare card (+IRN), DVA file
+// number, an Australian street address, an international address, and (since June 2024, ADHA's
+// .NET client 1.8.1) mobile and email as an electronicCommunication. The postal and unstructured
+// Australian addresses the service also takes have no path in the port, so none is written.
 import { normaliseAustralianMobile, normaliseEmail } from '../../identifiers/index.ts';
 import {
   wireName,

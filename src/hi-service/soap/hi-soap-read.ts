@@ -95,7 +95,13 @@ function checkSignature(text: string, header: Element | undefined, body: Element
   }
 }
 
-export function readSoapAnswer(answer: SoapAnswer, operation: HiOperation, trust: AnswerTrust): ReadAnswer {
+/** An answer that names the request it relates to must name ours (WS-Addressing RelatesTo). */
+function relatesToAnother(header: Element | undefined, messageId: string | undefined): boolean {
+  const relatesTo = header ? childText(header, NS.wsa, 'RelatesTo') : undefined;
+  return messageId !== undefined && relatesTo !== undefined && relatesTo !== messageId;
+}
+
+export function readSoapAnswer(answer: SoapAnswer, operation: HiOperation, trust: AnswerTrust, messageId?: string): ReadAnswer {
   const document = /xml/i.test(answer.contentType) || answer.body.trimStart().startsWith('<') ? parseXml(answer.body) : undefined;
   const envelope = document?.documentElement;
   if (!envelope || envelope.namespaceURI !== NS.soap || envelope.localName !== 'Envelope') {
@@ -104,6 +110,7 @@ export function readSoapAnswer(answer: SoapAnswer, operation: HiOperation, trust
   const header = childElements(envelope, NS.soap, 'Header')[0];
   const body = childElements(envelope, NS.soap, 'Body')[0];
   if (!body) return { kind: 'unusable', reason: 'the envelope has no Body' };
+  if (relatesToAnother(header, messageId)) return { kind: 'unusable', reason: 'the answer relates to another request' };
   const fault = childElements(body, NS.soap, 'Fault')[0];
   const unsigned = checkSignature(answer.body, header, body, trust, fault === undefined);
   if (unsigned) return { kind: 'unusable', reason: unsigned };

@@ -79,9 +79,18 @@ function readKeyInfoCertificates(signature: Element): X509Certificate[] {
   }
 }
 
+/** Parsed once per bundle (the system store holds over a hundred certificates). */
+const anchorsByBundle = new Map<string, X509Certificate[]>();
+
 function readTrustAnchors(trustedCaPem: string | undefined): X509Certificate[] {
-  const pems = trustedCaPem ? (trustedCaPem.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? []) : rootCertificates;
-  return pems.map((pem) => new X509Certificate(pem));
+  const key = trustedCaPem ?? '';
+  let anchors = anchorsByBundle.get(key);
+  if (!anchors) {
+    const pems = trustedCaPem ? (trustedCaPem.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? []) : rootCertificates;
+    anchors = pems.map((pem) => new X509Certificate(pem));
+    anchorsByBundle.set(key, anchors);
+  }
+  return anchors;
 }
 
 function isWithinValidity(cert: X509Certificate, now: Date): boolean {
