@@ -53,7 +53,7 @@ export function buildFeatures(deps: Deps): Features {
   const idempotency = createIdempotencyContext(deps);
   const prescriptions = createPrescriptionsContext(deps, { users, patients, customDrugs, unitOfWork, audit });
   const sso = createSsoContext(deps, { auth, unitOfWork, audit });
-  const portal = createPortalContext(deps, { users, patients, customDrugs, prescriptions });
+  const portal = createPortalContext(deps, { users, patients, customDrugs, medicines, prescriptions });
   const retention = createRetentionContext(deps, {
     unitOfWork,
     signIns: { expiredTokensKeptSeconds: EXPIRED_TOKENS_KEPT_SECONDS, sessionIdleTimeoutSeconds: sso.idleTimeoutSeconds, sessionMaxAgeSeconds: SESSION_MAX_AGE_SECONDS },

@@ -47,9 +47,8 @@ async function searchPbsItems(ctx: MedicinesContext, search: string, limit: numb
 }
 
 /**
- * The PBS items and custom drugs matching `query.search`, at most `limit` of each. An empty
- * search lists no PBS item (the schedule is thousands long: the prescriber narrows it) and the
- * first custom drugs, as the form always has.
+ * The PBS items and custom drugs matching `query.search`, at most `limit` of each; an empty
+ * search lists the first of each (the prescriber narrows them by searching).
  */
 export async function searchMedicines(ctx: MedicinesContext, searcher: MedicineSearcher, query: MedicineSearch): Promise<MedicineSearchResult> {
   const limit = Math.max(1, Math.min(MEDICINE_SEARCH_MAX_LIMIT, Math.floor(query.limit)));
