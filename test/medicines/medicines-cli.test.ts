@@ -6,6 +6,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCliEnvironment, ERX_BIN, expectOneLineRefusal, runErx, runErxJson, type CliEnvironment } from '../cli/cli-helpers.ts';
+import { SANDBOX_PBS_SCHEDULE } from '../../src/medicines/index.ts';
 import { editLine, givenEditedSchedule, SCHEDULE_3963, SCHEDULE_3963_ZIP, SCHEDULE_3964 } from './medicines-given.ts';
 
 let cli: CliEnvironment;
@@ -38,6 +39,19 @@ describe('erx medicines import', () => {
     }
     expectOneLineRefusal(await runErx(cli.env, ['medicines', 'import', '/nonexistent/schedule.zip']), /^erx: \/nonexistent\/schedule\.zip: cannot be read/);
     expect(await runErxJson(cli.env, ['medicines', 'import', SCHEDULE_3964])).toMatchObject({ schedule_code: '3964', changed: false });
+  });
+
+  it('is seeded with the extract the sandbox ships when the catalogue is empty, and keeps an imported schedule', async () => {
+    const fresh = createCliEnvironment();
+    try {
+      await runErxJson(fresh.env, ['sandbox', 'seed']);
+      expect(await runErxJson(fresh.env, ['medicines', 'import', SANDBOX_PBS_SCHEDULE])).toMatchObject({ schedule_code: '3963', item_count: 32, changed: false });
+      await runErxJson(fresh.env, ['medicines', 'import', SCHEDULE_3964]);
+      await runErxJson(fresh.env, ['sandbox', 'seed']);
+      expect(await runErxJson(fresh.env, ['medicines', 'import', SCHEDULE_3964])).toMatchObject({ changed: false });
+    } finally {
+      await fresh.cleanup();
+    }
   });
 
   it.skipIf(!fs.existsSync(SCRIPT))('shows each table being read on a terminal', () => {
