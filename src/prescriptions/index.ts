@@ -21,7 +21,6 @@ export { listPatientPrescriptions, readPatientPrescription, requirePatientPrescr
 export { prescriptionTestHelpersRoutes } from './prescription-test-helpers-routes.ts';
 export { prescriptionsRoutes } from './prescriptions-routes.ts';
 export type { Delivery, PrescribeBody } from './prescriptions-schemas.ts';
-export { findFormularyItem, SANDBOX_FORMULARY } from './sandbox-formulary.ts';
 export { isValidScid, newScid } from './scid.ts';
 export { tokenPageRoutes } from './token-page-routes.ts';
 export { describeMedicine, renderScidQrCode } from './token-page-view.ts';

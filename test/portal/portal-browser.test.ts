@@ -52,10 +52,15 @@ describe.runIf(run)('the portal in Chromium', () => {
     await expect.poll(() => page.getByText('reserved_1').isVisible()).toBe(true);
     expect(await page.locator('.reserved dd').textContent()).toBe('abc');
 
-    // Tab order: the medicine, then each field in turn, then the button; every one has its label.
+    // The medicine is found by name: a search from the keyboard (Enter in the search field
+    // searches), then the tab order: the medicine, each field in turn, the button; every one labelled.
+    await tabTo(page, 'search');
+    await page.keyboard.type('amoxicillin caps');
+    await Promise.all([page.waitForNavigation(), page.keyboard.press('Enter')]);
+    expect(await page.locator('#pbs-found-title + ul > li').count()).toBe(1);
     await tabTo(page, 'medicine');
     await page.keyboard.press('ArrowDown');
-    expect(await page.getByLabel('Medicine', { exact: true }).inputValue()).toBe('formulary:amoxicillin-500-capsule');
+    expect(await page.getByLabel('Medicine', { exact: true }).inputValue()).toBe('pbs:2622B');
     const typed: Array<[string, string, string]> = [
       ['quantity', 'Quantity', '20'],
       ['repeats', 'Repeats', ''],
@@ -82,7 +87,7 @@ describe.runIf(run)('the portal in Chromium', () => {
     const scid = (await page.getByLabel('SCID', { exact: true }).textContent())!.trim();
     expect(scid).toMatch(/^[A-Z0-9]{18}$/);
     await expect.poll(() => page.getByRole('status').first().textContent()).toContain('Prescription created');
-    expect(await page.locator('dd', { hasText: 'Amoxicillin 500 mg Capsule' }).count()).toBe(1);
+    expect(await page.locator('dd', { hasText: 'Amoxicillin 500 mg (as trihydrate) Capsule' }).count()).toBe(1);
     expect(await page.getByLabel('Token sent by').textContent()).toBe('SMS to the patient (0412345678)');
     expect(await page.locator('figure.qr-code svg').isVisible()).toBe(true);
     await takeScreenshot(page, 'portal-confirmation.png');
@@ -124,7 +129,7 @@ describe.runIf(run)('the portal in Chromium', () => {
   it('refuses a form posted without its CSRF token (403) and creates nothing', async () => {
     const page = await freshPage();
     await page.goto(await mintSsoUrl(t, c.g, `/embed/patients/${c.patientId}/prescriptions`));
-    await page.getByLabel('Medicine', { exact: true }).selectOption('formulary:cefalexin-500-capsule');
+    await page.getByLabel('Medicine', { exact: true }).selectOption('pbs:1234X');
     await page.getByLabel('Quantity', { exact: true }).fill('10');
     await page.locator('input[name="_csrf"]').evaluate((input) => input.remove());
     const before = await prescriptionCount();
