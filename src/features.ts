@@ -48,7 +48,9 @@ export function buildFeatures(deps: Deps): Features {
   const patients = createPatientsContext(deps, { users, unitOfWork, audit });
   const customDrugs = createCustomDrugsContext(deps, { users, unitOfWork });
   const idempotency = createIdempotencyContext(deps);
-  const prescriptions = createPrescriptionsContext(deps, { users, patients, customDrugs, unitOfWork, audit });
+  // Until the PBS Schedule is imported (the medicines feature), no code names an item.
+  const pbs = { findPbsItem: async () => undefined };
+  const prescriptions = createPrescriptionsContext(deps, { users, patients, customDrugs, pbs, unitOfWork, audit });
   const sso = createSsoContext(deps, { auth, unitOfWork, audit });
   const portal = createPortalContext(deps, { users, patients, customDrugs, prescriptions });
   const retention = createRetentionContext(deps, {

@@ -14,8 +14,8 @@ describe('readPrefill', () => {
   });
 
   it.each([
-    ['quantity', '0', /quantity "0" was ignored: it must be a whole number from 1 to 99/],
-    ['quantity', '100', /quantity "100" was ignored/],
+    ['quantity', '0', /quantity "0" was ignored: it must be a whole number from 1 to 999/],
+    ['quantity', '1000', /quantity "1000" was ignored/],
     ['quantity', 'ten', /quantity "ten" was ignored/],
     ['quantity', '2.5', /quantity "2.5" was ignored/],
     ['repeats', '-1', /repeats "-1" was ignored: it must be a whole number from 0 to 99/],
