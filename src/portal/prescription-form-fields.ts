@@ -2,6 +2,7 @@
 // PBS authority, the poisons schedule, the notes, and the vendor's flags (each a checkbox that
 // sets the flag when ticked). Each label is the field's accessible name, which partners'
 // tests and screen readers rely on; each hint says what the field takes.
+import type { FieldError } from '../platform/http/body-validation.ts';
 import { TEXT_LIMITS } from '../prescriptions/index.ts';
 
 /** The vendor's flags, in the order the form shows them; a ticked box sends the flag as true. */
@@ -71,10 +72,18 @@ export const SCHEDULE_CHOICES = ['S2', 'S3', 'S4', 'S8'] as const;
 /** The value a ticked checkbox posts. */
 export const TICKED = 'yes';
 
-/** The body fields the details stand for: ticked flags as true, text not empty. */
-export function detailFieldsOf(values: Readonly<Record<DetailField, string>>): Record<string, unknown> {
-  const body: Record<string, unknown> = {};
-  for (const field of CHECKBOX_FIELDS) if (values[field] === TICKED) body[field] = true;
-  for (const field of DETAIL_TEXT_FIELDS) if (values[field] !== '') body[field] = values[field];
-  return body;
+const AUTHORITY_NUMBER = /^[A-Za-z0-9]{1,20}$/;
+
+/** The body fields the details stand for (ticked flags as true, text not empty), and an authority number of the wrong form in words. */
+export function detailFieldsOf(values: Readonly<Record<DetailField, string>>): { fields: Record<string, unknown>; issues: FieldError[] } {
+  const fields: Record<string, unknown> = {};
+  const issues: FieldError[] = [];
+  for (const field of CHECKBOX_FIELDS) if (values[field] === TICKED) fields[field] = true;
+  for (const field of DETAIL_TEXT_FIELDS) {
+    if (values[field] === '') continue;
+    const isAuthority = field === 'pbsdva_authority_number' || field === 'phone_approval_authority_number';
+    if (isAuthority && !AUTHORITY_NUMBER.test(values[field])) issues.push({ field, message: 'must be letters and digits only, up to 20 (no spaces or dashes)', code: 'VALIDATION_ERROR' });
+    else fields[field] = values[field];
+  }
+  return { fields, issues };
 }

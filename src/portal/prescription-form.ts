@@ -157,11 +157,13 @@ export function prescribeBodyOf(values: FormValues, context: { formularyOffered:
   // The service takes a delivery for granted (its schema requires one), so the form reports a missing one.
   if (!delivery) issues.push({ field: 'send_to', message: REQUIRED_PHRASES.send_to, code: 'REQUIRED_FIELD' });
   const schedule = scheduleFieldOf(values, issues);
+  const details = detailFieldsOf(values);
+  issues.push(...details.issues);
   const optional = Object.fromEntries(
     (['quantity', 'repeats', 'repeat_interval_days', 'patient_instructions', 'doctor_instructions'] as const).flatMap((field) => (values[field] === '' ? [] : [[field, values[field]]])),
   );
   const medicine = medicineFieldsOf(values.medicine, context.formularyOffered);
-  const body = { ...medicine, ...schedule, ...detailFieldsOf(values), ...optional, ...(delivery ? { delivery } : {}), ...context.reserved };
+  const body = { ...medicine, ...schedule, ...details.fields, ...optional, ...(delivery ? { delivery } : {}), ...context.reserved };
   return { body, issues };
 }
 

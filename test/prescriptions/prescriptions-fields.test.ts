@@ -52,7 +52,7 @@ const everyField = () =>
 
 describe('every field of the vendor Prescription', () => {
   it('the read API declares exactly the vendor schema\'s properties', async () => {
-    const document = t.app.swagger() as { paths: Record<string, Record<string, { responses: Record<string, { content: Record<string, { schema: any }> }> }>> };
+    const document = t.app.swagger() as unknown as { paths: Record<string, Record<string, { responses: Record<string, { content: Record<string, { schema: any }> }> }>> };
     const path = Object.keys(document.paths).find((p) => /\/prescriptions\/\{scid\}$/.test(p) && !p.includes('test-helpers'))!;
     const schema = document.paths[path]!.get!.responses['200']!.content['application/json']!.schema;
     expect(Object.keys(schema.properties.data.properties.prescription.properties).sort()).toEqual(VENDOR_PRESCRIPTION_PROPERTIES);
