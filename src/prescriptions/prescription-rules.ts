@@ -2,23 +2,9 @@
 // refusal is shown beside, says the rule in a sentence (the README and the tests read it), and
 // judges the facts of one prescription. The quantity's range (1 to 999) is a count limit
 // (prescription-fields.ts) and is judged with the other counts.
+import type { PbsItem } from '../medicines/index.ts';
 
-/** A PBS Schedule item as the medicines feature finds it by its code (its PbsItem). */
-export interface PbsItem {
-  pbs_code: string;
-  drug_name: string;
-  brand_names: string[];
-  form: string;
-  strength?: string;
-  benefit_type: 'unrestricted' | 'restricted' | 'authority_required' | 'streamlined';
-  program_code: string;
-  rpbs_only: boolean;
-  max_quantity: number;
-  max_repeats: number;
-  restriction_text: string;
-  streamlined_codes: string[];
-  schedule_code: string;
-}
+export type { PbsItem };
 
 /** Where the PBS facts come from. */
 export interface PbsLookup {

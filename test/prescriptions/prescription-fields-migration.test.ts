@@ -29,7 +29,7 @@ describe('migration 0017 on prescriptions made before it', () => {
       made.push({ scid: response.json().data.scid, by });
     }
     await undoMigration(t.deps.database as Kysely<any>);
-    await up(t.deps.database as Kysely<unknown>);
+    await up(t.deps.database as unknown as Kysely<unknown>);
 
     const numbers = await Promise.all(made.map(async ({ scid }) => (await storedPrescription(t, scid))!.prescriber_script_number));
     expect(numbers).toEqual(['1', '1', '2', '3', '2']);

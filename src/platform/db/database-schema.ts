@@ -18,6 +18,7 @@ import {
 import { webhookAttemptsColumns, webhookDeliveriesColumns, webhookEventsColumns } from './webhook-tables.ts';
 import { portalFormIdsColumns, portalSessionsColumns, ssoTokensColumns } from './portal-tables.ts';
 import { auditChainColumns, auditEntriesColumns } from './audit-tables.ts';
+import { pbsItemsColumns, pbsItemWordsColumns, pbsSchedulesColumns } from './medicine-tables.ts';
 
 const partnersColumns = {
   id: text(),
@@ -265,6 +266,9 @@ export const TABLES = {
   audit_entries: auditEntriesColumns,
   audit_chain: auditChainColumns,
   retention_marks: retentionMarksColumns,
+  pbs_schedules: pbsSchedulesColumns,
+  pbs_items: pbsItemsColumns,
+  pbs_item_words: pbsItemWordsColumns,
   prescriber_script_numbers: prescriberScriptNumbersColumns,
 } as const satisfies Readonly<Record<string, TableColumns>>;
 
@@ -286,3 +290,4 @@ export type SsoTokensTable = Database['sso_tokens'];
 export type PortalSessionsTable = Database['portal_sessions'];
 export type PortalFormIdsTable = Database['portal_form_ids'];
 export type AuditEntriesTable = Database['audit_entries'];
+export type PbsItemsTable = Database['pbs_items'];
