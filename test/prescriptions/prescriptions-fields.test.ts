@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { SANDBOX_PHARMACIES } from '../../src/prescriptions/index.ts';
 import { snapshotDatabase } from '../database-snapshot.ts';
 import { useTestApp } from '../given.ts';
+import { givenPbsItems, PBS_TEST_ITEMS } from './pbs-given.ts';
 import { givenClinic, givenPrescription, givenSecondPrescriber, prescribeBody, prescriptionsClient, storedPrescription } from './prescriptions-given.ts';
 
 /**
@@ -24,6 +25,7 @@ const VENDOR_PRESCRIPTION_PROPERTIES = [
 
 const { t, c, api } = useTestApp({}, async (t) => {
   const c = await givenClinic(t);
+  await givenPbsItems(t);
   return { c, api: prescriptionsClient(t, c) };
 });
 
@@ -88,6 +90,14 @@ describe('every field of the vendor Prescription', () => {
     const absent = VENDOR_PRESCRIPTION_PROPERTIES.filter((name) => !(name in read));
     expect(absent).toEqual(['error', 'pbs_code']);
     for (const name of Object.keys(read)) expect(VENDOR_PRESCRIPTION_PROPERTIES).toContain(name);
+  });
+
+  it('answers every vendor property but error (only in status Error) for a PBS prescription with every field set', async () => {
+    const created = await api.prescribe({ ...everyField(), private_prescription: false, pbs_code: PBS_TEST_ITEMS.authority.pbs_code, quantity: 28 });
+    expect(created.statusCode, created.body).toBe(201);
+    const read = (await api.read(created.json().data.scid)).json().data.prescription;
+    expect(Object.keys(read).sort()).toEqual(VENDOR_PRESCRIPTION_PROPERTIES.filter((name) => name !== 'error'));
+    expect(read).toMatchObject({ pbs_code: '2002L', private_prescription: false, pbsdva_authority_number: 'A1234567' });
   });
 
   it('leaves the fields that were not set out of the answer, and has no pharmacy for a token sent to the patient', async () => {
