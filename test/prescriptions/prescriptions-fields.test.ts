@@ -3,12 +3,14 @@
 // prescriptions are written at once); quantity 1 to 999; the rules that need no PBS item (a
 // private prescription carries no PBS code; a code the Schedule lacks); and another
 // organization's ids. The PBS item rules are in prescriptions-pbs-rules.test.ts.
+import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { SANDBOX_PHARMACIES } from '../../src/prescriptions/index.ts';
+import { PRESCRIPTION_RULES, SANDBOX_PHARMACIES } from '../../src/prescriptions/index.ts';
+import { auditEntriesAfter, lastAuditSeq } from '../audit/audit-helpers.ts';
 import { snapshotDatabase } from '../database-snapshot.ts';
 import { useTestApp } from '../given.ts';
 import { givenPbsItems, PBS_TEST_ITEMS } from './pbs-given.ts';
-import { givenClinic, givenPrescription, givenSecondPrescriber, prescribeBody, prescriptionsClient, storedPrescription } from './prescriptions-given.ts';
+import { givenClinic, givenPrescription, givenSecondPrescriber, outboxEvents, prescribeBody, prescriptionsClient, storedPrescription } from './prescriptions-given.ts';
 
 /**
  * The properties of the vendor's `Prescription` schema (parchment-openapi-2026-06.json), written
@@ -98,6 +100,20 @@ describe('every field of the vendor Prescription', () => {
     const read = (await api.read(created.json().data.scid)).json().data.prescription;
     expect(Object.keys(read).sort()).toEqual(VENDOR_PRESCRIPTION_PROPERTIES.filter((name) => name !== 'error'));
     expect(read).toMatchObject({ pbs_code: '2002L', private_prescription: false, pbsdva_authority_number: 'A1234567' });
+  });
+
+  it('keeps the clinical text out of the audit trail, and the event carries ids only (as the vendor\'s does)', async () => {
+    const seq = await lastAuditSeq(t);
+    const created = await api.prescribe(everyField());
+    const { scid } = created.json().data;
+    await api.read(scid);
+    const entries = JSON.stringify(await auditEntriesAfter(t, seq));
+    expect(entries).toContain(scid);
+    for (const text of ['Community-acquired pneumonia', 'Review in a week', 'PERMIT-42', 'Dispense in original pack', 'A1234567', '7654321', 'Amoxicillin']) {
+      expect(entries).not.toContain(text);
+    }
+    const event = (await outboxEvents(t, c.g.organizationId)).find((e) => (e.envelope.data as { scid?: string }).scid === scid)!;
+    expect(Object.keys(event.envelope.data as object).sort()).toEqual(['partner_patient_id', 'patient_id', 'scid', 'user_id']);
   });
 
   it('leaves the fields that were not set out of the answer, and has no pharmacy for a token sent to the patient', async () => {
@@ -197,5 +213,21 @@ describe("another organization's ids", () => {
     expect((await api.prescribe(everyField(), { userId: other.g.userId })).statusCode).toBe(404);
     expect((await api.prescribe(everyField(), { patientId: other.patientId })).statusCode).toBe(404);
     expect(await snapshotDatabase(t.deps.database)).toEqual(before);
+  });
+});
+
+describe('the README', () => {
+  const section = (() => {
+    const readme = fs.readFileSync('README.md', 'utf8');
+    const start = readme.indexOf('### Every field, and the rules');
+    return readme.slice(start, readme.indexOf('\n### ', start + 1));
+  })();
+
+  it('lists each field of the prescription, and a row for each rule of the table', () => {
+    const fields = VENDOR_PRESCRIPTION_PROPERTIES.filter((name) => !['prescription_type', 'url', 'scid', 'status', 'created_date', 'item_name', 'quantity', 'number_of_repeats_authorised', 'repeat_intervals', 'item_strength', 'item_form', 'route_administration', 'patient_instructions', 'prescriber', 'delivery', 'custom_drug_details', 'error'].includes(name));
+    expect(fields).toHaveLength(19);
+    for (const name of fields) expect(section, name).toContain(`\`${name}\``);
+    const ruleRows = section.slice(section.indexOf('The rules, each refused')).split('\n').filter((line) => /^\| `(pbs_code|pbsdva_authority_number|quantity|repeats)` \|/.test(line));
+    expect(ruleRows).toHaveLength(PRESCRIPTION_RULES.length + 1);
   });
 });
