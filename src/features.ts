@@ -55,7 +55,7 @@ export function buildFeatures(deps: Deps): Features {
   const pbs = { findPbsItem: (pbsCode: string) => findPbsItem(medicines, pbsCode) };
   const prescriptions = createPrescriptionsContext(deps, { users, patients, customDrugs, pbs, unitOfWork, audit });
   const sso = createSsoContext(deps, { auth, unitOfWork, audit });
-  const portal = createPortalContext(deps, { users, patients, customDrugs, prescriptions });
+  const portal = createPortalContext(deps, { users, patients, customDrugs, medicines, prescriptions });
   const retention = createRetentionContext(deps, {
     unitOfWork,
     signIns: { expiredTokensKeptSeconds: EXPIRED_TOKENS_KEPT_SECONDS, sessionIdleTimeoutSeconds: sso.idleTimeoutSeconds, sessionMaxAgeSeconds: SESSION_MAX_AGE_SECONDS },

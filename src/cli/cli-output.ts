@@ -5,6 +5,7 @@ import os from 'node:os';
 import type { Command } from 'commander';
 import { AuditError, currentAuditScope, runInAuditScope } from '../audit/index.ts';
 import { ConfigError, loadConfig } from '../config.ts';
+import { PbsImportError } from '../medicines/index.ts';
 import { OnboardingError } from '../onboarding/index.ts';
 import { buildFeatures, type Features } from '../features.ts';
 import { BackupError } from '../system/index.ts';
@@ -23,7 +24,7 @@ export function printResult(options: CommandOptions, result: unknown, lines: str
 
 /** Expected failures (bad input, missing records, bad config) print their message alone. */
 export function describeFailure(error: unknown): string {
-  if (error instanceof OnboardingError || error instanceof WebhooksError || error instanceof ConfigError || error instanceof BackupError || error instanceof AuditError) return error.message;
+  if (error instanceof OnboardingError || error instanceof WebhooksError || error instanceof ConfigError || error instanceof BackupError || error instanceof AuditError || error instanceof PbsImportError) return error.message;
   if (error instanceof Error) return `${error.name === 'Error' ? '' : `${error.name}: `}${error.message}`;
   return String(error);
 }

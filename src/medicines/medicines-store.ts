@@ -23,10 +23,10 @@ const afterPrefix = (prefix: string) => `${prefix}\u{ffff}`;
 
 /**
  * At most `limit` items having, for each of `prefixes`, a word that starts with it, in drug
- * name order. Prefixes are lower-case letters and digits (the words were cut the same way).
+ * name order (no prefix: the first items). Prefixes are lower-case letters and digits (the
+ * words were cut the same way).
  */
 export async function searchPbsItemsByWordPrefixes(db: Kysely<Database>, prefixes: string[], limit: number): Promise<PbsItemRow[]> {
-  if (prefixes.length === 0) return [];
   let query = db.selectFrom('pbs_items').selectAll();
   for (const prefix of prefixes) {
     query = query.where('pbs_code', 'in', (eb) =>

@@ -5,7 +5,7 @@
 // as the caller and its user as the acting prescriber, and with the session's reserved_1..3,
 // so the same rules hold and the same events are written as through any other entry point.
 import { holdsCapability, needsReadinessFor, type Capability } from '../auth/index.ts';
-import { searchDrugsVisibleToUser } from '../custom-drugs/index.ts';
+import { findPbsItem, searchMedicines } from '../medicines/index.ts';
 import { requirePatient } from '../patients/index.ts';
 import { ApiError } from '../platform/http/api-error.ts';
 import { bodyFields, type SubmittedBody } from '../platform/http/body-validation.ts';
@@ -25,8 +25,8 @@ import { DETAIL_FIELDS, DETAIL_LABELS } from './prescription-form-fields.ts';
 import type { PortalSession } from '../sso/index.ts';
 import { readPrescriberProfile } from '../users/index.ts';
 import { formIdOfAddress, issueFormId, resultOfSentForm, submitOnce, type FormAttempt } from './portal-forms-service.ts';
-import { choiceOfDelivery, deliveryChoicesOf, describeDelivery, medicineGroupsOf, MEDICINES_LISTED, type Choice, type MedicineGroup } from './prescription-choices.ts';
-import { deliveryOfChoice, EMPTY_FORM, firstFieldInError, formErrorsOf, medicineValueOfDrug, prescribeBodyOf, readFormValues, readPrefill, type FormErrors, type FormValues } from './prescription-form.ts';
+import { choiceOfDelivery, deliveryChoicesOf, describeDelivery, medicineGroupsOf, MEDICINES_LISTED, pbsItemsFoundOf, type Choice, type MedicineGroup, type PbsItemFound } from './prescription-choices.ts';
+import { deliveryOfChoice, EMPTY_FORM, firstFieldInError, formErrorsOf, medicineValueOfDrug, pbsCodeOfChoice, prescribeBodyOf, readFormValues, readPrefill, type FormErrors, type FormValues } from './prescription-form.ts';
 import { shownReserved, viewOfPatientRow, viewOfPrescriber, type PatientView, type PortalContext, type PrescriberView } from './portal-service.ts';
 
 export interface FormPage {
@@ -38,7 +38,9 @@ export interface FormPage {
   prescriber: PrescriberView;
   values: FormValues;
   medicines: MedicineGroup[];
-  /** More custom drugs match than are listed (search to narrow). */
+  /** The PBS items listed, with their restriction text (shown beside the list). */
+  pbsItemsFound: PbsItemFound[];
+  /** More PBS items or custom drugs match than are listed (search to narrow). */
   moreMedicines: boolean;
   deliveries: Choice[];
   warnings: string[];
@@ -64,21 +66,23 @@ async function formPageOf(ctx: PortalContext, session: PortalSession, patientId:
   const prescriber = viewOfPrescriber(await readPrescriberProfile(ctx.users, session, session.userId));
   const wanted = notes.prefillDrugId;
   const chosenId = wanted ?? (values.medicine.startsWith(DRUG_CHOICE) ? values.medicine.slice(DRUG_CHOICE.length) : undefined);
-  const { drugs, more } = await searchDrugsVisibleToUser(ctx.customDrugs, session, { search: values.search, limit: MEDICINES_LISTED, alsoId: chosenId });
+  const found = await searchMedicines(ctx.medicines, session, { search: values.search, limit: MEDICINES_LISTED, alsoCustomDrugId: chosenId, alsoPbsCode: pbsCodeOfChoice(values.medicine) });
+  const drugs = found.customDrugs;
   const warnings = [...(notes.warnings ?? [])];
   if (wanted !== undefined) {
     const drug = drugs.find((d) => d.custom_drug_id === wanted.toLowerCase());
     if (drug) values = { ...values, medicine: medicineValueOfDrug(drug.custom_drug_id) };
     else warnings.push(`custom_drug_id "${wanted.slice(0, 64)}" was ignored: it is not a drug of your organization's catalog or one of your own.`);
   }
-  const groups = medicineGroupsOf(drugs, { formularyOffered: ctx.formularyOffered, search: values.search, selected: values.medicine });
+  const groups = medicineGroupsOf(found, { selected: values.medicine });
   return {
     formId: notes.formId ?? issueFormId(ctx.forms, session, { purpose: 'prescribe', target: patient.id }),
     patient: viewOfPatientRow(patient),
     prescriber,
     values,
     medicines: groups,
-    moreMedicines: more,
+    pbsItemsFound: pbsItemsFoundOf(found),
+    moreMedicines: found.more,
     deliveries: deliveryChoicesOf(patient, values.send_to),
     warnings,
     errors: notes.errors ?? NO_ERRORS,
@@ -143,7 +147,9 @@ export async function submitPrescriptionForm(ctx: PortalContext, session: Portal
 }
 
 async function createFromForm(ctx: PortalContext, session: PortalSession, patientId: string, values: FormValues, submitted: SubmittedBody, formId: string): Promise<FormOutcome> {
-  const { body, issues } = prescribeBodyOf(values, { formularyOffered: ctx.formularyOffered, reserved: session.reserved });
+  const pbsCode = pbsCodeOfChoice(values.medicine);
+  const pbsItem = pbsCode === undefined ? undefined : await findPbsItem(ctx.medicines, pbsCode);
+  const { body, issues } = prescribeBodyOf(values, { pbsItem, reserved: session.reserved });
   let refusal: { status: 409 | 422; errors: FormErrors };
   try {
     const read = await prescribeOrRefuse(ctx.prescriptions, session, { userId: session.userId, patientId }, { value: body, issues: [...submitted.issues, ...issues] });

@@ -5,7 +5,8 @@
 // service's field errors are shown under the form fields they came from.
 import { Type } from '@sinclair/typebox';
 import type { FieldError } from '../platform/http/body-validation.ts';
-import { COUNT_LIMITS, describeCountLimit, ITEM_FIELDS, readCount, TEXT_LIMITS, type CountField, findFormularyItem, type PrescribeBody } from '../prescriptions/index.ts';
+import type { PbsItem } from '../medicines/index.ts';
+import { COUNT_LIMITS, describeCountLimit, ITEM_FIELDS, readCount, TEXT_LIMITS, type CountField, type PrescribeBody } from '../prescriptions/index.ts';
 import type { EventMetadata } from '../webhooks/index.ts';
 import { DETAIL_FIELDS, DETAIL_LABELS, DETAIL_TEXT_FIELDS, DETAIL_TEXT_LIMITS, detailFieldsOf, SCHEDULE_CHOICES, type DetailField } from './prescription-form-fields.ts';
 
@@ -117,10 +118,13 @@ export const COUNT_HINTS: Readonly<Record<'quantity' | 'repeats' | 'repeat_inter
 
 // ---- medicine and delivery choices
 
-/** Medicine choices: a custom drug (`drug:<custom_drug_id>`), a PBS item (`pbs:<pbs_code>`) or a sandbox formulary entry (`formulary:<id>`). */
+/** Medicine choices: a custom drug (`drug:<custom_drug_id>`) or a PBS item of the current schedule (`pbs:<pbs_code>`). */
 export const medicineValueOfDrug = (customDrugId: string) => `drug:${customDrugId}`;
 export const medicineValueOfPbsItem = (pbsCode: string) => `pbs:${pbsCode}`;
-export const medicineValueOfFormulary = (formularyId: string) => `formulary:${formularyId}`;
+const PBS_CHOICE = 'pbs:';
+
+/** The PBS code a medicine choice names, if it names one. */
+export const pbsCodeOfChoice = (choice: string): string | undefined => (choice.startsWith(PBS_CHOICE) ? choice.slice(PBS_CHOICE.length) : undefined);
 
 /** Delivery choices: `patient-sms`, `patient-email`, `pharmacy-sms:<id>` or `pharmacy-email:<id>`. */
 export function deliveryOfChoice(choice: string): { method: 'SMS' | 'EMAIL'; recipient_type: 'PATIENT' | 'PHARMACY'; pharmacy_id?: string } | undefined {
@@ -131,19 +135,22 @@ export function deliveryOfChoice(choice: string): { method: 'SMS' | 'EMAIL'; rec
 }
 
 /**
- * A custom drug's id, or a formulary entry written out in full. Anything else (an unknown
- * entry, the formulary where it is not offered) is passed on as a custom_drug_id, which the
- * service then refuses as not one the prescriber may use; nothing chosen is the service's
+ * A custom drug's id, or the PBS item chosen written out in full with its code (`pbsItem`: the
+ * item the choice names, found in the current schedule). A PBS code the schedule lacks is passed
+ * on as a pbs_code, which the service refuses naming it; anything else as a custom_drug_id, which
+ * the service refuses as not one the prescriber may use; nothing chosen is the service's
  * "required" issue.
  */
-function medicineFieldsOf(choice: string, formularyOffered: boolean): Record<string, unknown> {
+function medicineFieldsOf(choice: string, pbsItem: PbsItem | undefined): Record<string, unknown> {
   if (choice === '') return {};
-  // The service fills the item's names from the Schedule, and refuses a code it does not hold.
-  if (choice.startsWith('pbs:')) return { pbs_code: choice.slice('pbs:'.length) };
-  const item = choice.startsWith('formulary:') && formularyOffered ? findFormularyItem(choice.slice('formulary:'.length)) : undefined;
-  if (!item) return { custom_drug_id: choice.startsWith('drug:') ? choice.slice('drug:'.length) : choice };
-  const { formulary_id: _id, ...fields } = item;
-  return fields;
+  const code = pbsCodeOfChoice(choice);
+  // A code the schedule lacks goes as it is: the service refuses it, naming the code.
+  if (code !== undefined && pbsItem?.pbs_code !== code) return { pbs_code: code };
+  if (!pbsItem || code === undefined) return { custom_drug_id: choice.startsWith('drug:') ? choice.slice('drug:'.length) : choice };
+  // The schedule's words may run past a prescription's field limits (a combination's strength).
+  const cut = (text: string, field: 'item_name' | 'item_form' | 'item_strength') => [...text].slice(0, TEXT_LIMITS[field]).join('');
+  const strength = pbsItem.strength ? { item_strength: cut(pbsItem.strength, 'item_strength') } : {};
+  return { item_name: cut(pbsItem.drug_name, 'item_name'), item_form: cut(pbsItem.form, 'item_form'), ...strength, pbs_code: pbsItem.pbs_code };
 }
 
 /**
@@ -151,7 +158,7 @@ function medicineFieldsOf(choice: string, formularyOffered: boolean): Record<str
  * event the session causes carries them), and what the form itself got wrong. Empty fields
  * are left out, so the service applies its defaults (a custom drug's quantity, no repeats).
  */
-export function prescribeBodyOf(values: FormValues, context: { formularyOffered: boolean; reserved: EventMetadata }) {
+export function prescribeBodyOf(values: FormValues, context: { pbsItem?: PbsItem | undefined; reserved: EventMetadata }) {
   const issues: FieldError[] = [];
   const delivery = deliveryOfChoice(values.send_to);
   // The service takes a delivery for granted (its schema requires one), so the form reports a missing one.
@@ -162,8 +169,7 @@ export function prescribeBodyOf(values: FormValues, context: { formularyOffered:
   const optional = Object.fromEntries(
     (['quantity', 'repeats', 'repeat_interval_days', 'patient_instructions', 'doctor_instructions'] as const).flatMap((field) => (values[field] === '' ? [] : [[field, values[field]]])),
   );
-  const medicine = medicineFieldsOf(values.medicine, context.formularyOffered);
-  const body = { ...medicine, ...schedule, ...details.fields, ...optional, ...(delivery ? { delivery } : {}), ...context.reserved };
+  const body = { ...medicineFieldsOf(values.medicine, context.pbsItem), ...schedule, ...details.fields, ...optional, ...(delivery ? { delivery } : {}), ...context.reserved };
   return { body, issues };
 }
 

@@ -22,7 +22,6 @@ export { listPatientPrescriptions, readPatientPrescription, requirePatientPrescr
 export { prescriptionTestHelpersRoutes } from './prescription-test-helpers-routes.ts';
 export { prescriptionsRoutes } from './prescriptions-routes.ts';
 export type { Delivery, PrescribeBody, Prescription } from './prescriptions-schemas.ts';
-export { findFormularyItem, SANDBOX_FORMULARY } from './sandbox-formulary.ts';
 export { isScidFormat, isValidScid, newScid } from './scid.ts';
 export { tokenPageRoutes } from './token-page-routes.ts';
 export { describeMedicine, renderScidQrCode } from './token-page-view.ts';

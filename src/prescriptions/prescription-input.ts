@@ -13,6 +13,7 @@ import {
   describeCountLimit,
   ITEM_FIELDS,
   readCount,
+  TEXT_LIMITS,
   type AuthorityField,
   type BooleanFlag,
   type CountField,
@@ -101,7 +102,14 @@ function itemOf(body: Body, drug: CustomDrug | undefined, pbsItem: PbsItem | und
   const item = Object.fromEntries(ITEM_FIELDS.map((field) => [field, (body[field] as string | undefined) ?? null])) as PrescriptionDraft['item'];
   if (item.pbs_code !== null) item.pbs_code = item.pbs_code.toUpperCase();
   if (!pbsItem) return item;
-  return { ...item, item_name: item.item_name ?? pbsItem.drug_name, item_strength: item.item_strength ?? pbsItem.strength ?? null, item_form: item.item_form ?? pbsItem.form };
+  // The schedule's words may run past a prescription's field limits (a combination's strength).
+  const cut = (text: string | undefined, field: 'item_name' | 'item_strength' | 'item_form') => (text === undefined ? null : [...text].slice(0, TEXT_LIMITS[field]).join(''));
+  return {
+    ...item,
+    item_name: item.item_name ?? cut(pbsItem.drug_name, 'item_name')!,
+    item_strength: item.item_strength ?? cut(pbsItem.strength, 'item_strength'),
+    item_form: item.item_form ?? cut(pbsItem.form, 'item_form'),
+  };
 }
 
 function flagsOf(body: Body): PrescriptionDraft['flags'] {

@@ -18,7 +18,7 @@ const { t, c, session, drugId } = useTestApp({}, async (t) => {
 const form = `/embed/patients/${'{patient}'}/prescriptions`;
 const formPath = () => form.replace('{patient}', c.patientId);
 const create = (fields: Record<string, string>) =>
-  session.submit(formPath(), { medicine: 'formulary:amoxicillin-500-capsule', quantity: '20', repeats: '1', send_to: 'patient-sms', intent: 'create', ...fields });
+  session.submit(formPath(), { medicine: `drug:${drugId.id}`, quantity: '20', repeats: '1', send_to: 'patient-sms', intent: 'create', ...fields });
 
 /** The opening tag of the element with this id. */
 const tagOf = (html: string, id: string) => new RegExp(`<(?:input|select|textarea)[^>]*\\bid="${id}"[^>]*>`).exec(html)?.[0] ?? '';
@@ -68,7 +68,6 @@ describe('the fields on the form', () => {
       reason_for_prescribing: 'Bronchitis',
       annotations: 'Original pack',
       controlled_substance_reference: 'REF-1',
-      schedule_number: 'S8',
       doctor_instructions: 'Review',
       send_to: 'pharmacy-email:5b0e3c1a-7f2d-4e8b-9a61-0c4d2e7f1a02',
     });
@@ -82,7 +81,6 @@ describe('the fields on the form', () => {
       reason_for_prescribing: 'Bronchitis',
       annotations: 'Original pack',
       controlled_substance_reference: 'REF-1',
-      schedule_number: 'S8',
       doctor_notes: 'Review',
       pharmacy_name: 'Northside Sandbox Chemist',
       send_to_pharmacy: '5b0e3c1a-7f2d-4e8b-9a61-0c4d2e7f1a02',
@@ -92,6 +90,12 @@ describe('the fields on the form', () => {
     expect(shown.body).toContain('<dt>Prescriber script number</dt>');
     expect(shown.body).toContain('<dt>Telephone approval number</dt><dd>1234567</dd>');
     expect(shown.body).toContain('<dt>Emergency supply</dt><dd>Yes</dd>');
+  });
+
+  it('writes the poisons schedule chosen over a PBS item\'s own', async () => {
+    const scid = scidOfRedirect(await create({ medicine: 'pbs:2622B', schedule_number: 'S8', quantity: '20', repeats: '1' }));
+    const read = (await prescriptionsClient(t, c).read(scid)).json().data.prescription;
+    expect(read).toMatchObject({ pbs_code: '2622B', item_name: 'Amoxicillin', schedule_number: 'S8' });
   });
 });
 
@@ -123,7 +127,7 @@ describe('refusals beside their field', () => {
   });
 
   it('a private prescription of a PBS item: beside the medicine, which names the item', async () => {
-    expectRefusedBeside(await refused({ medicine: 'pbs:8502L', private_prescription: 'yes' }), 'medicine', 'Medicine must be left out of a private prescription (private_prescription is true)');
+    expectRefusedBeside(await refused({ medicine: 'pbs:2622B', private_prescription: 'yes' }), 'medicine', 'Medicine must be left out of a private prescription (private_prescription is true)');
   });
 
   it('a PBS code the Schedule does not hold', async () => {
