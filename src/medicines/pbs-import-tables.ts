@@ -111,41 +111,55 @@ export interface ReadProgress {
   (table: string, rows: number): void;
 }
 
-/** Reads and checks every table the catalogue needs; refuses the schedule at its first fault. */
-export async function readPbsSchedule(source: PbsSource, onProgress?: ReadProgress): Promise<PbsScheduleRead> {
-  const progressOf = (key: PbsTableKey) => ({ ...PBS_TABLES[key], onProgress: onProgress && ((rows: number) => onProgress(PBS_TABLES[key].name, rows)) });
-  const schedules = new Map<string, { date: string; line: number }>();
-  await readPbsTable(source, progressOf('schedules'), (row) => {
+type TableOf = (key: PbsTableKey) => (typeof PBS_TABLES)[PbsTableKey] & { onProgress?: ((rows: number) => void) | undefined };
+
+async function readSchedules(source: PbsSource, tableOf: TableOf): Promise<Map<string, string>> {
+  const dates = new Map<string, string>();
+  await readPbsTable(source, tableOf('schedules'), (row) => {
     const date = row.required('effective_date');
     if (!ISO_DATE.test(date)) throw row.fault('effective_date', `expected a date YYYY-MM-DD, found "${date.slice(0, 20)}"`);
-    schedules.set(row.required('schedule_code'), { date, line: row.line });
+    dates.set(row.required('schedule_code'), date);
   });
-  // A program is RPBS-only when it is the Repatriation program (R1), by code or by title.
+  return dates;
+}
+
+/** Whether each program is RPBS-only: the Repatriation program (R1), by code or by title. */
+async function readPrograms(source: PbsSource, tableOf: TableOf): Promise<Map<string, boolean>> {
   const programs = new Map<string, boolean>();
-  if (source.paths.has(PBS_TABLES.programs.name)) {
-    await readPbsTable(source, progressOf('programs'), (row) => {
-      const code = row.required('program_code');
-      programs.set(code, code === RPBS_PROGRAM_CODE || /repatriation/i.test(row.optional('program_title') ?? ''));
-    });
-  }
+  if (!source.paths.has(PBS_TABLES.programs.name)) return programs;
+  await readPbsTable(source, tableOf('programs'), (row) => {
+    const code = row.required('program_code');
+    programs.set(code, code === RPBS_PROGRAM_CODE || /repatriation/i.test(row.optional('program_title') ?? ''));
+  });
+  return programs;
+}
+
+async function readItems(source: PbsSource, tableOf: TableOf, programs: ReadonlyMap<string, boolean>): Promise<{ drafts: Map<string, ItemDraft>; scheduleCode: string }> {
   const drafts = new Map<string, ItemDraft>();
   let scheduleCode: string | undefined;
-  await readPbsTable(source, progressOf('items'), (row) => {
+  await readPbsTable(source, tableOf('items'), (row) => {
     const code = readItemRow(row, drafts, programs);
     scheduleCode ??= code;
     if (code !== scheduleCode) throw row.fault('schedule_code', `schedule ${code} differs from the schedule of the rows before it (${scheduleCode})`);
   });
   if (scheduleCode === undefined) throw new PbsImportError(source.paths.get(PBS_TABLES.items.name)!, 'holds no items');
-  const schedule = schedules.get(scheduleCode);
-  if (!schedule) throw new PbsImportError(source.paths.get(PBS_TABLES.schedules.name)!, `has no row for the items' schedule ${scheduleCode}`);
+  return { drafts, scheduleCode };
+}
+
+async function readRestrictions(source: PbsSource, tableOf: TableOf): Promise<Map<string, Restriction>> {
   const restrictions = new Map<string, Restriction>();
-  await readPbsTable(source, progressOf('restrictions'), (row) => {
+  await readPbsTable(source, tableOf('restrictions'), (row) => {
     const html = row.optional('li_html_text') ?? row.optional('schedule_html_text');
     const streamlined = row.optional('authority_method')?.toUpperCase() === 'STREAMLINED';
     restrictions.set(row.required('res_code'), { text: html === null ? null : plainTextOf(html), streamlinedCode: streamlined ? row.optional('treatment_of_code') : null });
   });
+  return restrictions;
+}
+
+/** Links each item to its restrictions (indicator Y); returns how many links matched nothing. */
+async function linkRestrictions(source: PbsSource, tableOf: TableOf, drafts: ReadonlyMap<string, ItemDraft>, restrictions: ReadonlyMap<string, Restriction>): Promise<number> {
   let unmatched = 0;
-  await readPbsTable(source, progressOf('relationships'), (row) => {
+  await readPbsTable(source, tableOf('relationships'), (row) => {
     const indicator = row.required('restriction_indicator');
     if (indicator !== 'Y' && indicator !== 'N') throw row.fault('restriction_indicator', `expected Y or N, found "${indicator.slice(0, 20)}"`);
     const draft = drafts.get(row.required('pbs_code'));
@@ -153,7 +167,21 @@ export async function readPbsSchedule(source: PbsSource, onProgress?: ReadProgre
     if (!draft || !restrictions.has(resCode)) unmatched += 1;
     else if (indicator === 'Y') draft.restrictions.push(resCode);
   });
-  return { schedule_code: scheduleCode, effective_date: schedule.date, items: [...drafts.values()].map((draft) => finishItem(draft, restrictions)), unmatched_relationships: unmatched };
+  return unmatched;
+}
+
+/** Reads and checks every table the catalogue needs; refuses the schedule at its first fault. */
+export async function readPbsSchedule(source: PbsSource, onProgress?: ReadProgress): Promise<PbsScheduleRead> {
+  const tableOf: TableOf = (key) => ({ ...PBS_TABLES[key], onProgress: onProgress && ((rows: number) => onProgress(PBS_TABLES[key].name, rows)) });
+  const dates = await readSchedules(source, tableOf);
+  const programs = await readPrograms(source, tableOf);
+  const { drafts, scheduleCode } = await readItems(source, tableOf, programs);
+  const effectiveDate = dates.get(scheduleCode);
+  if (effectiveDate === undefined) throw new PbsImportError(source.paths.get(PBS_TABLES.schedules.name)!, `has no row for the items' schedule ${scheduleCode}`);
+  const restrictions = await readRestrictions(source, tableOf);
+  const unmatched = await linkRestrictions(source, tableOf, drafts, restrictions);
+  const items = [...drafts.values()].map((draft) => finishItem(draft, restrictions));
+  return { schedule_code: scheduleCode, effective_date: effectiveDate, items, unmatched_relationships: unmatched };
 }
 
 function finishItem(draft: ItemDraft, restrictions: ReadonlyMap<string, Restriction>): PbsItem {

@@ -112,6 +112,8 @@ describe('a malformed schedule', () => {
     { name: 'a required value that is null', table: 'items.csv', edit: editLine(2, (line) => line.replace('"Amoxicillin","Amoxicillin"', '"null","Amoxicillin"')), message: /^tables_as_csv\/items\.csv line 2, column drug_name: has no value$/ },
     { name: 'a row with a column too many', table: 'restrictions.csv', edit: editLine(3, (line) => `${line},"extra"`), message: /^tables_as_csv\/restrictions\.csv line 3: is not a valid CSV table/ },
     { name: 'an unclosed quote', table: 'schedules.csv', edit: (text) => text.replace('"2026-04-01"', '"2026-04-01'), message: /^tables_as_csv\/schedules\.csv line \d+: is not a valid CSV table/ },
+    { name: 'no schedule row for the items', table: 'schedules.csv', edit: editLine(2, (line) => line.replace('"3963"', '"3962"')), message: /^tables_as_csv\/schedules\.csv: has no row for the items' schedule 3963$/ },
+    { name: 'rows of two schedules', table: 'items.csv', edit: editLine(6, (line) => line.replace(/^"3963"/, '"3964"')), message: /^tables_as_csv\/items\.csv line 6, column schedule_code: schedule 3964 differs from the schedule of the rows before it \(3963\)$/ },
     { name: 'a bad date', table: 'schedules.csv', edit: editLine(2, (line) => line.replace('"2026-04-01"', '"1/4/2026"')), message: /^tables_as_csv\/schedules\.csv line 2, column effective_date: expected a date YYYY-MM-DD, found "1\/4\/2026"$/ },
     { name: 'a bad restriction indicator', table: 'item-restriction-relationships.csv', edit: editLine(2, (line) => line.replace('"R","Y"', '"R","maybe"')), message: /^tables_as_csv\/item-restriction-relationships\.csv line 2, column restriction_indicator: expected Y or N, found "maybe"$/ },
   ];
