@@ -5,7 +5,7 @@
 import { createAuditTrail, type AuditTrail } from './audit/index.ts';
 import { createAuthContext, type AuthContext } from './auth/index.ts';
 import { createCustomDrugsContext, type CustomDrugsContext } from './custom-drugs/index.ts';
-import { createMedicinesContext, type MedicinesContext } from './medicines/index.ts';
+import { createMedicinesContext, findPbsItem, type MedicinesContext } from './medicines/index.ts';
 import { createIdempotencyContext, type IdempotencyContext } from './idempotency/index.ts';
 import { createOnboardingContext, type OnboardingContext } from './onboarding/index.ts';
 import { createPatientsContext, type PatientsContext } from './patients/index.ts';
@@ -51,7 +51,9 @@ export function buildFeatures(deps: Deps): Features {
   const customDrugs = createCustomDrugsContext(deps, { users, unitOfWork });
   const medicines = createMedicinesContext(deps, { customDrugs, unitOfWork });
   const idempotency = createIdempotencyContext(deps);
-  const prescriptions = createPrescriptionsContext(deps, { users, patients, customDrugs, unitOfWork, audit });
+  // Prescriptions check a PBS code against the current schedule.
+  const pbs = { findPbsItem: (pbsCode: string) => findPbsItem(medicines, pbsCode) };
+  const prescriptions = createPrescriptionsContext(deps, { users, patients, customDrugs, pbs, unitOfWork, audit });
   const sso = createSsoContext(deps, { auth, unitOfWork, audit });
   const portal = createPortalContext(deps, { users, patients, customDrugs, medicines, prescriptions });
   const retention = createRetentionContext(deps, {

@@ -19,12 +19,14 @@ import {
   prescribeOrRefuse,
   describeMedicine,
   renderScidQrCode,
+  type Prescription,
 } from '../prescriptions/index.ts';
+import { DETAIL_FIELDS, DETAIL_LABELS } from './prescription-form-fields.ts';
 import type { PortalSession } from '../sso/index.ts';
 import { readPrescriberProfile } from '../users/index.ts';
 import { formIdOfAddress, issueFormId, resultOfSentForm, submitOnce, type FormAttempt } from './portal-forms-service.ts';
 import { choiceOfDelivery, deliveryChoicesOf, describeDelivery, medicineGroupsOf, MEDICINES_LISTED, pbsItemsFoundOf, type Choice, type MedicineGroup, type PbsItemFound } from './prescription-choices.ts';
-import { deliveryOfChoice, EMPTY_FORM, formErrorsOf, medicineValueOfDrug, pbsCodeOfChoice, prescribeBodyOf, readFormValues, readPrefill, type FormErrors, type FormValues } from './prescription-form.ts';
+import { deliveryOfChoice, EMPTY_FORM, firstFieldInError, formErrorsOf, medicineValueOfDrug, pbsCodeOfChoice, prescribeBodyOf, readFormValues, readPrefill, type FormErrors, type FormValues } from './prescription-form.ts';
 import { shownReserved, viewOfPatientRow, viewOfPrescriber, type PatientView, type PortalContext, type PrescriberView } from './portal-service.ts';
 
 export interface FormPage {
@@ -43,6 +45,8 @@ export interface FormPage {
   deliveries: Choice[];
   warnings: string[];
   errors: FormErrors;
+  /** The field that takes the focus: the first one in error. */
+  focus: string | undefined;
   reserved: Array<{ name: string; value: string }>;
 }
 
@@ -82,6 +86,7 @@ async function formPageOf(ctx: PortalContext, session: PortalSession, patientId:
     deliveries: deliveryChoicesOf(patient, values.send_to),
     warnings,
     errors: notes.errors ?? NO_ERRORS,
+    focus: notes.errors ? firstFieldInError(notes.errors) : undefined,
     reserved: shownReserved(session.reserved),
   };
 }
@@ -167,6 +172,8 @@ export interface PrescriptionPage {
   patientInstructions: string | undefined;
   doctorNotes: string | undefined;
   prescriber: string;
+  /** The prescription's other fields that are set, in the form's words. */
+  details: Array<{ label: string; value: string }>;
   createdDate: string;
   delivery: string;
   /** The current delivery as a choice (preselected when reissuing). */
@@ -180,6 +187,18 @@ export interface PrescriptionPage {
   /** Whether the page offers a new prescription (the role may prescribe). */
   offersNewPrescription: boolean;
   reserved: Array<{ name: string; value: string }>;
+}
+
+/** The set fields beyond the medicine, counts and instructions: the script number, the PBS code, then the form's details. */
+function detailsOf(p: Prescription): PrescriptionPage['details'] {
+  const details = [{ label: 'Prescriber script number', value: p.prescriber_script_number }];
+  if (p.pbs_code !== undefined) details.push({ label: 'PBS code', value: p.pbs_code });
+  for (const field of DETAIL_FIELDS) {
+    const value = p[field];
+    if (typeof value === 'string') details.push({ label: DETAIL_LABELS[field], value });
+    else if (value === true) details.push({ label: DETAIL_LABELS[field], value: 'Yes' });
+  }
+  return details;
 }
 
 /** What each change asks of the session's roles (capabilities.ts). */
@@ -200,6 +219,7 @@ export async function readPrescriptionPage(ctx: PortalContext, session: PortalSe
     patientInstructions: p.patient_instructions,
     doctorNotes: p.doctor_notes,
     prescriber: [p.prescriber.title, p.prescriber.given_name, p.prescriber.family_name].filter(Boolean).join(' '),
+    details: detailsOf(p),
     createdDate: p.created_date,
     delivery: describeDelivery(p.delivery),
     deliveryChoice: choiceOfDelivery(p.delivery),

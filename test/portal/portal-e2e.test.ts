@@ -93,7 +93,8 @@ describe.runIf(run)('SSO to a signed webhook, end to end', () => {
   async function prescribeInBrowser(medicine: string): Promise<string> {
     await page.getByLabel('Medicine', { exact: true }).selectOption(medicine);
     await page.getByLabel('Quantity', { exact: true }).fill('20');
-    await page.getByLabel('Repeats', { exact: true }).fill('1');
+    // Within every sandbox item's PBS maximum repeats (Cefalexin's is 0).
+    await page.getByLabel('Repeats', { exact: true }).fill('0');
     await page.getByLabel('Send token to', { exact: true }).selectOption('patient-sms');
     await page.getByRole('button', { name: 'Create prescription', exact: true }).click();
     return (await page.getByLabel('SCID', { exact: true }).textContent())!.trim();

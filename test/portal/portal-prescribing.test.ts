@@ -80,9 +80,9 @@ describe('the new-prescription form', () => {
   });
 
   it('ignores numbers out of range with a warning on the form, and truncates long instructions', async () => {
-    const { body } = await session.get(`${form()}?quantity=100&repeats=-1&repeats_interval=366&patient_instructions=${'p'.repeat(260)}&doctor_instructions=${'d'.repeat(60)}`);
+    const { body } = await session.get(`${form()}?quantity=1000&repeats=-1&repeats_interval=366&patient_instructions=${'p'.repeat(260)}&doctor_instructions=${'d'.repeat(60)}`);
     expect(body).toContain('Some prefilled values were not used');
-    expect(body).toContain('quantity &quot;100&quot; was ignored: it must be a whole number from 1 to 99.');
+    expect(body).toContain('quantity &quot;1000&quot; was ignored: it must be a whole number from 1 to 999.');
     expect(body).toContain('repeats &quot;-1&quot; was ignored: it must be a whole number from 0 to 99.');
     expect(body).toContain('repeats_interval &quot;366&quot; was ignored: it must be a whole number from 1 to 365.');
     expect([valueOf(body, 'quantity'), valueOf(body, 'repeats'), valueOf(body, 'repeat_interval_days')]).toEqual(['', '', '']);
@@ -162,7 +162,7 @@ describe('creating a prescription', () => {
     const response = await create({ medicine: '', quantity: '0', repeats: '100', doctor_instructions: 'd'.repeat(51) });
     expect(response.statusCode).toBe(422);
     expect(response.body).toContain('<p class="error" id="medicine-error">Choose a medicine.</p>');
-    expect(response.body).toContain('<p class="error" id="quantity-error">Quantity must be a whole number from 1 to 99</p>');
+    expect(response.body).toContain('<p class="error" id="quantity-error">Quantity must be a whole number from 1 to 999</p>');
     expect(response.body).toContain('<p class="error" id="repeats-error">Repeats must be a whole number from 0 to 99</p>');
     expect(response.body).toMatch(/<p class="error" id="doctor_instructions-error">.*50 characters/);
     expect(response.body).toMatch(/id="quantity"[^>]*value="0"[^>]*aria-invalid="true"/);
@@ -188,7 +188,7 @@ describe('creating a prescription', () => {
   it('refuses a PBS code the current schedule lacks, posted anyway', async () => {
     const posted = await session.submit(form(), { medicine: 'pbs:9999Z', quantity: '5', send_to: 'patient-sms', intent: 'create' });
     expect(posted.statusCode).toBe(422);
-    expect(posted.body).toContain('Medicine is not a drug of the organization catalog');
+    expect(posted.body).toContain('<p class="error" id="medicine-error">Medicine is not an item of the current PBS Schedule (9999Z)</p>');
   });
 });
 
@@ -258,10 +258,11 @@ describe('managing a prescription', () => {
     expect(await prescriptionEntriesAfter(seq)).toEqual([read, ['prescription.cancel', 'refused', scid], read]);
   });
 
-  it('answers a 400 page for a mistyped SCID', async () => {
+  it('answers a 400 page for a SCID of the wrong form, and a 404 page for a vendor-format SCID it does not hold', async () => {
     const response = await session.get(page('NOT-A-SCID'));
     expect(response.statusCode).toBe(400);
-    expect(response.body).toContain('is not a valid SCID');
+    expect(response.body).toContain('is not a SCID');
+    expect((await session.get(page('2F3WFX8J4WQH8T72X9'))).statusCode).toBe(404);
   });
 });
 

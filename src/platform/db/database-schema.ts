@@ -210,6 +210,12 @@ const prescriptionsColumns = {
   reason_for_prescribing: text().orNull(),
   patient_instructions: text().orNull(),
   doctor_notes: text().orNull(),
+  pbsdva_authority_number: text().orNull(),
+  phone_approval_authority_number: text().orNull(),
+  controlled_substance_reference: text().orNull(),
+  annotations: text().orNull(),
+  /** The prescription's number in its prescriber's sequence (migration 0017), as the vendor's string. */
+  prescriber_script_number: text().withDefault(),
   flags: json(),
   custom_drug_id: text().orNull(),
   custom_product_id: text().orNull(),
@@ -225,6 +231,12 @@ const prescriptionsColumns = {
   created_at: time(),
   updated_at: time(),
   updated_by_user_id: text(),
+} as const;
+
+/** The last prescriber_script_number each prescriber was given (migration 0017). */
+const prescriberScriptNumbersColumns = {
+  user_id: text(),
+  last_number: integer(),
 } as const;
 
 /** Every table of the database: the one list the row types and the schema test read. */
@@ -257,6 +269,7 @@ export const TABLES = {
   pbs_schedules: pbsSchedulesColumns,
   pbs_items: pbsItemsColumns,
   pbs_item_words: pbsItemWordsColumns,
+  prescriber_script_numbers: prescriberScriptNumbersColumns,
 } as const satisfies Readonly<Record<string, TableColumns>>;
 
 export type Database = { -readonly [T in keyof typeof TABLES]: RowOf<(typeof TABLES)[T]> };

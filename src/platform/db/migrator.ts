@@ -18,6 +18,7 @@ import * as auditTrail from '../../../migrations/0013-audit-trail.ts';
 import * as retention from '../../../migrations/0014-retention.ts';
 import * as webhookEventTraceContext from '../../../migrations/0015-webhook-event-trace-context.ts';
 import * as pbsSchedule from '../../../migrations/0016-pbs-schedule.ts';
+import * as prescriptionFields from '../../../migrations/0017-prescription-fields.ts';
 
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0001-foundation': foundation,
@@ -36,6 +37,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0014-retention': retention,
   '0015-webhook-event-trace-context': webhookEventTraceContext,
   '0016-pbs-schedule': pbsSchedule,
+  '0017-prescription-fields': prescriptionFields,
 };
 
 export interface MigrationReport {
