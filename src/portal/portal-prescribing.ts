@@ -55,7 +55,7 @@ interface FormNotes {
   prefillDrugId?: string;
 }
 
-async function formPageOf(ctx: PortalContext, session: PortalSession, patientId: string, values: FormValues, notes: FormNotes): Promise<FormPage> {
+export async function formPageOf(ctx: PortalContext, session: PortalSession, patientId: string, values: FormValues, notes: FormNotes): Promise<FormPage> {
   const patient = await requirePatient(ctx.patients, session.organizationId, patientId);
   const prescriber = viewOfPrescriber(await readPrescriberProfile(ctx.users, session, session.userId));
   const wanted = notes.prefillDrugId;

@@ -10,7 +10,7 @@ import { requirePatient, requirePatientStillLive, type PatientsContext, type Pat
 import type { Clock } from '../platform/clock.ts';
 import { isUniqueViolation } from '../platform/db/database.ts';
 import type { Database } from '../platform/db/database-schema.ts';
-import type { UnitOfWork } from '../platform/db/unit-of-work.ts';
+import type { UnitOfWork, Work } from '../platform/db/unit-of-work.ts';
 import { ApiError, invalidRequest } from '../platform/http/api-error.ts';
 import { bodyFields, valueOrRefuse, type BodyRead, type SubmittedBody } from '../platform/http/body-validation.ts';
 import { newId } from '../platform/ids.ts';
@@ -125,12 +125,16 @@ function newPrescriptionRow(ctx: PrescriptionsContext, draft: PrescriptionDraft,
 /** Tries with a fresh SCID and token when one collides; 2^88 and 2^128 possibilities make a second try rare. */
 const INSERT_ATTEMPTS = 3;
 
+/** More work a create must commit with (an approved draft settles in the prescription's transaction). */
+export type AlongsideCreate = (work: Work, created: { scid: string }) => Promise<void>;
+
 /** Inserts the prescription, its event and its audit entry in one transaction; returns the row stored. */
-async function insertWithEvent(ctx: PrescriptionsContext, row: PrescriptionRow, patient: PatientRow, reserved: ReservedValues): Promise<PrescriptionRow> {
+async function insertWithEvent(ctx: PrescriptionsContext, row: PrescriptionRow, patient: PatientRow, reserved: ReservedValues, alongside?: AlongsideCreate): Promise<PrescriptionRow> {
   for (let attempt = 1; ; attempt++) {
     try {
       await ctx.unitOfWork.run(async (work) => {
         await requirePatientStillLive(work.trx, patient);
+        await alongside?.(work, { scid: row.scid });
         await insertPrescription(work.trx, row);
         await recordPrescriptionAction(ctx, work, 'create', { patient, actorId: row.prescriber_user_id, scid: row.scid, reserved });
       });
@@ -148,7 +152,13 @@ export async function prescribe(ctx: PrescriptionsContext, caller: PrescribingCa
 }
 
 /** As prescribe, but a refused body is returned as its field errors (the portal shows each beside its field). */
-export async function prescribeOrRefuse(ctx: PrescriptionsContext, caller: PrescribingCaller, ids: PatientPath, submitted: SubmittedBody): Promise<BodyRead<Prescription>> {
+export async function prescribeOrRefuse(
+  ctx: PrescriptionsContext,
+  caller: PrescribingCaller,
+  ids: PatientPath,
+  submitted: SubmittedBody,
+  alongside?: AlongsideCreate,
+): Promise<BodyRead<Prescription>> {
   const { prescriber, patient } = await requirePrescriberAndPatient(ctx, caller, ids);
   const drugId = bodyFields(submitted).custom_drug_id;
   const drug = typeof drugId === 'string' ? await findPrescribableDrug(ctx.customDrugs, caller.organizationId, prescriber.user_id, drugId) : undefined;
@@ -162,6 +172,6 @@ export async function prescribeOrRefuse(ctx: PrescriptionsContext, caller: Presc
     throw error;
   }
   const at = ctx.clock.now().toISOString();
-  const row = await insertWithEvent(ctx, newPrescriptionRow(ctx, draft, prescriber, patient, at), patient, reservedOf(submitted));
+  const row = await insertWithEvent(ctx, newPrescriptionRow(ctx, draft, prescriber, patient, at), patient, reservedOf(submitted), alongside);
   return { ok: true, value: viewOfPrescription(row, ctx) };
 }

@@ -16,7 +16,7 @@ import {
   RECIPIENT_TYPES,
 } from './stored-values.ts';
 import { webhookAttemptsColumns, webhookDeliveriesColumns, webhookEventsColumns } from './webhook-tables.ts';
-import { portalFormIdsColumns, portalSessionsColumns, ssoTokensColumns } from './portal-tables.ts';
+import { portalFormIdsColumns, portalSessionsColumns, prescriptionDraftsColumns, ssoTokensColumns } from './portal-tables.ts';
 import { auditChainColumns, auditEntriesColumns } from './audit-tables.ts';
 
 const partnersColumns = {
@@ -253,6 +253,7 @@ export const TABLES = {
   audit_entries: auditEntriesColumns,
   audit_chain: auditChainColumns,
   retention_marks: retentionMarksColumns,
+  prescription_drafts: prescriptionDraftsColumns,
 } as const satisfies Readonly<Record<string, TableColumns>>;
 
 export type Database = { -readonly [T in keyof typeof TABLES]: RowOf<(typeof TABLES)[T]> };
@@ -272,4 +273,5 @@ export type WebhookAttemptsTable = Database['webhook_attempts'];
 export type SsoTokensTable = Database['sso_tokens'];
 export type PortalSessionsTable = Database['portal_sessions'];
 export type PortalFormIdsTable = Database['portal_form_ids'];
+export type PrescriptionDraftsTable = Database['prescription_drafts'];
 export type AuditEntriesTable = Database['audit_entries'];
