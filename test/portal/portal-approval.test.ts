@@ -119,7 +119,10 @@ describe('the queue', () => {
       expect(prescriberQueue.body).toContain(draftPath(mine, frame));
       expect(prescriberQueue.body).not.toContain(theirs);
     }
-    expect((await manager.get(queuePath('embed'))).body).not.toContain('Skip to content');
+    const embedded = await manager.get(queuePath('embed'));
+    expect(embedded.body).not.toContain('Skip to content');
+    expect(embedded.headers['x-frame-options']).toBeUndefined();
+    expect((await manager.get(queuePath())).headers['x-frame-options']).toBe('DENY');
     const anotherManager = await sessionWithRoles(t, c, ['rx_queue_manager']);
     expect((await anotherManager.get(queuePath())).body).not.toContain(mine);
     expect((await anotherManager.get(draftPath(mine))).statusCode).toBe(404);
@@ -185,7 +188,13 @@ describe('approving and declining', () => {
     expect((await manager.get(draftPath(draftId))).body).toContain('Dose too high for this patient');
     expect(await prescriptionsOf(c.g.organizationId)).toEqual([]);
     expect((await outboxEvents(t, c.g.organizationId)).map((e) => e.event_type)).toEqual([]);
-    expect((await auditActions()).filter((a) => a === 'prescription.draft_decline')).toHaveLength(1);
+    const entries = await t.deps.database.selectFrom('audit_entries').select(['action', 'detail', 'patient_id']).where('organization_id', '=', c.g.organizationId).where('action', 'like', 'prescription.draft_%').orderBy('seq').execute();
+    const changes = entries.map((e) => e.action).filter((action) => !/_(read|list)$/.test(action));
+    expect(changes).toEqual(['prescription.draft_prepare', 'prescription.draft_decline']);
+    expect(entries.some((e) => e.action === 'prescription.draft_list')).toBe(true);
+    expect(entries.every((e) => e.patient_id === c.patientId || e.action === 'prescription.draft_list')).toBe(true);
+    // The reason is free text: the entry names the draft, never its words.
+    expect(JSON.stringify(entries)).not.toContain('Dose too high');
     // The decision forms are gone; an old approval form is refused.
     const csrf = csrfOf((await prescriber.get(draftPath(draftId))).body);
     expect((await prescriber.get(draftPath(draftId))).body).not.toContain('Approve and create prescription');
