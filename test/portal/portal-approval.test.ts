@@ -4,6 +4,7 @@
 // event, the SCID, the audit entries) or declines it with a reason the queue manager is shown.
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../given.ts';
+import { givenCatalogDrugs, givenUserDrug, validDrug } from '../custom-drugs/custom-drugs-given.ts';
 import { givenClinic, givenSecondPrescriber, outboxEvents, storedPrescription, type Clinic } from '../prescriptions/prescriptions-given.ts';
 import type { TestApp } from '../test-app.ts';
 import { csrfOf, formIdFieldOf, scidOfRedirect, signIn, type PortalClient } from './portal-given.ts';
@@ -200,6 +201,30 @@ describe('approving and declining', () => {
     expect((await prescriber.get(draftPath(draftId))).body).not.toContain('Approve and create prescription');
     const stale = await prescriber.post(`${draftPath(draftId)}/approve`, { _csrf: csrf, form_id: 'forged.form' });
     expect(stale.statusCode).toBe(409);
+  });
+});
+
+describe('custom drugs in a draft', () => {
+  it("judges a custom drug as the named prescriber's: their own drug is accepted, the queue manager's own is not", async () => {
+    const prescribersDrug = await givenUserDrug(t, c, validDrug({ item_generic_name: 'Cefalexin' }));
+    const managersDrug = await givenUserDrug(t, c, validDrug({ item_generic_name: 'Doxycycline' }), manager.userId);
+    const draftId = await prepareDraftAs(manager, c, c.g.userId, { medicine: `drug:${prescribersDrug}`, quantity: '' });
+    expect(await storedDraft(draftId)).toMatchObject({ medicine: 'Cefalexin 500mg Capsule' });
+    const refused = await manager.submit(draftFormPath(c), { ...DRAFT_FIELDS, medicine: `drug:${managersDrug}`, for_prescriber: c.g.userId });
+    expect(refused.statusCode).toBe(422);
+    expect(refused.body).toContain('id="medicine-error"');
+  });
+
+  it('judges the body again on approval: a drug deleted meanwhile is refused on the draft page (422), and the draft waits', async () => {
+    const [drugId] = await givenCatalogDrugs(t, c, [validDrug()]);
+    const draftId = await prepareDraftAs(manager, c, c.g.userId, { medicine: `drug:${drugId}`, quantity: '' });
+    expect((await t.app.inject({ method: 'DELETE', url: `${c.catalogUrl}/${drugId}`, headers: c.owner })).statusCode).toBe(200);
+    const refused = await decide(prescriber, draftId, 'approve');
+    expect(refused.statusCode).toBe(422);
+    expect(refused.body).toContain('custom_drug_id: is not a drug of the organization catalog');
+    expect((await storedDraft(draftId)).status).toBe('waiting');
+    expect(await prescriptionsOf(c.g.organizationId)).toEqual([]);
+    expect(await outboxEvents(t, c.g.organizationId)).toEqual([]);
   });
 });
 
