@@ -46,7 +46,8 @@ async function draftFormPageOf(ctx: PortalContext, session: PortalSession, patie
     disabled: false,
   }));
   const message = (error: FieldError) => (error.code === 'REQUIRED_FIELD' ? error.message : `The prescriber ${error.message}`);
-  return { ...page, draft: { prescribers: choices, errors: own.map(message) } };
+  // A draft sends no event, so the session's reserved values are not shown as if it would: the approver's go with the event.
+  return { ...page, reserved: [], draft: { prescribers: choices, errors: own.map(message) } };
 }
 
 export type DraftFormRead = { kind: 'form'; page: DraftFormPage } | { kind: 'issued'; patientId: string; formId: string };

@@ -40,6 +40,9 @@ describe('preparing a draft', () => {
     expect(page.body).toContain('>Prepare for approval</button>');
     expect(page.body).not.toContain('You cannot prescribe yet');
     expect(page.body).toContain('<label for="medicine">Medicine</label>');
+    const prefilled = await manager.get(`${draftFormPath(c)}?for_prescriber=${c.g.userId}&quantity=28`);
+    expect(prefilled.body).toContain(`<option value="${c.g.userId}" selected>`);
+    expect(prefilled.body).toMatch(/id="quantity"[^>]*value="28"/);
   });
 
   it('stores a waiting draft: no SCID, no prescription, no event; one audit entry', async () => {
