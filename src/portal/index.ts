@@ -1,6 +1,7 @@
 // The face of the portal feature: the portal context and its pages. Code outside src/portal/
 // (other features, app.ts, cli/, bench/, test/) imports only this file; its own files import each
 // other directly. test/architecture/imports.test.ts holds it.
+export { approvalPages } from './approval-pages.ts';
 export { createPortalContext, type PortalContext } from './portal-service.ts';
 export { dashboardPages } from './dashboard-pages.ts';
 export { installPortal } from './portal-context.ts';

@@ -26,6 +26,8 @@ export function portalPaths(frame: PortalFrame, patientId: string) {
   return {
     patient: `/dashboard/patients/${id}`,
     form: base,
+    /** A queue manager's form: the new prescription, prepared as a draft for a prescriber (approval-pages.ts). */
+    draftForm: `/${frame}/patients/${id}/prescription-drafts`,
     prescription: (scid: string) => `${base}/${encodeURIComponent(scid)}`,
     change: (scid: string, action: PrescriptionChange) => `${base}/${encodeURIComponent(scid)}/${action}`,
   };

@@ -28,6 +28,7 @@ import { formIdOfAddress, issueFormId, resultOfSentForm, submitOnce, type FormAt
 import { choiceOfDelivery, deliveryChoicesOf, describeDelivery, medicineGroupsOf, MEDICINES_LISTED, pbsItemsFoundOf, type Choice, type MedicineGroup, type PbsItemFound } from './prescription-choices.ts';
 import { deliveryOfChoice, EMPTY_FORM, firstFieldInError, formErrorsOf, medicineValueOfDrug, pbsCodeOfChoice, prescribeBodyOf, readFormValues, readPrefill, type FormErrors, type FormValues } from './prescription-form.ts';
 import { shownReserved, viewOfPatientRow, viewOfPrescriber, type PatientView, type PortalContext, type PrescriberView } from './portal-service.ts';
+import type { EventMetadata } from '../webhooks/index.ts';
 
 export interface FormPage {
   /** The form's one-time id (portal-forms-service.ts). */
@@ -61,7 +62,7 @@ interface FormNotes {
   prefillDrugId?: string;
 }
 
-async function formPageOf(ctx: PortalContext, session: PortalSession, patientId: string, values: FormValues, notes: FormNotes): Promise<FormPage> {
+export async function formPageOf(ctx: PortalContext, session: PortalSession, patientId: string, values: FormValues, notes: FormNotes): Promise<FormPage> {
   const patient = await requirePatient(ctx.patients, session.organizationId, patientId);
   const prescriber = viewOfPrescriber(await readPrescriberProfile(ctx.users, session, session.userId));
   const wanted = notes.prefillDrugId;
@@ -146,10 +147,15 @@ export async function submitPrescriptionForm(ctx: PortalContext, session: Portal
   return once.kind === 'first' ? once.outcome : { kind: 'created', scid: once.result };
 }
 
-async function createFromForm(ctx: PortalContext, session: PortalSession, patientId: string, values: FormValues, submitted: SubmittedBody, formId: string): Promise<FormOutcome> {
+/** The prescribe body a form describes, a chosen PBS item written out from the schedule. */
+export async function prescribeBodyOfForm(ctx: PortalContext, values: FormValues, reserved: EventMetadata): Promise<ReturnType<typeof prescribeBodyOf>> {
   const pbsCode = pbsCodeOfChoice(values.medicine);
   const pbsItem = pbsCode === undefined ? undefined : await findPbsItem(ctx.medicines, pbsCode);
-  const { body, issues } = prescribeBodyOf(values, { pbsItem, reserved: session.reserved });
+  return prescribeBodyOf(values, { pbsItem, reserved });
+}
+
+async function createFromForm(ctx: PortalContext, session: PortalSession, patientId: string, values: FormValues, submitted: SubmittedBody, formId: string): Promise<FormOutcome> {
+  const { body, issues } = await prescribeBodyOfForm(ctx, values, session.reserved);
   let refusal: { status: 409 | 422; errors: FormErrors };
   try {
     const read = await prescribeOrRefuse(ctx.prescriptions, session, { userId: session.userId, patientId }, { value: body, issues: [...submitted.issues, ...issues] });

@@ -10,7 +10,7 @@ import { requirePatient, requirePatientStillLive, type PatientsContext, type Pat
 import type { Clock } from '../platform/clock.ts';
 import { isUniqueViolation } from '../platform/db/database.ts';
 import type { Database } from '../platform/db/database-schema.ts';
-import type { UnitOfWork } from '../platform/db/unit-of-work.ts';
+import type { UnitOfWork, Work } from '../platform/db/unit-of-work.ts';
 import { ApiError, invalidRequest } from '../platform/http/api-error.ts';
 import { bodyFields, valueOrRefuse, type BodyRead, type SubmittedBody } from '../platform/http/body-validation.ts';
 import { newId } from '../platform/ids.ts';
@@ -131,13 +131,17 @@ const PBS_CODE = new RegExp(TEXT_PATTERNS.pbs_code.pattern, 'i');
 /** Tries with a fresh SCID and token when one collides; 2^88 and 2^128 possibilities make a second try rare. */
 const INSERT_ATTEMPTS = 3;
 
+/** More work a create must commit with (an approved draft settles in the prescription's transaction). */
+export type AlongsideCreate = (work: Work, created: { scid: string }) => Promise<void>;
+
 /** Inserts the prescription, its event and its audit entry in one transaction; returns the row stored. */
-async function insertWithEvent(ctx: PrescriptionsContext, row: PrescriptionRow, patient: PatientRow, reserved: ReservedValues): Promise<PrescriptionRow> {
+async function insertWithEvent(ctx: PrescriptionsContext, row: PrescriptionRow, patient: PatientRow, reserved: ReservedValues, alongside?: AlongsideCreate): Promise<PrescriptionRow> {
   for (let attempt = 1; ; attempt++) {
     try {
       await ctx.unitOfWork.run(async (work) => {
         await requirePatientStillLive(work.trx, patient);
         row = { ...row, prescriber_script_number: String(await takeNextPrescriberScriptNumber(work.trx, row.prescriber_user_id)) };
+        await alongside?.(work, { scid: row.scid });
         await insertPrescription(work.trx, row);
         await recordPrescriptionAction(ctx, work, 'create', { patient, actorId: row.prescriber_user_id, scid: row.scid, reserved });
       });
@@ -149,19 +153,40 @@ async function insertWithEvent(ctx: PrescriptionsContext, row: PrescriptionRow, 
   }
 }
 
+/**
+ * Reads a prescribe body as `prescriberId` writing for `patient` would: the custom drug from that
+ * prescriber's reach, the PBS item from the schedule, and every field rule. The create path and
+ * a draft's preparation both judge a body here.
+ */
+export async function judgePrescribeBody(
+  ctx: PrescriptionsContext,
+  owner: { organizationId: string; prescriberId: string },
+  patient: PatientRow,
+  submitted: SubmittedBody,
+): Promise<ReturnType<typeof readPrescribeBody>> {
+  const fields = bodyFields(submitted);
+  const drugId = fields.custom_drug_id;
+  const drug = typeof drugId === 'string' ? await findPrescribableDrug(ctx.customDrugs, owner.organizationId, owner.prescriberId, drugId) : undefined;
+  const pbsCode = fields.pbs_code;
+  const pbsItem = typeof pbsCode === 'string' && PBS_CODE.test(pbsCode) ? await ctx.pbs.findPbsItem(pbsCode.toUpperCase()) : undefined;
+  return readPrescribeBody(submitted, { drug, pbsItem, patient: { ...patient, hasDvaFileNumber: patient.dva_file_number_encrypted !== null } });
+}
+
 /** Creates an Active prescription for the path patient, prescribed by the path user; a refused body is a 422. */
 export async function prescribe(ctx: PrescriptionsContext, caller: PrescribingCaller, ids: PatientPath, submitted: SubmittedBody): Promise<Prescription> {
   return valueOrRefuse(await prescribeOrRefuse(ctx, caller, ids, submitted));
 }
 
 /** As prescribe, but a refused body is returned as its field errors (the portal shows each beside its field). */
-export async function prescribeOrRefuse(ctx: PrescriptionsContext, caller: PrescribingCaller, ids: PatientPath, submitted: SubmittedBody): Promise<BodyRead<Prescription>> {
+export async function prescribeOrRefuse(
+  ctx: PrescriptionsContext,
+  caller: PrescribingCaller,
+  ids: PatientPath,
+  submitted: SubmittedBody,
+  alongside?: AlongsideCreate,
+): Promise<BodyRead<Prescription>> {
   const { prescriber, patient } = await requirePrescriberAndPatient(ctx, caller, ids);
-  const drugId = bodyFields(submitted).custom_drug_id;
-  const drug = typeof drugId === 'string' ? await findPrescribableDrug(ctx.customDrugs, caller.organizationId, prescriber.user_id, drugId) : undefined;
-  const pbsCode = bodyFields(submitted).pbs_code;
-  const pbsItem = typeof pbsCode === 'string' && PBS_CODE.test(pbsCode) ? await ctx.pbs.findPbsItem(pbsCode.toUpperCase()) : undefined;
-  const read = readPrescribeBody(submitted, { drug, pbsItem, patient: { ...patient, hasDvaFileNumber: patient.dva_file_number_encrypted !== null } });
+  const read = await judgePrescribeBody(ctx, { organizationId: caller.organizationId, prescriberId: prescriber.user_id }, patient, submitted);
   if (!read.ok) return read;
   const draft = read.value;
   try {
@@ -171,6 +196,6 @@ export async function prescribeOrRefuse(ctx: PrescriptionsContext, caller: Presc
     throw error;
   }
   const at = ctx.clock.now().toISOString();
-  const row = await insertWithEvent(ctx, newPrescriptionRow(ctx, draft, prescriber, patient, at), patient, reservedOf(submitted));
+  const row = await insertWithEvent(ctx, newPrescriptionRow(ctx, draft, prescriber, patient, at), patient, reservedOf(submitted), alongside);
   return { ok: true, value: viewOfPrescription(row, ctx) };
 }

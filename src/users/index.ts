@@ -8,6 +8,7 @@ export {
   findStoredUser,
   insertOperatorUser,
   isEmailTaken,
+  listReadyPrescribers,
   newUserRow,
   type PrescriberProfile,
   readPrescriberProfile,

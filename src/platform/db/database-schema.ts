@@ -16,7 +16,7 @@ import {
   RECIPIENT_TYPES,
 } from './stored-values.ts';
 import { webhookAttemptsColumns, webhookDeliveriesColumns, webhookEventsColumns } from './webhook-tables.ts';
-import { portalFormIdsColumns, portalSessionsColumns, ssoTokensColumns } from './portal-tables.ts';
+import { portalFormIdsColumns, portalSessionsColumns, prescriptionDraftsColumns, ssoTokensColumns } from './portal-tables.ts';
 import { auditChainColumns, auditEntriesColumns } from './audit-tables.ts';
 import { pbsItemsColumns, pbsItemWordsColumns, pbsSchedulesColumns } from './medicine-tables.ts';
 
@@ -270,6 +270,7 @@ export const TABLES = {
   pbs_items: pbsItemsColumns,
   pbs_item_words: pbsItemWordsColumns,
   prescriber_script_numbers: prescriberScriptNumbersColumns,
+  prescription_drafts: prescriptionDraftsColumns,
 } as const satisfies Readonly<Record<string, TableColumns>>;
 
 export type Database = { -readonly [T in keyof typeof TABLES]: RowOf<(typeof TABLES)[T]> };
@@ -289,5 +290,6 @@ export type WebhookAttemptsTable = Database['webhook_attempts'];
 export type SsoTokensTable = Database['sso_tokens'];
 export type PortalSessionsTable = Database['portal_sessions'];
 export type PortalFormIdsTable = Database['portal_form_ids'];
+export type PrescriptionDraftsTable = Database['prescription_drafts'];
 export type AuditEntriesTable = Database['audit_entries'];
 export type PbsItemsTable = Database['pbs_items'];

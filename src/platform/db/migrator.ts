@@ -19,6 +19,7 @@ import * as retention from '../../../migrations/0014-retention.ts';
 import * as webhookEventTraceContext from '../../../migrations/0015-webhook-event-trace-context.ts';
 import * as pbsSchedule from '../../../migrations/0016-pbs-schedule.ts';
 import * as prescriptionFields from '../../../migrations/0017-prescription-fields.ts';
+import * as prescriptionDrafts from '../../../migrations/0018-prescription-drafts.ts';
 
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0001-foundation': foundation,
@@ -38,6 +39,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0015-webhook-event-trace-context': webhookEventTraceContext,
   '0016-pbs-schedule': pbsSchedule,
   '0017-prescription-fields': prescriptionFields,
+  '0018-prescription-drafts': prescriptionDrafts,
 };
 
 export interface MigrationReport {
