@@ -111,6 +111,10 @@ async function openPostgres(url: string, schema: string | undefined, poolSize: n
   // emits 'error': unheard, that would end the process. The next query opens a new connection,
   // and until one succeeds queries fail and /readyz names the database.
   pool.on('error', () => {});
+  // A connection ended while checked out (between the queries of a transaction, say) emits
+  // 'error' on its client, which the pool does not hear: the query in flight or the next one
+  // fails with it, so the event itself is only noise that must not end the process.
+  pool.on('connect', (client) => client.on('error', () => {}));
   const handle = new DatabaseHandle(new CurrentSchemaPostgresDialect({ pool }), 'postgres', describePostgres(url, schema));
   handle.poolCounts = () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount });
   return handle;
