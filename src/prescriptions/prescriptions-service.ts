@@ -19,6 +19,7 @@ import { readPrescriberProfile, type CallerOrganization, type PrescriberProfile,
 import { noteRefusedAction, recordPrescriptionAction, type ReservedValues } from './prescription-events.ts';
 import { readPrescribeBody, type PrescriptionDraft } from './prescription-input.ts';
 import { planTransition } from './prescription-lifecycle.ts';
+import { recordTokenMessage } from './prescription-token-message.ts';
 import { viewOfPrescription } from './prescription-view.ts';
 import { storedTokenPageKeyOf } from './token-page-keys.ts';
 import type { Prescription } from './prescriptions-schemas.ts';
@@ -133,6 +134,7 @@ async function insertWithEvent(ctx: PrescriptionsContext, row: PrescriptionRow, 
         await requirePatientStillLive(work.trx, patient);
         await insertPrescription(work.trx, row);
         await recordPrescriptionAction(ctx, work, 'create', { patient, actorId: row.prescriber_user_id, scid: row.scid, reserved });
+        recordTokenMessage(ctx, work, row);
       });
       return row;
     } catch (error) {

@@ -19,6 +19,26 @@ import { webhookAttemptsColumns, webhookDeliveriesColumns, webhookEventsColumns 
 import { portalFormIdsColumns, portalSessionsColumns, ssoTokensColumns } from './portal-tables.ts';
 import { auditChainColumns, auditEntriesColumns } from './audit-tables.ts';
 
+/** Each token message sent or kept (migration 0019): the token-delivery outbox. */
+const tokenMessagesColumns = {
+  id: text(),
+  prescription_id: text(),
+  organization_id: text(),
+  channel: text(),
+  destination: text(),
+  body: text(),
+  status: text(),
+  attempts_made: integer().withDefault(),
+  next_attempt_at: time(),
+  lease_owner: text().orNull(),
+  lease_expires_at: time().orNull(),
+  fencing_token: integer().withDefault(),
+  last_error: text().orNull(),
+  provider_id: text().orNull(),
+  created_at: time(),
+  completed_at: time().orNull(),
+} as const;
+
 const partnersColumns = {
   id: text(),
   name: text(),
@@ -253,6 +273,7 @@ export const TABLES = {
   audit_entries: auditEntriesColumns,
   audit_chain: auditChainColumns,
   retention_marks: retentionMarksColumns,
+  token_messages: tokenMessagesColumns,
 } as const satisfies Readonly<Record<string, TableColumns>>;
 
 export type Database = { -readonly [T in keyof typeof TABLES]: RowOf<(typeof TABLES)[T]> };
@@ -273,3 +294,4 @@ export type SsoTokensTable = Database['sso_tokens'];
 export type PortalSessionsTable = Database['portal_sessions'];
 export type PortalFormIdsTable = Database['portal_form_ids'];
 export type AuditEntriesTable = Database['audit_entries'];
+export type TokenMessagesTable = Database['token_messages'];
