@@ -8,6 +8,7 @@ import { ConfigError, loadConfig } from '../config.ts';
 import { OnboardingError } from '../onboarding/index.ts';
 import { buildFeatures, type Features } from '../features.ts';
 import { BackupError } from '../system/index.ts';
+import { TokenDeliveryError } from '../token-delivery/index.ts';
 import { WebhooksError } from '../webhooks/index.ts';
 import type { Deps } from '../deps.ts';
 import { newRequestId } from '../platform/ids.ts';
@@ -23,7 +24,7 @@ export function printResult(options: CommandOptions, result: unknown, lines: str
 
 /** Expected failures (bad input, missing records, bad config) print their message alone. */
 export function describeFailure(error: unknown): string {
-  if (error instanceof OnboardingError || error instanceof WebhooksError || error instanceof ConfigError || error instanceof BackupError || error instanceof AuditError) return error.message;
+  if (error instanceof OnboardingError || error instanceof WebhooksError || error instanceof ConfigError || error instanceof BackupError || error instanceof AuditError || error instanceof TokenDeliveryError) return error.message;
   if (error instanceof Error) return `${error.name === 'Error' ? '' : `${error.name}: `}${error.message}`;
   return String(error);
 }
