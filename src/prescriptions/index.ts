@@ -17,7 +17,7 @@ export {
   type PrescriptionAction,
 } from './prescription-lifecycle.ts';
 export { encodeLastKey } from './prescription-paging.ts';
-export { listPatientPrescriptions, readPatientPrescription, requirePatientPrescriptionScid } from './prescription-reads.ts';
+export { listPatientPrescriptions, readPatientPrescription, readPatientPrescriptionWithMessage, requirePatientPrescriptionScid } from './prescription-reads.ts';
 export { prescriptionTestHelpersRoutes } from './prescription-test-helpers-routes.ts';
 export { prescriptionsRoutes } from './prescriptions-routes.ts';
 export type { Delivery, PrescribeBody } from './prescriptions-schemas.ts';
