@@ -45,7 +45,7 @@ export function buildFeatures(deps: Deps): Features {
   // Token messages: a sibling outbox, sent by their own runner under the webhook retry rule.
   const tokenOutbox = createTokenMessageOutbox(deps);
   const unitOfWork = createUnitOfWork(deps.database, [outbox, tokenOutbox, audit], deps.logger);
-  const tokenDelivery = createTokenDeliveryContext(deps, { outbox: tokenOutbox });
+  const tokenDelivery = createTokenDeliveryContext(deps, { outbox: tokenOutbox, unitOfWork });
   const auth = createAuthContext(deps, { audit, unitOfWork });
   const webhooks = createWebhooksContext(deps, { unitOfWork, outbox, audit });
   const users = createUsersContext(deps, { unitOfWork, audit });

@@ -35,6 +35,8 @@ export const AUDIT_ACTIONS = {
   'prescription.read': { type: 'rest', code: 'R', interaction: 'read', display: 'prescription read' },
   'prescription.list': { type: 'rest', code: 'R', interaction: 'search-type', display: 'prescriptions listed' },
   'prescription.token_page': { type: 'rest', code: 'R', interaction: 'read', display: 'prescription token page shown' },
+  // One entry per attempt to send a token message: the channel and the outcome class, never the phone or address.
+  'prescription.token_send': { type: 'rest', code: 'E', display: 'prescription token message sent' },
 
   'user.create': { type: 'rest', code: 'C', interaction: 'create', display: 'user created' },
   'user.read': { type: 'rest', code: 'R', interaction: 'read', display: 'user read' },

@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { Database } from '../platform/db/database-schema.ts';
+import type { UnitOfWork } from '../platform/db/unit-of-work.ts';
 import type { Deps } from '../deps.ts';
 import { WEBHOOK_DELIVERY_RULES } from '../webhooks/index.ts';
 import type { TokenMessageOutbox } from './token-message-outbox.ts';
@@ -18,10 +19,12 @@ export interface TokenDeliveryContext {
   logger: Logger;
   config: Pick<Config, 'sms' | 'smtp'>;
   outbox: TokenMessageOutbox;
+  /** An attempt's outcome and its audit entry commit together through it. */
+  unitOfWork: UnitOfWork;
   settings: { timeoutMs: number; pollMs: number };
 }
 
-export function createTokenDeliveryContext(deps: Pick<Deps, 'database' | 'clock' | 'logger' | 'config'>, features: { outbox: TokenMessageOutbox }): TokenDeliveryContext {
+export function createTokenDeliveryContext(deps: Pick<Deps, 'database' | 'clock' | 'logger' | 'config'>, features: { outbox: TokenMessageOutbox; unitOfWork: UnitOfWork }): TokenDeliveryContext {
   const { config } = deps;
   return {
     db: deps.database,
@@ -29,6 +32,7 @@ export function createTokenDeliveryContext(deps: Pick<Deps, 'database' | 'clock'
     logger: deps.logger,
     config,
     outbox: features.outbox,
+    unitOfWork: features.unitOfWork,
     settings: { timeoutMs: config.webhookTimeoutMs ?? WEBHOOK_DELIVERY_RULES.attemptTimeoutMs, pollMs: config.webhookPollMs },
   };
 }

@@ -4,8 +4,10 @@
 // claim is still current; the webhook retry rule (nextStepAfter) decides retry, backoff and
 // give-up. It learns of work from the outbox's wake after a commit, a timer for its retries,
 // and a poll (other processes' messages, expired leases of a process that died).
+import { AsyncResource } from 'node:async_hooks';
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
+import { auditRecords } from '../audit/index.ts';
 import { nextStepAfter } from '../webhooks/index.ts';
 import type { TokenDeliveryContext } from './token-delivery-service.ts';
 import { openTokenMessageSenders, type TokenMessageSenders } from './token-message-senders.ts';
@@ -40,13 +42,24 @@ async function sendOne(ctx: TokenDeliveryContext, senders: TokenMessageSenders, 
   const step = nextStepAfter(attempt, result.outcome);
   const now = ctx.clock.now();
   const retryAt = step.kind === 'retry' ? new Date(now.getTime() + step.delayMs) : undefined;
-  const recorded = await recordTokenMessageOutcome(ctx.db, row.id, Number(row.fencing_token), {
+  const outcome = {
     status: step.kind === 'retry' ? 'pending' : step.kind === 'delivered' ? 'sent' : 'failed',
     attempts_made: attempt,
     next_attempt_at: (retryAt ?? now).toISOString(),
     last_error: result.error,
     provider_id: result.providerId,
     completed_at: step.kind === 'retry' ? null : now.toISOString(),
+  };
+  // The outcome and its audit entry (the channel and the outcome class; never the destination) commit together.
+  const recorded = await ctx.unitOfWork.run(async (work) => {
+    if (!(await recordTokenMessageOutcome(work.trx, row.id, Number(row.fencing_token), outcome))) return false;
+    work.record(auditRecords, {
+      action: 'prescription.token_send',
+      outcome: result.outcome === 'success' ? 'success' : 'error',
+      organizationId: row.organization_id,
+      detail: { subjectId: row.id, endpoint: row.channel, reason: result.outcome },
+    });
+    return true;
   });
   if (!recorded) return;
   if (step.kind === 'delivered') run.sent += 1;
@@ -71,7 +84,8 @@ export function startTokenMessageRunner(ctx: TokenDeliveryContext, options: { id
   let running: Promise<void> | undefined;
   let again = false;
   const timers = new Set<NodeJS.Timeout>();
-  const pass = (): void => {
+  // Bound to the runner's own context: a wake comes from the commit of a request, whose audit scope the runner's entries must not join.
+  const pass = AsyncResource.bind((): void => {
     if (stopped) return;
     if (running) {
       again = true;
@@ -91,7 +105,7 @@ export function startTokenMessageRunner(ctx: TokenDeliveryContext, options: { id
           pass();
         }
       });
-  };
+  });
   const wakeAt = (at: Date): void => {
     const timer = setTimeout(() => {
       timers.delete(timer);

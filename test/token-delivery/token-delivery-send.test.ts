@@ -115,6 +115,24 @@ describe('by SMS through Twilio', () => {
   });
 });
 
+describe('the audit trail', () => {
+  it("records each attempt as the system's, with the channel and outcome, never the phone or address", async () => {
+    await givenPrescription(t, c);
+    twilio.failNext({ status: 503, code: 20503 });
+    await sendDue();
+    t.clock.advanceSeconds(1);
+    await sendDue();
+    const entries = await t.deps.database.selectFrom('audit_entries').selectAll().where('action', '=', 'prescription.token_send').orderBy('seq', 'desc').limit(2).execute();
+    expect(entries.map((e) => [e.outcome, e.actor_kind, e.organization_id, JSON.parse(e.detail!).reason, JSON.parse(e.detail!).endpoint])).toEqual([
+      ['success', 'system', c.g.organizationId, 'success', 'SMS'],
+      ['error', 'system', c.g.organizationId, 'http_5xx', 'SMS'],
+    ]);
+    const text = JSON.stringify(entries);
+    expect(text).not.toContain(wood.phone);
+    expect(text).not.toContain(wood.email);
+  });
+});
+
 describe('never for what rolled back', () => {
   it('a change that rolls back leaves no message and nothing is sent', async () => {
     const before = twilio.requests;
