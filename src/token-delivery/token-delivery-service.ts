@@ -7,6 +7,7 @@ import type { Config } from '../config.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { Database } from '../platform/db/database-schema.ts';
 import type { UnitOfWork } from '../platform/db/unit-of-work.ts';
+import { NO_METRICS, type Metrics } from '../platform/metrics/metrics.ts';
 import type { Deps } from '../deps.ts';
 import { WEBHOOK_DELIVERY_RULES } from '../webhooks/index.ts';
 import type { TokenMessageOutbox } from './token-message-outbox.ts';
@@ -19,12 +20,13 @@ export interface TokenDeliveryContext {
   logger: Logger;
   config: Pick<Config, 'sms' | 'smtp'>;
   outbox: TokenMessageOutbox;
+  metrics: Metrics;
   /** An attempt's outcome and its audit entry commit together through it. */
   unitOfWork: UnitOfWork;
   settings: { timeoutMs: number; pollMs: number };
 }
 
-export function createTokenDeliveryContext(deps: Pick<Deps, 'database' | 'clock' | 'logger' | 'config'>, features: { outbox: TokenMessageOutbox; unitOfWork: UnitOfWork }): TokenDeliveryContext {
+export function createTokenDeliveryContext(deps: Pick<Deps, 'database' | 'clock' | 'logger' | 'config' | 'metrics'>, features: { outbox: TokenMessageOutbox; unitOfWork: UnitOfWork }): TokenDeliveryContext {
   const { config } = deps;
   return {
     db: deps.database,
@@ -33,6 +35,7 @@ export function createTokenDeliveryContext(deps: Pick<Deps, 'database' | 'clock'
     config,
     outbox: features.outbox,
     unitOfWork: features.unitOfWork,
+    metrics: deps.metrics ?? NO_METRICS,
     settings: { timeoutMs: config.webhookTimeoutMs ?? WEBHOOK_DELIVERY_RULES.attemptTimeoutMs, pollMs: config.webhookPollMs },
   };
 }

@@ -39,6 +39,7 @@ export async function sendDueTokenMessages(ctx: TokenDeliveryContext, senders: T
 async function sendOne(ctx: TokenDeliveryContext, senders: TokenMessageSenders, row: TokenMessageRow, run: TokenMessageRun): Promise<void> {
   const attempt = Number(row.attempts_made) + 1;
   const result = await senders.send(row);
+  ctx.metrics.recordTokenMessageSend(row.channel, result.outcome);
   const step = nextStepAfter(attempt, result.outcome);
   const now = ctx.clock.now();
   const retryAt = step.kind === 'retry' ? new Date(now.getTime() + step.delayMs) : undefined;

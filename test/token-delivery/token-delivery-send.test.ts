@@ -5,6 +5,7 @@
 // the medicine or an identifier; a reissue sends again.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HI_DEMO_PATIENTS } from '../../src/hi-service/index.ts';
+import { createPrometheusMetrics } from '../../src/platform/metrics/prometheus-metrics.ts';
 import { listTokenMessages, openTokenMessageSenders, sendDueTokenMessages, startTokenMessageRunner, tokenMessages, type TokenMessageSenders } from '../../src/token-delivery/index.ts';
 import { useTestApp } from '../given.ts';
 import { givenClinic, givenPrescription, prescriptionsClient } from '../prescriptions/prescriptions-given.ts';
@@ -130,6 +131,21 @@ describe('the audit trail', () => {
     const text = JSON.stringify(entries);
     expect(text).not.toContain(wood.phone);
     expect(text).not.toContain(wood.email);
+  });
+});
+
+describe('metrics', () => {
+  it('count each send attempt by channel and outcome class', async () => {
+    const metrics = createPrometheusMetrics();
+    const measured = { ...t.features.tokenDelivery, metrics };
+    await givenPrescription(t, c);
+    twilio.failNext({ status: 429, code: 20429 });
+    await sendDueTokenMessages(measured, senders, 'metrics-runner');
+    t.clock.advanceSeconds(1);
+    await sendDueTokenMessages(measured, senders, 'metrics-runner');
+    const { body } = await metrics.scrape();
+    expect(body).toContain('erx_token_message_sends_total{channel="SMS",outcome="http_429"} 1');
+    expect(body).toContain('erx_token_message_sends_total{channel="SMS",outcome="success"} 1');
   });
 });
 
