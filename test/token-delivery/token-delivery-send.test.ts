@@ -116,6 +116,35 @@ describe('by SMS through Twilio', () => {
   });
 });
 
+describe('never lost, never recorded twice', () => {
+  it("a runner that hangs mid-send loses its lease: another sends the message, and the first one's late outcome is refused", async () => {
+    const prescription = await givenPrescription(t, c);
+    let answerLate: (result: { outcome: 'success'; providerId: string; error: null }) => void = () => {};
+    const hanging: TokenMessageSenders = { send: () => new Promise((resolve) => (answerLate = resolve)), close: () => {} };
+    const firstPass = sendDueTokenMessages(t.features.tokenDelivery, hanging, 'hanging-runner');
+    // Claimed: no other runner takes it while the lease lasts.
+    await expect.poll(() => t.deps.database.selectFrom('token_messages').select('lease_owner').where('lease_owner', '=', 'hanging-runner').execute()).toHaveLength(1);
+    expect(await sendDue()).toMatchObject({ sent: 0 });
+    // The lease (2 timeouts and a margin) runs out: another runner sends it.
+    t.clock.advanceSeconds(10);
+    expect(await sendDue()).toMatchObject({ sent: 1 });
+    expect(twilio.received.at(-1)!.body).toContain(prescription.url);
+    answerLate({ outcome: 'success', providerId: 'SMlate', error: null });
+    expect(await firstPass).toMatchObject({ sent: 0, failed: 0, retrying: 0 });
+    const [message] = await messagesOf(await prescriptionIdOf(prescription.scid));
+    expect(message).toMatchObject({ status: 'sent', attempts: 1 });
+  });
+
+  it('a wrong auth token is refused by Twilio (401) and fails without retrying', async () => {
+    const prescription = await givenPrescription(t, c);
+    const wrong = openTokenMessageSenders({ sms: { ...t.features.tokenDelivery.config.sms!, authToken: 'not-the-token' }, smtp: undefined }, 2000);
+    expect(await sendDueTokenMessages(t.features.tokenDelivery, wrong, 'wrong-runner')).toMatchObject({ failed: 1 });
+    wrong.close();
+    const [message] = await messagesOf(await prescriptionIdOf(prescription.scid));
+    expect(message).toMatchObject({ status: 'failed', last_error: 'Twilio answered 401 (code 20003)' });
+  });
+});
+
 describe('the audit trail', () => {
   it("records each attempt as the system's, with the channel and outcome, never the phone or address", async () => {
     await givenPrescription(t, c);
