@@ -4,6 +4,8 @@ import { registerAuditCommands } from './cli/audit-commands.ts';
 import { registerBackupCommands } from './cli/backup-commands.ts';
 import { registerDeliveriesCommands } from './cli/deliveries-commands.ts';
 import { fail } from './cli/cli-output.ts';
+import { registerHiCommands } from './cli/hi-commands.ts';
+import { registerMedicinesCommands } from './cli/medicines-commands.ts';
 import { registerOnboardingCommands } from './cli/onboarding-commands.ts';
 import { registerPruneCommands } from './cli/prune-commands.ts';
 import { registerServerCommands } from './cli/server-commands.ts';
@@ -22,6 +24,8 @@ registerDeliveriesCommands(program);
 registerPruneCommands(program);
 registerAuditCommands(program);
 registerBackupCommands(program);
+registerHiCommands(program);
+registerMedicinesCommands(program);
 
 try {
   await program.parseAsync(process.argv);

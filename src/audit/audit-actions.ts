@@ -69,6 +69,7 @@ export const AUDIT_ACTIONS = {
   'admin.webhook_replay': { type: 'administration', code: 'E', display: 'webhook events replayed' },
   'admin.webhook_ping': { type: 'administration', code: 'E', display: 'webhook endpoint pinged' },
   'admin.sandbox_seed': { type: 'administration', code: 'C', display: 'sandbox seeded' },
+  'admin.pbs_schedule_import': { type: 'administration', code: 'U', display: 'PBS schedule imported into the medicines catalogue' },
   'admin.audit_pruned': { type: 'administration', code: 'D', display: 'audit entries past retention removed' },
 } as const satisfies Readonly<Record<string, ActionDescription>>;
 

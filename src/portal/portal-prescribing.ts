@@ -5,7 +5,7 @@
 // as the caller and its user as the acting prescriber, and with the session's reserved_1..3,
 // so the same rules hold and the same events are written as through any other entry point.
 import { holdsCapability, needsReadinessFor, type Capability } from '../auth/index.ts';
-import { searchDrugsVisibleToUser } from '../custom-drugs/index.ts';
+import { findPbsItem, searchMedicines } from '../medicines/index.ts';
 import { requirePatient } from '../patients/index.ts';
 import { ApiError } from '../platform/http/api-error.ts';
 import { bodyFields, type SubmittedBody } from '../platform/http/body-validation.ts';
@@ -19,12 +19,14 @@ import {
   prescribeOrRefuse,
   describeMedicine,
   renderScidQrCode,
+  type Prescription,
 } from '../prescriptions/index.ts';
+import { DETAIL_FIELDS, DETAIL_LABELS } from './prescription-form-fields.ts';
 import type { PortalSession } from '../sso/index.ts';
 import { readPrescriberProfile } from '../users/index.ts';
 import { formIdOfAddress, issueFormId, resultOfSentForm, submitOnce, type FormAttempt } from './portal-forms-service.ts';
-import { choiceOfDelivery, deliveryChoicesOf, describeDelivery, medicineGroupsOf, MEDICINES_LISTED, type Choice, type MedicineGroup } from './prescription-choices.ts';
-import { deliveryOfChoice, EMPTY_FORM, formErrorsOf, medicineValueOfDrug, prescribeBodyOf, readFormValues, readPrefill, type FormErrors, type FormValues } from './prescription-form.ts';
+import { choiceOfDelivery, deliveryChoicesOf, describeDelivery, medicineGroupsOf, MEDICINES_LISTED, pbsItemsFoundOf, type Choice, type MedicineGroup, type PbsItemFound } from './prescription-choices.ts';
+import { deliveryOfChoice, EMPTY_FORM, firstFieldInError, formErrorsOf, medicineValueOfDrug, pbsCodeOfChoice, prescribeBodyOf, readFormValues, readPrefill, type FormErrors, type FormValues } from './prescription-form.ts';
 import { shownReserved, viewOfPatientRow, viewOfPrescriber, type PatientView, type PortalContext, type PrescriberView } from './portal-service.ts';
 
 export interface FormPage {
@@ -36,11 +38,15 @@ export interface FormPage {
   prescriber: PrescriberView;
   values: FormValues;
   medicines: MedicineGroup[];
-  /** More custom drugs match than are listed (search to narrow). */
+  /** The PBS items listed, with their restriction text (shown beside the list). */
+  pbsItemsFound: PbsItemFound[];
+  /** More PBS items or custom drugs match than are listed (search to narrow). */
   moreMedicines: boolean;
   deliveries: Choice[];
   warnings: string[];
   errors: FormErrors;
+  /** The field that takes the focus: the first one in error. */
+  focus: string | undefined;
   reserved: Array<{ name: string; value: string }>;
 }
 
@@ -60,24 +66,27 @@ async function formPageOf(ctx: PortalContext, session: PortalSession, patientId:
   const prescriber = viewOfPrescriber(await readPrescriberProfile(ctx.users, session, session.userId));
   const wanted = notes.prefillDrugId;
   const chosenId = wanted ?? (values.medicine.startsWith(DRUG_CHOICE) ? values.medicine.slice(DRUG_CHOICE.length) : undefined);
-  const { drugs, more } = await searchDrugsVisibleToUser(ctx.customDrugs, session, { search: values.search, limit: MEDICINES_LISTED, alsoId: chosenId });
+  const found = await searchMedicines(ctx.medicines, session, { search: values.search, limit: MEDICINES_LISTED, alsoCustomDrugId: chosenId, alsoPbsCode: pbsCodeOfChoice(values.medicine) });
+  const drugs = found.customDrugs;
   const warnings = [...(notes.warnings ?? [])];
   if (wanted !== undefined) {
     const drug = drugs.find((d) => d.custom_drug_id === wanted.toLowerCase());
     if (drug) values = { ...values, medicine: medicineValueOfDrug(drug.custom_drug_id) };
     else warnings.push(`custom_drug_id "${wanted.slice(0, 64)}" was ignored: it is not a drug of your organization's catalog or one of your own.`);
   }
-  const groups = medicineGroupsOf(drugs, { formularyOffered: ctx.formularyOffered, search: values.search, selected: values.medicine });
+  const groups = medicineGroupsOf(found, { selected: values.medicine });
   return {
     formId: notes.formId ?? issueFormId(ctx.forms, session, { purpose: 'prescribe', target: patient.id }),
     patient: viewOfPatientRow(patient),
     prescriber,
     values,
     medicines: groups,
-    moreMedicines: more,
+    pbsItemsFound: pbsItemsFoundOf(found),
+    moreMedicines: found.more,
     deliveries: deliveryChoicesOf(patient, values.send_to),
     warnings,
     errors: notes.errors ?? NO_ERRORS,
+    focus: notes.errors ? firstFieldInError(notes.errors) : undefined,
     reserved: shownReserved(session.reserved),
   };
 }
@@ -138,7 +147,9 @@ export async function submitPrescriptionForm(ctx: PortalContext, session: Portal
 }
 
 async function createFromForm(ctx: PortalContext, session: PortalSession, patientId: string, values: FormValues, submitted: SubmittedBody, formId: string): Promise<FormOutcome> {
-  const { body, issues } = prescribeBodyOf(values, { formularyOffered: ctx.formularyOffered, reserved: session.reserved });
+  const pbsCode = pbsCodeOfChoice(values.medicine);
+  const pbsItem = pbsCode === undefined ? undefined : await findPbsItem(ctx.medicines, pbsCode);
+  const { body, issues } = prescribeBodyOf(values, { pbsItem, reserved: session.reserved });
   let refusal: { status: 409 | 422; errors: FormErrors };
   try {
     const read = await prescribeOrRefuse(ctx.prescriptions, session, { userId: session.userId, patientId }, { value: body, issues: [...submitted.issues, ...issues] });
@@ -161,6 +172,8 @@ export interface PrescriptionPage {
   patientInstructions: string | undefined;
   doctorNotes: string | undefined;
   prescriber: string;
+  /** The prescription's other fields that are set, in the form's words. */
+  details: Array<{ label: string; value: string }>;
   createdDate: string;
   delivery: string;
   /** How the token's latest message went (undefined: none was written, e.g. before token delivery existed). */
@@ -176,6 +189,18 @@ export interface PrescriptionPage {
   /** Whether the page offers a new prescription (the role may prescribe). */
   offersNewPrescription: boolean;
   reserved: Array<{ name: string; value: string }>;
+}
+
+/** The set fields beyond the medicine, counts and instructions: the script number, the PBS code, then the form's details. */
+function detailsOf(p: Prescription): PrescriptionPage['details'] {
+  const details = [{ label: 'Prescriber script number', value: p.prescriber_script_number }];
+  if (p.pbs_code !== undefined) details.push({ label: 'PBS code', value: p.pbs_code });
+  for (const field of DETAIL_FIELDS) {
+    const value = p[field];
+    if (typeof value === 'string') details.push({ label: DETAIL_LABELS[field], value });
+    else if (value === true) details.push({ label: DETAIL_LABELS[field], value: 'Yes' });
+  }
+  return details;
 }
 
 /** What each change asks of the session's roles (capabilities.ts). */
@@ -196,6 +221,7 @@ export async function readPrescriptionPage(ctx: PortalContext, session: PortalSe
     patientInstructions: p.patient_instructions,
     doctorNotes: p.doctor_notes,
     prescriber: [p.prescriber.title, p.prescriber.given_name, p.prescriber.family_name].filter(Boolean).join(' '),
+    details: detailsOf(p),
     createdDate: p.created_date,
     delivery: describeDelivery(p.delivery),
     tokenMessage: tokenMessage && { status: tokenMessage.status, error: tokenMessage.last_error, at: (tokenMessage.completed_at ?? tokenMessage.created_at).slice(0, 16).replace('T', ' ') },

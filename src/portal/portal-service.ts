@@ -5,6 +5,7 @@
 // prescription is a 404 here too. Prescribing and managing are in portal-prescribing.ts.
 import { holdsCapability } from '../auth/index.ts';
 import type { CustomDrugsContext } from '../custom-drugs/index.ts';
+import type { MedicinesContext } from '../medicines/index.ts';
 import { findPatientsOfPartnerId, showPatient, type PatientRow, type PatientsContext } from '../patients/index.ts';
 import { bodyFields, type SubmittedBody } from '../platform/http/body-validation.ts';
 import { listPatientPrescriptions, type PrescriptionsContext, describeMedicine } from '../prescriptions/index.ts';
@@ -15,11 +16,11 @@ import type { EventMetadata } from '../webhooks/index.ts';
 import type { PortalFormsContext } from './portal-forms-service.ts';
 
 export interface PortalContext {
-  /** The built-in sandbox formulary is offered (sandbox mode only). */
-  formularyOffered: boolean;
   users: UsersContext;
   patients: PatientsContext;
   customDrugs: CustomDrugsContext;
+  /** The form's medicine search (PBS items and custom drugs) and the PBS item a choice names. */
+  medicines: MedicinesContext;
   prescriptions: PrescriptionsContext;
   /** The prescribing forms' one-time ids (portal-forms-service.ts). */
   forms: PortalFormsContext;
@@ -27,9 +28,9 @@ export interface PortalContext {
 
 export function createPortalContext(
   deps: Pick<Deps, 'config' | 'database' | 'clock' | 'secretKey'>,
-  features: { users: UsersContext; patients: PatientsContext; customDrugs: CustomDrugsContext; prescriptions: PrescriptionsContext },
+  features: { users: UsersContext; patients: PatientsContext; customDrugs: CustomDrugsContext; medicines: MedicinesContext; prescriptions: PrescriptionsContext },
 ): PortalContext {
-  return { formularyOffered: deps.config.mode === 'sandbox', ...features, forms: { db: deps.database, clock: deps.clock, key: deps.secretKey } };
+  return { ...features, forms: { db: deps.database, clock: deps.clock, key: deps.secretKey } };
 }
 
 /** The signed-in prescriber, and whether (and if not, why not) they can prescribe. */

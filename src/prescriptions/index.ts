@@ -17,11 +17,11 @@ export {
   type PrescriptionAction,
 } from './prescription-lifecycle.ts';
 export { encodeLastKey } from './prescription-paging.ts';
+export { PRESCRIPTION_RULES, type PbsItem, type PbsLookup, type PrescriptionRule } from './prescription-rules.ts';
 export { listPatientPrescriptions, readPatientPrescription, readPatientPrescriptionWithMessage, requirePatientPrescriptionScid } from './prescription-reads.ts';
 export { prescriptionTestHelpersRoutes } from './prescription-test-helpers-routes.ts';
 export { prescriptionsRoutes } from './prescriptions-routes.ts';
-export type { Delivery, PrescribeBody } from './prescriptions-schemas.ts';
-export { findFormularyItem, SANDBOX_FORMULARY } from './sandbox-formulary.ts';
-export { isValidScid, newScid } from './scid.ts';
+export type { Delivery, PrescribeBody, Prescription } from './prescriptions-schemas.ts';
+export { isScidFormat, isValidScid, newScid } from './scid.ts';
 export { tokenPageRoutes } from './token-page-routes.ts';
 export { describeMedicine, renderScidQrCode } from './token-page-view.ts';

@@ -17,14 +17,16 @@ import { newId } from '../platform/ids.ts';
 import type { Deps } from '../deps.ts';
 import { readPrescriberProfile, type CallerOrganization, type PrescriberProfile, type UsersContext } from '../users/index.ts';
 import { noteRefusedAction, recordPrescriptionAction, type ReservedValues } from './prescription-events.ts';
+import { TEXT_PATTERNS } from './prescription-fields.ts';
 import { readPrescribeBody, type PrescriptionDraft } from './prescription-input.ts';
+import type { PbsLookup } from './prescription-rules.ts';
 import { planTransition } from './prescription-lifecycle.ts';
 import { recordTokenMessage } from './prescription-token-message.ts';
 import { viewOfPrescription } from './prescription-view.ts';
 import { storedTokenPageKeyOf } from './token-page-keys.ts';
 import type { Prescription } from './prescriptions-schemas.ts';
-import { insertPrescription, type PrescriptionRow } from './prescriptions-store.ts';
-import { isValidScid, newScid } from './scid.ts';
+import { insertPrescription, takeNextPrescriberScriptNumber, type PrescriptionRow } from './prescriptions-store.ts';
+import { isScidFormat, newScid } from './scid.ts';
 
 export interface PrescriptionsContext {
   db: Kysely<Database>;
@@ -36,6 +38,8 @@ export interface PrescriptionsContext {
   users: UsersContext;
   patients: PatientsContext;
   customDrugs: CustomDrugsContext;
+  /** The PBS Schedule's items, by code (the medicines feature). */
+  pbs: PbsLookup;
   /** A change, its outbox event and its audit entry commit together through it. */
   unitOfWork: UnitOfWork;
   /** Where reads (the list, one prescription, the token page) are noted. */
@@ -44,7 +48,7 @@ export interface PrescriptionsContext {
 
 export function createPrescriptionsContext(
   deps: Pick<Deps, 'database' | 'clock' | 'config' | 'secretKey'>,
-  features: { users: UsersContext; patients: PatientsContext; customDrugs: CustomDrugsContext; unitOfWork: UnitOfWork; audit: AuditTrail },
+  features: { users: UsersContext; patients: PatientsContext; customDrugs: CustomDrugsContext; pbs: PbsLookup; unitOfWork: UnitOfWork; audit: AuditTrail },
 ): PrescriptionsContext {
   return { db: deps.database, clock: deps.clock, publicUrl: deps.config.publicUrl, secretKey: deps.secretKey, ...features };
 }
@@ -62,12 +66,10 @@ export interface PatientPath {
   patientId: string;
 }
 
-/** A mistyped SCID is refused (400) before anything is looked up. */
+/** A SCID of the wrong form is refused (400) before anything is looked up; any 18 letters and digits are looked up (the vendor's SCIDs carry no check character of ours). */
 export function readScid(text: string): string {
   const scid = text.toUpperCase();
-  if (!isValidScid(scid)) {
-    throw invalidRequest(`${JSON.stringify(text.slice(0, 40))} is not a valid SCID: 18 letters and digits, the last a check character`);
-  }
+  if (!isScidFormat(scid)) throw invalidRequest(`${JSON.stringify(text.slice(0, 40))} is not a SCID: 18 letters and digits`);
   return scid;
 }
 
@@ -106,9 +108,11 @@ function newPrescriptionRow(ctx: PrescriptionsContext, draft: PrescriptionDraft,
     quantity: String(draft.quantity),
     number_of_repeats_authorised: String(draft.repeats),
     repeat_intervals: draft.repeatIntervalDays === null ? null : String(draft.repeatIntervalDays),
-    reason_for_prescribing: draft.reason_for_prescribing,
-    patient_instructions: draft.patient_instructions,
+    ...draft.notes,
+    ...draft.authority,
     doctor_notes: draft.doctor_notes,
+    // Taken in the creating transaction (insertWithEvent).
+    prescriber_script_number: '',
     flags: JSON.stringify(draft.flags),
     custom_drug_id: draft.customDrug?.custom_drug_id ?? null,
     custom_product_id: draft.customDrug?.custom_product_id ?? null,
@@ -123,6 +127,8 @@ function newPrescriptionRow(ctx: PrescriptionsContext, draft: PrescriptionDraft,
   };
 }
 
+const PBS_CODE = new RegExp(TEXT_PATTERNS.pbs_code.pattern, 'i');
+
 /** Tries with a fresh SCID and token when one collides; 2^88 and 2^128 possibilities make a second try rare. */
 const INSERT_ATTEMPTS = 3;
 
@@ -132,6 +138,7 @@ async function insertWithEvent(ctx: PrescriptionsContext, row: PrescriptionRow, 
     try {
       await ctx.unitOfWork.run(async (work) => {
         await requirePatientStillLive(work.trx, patient);
+        row = { ...row, prescriber_script_number: String(await takeNextPrescriberScriptNumber(work.trx, row.prescriber_user_id)) };
         await insertPrescription(work.trx, row);
         await recordPrescriptionAction(ctx, work, 'create', { patient, actorId: row.prescriber_user_id, scid: row.scid, reserved });
         recordTokenMessage(ctx, work, row);
@@ -154,7 +161,9 @@ export async function prescribeOrRefuse(ctx: PrescriptionsContext, caller: Presc
   const { prescriber, patient } = await requirePrescriberAndPatient(ctx, caller, ids);
   const drugId = bodyFields(submitted).custom_drug_id;
   const drug = typeof drugId === 'string' ? await findPrescribableDrug(ctx.customDrugs, caller.organizationId, prescriber.user_id, drugId) : undefined;
-  const read = readPrescribeBody(submitted, { drug, patient });
+  const pbsCode = bodyFields(submitted).pbs_code;
+  const pbsItem = typeof pbsCode === 'string' && PBS_CODE.test(pbsCode) ? await ctx.pbs.findPbsItem(pbsCode.toUpperCase()) : undefined;
+  const read = readPrescribeBody(submitted, { drug, pbsItem, patient: { ...patient, hasDvaFileNumber: patient.dva_file_number_encrypted !== null } });
   if (!read.ok) return read;
   const draft = read.value;
   try {

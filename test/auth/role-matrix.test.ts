@@ -115,4 +115,4 @@ describe('the role matrix', () => {
   });
 });
 
-const FORM = { medicine: 'formulary:amoxicillin-500-capsule', quantity: '20', repeats: '0', send_to: 'patient-sms', intent: 'create' };
+const FORM = { medicine: 'pbs:2622B', quantity: '20', repeats: '0', send_to: 'patient-sms', intent: 'create' };

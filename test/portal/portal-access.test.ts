@@ -82,7 +82,7 @@ describe('the session routes', () => {
     const withIds = sessionRoutes().filter((route) => route.url.includes(':patient_id'));
     expect(withIds.length).toBeGreaterThan(10);
     for (const route of withIds) {
-      const fields = { _csrf: csrf, confirm: 'yes', medicine: 'formulary:amoxicillin-500-capsule', quantity: '5', send_to: 'patient-sms' };
+      const fields = { _csrf: csrf, confirm: 'yes', medicine: 'pbs:2622B', quantity: '5', send_to: 'patient-sms' };
       await expectPageUnchanged(() => send(route, { cookie: session.cookie }, foreign, fields), 404, `No patient ${other.patientId} in this organization`);
     }
   });
@@ -96,7 +96,7 @@ describe('the session routes', () => {
 });
 
 describe('CSRF tokens', () => {
-  const createFields = { medicine: 'formulary:amoxicillin-500-capsule', quantity: '5', send_to: 'patient-sms', intent: 'create' };
+  const createFields = { medicine: 'pbs:2622B', quantity: '5', send_to: 'patient-sms', intent: 'create' };
 
   it('are required on every form post: without one, a 403 page and nothing written', async () => {
     for (const route of sessionRoutes().filter((r) => r.method === 'POST')) {

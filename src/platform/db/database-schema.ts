@@ -18,6 +18,7 @@ import {
 import { webhookAttemptsColumns, webhookDeliveriesColumns, webhookEventsColumns } from './webhook-tables.ts';
 import { portalFormIdsColumns, portalSessionsColumns, ssoTokensColumns } from './portal-tables.ts';
 import { auditChainColumns, auditEntriesColumns } from './audit-tables.ts';
+import { pbsItemsColumns, pbsItemWordsColumns, pbsSchedulesColumns } from './medicine-tables.ts';
 
 /** Each token message sent or kept (migration 0019): the token-delivery outbox. */
 const tokenMessagesColumns = {
@@ -229,6 +230,12 @@ const prescriptionsColumns = {
   reason_for_prescribing: text().orNull(),
   patient_instructions: text().orNull(),
   doctor_notes: text().orNull(),
+  pbsdva_authority_number: text().orNull(),
+  phone_approval_authority_number: text().orNull(),
+  controlled_substance_reference: text().orNull(),
+  annotations: text().orNull(),
+  /** The prescription's number in its prescriber's sequence (migration 0017), as the vendor's string. */
+  prescriber_script_number: text().withDefault(),
   flags: json(),
   custom_drug_id: text().orNull(),
   custom_product_id: text().orNull(),
@@ -244,6 +251,12 @@ const prescriptionsColumns = {
   created_at: time(),
   updated_at: time(),
   updated_by_user_id: text(),
+} as const;
+
+/** The last prescriber_script_number each prescriber was given (migration 0017). */
+const prescriberScriptNumbersColumns = {
+  user_id: text(),
+  last_number: integer(),
 } as const;
 
 /** Every table of the database: the one list the row types and the schema test read. */
@@ -273,6 +286,10 @@ export const TABLES = {
   audit_entries: auditEntriesColumns,
   audit_chain: auditChainColumns,
   retention_marks: retentionMarksColumns,
+  pbs_schedules: pbsSchedulesColumns,
+  pbs_items: pbsItemsColumns,
+  pbs_item_words: pbsItemWordsColumns,
+  prescriber_script_numbers: prescriberScriptNumbersColumns,
   token_messages: tokenMessagesColumns,
 } as const satisfies Readonly<Record<string, TableColumns>>;
 
@@ -294,4 +311,5 @@ export type SsoTokensTable = Database['sso_tokens'];
 export type PortalSessionsTable = Database['portal_sessions'];
 export type PortalFormIdsTable = Database['portal_form_ids'];
 export type AuditEntriesTable = Database['audit_entries'];
+export type PbsItemsTable = Database['pbs_items'];
 export type TokenMessagesTable = Database['token_messages'];

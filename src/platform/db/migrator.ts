@@ -17,6 +17,8 @@ import * as customDrugCounts from '../../../migrations/0012-custom-drug-counts.t
 import * as auditTrail from '../../../migrations/0013-audit-trail.ts';
 import * as retention from '../../../migrations/0014-retention.ts';
 import * as webhookEventTraceContext from '../../../migrations/0015-webhook-event-trace-context.ts';
+import * as pbsSchedule from '../../../migrations/0016-pbs-schedule.ts';
+import * as prescriptionFields from '../../../migrations/0017-prescription-fields.ts';
 import * as tokenMessages from '../../../migrations/0019-token-messages.ts';
 
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
@@ -35,6 +37,8 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0013-audit-trail': auditTrail,
   '0014-retention': retention,
   '0015-webhook-event-trace-context': webhookEventTraceContext,
+  '0016-pbs-schedule': pbsSchedule,
+  '0017-prescription-fields': prescriptionFields,
   '0019-token-messages': tokenMessages,
 };
 
