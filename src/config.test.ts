@@ -97,6 +97,19 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ PORT: '8080', ERX_METRICS_PORT: '8080' })).toThrow(/ERX_METRICS_PORT must differ from PORT \(8080\)/);
   });
 
+  it('takes token delivery settings all or none, naming the missing ones', () => {
+    expect(loadConfig({}).sms).toBeUndefined();
+    expect(loadConfig({}).smtp).toBeUndefined();
+    expect(() => loadConfig({ ERX_SMS_TWILIO_ACCOUNT_SID: 'AC1' })).toThrow(/SMS delivery \(Twilio\) is partly configured: set ERX_SMS_TWILIO_AUTH_TOKEN, ERX_SMS_FROM too/);
+    expect(() => loadConfig({ ERX_SMS_FROM: '+61400000000', ERX_SMS_TWILIO_AUTH_TOKEN: 'x' })).toThrow(/set ERX_SMS_TWILIO_ACCOUNT_SID too/);
+    expect(() => loadConfig({ ERX_SMTP_URL: 'smtp://h:25' })).toThrow(/E-mail delivery \(SMTP\) is partly configured: set ERX_SMTP_FROM too/);
+    expect(() => loadConfig({ ERX_SMTP_URL: 'http://h', ERX_SMTP_FROM: 'a@b' })).toThrow(/ERX_SMTP_URL must look like smtp:/);
+    const sms = { ERX_SMS_TWILIO_ACCOUNT_SID: 'AC1', ERX_SMS_TWILIO_AUTH_TOKEN: 't', ERX_SMS_FROM: '+61400000000' };
+    expect(loadConfig(sms).sms).toEqual({ accountSid: 'AC1', authToken: 't', from: '+61400000000', baseUrl: 'https://api.twilio.com' });
+    expect(() => loadConfig({ ...sms, ERX_SMS_TWILIO_BASE_URL: 'ftp://x' })).toThrow(/ERX_SMS_TWILIO_BASE_URL must be an http\(s\) origin/);
+    expect(loadConfig({ ERX_SMTP_URL: 'smtps://u:p@mail.example:465', ERX_SMTP_FROM: 'rx@clinic.example' }).smtp).toEqual({ url: 'smtps://u:p@mail.example:465', from: 'rx@clinic.example' });
+  });
+
   it('is documented in full in the README configuration table', () => {
     const readme = fs.readFileSync(new URL('../README.md', import.meta.url), 'utf8');
     for (const setting of Object.values(SETTINGS)) {

@@ -63,6 +63,12 @@ export const SETTINGS = {
   customDrugsMax: { env: 'ERX_CUSTOM_DRUGS_MAX', default: '10000', meaning: 'Most custom drugs one organization may hold, its users\' included (422 past it).' },
   retentionWebhookDays: { env: 'ERX_RETENTION_WEBHOOK_DAYS', default: '90', meaning: 'Webhook events whose deliveries all finished are deleted, with their deliveries and attempts, this many days after the event (`erx prune`, and hourly beside every dispatcher).' },
   retentionBodiesDays: { env: 'ERX_RETENTION_BODIES_DAYS', default: '30', meaning: 'Receivers\' response bodies kept on webhook attempts, in days; older attempts keep their row without the body.' },
+  smsTwilioAccountSid: { env: 'ERX_SMS_TWILIO_ACCOUNT_SID', default: '', meaning: 'Twilio Account SID tokens are sent by SMS with (with the auth token and `ERX_SMS_FROM`). Empty: SMS tokens are kept, not sent.' },
+  smsTwilioAuthToken: { env: 'ERX_SMS_TWILIO_AUTH_TOKEN', default: '', meaning: 'Twilio auth token of that account.' },
+  smsFrom: { env: 'ERX_SMS_FROM', default: '', meaning: 'Sender of token SMS: a Twilio number in E.164 form or an alphanumeric sender id.' },
+  smsTwilioBaseUrl: { env: 'ERX_SMS_TWILIO_BASE_URL', default: 'https://api.twilio.com', meaning: "Base URL of Twilio's API (tests point it at a local fake)." },
+  smtpUrl: { env: 'ERX_SMTP_URL', default: '', meaning: 'SMTP server tokens are e-mailed through: `smtp://user:pass@host:port` or `smtps://...` (with `ERX_SMTP_FROM`). Empty: e-mailed tokens are kept, not sent.' },
+  smtpFrom: { env: 'ERX_SMTP_FROM', default: '', meaning: 'From address of token e-mails.' },
 } as const satisfies Record<string, Setting>;
 
 export interface Config {
@@ -109,6 +115,10 @@ export interface Config {
   metricsPort: number | undefined;
   /** From the standard OTEL_* variables (README, "Traces"); undefined: traces are off. */
   tracing: TracingSettings | undefined;
+  /** Undefined: SMS tokens are kept, not sent. */
+  sms: { accountSid: string; authToken: string; from: string; baseUrl: string } | undefined;
+  /** Undefined: e-mailed tokens are kept, not sent. */
+  smtp: { url: string; from: string } | undefined;
 }
 
 export type HiAdapterName = 'simulator' | 'soap';
@@ -158,6 +168,32 @@ function readInteger(env: Env, key: keyof typeof SETTINGS, min: number, max: num
     throw new ConfigError(`${SETTINGS[key].env} must be a whole number from ${min} to ${max}, got "${text}"`);
   }
   return value;
+}
+
+/** All of a group's settings, or none of them: a partial group names the missing ones. */
+function readGroup(env: Env, keys: ReadonlyArray<keyof typeof SETTINGS>, what: string): string[] | undefined {
+  const values = keys.map((key) => readText(env, key));
+  if (values.every((value) => value === '')) return undefined;
+  const missing = keys.filter((_, i) => values[i] === '').map((key) => SETTINGS[key].env);
+  if (missing.length > 0) throw new ConfigError(`${what} is partly configured: set ${missing.join(', ')} too (or none of them)`);
+  return values;
+}
+
+function readSmsSettings(env: Env): Config['sms'] {
+  const values = readGroup(env, ['smsTwilioAccountSid', 'smsTwilioAuthToken', 'smsFrom'], 'SMS delivery (Twilio)');
+  if (!values) return undefined;
+  const baseUrl = readText(env, 'smsTwilioBaseUrl').replace(/\/+$/, '');
+  if (!/^https?:\/\/[^/]+$/.test(baseUrl)) throw new ConfigError(`ERX_SMS_TWILIO_BASE_URL must be an http(s) origin, got "${baseUrl}"`);
+  const [accountSid, authToken, from] = values as [string, string, string];
+  return { accountSid, authToken, from, baseUrl };
+}
+
+function readSmtpSettings(env: Env): Config['smtp'] {
+  const values = readGroup(env, ['smtpUrl', 'smtpFrom'], 'E-mail delivery (SMTP)');
+  if (!values) return undefined;
+  const [url, from] = values as [string, string];
+  if (!/^smtps?:\/\/[^/]+/.test(url)) throw new ConfigError('ERX_SMTP_URL must look like smtp://user:pass@host:port or smtps://...');
+  return { url, from };
 }
 
 function readBasePath(env: Env): string {
@@ -312,6 +348,8 @@ export function loadConfig(env: Env = process.env): Config {
     auditRetentionYears: readInteger(env, 'auditRetentionYears', 7, 100),
     metricsPort: readMetricsPort(env, port),
     tracing: readTracingSettings(env),
+    sms: readSmsSettings(env),
+    smtp: readSmtpSettings(env),
   };
   refusePublicSandbox(env, mode, host);
   if (config.databaseSchema && !/^[a-z_][a-z0-9_]{0,62}$/.test(config.databaseSchema)) {

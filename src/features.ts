@@ -17,6 +17,7 @@ import type { Deps } from './deps.ts';
 import { createSsoContext, EXPIRED_TOKENS_KEPT_SECONDS, SESSION_MAX_AGE_SECONDS, type SsoContext } from './sso/index.ts';
 import { createSystemContext, type SystemContext } from './system/index.ts';
 import { createUsersContext, type UsersContext } from './users/index.ts';
+import { createTokenDeliveryContext, createTokenMessageOutbox, type TokenDeliveryContext } from './token-delivery/index.ts';
 import { createWebhookOutbox, createWebhooksContext, type WebhooksContext } from './webhooks/index.ts';
 
 export interface Features {
@@ -34,15 +35,19 @@ export interface Features {
   sso: SsoContext;
   portal: PortalContext;
   retention: RetentionContext;
+  tokenDelivery: TokenDeliveryContext;
 }
 
 export function buildFeatures(deps: Deps): Features {
   const system = createSystemContext(deps);
   // Every service's change commits through the one unit of work; each kind of record a change
-  // may leave beside its own rows has its sink in this list: webhook events and audit entries.
+  // may leave beside its own rows has its sink in this list: webhook events, token messages and audit entries.
   const outbox = createWebhookOutbox(deps);
   const audit = createAuditTrail(deps);
-  const unitOfWork = createUnitOfWork(deps.database, [outbox, audit], deps.logger);
+  // Token messages: a sibling outbox, sent by their own runner under the webhook retry rule.
+  const tokenOutbox = createTokenMessageOutbox(deps);
+  const unitOfWork = createUnitOfWork(deps.database, [outbox, tokenOutbox, audit], deps.logger);
+  const tokenDelivery = createTokenDeliveryContext(deps, { outbox: tokenOutbox, unitOfWork });
   const auth = createAuthContext(deps, { audit, unitOfWork });
   const webhooks = createWebhooksContext(deps, { unitOfWork, outbox, audit });
   const users = createUsersContext(deps, { unitOfWork, audit });
@@ -60,5 +65,5 @@ export function buildFeatures(deps: Deps): Features {
     unitOfWork,
     signIns: { expiredTokensKeptSeconds: EXPIRED_TOKENS_KEPT_SECONDS, sessionIdleTimeoutSeconds: sso.idleTimeoutSeconds, sessionMaxAgeSeconds: SESSION_MAX_AGE_SECONDS },
   });
-  return { audit, system, auth, onboarding, users, patients, customDrugs, medicines, webhooks, idempotency, prescriptions, sso, portal, retention };
+  return { audit, system, auth, onboarding, users, patients, customDrugs, medicines, webhooks, idempotency, prescriptions, sso, portal, retention, tokenDelivery };
 }

@@ -2,6 +2,7 @@
 import { Command, CommanderError } from 'commander';
 import { registerAuditCommands } from './cli/audit-commands.ts';
 import { registerBackupCommands } from './cli/backup-commands.ts';
+import { registerDeliveriesCommands } from './cli/deliveries-commands.ts';
 import { fail } from './cli/cli-output.ts';
 import { registerHiCommands } from './cli/hi-commands.ts';
 import { registerMedicinesCommands } from './cli/medicines-commands.ts';
@@ -19,6 +20,7 @@ const program = new Command('erx')
 registerServerCommands(program);
 registerOnboardingCommands(program);
 registerWebhooksCommands(program);
+registerDeliveriesCommands(program);
 registerPruneCommands(program);
 registerAuditCommands(program);
 registerBackupCommands(program);

@@ -41,6 +41,8 @@ export const AUDIT_ACTIONS = {
   'prescription.draft_decline': { type: 'rest', code: 'U', interaction: 'update', display: 'prescription draft declined' },
   'prescription.draft_read': { type: 'rest', code: 'R', interaction: 'read', display: 'prescription draft read' },
   'prescription.draft_list': { type: 'rest', code: 'R', interaction: 'search-type', display: 'prescription drafts listed' },
+  // One entry per attempt to send a token message: the channel and the outcome class, never the phone or address.
+  'prescription.token_send': { type: 'rest', code: 'E', display: 'prescription token message sent' },
 
   'user.create': { type: 'rest', code: 'C', interaction: 'create', display: 'user created' },
   'user.read': { type: 'rest', code: 'R', interaction: 'read', display: 'user read' },

@@ -9,6 +9,7 @@ import { assembleDeps, closeDeps, migrateConfiguredDatabase } from '../runtime.t
 import { startMetricsExposure, startServer } from '../server.ts';
 import { startRetentionSchedule } from '../retention/index.ts';
 import { watchDispatcher } from '../system/index.ts';
+import { startTokenMessageRunner } from '../token-delivery/index.ts';
 import { startWebhookDispatcher } from '../webhooks/index.ts';
 import { addJsonOption, printResult, withFeatures, type CommandOptions } from './cli-output.ts';
 
@@ -26,7 +27,8 @@ async function serve(options: { seedIfEmpty?: boolean }): Promise<void> {
   const dispatcher = startWebhookDispatcher(features.webhooks);
   watchDispatcher(features.system, dispatcher);
   const retention = startRetentionSchedule(features.retention);
-  const server = await startServer(deps, features, undefined, { beforeClosingDeps: () => stopBoth(dispatcher, retention) });
+  const tokens = startTokenMessageRunner(features.tokenDelivery, { id: dispatcher.id });
+  const server = await startServer(deps, features, undefined, { beforeClosingDeps: () => stopAll([dispatcher, retention, tokens]) });
   const metricsLine = server.metricsUrl ? `erx metrics on ${server.metricsUrl}/metrics\n` : '';
   process.stdout.write(`erx listening on ${server.url}${config.basePath} (${config.mode}, ${deps.database.describe})\n${metricsLine}`);
   exitOnSignal(deps.logger, () => server.stop());
@@ -40,21 +42,22 @@ async function work(): Promise<void> {
   const metricsListener = await startMetricsExposure(deps, features);
   const dispatcher = startWebhookDispatcher(features.webhooks);
   const retention = startRetentionSchedule(features.retention);
+  const tokens = startTokenMessageRunner(features.tokenDelivery, { id: dispatcher.id });
   const metricsLine = metricsListener ? `erx metrics on ${metricsListener.url}/metrics\n` : '';
-  process.stdout.write(`erx worker ${dispatcher.id} dispatching webhooks (${config.mode}, ${deps.database.describe})\n${metricsLine}`);
+  process.stdout.write(`erx worker ${dispatcher.id} dispatching webhooks and token messages (${config.mode}, ${deps.database.describe})\n${metricsLine}`);
   exitOnSignal(deps.logger, async () => {
     try {
       await metricsListener?.close();
-      await stopBoth(dispatcher, retention);
+      await stopAll([dispatcher, retention, tokens]);
     } finally {
       await closeDeps(deps);
     }
   });
 }
 
-/** The dispatcher and the retention schedule stop together; both are awaited whatever either does. */
-async function stopBoth(dispatcher: { stop(): Promise<void> }, retention: { stop(): Promise<void> }): Promise<void> {
-  const results = await Promise.allSettled([dispatcher.stop(), retention.stop()]);
+/** The dispatcher, the token runner and the retention schedule stop together; all are awaited whatever any does. */
+async function stopAll(running: ReadonlyArray<{ stop(): Promise<void> }>): Promise<void> {
+  const results = await Promise.allSettled(running.map((each) => each.stop()));
   const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
   if (failed) throw failed.reason;
 }

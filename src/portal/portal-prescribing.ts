@@ -14,7 +14,7 @@ import {
   type PrescriptionChange,
   PRESCRIPTION_CHANGES,
   TRANSITIONS,
-  readPatientPrescription,
+  readPatientPrescriptionWithMessage,
   requirePatientPrescriptionScid,
   prescribeOrRefuse,
   describeMedicine,
@@ -182,6 +182,8 @@ export interface PrescriptionPage {
   details: Array<{ label: string; value: string }>;
   createdDate: string;
   delivery: string;
+  /** How the token's latest message went (undefined: none was written, e.g. before token delivery existed). */
+  tokenMessage: { status: string; error: string | null; at: string } | undefined;
   /** The current delivery as a choice (preselected when reissuing). */
   deliveryChoice: string;
   tokenUrl: string;
@@ -212,7 +214,7 @@ export const CHANGE_CAPABILITIES = { cease: 'portal:prescribe', cancel: 'portal:
 
 /** The prescription (404 for another patient's or organization's), with its token's QR code and the changes it allows. */
 export async function readPrescriptionPage(ctx: PortalContext, session: PortalSession, patientId: string, scid: string): Promise<PrescriptionPage> {
-  const { patient, prescription: p } = await readPatientPrescription(ctx.prescriptions, session, { userId: session.userId, patientId, scid });
+  const { patient, prescription: p, tokenMessage } = await readPatientPrescriptionWithMessage(ctx.prescriptions, session, { userId: session.userId, patientId, scid });
   const allowed = PRESCRIPTION_CHANGES.filter((action) => TRANSITIONS[action].from === p.status);
   return {
     patient: { patientId: patient.patient_id, name: `${patient.given_name} ${patient.family_name}`, dateOfBirth: patient.date_of_birth.slice(0, 10), partnerPatientId: patient.partner_patient_id },
@@ -228,6 +230,7 @@ export async function readPrescriptionPage(ctx: PortalContext, session: PortalSe
     details: detailsOf(p),
     createdDate: p.created_date,
     delivery: describeDelivery(p.delivery),
+    tokenMessage: tokenMessage && { status: tokenMessage.status, error: tokenMessage.last_error, at: (tokenMessage.completed_at ?? tokenMessage.created_at).slice(0, 16).replace('T', ' ') },
     deliveryChoice: choiceOfDelivery(p.delivery),
     tokenUrl: p.url,
     qrSvg: await renderScidQrCode(p.scid),

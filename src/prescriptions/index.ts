@@ -19,7 +19,7 @@ export {
 } from './prescription-lifecycle.ts';
 export { encodeLastKey } from './prescription-paging.ts';
 export { PRESCRIPTION_RULES, type PbsItem, type PbsLookup, type PrescriptionRule } from './prescription-rules.ts';
-export { listPatientPrescriptions, readPatientPrescription, requirePatientPrescriptionScid } from './prescription-reads.ts';
+export { listPatientPrescriptions, readPatientPrescription, readPatientPrescriptionWithMessage, requirePatientPrescriptionScid } from './prescription-reads.ts';
 export { prescriptionTestHelpersRoutes } from './prescription-test-helpers-routes.ts';
 export { prescriptionsRoutes } from './prescriptions-routes.ts';
 export type { Delivery, PrescribeBody, Prescription } from './prescriptions-schemas.ts';

@@ -12,6 +12,7 @@ import { deliveryInputOf, resolveDelivery, type DeliveryColumns } from './prescr
 import { noteRefusedAction, recordPrescriptionAction } from './prescription-events.ts';
 import { planTransition, type PrescriptionChange, type PrescriptionStatus } from './prescription-lifecycle.ts';
 import { requirePrescription } from './prescription-reads.ts';
+import { recordTokenMessage } from './prescription-token-message.ts';
 import { viewOfPrescription } from './prescription-view.ts';
 import { ReissueBody, type Prescription } from './prescriptions-schemas.ts';
 import {
@@ -60,6 +61,8 @@ async function applyChange(ctx: PrescriptionsContext, change: Change, reserved: 
   await ctx.unitOfWork.run(async (work) => {
     if (!(await updatePrescriptionInStatus(work.trx, found.id, found.status, columns))) await refuseChangedMeanwhile(work.trx, found, action);
     await recordPrescriptionAction(ctx, work, action, { patient, actorId, scid: found.scid, reserved });
+    // A reissue sends the token again, to the delivery as it is now.
+    if (action === 'reissue') recordTokenMessage(ctx, work, { ...found, ...columns });
   });
 }
 

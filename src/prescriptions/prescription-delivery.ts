@@ -1,8 +1,9 @@
 // Where a prescription's token goes: by SMS to the patient's mobile, by e-mail to the
 // patient's address, or to a pharmacy of the sandbox directory by either. The destination is
 // read from the patient's record (or the directory) when the prescription is created or
-// reissued, and stored as the current delivery. Nothing is sent: in sandbox the delivery is
-// recorded, and the token page the url points to stands in for the message.
+// reissued, and stored as the current delivery. The token is sent there after the change
+// commits (prescription-token-message.ts, then src/token-delivery/); without SMS or SMTP
+// settings the message is kept, not sent, and the token page the url points to stands in.
 import type { ValidationIssue } from '../platform/http/api-error.ts';
 import { findSandboxPharmacy } from './pharmacy-directory.ts';
 import type { PrescriptionRow } from './prescriptions-store.ts';

@@ -5,6 +5,7 @@
 // the answer leaves, or the request fails), whichever surface asked: API, portal or token page.
 import type { PatientRow } from '../patients/index.ts';
 import { invalidRequest, notFound, type ValidationIssue } from '../platform/http/api-error.ts';
+import { latestTokenMessageOf, type TokenMessageView } from '../token-delivery/index.ts';
 import { decodeLastKey, encodeLastKey, PAGE_LIMITS, readPageLimit, type PagePosition } from './prescription-paging.ts';
 import { summaryOfPatient, viewOfPrescription } from './prescription-view.ts';
 import { storedFormsOfTokenPageKey } from './token-page-keys.ts';
@@ -67,6 +68,18 @@ export async function readPatientPrescription(ctx: PrescriptionsContext, caller:
   const { patient, row } = await requirePathPrescription(ctx, caller, ids);
   await ctx.audit.noteAccess({ action: 'prescription.read', organizationId: patient.organization_id, patientId: patient.id, scid: row.scid });
   return { patient: summaryOfPatient(patient), prescription: viewOfPrescription(row, ctx) };
+}
+
+/** As readPatientPrescription, with how its token's latest message went (the portal's prescription page shows a failed send). */
+export async function readPatientPrescriptionWithMessage(
+  ctx: PrescriptionsContext,
+  caller: PrescribingCaller,
+  ids: PatientPath & { scid: string },
+): Promise<PrescriptionData & { tokenMessage: TokenMessageView | undefined }> {
+  const { patient, row } = await requirePathPrescription(ctx, caller, ids);
+  await ctx.audit.noteAccess({ action: 'prescription.read', organizationId: patient.organization_id, patientId: patient.id, scid: row.scid });
+  const tokenMessage = await latestTokenMessageOf(ctx.db, row.id);
+  return { patient: summaryOfPatient(patient), prescription: viewOfPrescription(row, ctx), tokenMessage };
 }
 
 /**

@@ -21,6 +21,7 @@ import { TEXT_PATTERNS } from './prescription-fields.ts';
 import { readPrescribeBody, type PrescriptionDraft } from './prescription-input.ts';
 import type { PbsLookup } from './prescription-rules.ts';
 import { planTransition } from './prescription-lifecycle.ts';
+import { recordTokenMessage } from './prescription-token-message.ts';
 import { viewOfPrescription } from './prescription-view.ts';
 import { storedTokenPageKeyOf } from './token-page-keys.ts';
 import type { Prescription } from './prescriptions-schemas.ts';
@@ -144,6 +145,7 @@ async function insertWithEvent(ctx: PrescriptionsContext, row: PrescriptionRow, 
         await alongside?.(work, { scid: row.scid });
         await insertPrescription(work.trx, row);
         await recordPrescriptionAction(ctx, work, 'create', { patient, actorId: row.prescriber_user_id, scid: row.scid, reserved });
+        recordTokenMessage(ctx, work, row);
       });
       return row;
     } catch (error) {

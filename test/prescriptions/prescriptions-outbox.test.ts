@@ -1,7 +1,7 @@
 // Every create, cease, cancel and reissue writes exactly one event in the same transaction:
 // the envelope the spec describes, for the partner that created the patient, only once that
 // partner has validated the organization; and a failure after the change, before the commit,
-// leaves neither the change nor the event nor its audit entry.
+// leaves neither the change nor the event nor its audit entry (nor a token message to send).
 import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { createAuditTrail } from '../../src/audit/index.ts';
@@ -9,6 +9,7 @@ import { type Principal, SCOPES } from '../../src/auth/index.ts';
 import { enablePartnerForOrganization, DEMO_HPIO } from '../../src/onboarding/index.ts';
 import { createUnitOfWork } from '../../src/platform/db/unit-of-work.ts';
 import { changePrescription, prescribe, PRESCRIPTION_ACTIONS, TRANSITIONS, type PrescriptionsContext } from '../../src/prescriptions/index.ts';
+import { createTokenMessageOutbox } from '../../src/token-delivery/index.ts';
 import { createWebhookOutbox } from '../../src/webhooks/index.ts';
 import { snapshotDatabase } from '../database-snapshot.ts';
 import { bearer, givenPartner, requestToken, useTestApp } from '../given.ts';
@@ -120,15 +121,17 @@ describe('the transactional outbox', () => {
     const failing = failAfterEventInsert();
     const db = t.deps.database.withPlugin(failing.plugin);
     // The sinks write with the transaction they are handed: the failing one's.
-    const sinks = [createWebhookOutbox(t.deps), createAuditTrail(t.deps)];
+    const sinks = [createWebhookOutbox(t.deps), createTokenMessageOutbox(t.deps), createAuditTrail(t.deps)];
     const ctx: PrescriptionsContext = { ...t.features.prescriptions, db, unitOfWork: createUnitOfWork(db, sinks, t.deps.logger) };
     const body = { value: action === 'reissue' ? { delivery: { method: 'EMAIL', recipient_type: 'PATIENT' } } : action === 'create' ? prescribeBody() : {}, issues: [] };
     const before = await snapshotDatabase(t.deps.database);
     const run = scid ? changePrescription(ctx, principal(), { ...ids(), scid }, action as 'cease', body) : prescribe(ctx, principal(), ids(), body);
     await expect(run).rejects.toThrow('injected failure before COMMIT');
-    // The change was made, the event and the audit entry written, in that order, before the failure...
-    const writes = failing.seen.filter((statement) => /prescriptions|webhook_events|audit_entries/.test(statement));
-    expect(writes.slice(-3)).toEqual([action === 'create' ? 'InsertQueryNode:prescriptions' : 'UpdateQueryNode:prescriptions', 'InsertQueryNode:webhook_events', 'InsertQueryNode:audit_entries']);
+    // The change was made, the event, the token message (a create's or a reissue's) and the audit entry written, in that order, before the failure...
+    const writes = failing.seen.filter((statement) => /prescriptions|webhook_events|token_messages|audit_entries/.test(statement));
+    const message = action === 'create' || action === 'reissue' ? ['InsertQueryNode:token_messages'] : [];
+    const expected = [action === 'create' ? 'InsertQueryNode:prescriptions' : 'UpdateQueryNode:prescriptions', 'InsertQueryNode:webhook_events', ...message, 'InsertQueryNode:audit_entries'];
+    expect(writes.slice(-expected.length)).toEqual(expected);
     // ...and none survived it.
     expect(await snapshotDatabase(t.deps.database)).toEqual(before);
   });

@@ -20,6 +20,26 @@ import { portalFormIdsColumns, portalSessionsColumns, prescriptionDraftsColumns,
 import { auditChainColumns, auditEntriesColumns } from './audit-tables.ts';
 import { pbsItemsColumns, pbsItemWordsColumns, pbsSchedulesColumns } from './medicine-tables.ts';
 
+/** Each token message sent or kept (migration 0019): the token-delivery outbox. */
+const tokenMessagesColumns = {
+  id: text(),
+  prescription_id: text(),
+  organization_id: text(),
+  channel: text(),
+  destination: text(),
+  body: text(),
+  status: text(),
+  attempts_made: integer().withDefault(),
+  next_attempt_at: time(),
+  lease_owner: text().orNull(),
+  lease_expires_at: time().orNull(),
+  fencing_token: integer().withDefault(),
+  last_error: text().orNull(),
+  provider_id: text().orNull(),
+  created_at: time(),
+  completed_at: time().orNull(),
+} as const;
+
 const partnersColumns = {
   id: text(),
   name: text(),
@@ -271,6 +291,7 @@ export const TABLES = {
   pbs_item_words: pbsItemWordsColumns,
   prescriber_script_numbers: prescriberScriptNumbersColumns,
   prescription_drafts: prescriptionDraftsColumns,
+  token_messages: tokenMessagesColumns,
 } as const satisfies Readonly<Record<string, TableColumns>>;
 
 export type Database = { -readonly [T in keyof typeof TABLES]: RowOf<(typeof TABLES)[T]> };
@@ -293,3 +314,4 @@ export type PortalFormIdsTable = Database['portal_form_ids'];
 export type PrescriptionDraftsTable = Database['prescription_drafts'];
 export type AuditEntriesTable = Database['audit_entries'];
 export type PbsItemsTable = Database['pbs_items'];
+export type TokenMessagesTable = Database['token_messages'];

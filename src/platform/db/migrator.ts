@@ -20,6 +20,7 @@ import * as webhookEventTraceContext from '../../../migrations/0015-webhook-even
 import * as pbsSchedule from '../../../migrations/0016-pbs-schedule.ts';
 import * as prescriptionFields from '../../../migrations/0017-prescription-fields.ts';
 import * as prescriptionDrafts from '../../../migrations/0018-prescription-drafts.ts';
+import * as tokenMessages from '../../../migrations/0019-token-messages.ts';
 
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0001-foundation': foundation,
@@ -40,6 +41,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0016-pbs-schedule': pbsSchedule,
   '0017-prescription-fields': prescriptionFields,
   '0018-prescription-drafts': prescriptionDrafts,
+  '0019-token-messages': tokenMessages,
 };
 
 export interface MigrationReport {

@@ -53,6 +53,8 @@ export interface Metrics {
   recordWebhookDeliveryEnded(status: 'delivered' | 'failed'): void;
   /** From an event's commit to the answer to its first attempt. */
   recordWebhookFirstAttemptLatency(seconds: number): void;
+  /** One attempt to send a token message: its channel (SMS, EMAIL) and outcome class. */
+  recordTokenMessageSend(channel: string, outcome: string): void;
   /**
    * Audit entries written (erx_audit_entries_written_total). The hook for the audit trail: its
    * sink calls this with the number of entries a transaction wrote, after it committed.
@@ -81,6 +83,7 @@ export const NO_METRICS: Metrics = {
   recordWebhookAttempt: nothing,
   recordWebhookDeliveryEnded: nothing,
   recordWebhookFirstAttemptLatency: nothing,
+  recordTokenMessageSend: nothing,
   recordAuditEntriesWritten: nothing,
   watchWebhookWindows: () => nothing,
   watchWebhookBacklog: () => nothing,

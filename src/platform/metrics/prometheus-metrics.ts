@@ -66,6 +66,7 @@ export function createPrometheusMetrics(): Metrics {
   const hiCalls = new Counter({ name: 'erx_hi_service_calls_total', help: 'HI Service calls, by operation, search path and outcome.', labelNames: ['operation', 'search_path', 'outcome'], registers });
   const webhookAttempts = new Counter({ name: 'erx_webhook_attempts_total', help: 'Webhook delivery attempts, by outcome class.', labelNames: ['outcome'], registers });
   const attemptDuration = new Histogram({ name: 'erx_webhook_attempt_duration_seconds', help: 'Duration of webhook delivery attempts.', buckets: ATTEMPT_BUCKETS, registers });
+  const tokenSends = new Counter({ name: 'erx_token_message_sends_total', help: 'Attempts to send a prescription token, by channel and outcome class.', labelNames: ['channel', 'outcome'], registers });
   const deliveriesEnded = new Counter({ name: 'erx_webhook_deliveries_ended_total', help: 'Webhook deliveries that ended: delivered, or failed after their last attempt.', labelNames: ['status'], registers });
   const firstAttemptLatency = new Histogram({
     name: 'erx_webhook_first_attempt_latency_seconds',
@@ -159,6 +160,7 @@ export function createPrometheusMetrics(): Metrics {
       attemptDuration.observe(seconds);
     },
     recordWebhookDeliveryEnded: (status) => deliveriesEnded.inc({ status }),
+    recordTokenMessageSend: (channel, outcome) => tokenSends.inc({ channel, outcome }),
     recordWebhookFirstAttemptLatency: (seconds) => firstAttemptLatency.observe(Math.max(0, seconds)),
     recordAuditEntriesWritten: (count) => auditEntries.inc(count),
     watchWebhookWindows: (read) => watch(windows, read),

@@ -1,0 +1,81 @@
+// The two channels a token message goes out by: SMS through Twilio's Messages API, e-mail
+// through SMTP (nodemailer). Each answers with an outcome class of the webhook retry rule
+// (webhooks/webhook-delivery-rules.ts), so one rule decides retry, backoff and give-up for
+// both kinds of job: Twilio's answers are HTTP and classed as webhooks' are (429 and 5xx are
+// retried, other 4xx are not); an SMTP reply of 4xx (try later) is classed as a server error,
+// one of 5xx (refused for good) as a client error. A send never throws.
+import nodemailer, { type Transporter } from 'nodemailer';
+import type SMTPTransport from 'nodemailer/lib/smtp-transport/index.js';
+import type { Config } from '../config.ts';
+import { classifyHttpStatus, type OutcomeClass } from '../webhooks/index.ts';
+import { TOKEN_EMAIL_SUBJECT } from './token-message-text.ts';
+
+export interface SendResult {
+  outcome: OutcomeClass;
+  /** The provider's id of the message (Twilio's sid, the SMTP message id). */
+  providerId: string | null;
+  /** Why it failed, without the destination. */
+  error: string | null;
+}
+
+export interface TokenMessageSenders {
+  send(message: { channel: string; destination: string; body: string }): Promise<SendResult>;
+  close(): void;
+}
+
+export function openTokenMessageSenders(config: Pick<Config, 'sms' | 'smtp'>, timeoutMs: number): TokenMessageSenders {
+  const mailer = config.smtp ? nodemailer.createTransport(smtpOptionsOf(config.smtp.url, timeoutMs)) : undefined;
+  return {
+    async send(message) {
+      if (message.channel === 'SMS' && config.sms) return sendSms(config.sms, message, timeoutMs);
+      if (message.channel === 'EMAIL' && config.smtp && mailer) return sendEmail(mailer, config.smtp.from, message);
+      return { outcome: 'http_4xx', providerId: null, error: `no ${message.channel} channel is configured` };
+    },
+    close() {
+      mailer?.close();
+    },
+  };
+}
+
+async function sendSms(sms: NonNullable<Config['sms']>, message: { destination: string; body: string }, timeoutMs: number): Promise<SendResult> {
+  const url = `${sms.baseUrl}/2010-04-01/Accounts/${encodeURIComponent(sms.accountSid)}/Messages.json`;
+  const form = new URLSearchParams({ To: message.destination, From: sms.from, Body: message.body });
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      method: 'POST',
+      headers: { authorization: `Basic ${Buffer.from(`${sms.accountSid}:${sms.authToken}`).toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded' },
+      body: form,
+      redirect: 'manual',
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+  } catch (error) {
+    const timedOut = error instanceof Error && error.name === 'TimeoutError';
+    return { outcome: timedOut ? 'timeout' : 'connect', providerId: null, error: timedOut ? 'Twilio did not answer in time' : 'Twilio could not be reached' };
+  }
+  const answer = (await response.json().catch(() => ({}))) as { sid?: unknown; code?: unknown; message?: unknown };
+  const outcome = classifyHttpStatus(response.status);
+  if (outcome === 'success') return { outcome, providerId: typeof answer.sid === 'string' ? answer.sid : null, error: null };
+  const code = typeof answer.code === 'number' || typeof answer.code === 'string' ? ` (code ${answer.code})` : '';
+  return { outcome, providerId: null, error: `Twilio answered ${response.status}${code}` };
+}
+
+/** ERX_SMTP_URL as nodemailer's options: smtps is TLS from the start, smtp upgrades with STARTTLS when offered. */
+function smtpOptionsOf(url: string, timeoutMs: number): SMTPTransport.Options {
+  const parsed = new URL(url);
+  const secure = parsed.protocol === 'smtps:';
+  const auth = parsed.username ? { user: decodeURIComponent(parsed.username), pass: decodeURIComponent(parsed.password) } : undefined;
+  const port = parsed.port ? Number(parsed.port) : secure ? 465 : 587;
+  return { host: parsed.hostname, port, secure, auth, connectionTimeout: timeoutMs, greetingTimeout: timeoutMs, socketTimeout: timeoutMs };
+}
+
+async function sendEmail(mailer: Transporter, from: string, message: { destination: string; body: string }): Promise<SendResult> {
+  try {
+    const info = await mailer.sendMail({ from, to: message.destination, subject: TOKEN_EMAIL_SUBJECT, text: message.body });
+    return { outcome: 'success', providerId: typeof info.messageId === 'string' ? info.messageId : null, error: null };
+  } catch (error) {
+    const code = (error as { responseCode?: unknown }).responseCode;
+    if (typeof code === 'number') return { outcome: code >= 500 ? 'http_4xx' : 'http_5xx', providerId: null, error: `the SMTP server answered ${code}` };
+    return { outcome: 'connect', providerId: null, error: 'the SMTP server could not be reached' };
+  }
+}
