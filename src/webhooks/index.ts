@@ -40,4 +40,11 @@ export {
 export type { WebhookHttpClient } from './webhook-http-attempt.ts';
 export { createWebhookOutbox, type WebhookOutbox } from './webhook-outbox.ts';
 export { pingWebhookEndpoint } from './webhook-ping.ts';
-export { signatureOf, signWebhookPayload } from './webhook-signature.ts';
+export {
+  deliveryAuthHeaders,
+  generateWebhookSecret,
+  isStandardWebhooksSecret,
+  signatureOf,
+  signWebhookPayload,
+  standardSignatureOf,
+} from './webhook-signature.ts';

@@ -36,7 +36,7 @@ export async function pingWebhookEndpoint(ctx: WebhooksContext, partnerId: strin
   const body = JSON.stringify(envelope);
   const sender = openWebhookSender(ctx);
   try {
-    const result = await sender.send({ url: endpoint.url, body, signature: signDelivery(endpoint, body, ctx.clock), timeoutMs: ctx.settings.timeoutMs });
+    const result = await sender.send({ url: endpoint.url, body, authHeaders: signDelivery(endpoint, envelope.event_id, body, ctx.clock), timeoutMs: ctx.settings.timeoutMs });
     // A ping changes nothing stored: noted as an access, written before the command answers.
     await ctx.audit.noteAccess({
       action: 'admin.webhook_ping',
