@@ -10,7 +10,7 @@ import { BlockedAddressError, assertPublicAddresses, resolveHost } from './webho
 import { countDeliveriesByStatus, findWebhookEndpoint, updateWebhookEndpoint, type WebhookEndpointRow } from './webhook-endpoints-store.ts';
 import { webhookOutbox } from './webhook-outbox.ts';
 import { generateWebhookSecret, isStandardWebhooksSecret } from './webhook-signature.ts';
-import { WebhooksError, type WebhooksContext } from './webhooks-service.ts';
+import { webhookAction, WebhooksError, type WebhookActor, type WebhooksContext } from './webhooks-service.ts';
 
 /** DESIGN decision 14: the old secret keeps signing for 24 h unless the operator says otherwise. */
 export const DEFAULT_ROTATION_OVERLAP = '24h';
@@ -81,7 +81,7 @@ export interface EndpointSet {
 }
 
 /** Registers or changes the partner's endpoint; the first registration issues its secret. */
-export async function setWebhookEndpoint(ctx: WebhooksContext, partnerId: string, url: string): Promise<EndpointSet> {
+export async function setWebhookEndpoint(ctx: WebhooksContext, partnerId: string, url: string, by: WebhookActor = 'operator'): Promise<EndpointSet> {
   await requirePartner(ctx.db, partnerId);
   const prepared = await prepareWebhookEndpoint(ctx, url);
   return ctx.unitOfWork.run(async ({ trx, record }) => {
@@ -92,7 +92,7 @@ export async function setWebhookEndpoint(ctx: WebhooksContext, partnerId: string
       ...(issuing ? { webhook_secret_encrypted: prepared.secretEncrypted, webhook_secret_issued_at: prepared.issuedAt } : {}),
     });
     record(webhookOutbox, { wake: partnerId }); // deliveries that waited for an endpoint
-    record(auditRecords, { action: 'admin.webhook_endpoint_set', detail: { partnerId } });
+    record(auditRecords, { action: webhookAction(by, 'webhook_endpoint_set'), detail: { partnerId } });
     return { partner_id: partnerId, webhook_url: prepared.url, previous_url: row.webhook_url, webhook_secret: issuing ? prepared.secret : null };
   });
 }
@@ -105,7 +105,7 @@ export interface SecretRotated {
 }
 
 /** Issues a new secret; the current one keeps signing (second v1) for `overlapMs`. */
-export async function rotateWebhookSecret(ctx: WebhooksContext, partnerId: string, overlapMs: number): Promise<SecretRotated> {
+export async function rotateWebhookSecret(ctx: WebhooksContext, partnerId: string, overlapMs: number, by: WebhookActor = 'operator'): Promise<SecretRotated> {
   const secret = generateWebhookSecret();
   return ctx.unitOfWork.run(async ({ trx, record }) => {
     const row = await requirePartner(trx, partnerId);
@@ -120,7 +120,7 @@ export async function rotateWebhookSecret(ctx: WebhooksContext, partnerId: strin
       webhook_previous_secret_encrypted: validUntil ? row.webhook_secret_encrypted : null,
       webhook_previous_secret_expires_at: validUntil,
     });
-    record(auditRecords, { action: 'admin.webhook_secret_rotate', detail: { partnerId } });
+    record(auditRecords, { action: webhookAction(by, 'webhook_secret_rotate'), detail: { partnerId } });
     return { partner_id: partnerId, webhook_secret: secret, previous_secret_valid_until: validUntil };
   });
 }
