@@ -47,16 +47,16 @@ export function createRecordingHiService(fixtures: HiFixtures): RecordingHiServi
     providerLookups: [],
     fault: undefined,
     duringLookup: undefined,
-    async searchIhi(request) {
+    async searchIhi(request, context) {
       hi.searches.push(request);
       await passGate();
-      return simulator.searchIhi(request);
+      return simulator.searchIhi(request, context);
     },
-    async verifyProvider(request) {
+    async verifyProvider(request, context) {
       hi.providerLookups.push(request);
       if (hi.fault) throw hi.fault;
       await hi.duringLookup?.();
-      return simulator.verifyProvider(request);
+      return simulator.verifyProvider(request, context);
     },
     gateSearches(size) {
       gate = { size, waiting: [] };

@@ -32,7 +32,7 @@ function searchFor(
   changes: Partial<IhiSearchRequest> = {},
   simulator: HiServicePort = demoSimulator,
 ) {
-  return simulator.searchIhi({ ...buildIhiSearchRequest(record, path), ...changes });
+  return simulator.searchIhi({ ...buildIhiSearchRequest(record, path), ...changes }, HI_CONTEXT);
 }
 
 async function expectFound(search: Promise<unknown>, record: HiPatientFixture = jessica) {
@@ -51,6 +51,8 @@ function givenPatient(overrides: Partial<HiPatientFixture> = {}): HiPatientFixtu
     ...overrides,
   };
 }
+
+const HI_CONTEXT = { hpio: '8003621566684455', userId: 'user-of-the-test' };
 
 describe('sandbox simulator normalisation', () => {
   it.each(['+61412345678', '61412345678', '0412345678'])(
@@ -167,14 +169,14 @@ describe('sandbox simulator record order and faults', () => {
     const request = buildProviderVerificationRequest(HI_DEMO_PROVIDERS.withoutStatus, {
       given_name: 'Other',
     });
-    await expect(demoSimulator.verifyProvider(request)).resolves.toEqual(NO_MATCH);
+    await expect(demoSimulator.verifyProvider(request, HI_CONTEXT)).resolves.toEqual(NO_MATCH);
   });
 
   it('answers no_match from empty fixtures', async () => {
     const simulator = createHiSandboxSimulator({ fixtures: { patients: [], providers: [] } });
     await expect(searchFor(jessica, 'ihi_number', {}, simulator)).resolves.toEqual(NO_MATCH);
     const provider = buildProviderVerificationRequest(HI_DEMO_PROVIDERS.verified);
-    await expect(simulator.verifyProvider(provider)).resolves.toEqual(NO_MATCH);
+    await expect(simulator.verifyProvider(provider, HI_CONTEXT)).resolves.toEqual(NO_MATCH);
   });
 });
 
@@ -202,7 +204,7 @@ describe('sandbox simulator latency', () => {
     const sleep = vi.fn(() => Promise.resolve());
     const simulator = createHiSandboxSimulator({ fixtures, latencyMs: 250, sleep });
     await searchFor(jessica, 'ihi_number', {}, simulator);
-    await simulator.verifyProvider(provider);
+    await simulator.verifyProvider(provider, HI_CONTEXT);
     expect(sleep.mock.calls).toStrictEqual([[250], [250]]);
   });
 
@@ -226,7 +228,7 @@ describe('sandbox simulator latency', () => {
     for (const latencyMs of [0, undefined]) {
       const simulator = createHiSandboxSimulator({ fixtures, latencyMs, sleep });
       await searchFor(jessica, 'ihi_number', {}, simulator);
-      await simulator.verifyProvider(provider);
+      await simulator.verifyProvider(provider, HI_CONTEXT);
     }
     expect(sleep).not.toHaveBeenCalled();
   });

@@ -2,9 +2,10 @@
 // path, into the process's metrics. A decorator around the port (runtime.ts wraps the adapter it
 // builds), so neither the adapters nor their callers know about metrics.
 import type { HiCallOutcome, HiOperation, Metrics } from '../platform/metrics/metrics.ts';
-import { HiServiceUnreachableError, type HiServicePort } from './hi-service-port.ts';
+import { HiServiceRejectedError, HiServiceUnreachableError, type HiServicePort } from './hi-service-port.ts';
 
 function outcomeOfError(error: unknown): HiCallOutcome {
+  if (error instanceof HiServiceRejectedError) return 'rejected';
   return error instanceof HiServiceUnreachableError ? 'unreachable' : 'error';
 }
 
@@ -24,7 +25,7 @@ async function measured<T extends { kind: HiCallOutcome }>(metrics: Metrics, ope
 export function measureHiService(port: HiServicePort, metrics: Metrics): HiServicePort {
   if (!metrics.enabled) return port;
   return {
-    searchIhi: (request) => measured(metrics, 'searchIhi', request.path, () => port.searchIhi(request)),
-    verifyProvider: (request) => measured(metrics, 'verifyProvider', undefined, () => port.verifyProvider(request)),
+    searchIhi: (request, context) => measured(metrics, 'searchIhi', request.path, () => port.searchIhi(request, context)),
+    verifyProvider: (request, context) => measured(metrics, 'verifyProvider', undefined, () => port.verifyProvider(request, context)),
   };
 }

@@ -1,6 +1,8 @@
-// The one interface every HI Service adapter implements (the sandbox simulator now, real
-// adapters later). An adapter runs exactly one search path per call; trying the paths in
-// priority order and falling back is the precheck's job, not the adapter's.
+// The one interface every HI Service adapter implements (the sandbox simulator and the SOAP
+// adapter). An adapter runs exactly one search path per call; trying the paths in priority
+// order and falling back is the precheck's job, not the adapter's. Every call names who asks:
+// erx is a Contracted Service Provider, so the organization's HPI-O and the acting user go
+// with each message.
 
 export const IHI_SEARCH_PATHS = [
   'ihi_number',
@@ -71,23 +73,54 @@ export type IhiSearchResult = IhiFound | { kind: 'no_match' };
 
 export type ProviderVerificationRequest = HiDemographics & { hpii_number: string };
 
+/** `inactive`: the HPI-I exists but is deactivated or retired, so the provider is not verified. */
 export type ProviderVerification =
   | { kind: 'verified' }
   | { kind: 'no_match' }
-  | { kind: 'no_status' };
+  | { kind: 'no_status' }
+  | { kind: 'inactive' };
+
+/**
+ * Who asks: the organization's HPI-O (the `hpio` header) and the acting erx user (the `user`
+ * header). `signal` aborts the call when the request's budget across search paths runs out; an
+ * adapter then throws HiServiceUnreachableError, as for its own per-call timeout.
+ */
+export interface HiCallContext {
+  hpio: string;
+  userId: string;
+  signal?: AbortSignal;
+}
 
 export interface HiServicePort {
-  /** Throws HiServiceUnreachableError when the service cannot be reached. */
-  searchIhi(request: IhiSearchRequest): Promise<IhiSearchResult>;
-  /** Throws HiServiceUnreachableError when the service cannot be reached. */
-  verifyProvider(request: ProviderVerificationRequest): Promise<ProviderVerification>;
+  /** Throws HiServiceUnreachableError (or its HiServiceRejectedError) when no answer can be used. */
+  searchIhi(request: IhiSearchRequest, context: HiCallContext): Promise<IhiSearchResult>;
+  /** Throws HiServiceUnreachableError (or its HiServiceRejectedError) when no answer can be used. */
+  verifyProvider(request: ProviderVerificationRequest, context: HiCallContext): Promise<ProviderVerification>;
 }
 
 /** The HI Service could not be reached; callers answer `hi_service_error` (precheck) or 500. */
 export class HiServiceUnreachableError extends Error {
-  override readonly name = 'HiServiceUnreachableError';
+  override readonly name: string = 'HiServiceUnreachableError';
 
   constructor(message = 'HI Service unreachable', options?: { cause?: unknown }) {
     super(message, options);
+  }
+}
+
+/**
+ * The HI Service answered with an Error or Fatal status (a SOAP fault or a result whose service
+ * message has that severity): it was reached, but gave no answer to use. Kept apart from "no
+ * match"; a subclass of the unreachable error, so callers still answer `hi_service_error` or 500.
+ * `code` is the service's message code; neither field may carry a demographic or identifier.
+ */
+export class HiServiceRejectedError extends HiServiceUnreachableError {
+  override readonly name = 'HiServiceRejectedError';
+
+  constructor(
+    readonly severity: 'Error' | 'Fatal',
+    readonly code: string,
+    message = `HI Service rejected the request (${severity} ${code})`,
+  ) {
+    super(message);
   }
 }

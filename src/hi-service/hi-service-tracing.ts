@@ -3,7 +3,7 @@
 // Demographics and identifiers never go into a span.
 import { SpanKind, SpanStatusCode, type Tracer } from '@opentelemetry/api';
 import { ATTR_ERROR_TYPE } from '@opentelemetry/semantic-conventions';
-import { HiServiceUnreachableError, type HiServicePort } from './hi-service-port.ts';
+import { HiServiceRejectedError, HiServiceUnreachableError, type HiServicePort } from './hi-service-port.ts';
 
 export const HI_SPAN_ATTRIBUTES = {
   operation: 'erx.hi.operation',
@@ -15,8 +15,8 @@ export const HI_SPAN_ATTRIBUTES = {
 export function traceHiService(port: HiServicePort, tracer: Tracer | undefined): HiServicePort {
   if (!tracer) return port;
   return {
-    searchIhi: (request) => traced(tracer, 'searchIhi', request.path, () => port.searchIhi(request)),
-    verifyProvider: (request) => traced(tracer, 'verifyProvider', undefined, () => port.verifyProvider(request)),
+    searchIhi: (request, context) => traced(tracer, 'searchIhi', request.path, () => port.searchIhi(request, context)),
+    verifyProvider: (request, context) => traced(tracer, 'verifyProvider', undefined, () => port.verifyProvider(request, context)),
   };
 }
 
@@ -29,7 +29,7 @@ async function traced<T extends { kind: string }>(tracer: Tracer, operation: str
       span.setAttribute(HI_SPAN_ATTRIBUTES.outcome, result.kind);
       return result;
     } catch (error) {
-      const outcome = error instanceof HiServiceUnreachableError ? 'unreachable' : 'error';
+      const outcome = error instanceof HiServiceRejectedError ? 'rejected' : error instanceof HiServiceUnreachableError ? 'unreachable' : 'error';
       span.setAttribute(HI_SPAN_ATTRIBUTES.outcome, outcome);
       span.setAttribute(ATTR_ERROR_TYPE, error instanceof Error ? error.name : 'error');
       span.setStatus({ code: SpanStatusCode.ERROR });

@@ -3,11 +3,13 @@
 
 export {
   HI_SEX_CODES,
+  HiServiceRejectedError,
   HiServiceUnreachableError,
   IHI_RECORD_STATUSES,
   IHI_SEARCH_PATHS,
   IHI_STATUSES,
   type AustralianStreetAddress,
+  type HiCallContext,
   type HiDemographics,
   type HiServicePort,
   type HiSex,

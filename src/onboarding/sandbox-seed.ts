@@ -61,7 +61,7 @@ export function buildTokenCurl(baseUrl: string, seed: Omit<SandboxSeed, 'token_c
  */
 async function makeReadyToPrescribe(users: UsersContext, organizationId: string, userId: string): Promise<void> {
   const body = { value: { provider_details: DEMO_PRESCRIBER_DETAILS }, issues: [] };
-  await updateUser(users, { organizationId, organizationHpio: DEMO_HPIO }, userId, body);
+  await updateUser(users, { organizationId, organizationHpio: DEMO_HPIO, userId }, userId, body);
 }
 
 export async function seedSandbox(ctx: OnboardingContext, features: { users: UsersContext }): Promise<SandboxSeed> {

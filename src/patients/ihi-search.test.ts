@@ -82,19 +82,21 @@ function scriptedPort(answers: Partial<Record<IhiSearchPath, IhiSearchResult | '
   return { port, asked };
 }
 
+const HI_CONTEXT = { hpio: '8003621566684455', userId: 'user-of-the-test' };
+
 const FOUND = { kind: 'found', ihi_number: '8003601240022579', ihi_status: 'ACTIVE', ihi_record_status: 'VERIFIED' } as const;
 
 describe('runIhiSearch', () => {
   it('stops at the first path that matches and reports none failed', async () => {
     const { port, asked } = scriptedPort({ ihi_number: FOUND });
-    const run = await runIhiSearch(port, ALL_IDENTIFIERS, DEMOGRAPHICS, [...IHI_SEARCH_PATHS]);
+    const run = await runIhiSearch(port, HI_CONTEXT, ALL_IDENTIFIERS, DEMOGRAPHICS, [...IHI_SEARCH_PATHS]);
     expect(run).toMatchObject({ kind: 'found', searchedPath: 'ihi_number', failedPaths: [] });
     expect(asked.map((r) => r.path)).toEqual(['ihi_number']);
   });
 
   it('falls through paths that find no record, in order, and lists them as failed', async () => {
     const { port, asked } = scriptedPort({ email: FOUND });
-    const run = await runIhiSearch(port, ALL_IDENTIFIERS, DEMOGRAPHICS, ['medicare', 'mobile', 'email', 'international-address']);
+    const run = await runIhiSearch(port, HI_CONTEXT, ALL_IDENTIFIERS, DEMOGRAPHICS, ['medicare', 'mobile', 'email', 'international-address']);
     expect(run).toMatchObject({ kind: 'found', searchedPath: 'email', failedPaths: ['medicare', 'mobile'] });
     expect(asked.map((r) => r.path)).toEqual(['medicare', 'mobile', 'email']);
     expect(asked.every((r) => r.demographics === DEMOGRAPHICS)).toBe(true);
@@ -102,13 +104,13 @@ describe('runIhiSearch', () => {
 
   it('on no match names the last path tried as searched and the others as failed', async () => {
     const { port } = scriptedPort({});
-    const run = await runIhiSearch(port, ALL_IDENTIFIERS, DEMOGRAPHICS, ['dva', 'mobile', 'australian-street-address']);
+    const run = await runIhiSearch(port, HI_CONTEXT, ALL_IDENTIFIERS, DEMOGRAPHICS, ['dva', 'mobile', 'australian-street-address']);
     expect(run).toEqual({ kind: 'no_match', searchedPath: 'australian-street-address', failedPaths: ['dva', 'mobile'] });
   });
 
   it('stops when the HI Service is unreachable, naming the path it was searching', async () => {
     const { port, asked } = scriptedPort({ medicare: 'unreachable', mobile: FOUND });
-    const run = await runIhiSearch(port, ALL_IDENTIFIERS, DEMOGRAPHICS, ['ihi_number', 'medicare', 'mobile']);
+    const run = await runIhiSearch(port, HI_CONTEXT, ALL_IDENTIFIERS, DEMOGRAPHICS, ['ihi_number', 'medicare', 'mobile']);
     expect(run).toEqual({ kind: 'unreachable', searchedPath: 'medicare', failedPaths: ['ihi_number'] });
     expect(asked).toHaveLength(2);
   });
@@ -116,11 +118,11 @@ describe('runIhiSearch', () => {
   it('appends each call it makes to attempts, with its answer and duration, up to the one that ends the walk', async () => {
     const { port } = scriptedPort({ mobile: 'unreachable' });
     const attempts: SearchAttempt[] = [];
-    await runIhiSearch(port, ALL_IDENTIFIERS, DEMOGRAPHICS, ['medicare', 'dva', 'mobile', 'email'], attempts);
+    await runIhiSearch(port, HI_CONTEXT, ALL_IDENTIFIERS, DEMOGRAPHICS, ['medicare', 'dva', 'mobile', 'email'], attempts);
     expect(attempts.map(({ path, hiResult }) => [path, hiResult])).toEqual([['medicare', 'no_match'], ['dva', 'no_match'], ['mobile', 'unreachable']]);
     expect(attempts.every(({ durationMs }) => durationMs >= 0)).toBe(true);
     const found: SearchAttempt[] = [];
-    await runIhiSearch(scriptedPort({ dva: FOUND }).port, ALL_IDENTIFIERS, DEMOGRAPHICS, ['medicare', 'dva', 'mobile'], found);
+    await runIhiSearch(scriptedPort({ dva: FOUND }).port, HI_CONTEXT, ALL_IDENTIFIERS, DEMOGRAPHICS, ['medicare', 'dva', 'mobile'], found);
     expect(found.map(({ path, hiResult }) => [path, hiResult])).toEqual([['medicare', 'no_match'], ['dva', 'found']]);
   });
 
@@ -132,7 +134,7 @@ describe('runIhiSearch', () => {
       verifyProvider: async () => ({ kind: 'verified' }),
     };
     const attempts: SearchAttempt[] = [];
-    await expect(runIhiSearch(port, ALL_IDENTIFIERS, DEMOGRAPHICS, ['mobile', 'email'], attempts)).rejects.toThrow('bug');
+    await expect(runIhiSearch(port, HI_CONTEXT, ALL_IDENTIFIERS, DEMOGRAPHICS, ['mobile', 'email'], attempts)).rejects.toThrow('bug');
     expect(attempts).toEqual([{ path: 'mobile', hiResult: 'failed', durationMs: expect.any(Number) }]);
   });
 
@@ -143,6 +145,6 @@ describe('runIhiSearch', () => {
       },
       verifyProvider: async () => ({ kind: 'verified' }),
     };
-    await expect(runIhiSearch(port, ALL_IDENTIFIERS, DEMOGRAPHICS, ['mobile'])).rejects.toThrow('bug');
+    await expect(runIhiSearch(port, HI_CONTEXT, ALL_IDENTIFIERS, DEMOGRAPHICS, ['mobile'])).rejects.toThrow('bug');
   });
 });

@@ -2,6 +2,7 @@
 // order table as one constant, which paths a body can use, and the walk through them.
 import {
   HiServiceUnreachableError,
+  type HiCallContext,
   type HiDemographics,
   type HiServicePort,
   type IhiFound,
@@ -95,6 +96,7 @@ export interface SearchAttempt {
  */
 export async function runIhiSearch(
   hiService: HiServicePort,
+  context: HiCallContext,
   identifiers: IhiSearchIdentifiers,
   demographics: HiDemographics,
   paths: IhiSearchPath[],
@@ -105,7 +107,7 @@ export async function runIhiSearch(
     const started = performance.now();
     let result: IhiSearchResult;
     try {
-      result = await hiService.searchIhi(Object.assign({ path, demographics }, identifiers));
+      result = await hiService.searchIhi(Object.assign({ path, demographics }, identifiers), context);
     } catch (error) {
       const unreachable = error instanceof HiServiceUnreachableError;
       attempts.push({ path, hiResult: unreachable ? 'unreachable' : 'failed', durationMs: elapsedSince(started) });

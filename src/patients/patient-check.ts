@@ -2,7 +2,7 @@
 // spec's precedence: several patients share the partner_patient_id (409) > already_exists >
 // organization_not_ready > insufficient_data > the outcome of the HI Service search.
 import type { Kysely } from 'kysely';
-import type { HiServicePort, IhiSearchIdentifiers, IhiSearchPath } from '../hi-service/index.ts';
+import type { HiCallContext, HiServicePort, IhiSearchIdentifiers, IhiSearchPath } from '../hi-service/index.ts';
 import type { Database } from '../platform/db/database-schema.ts';
 import { ApiError } from '../platform/http/api-error.ts';
 import type { PatientCheck } from './ihi-precheck.ts';
@@ -25,7 +25,7 @@ export function severalPatientsConflict(): ApiError {
 
 export async function checkPatient(
   ctx: CheckContext,
-  organization: { organizationId: string; organizationHpio: string | null },
+  organization: { organizationId: string; organizationHpio: string | null; userId: string },
   input: PatientInput,
   options: { liveCheckOfExisting: boolean; attempts: SearchAttempt[] },
 ): Promise<PatientCheck> {
@@ -37,12 +37,12 @@ export async function checkPatient(
   const canSearch = hpio !== null && plan.runnable.length > 0;
   const [existing] = matches;
   if (existing) {
-    const live = options.liveCheckOfExisting && canSearch ? await searchFor(ctx, identifiers, input, plan.runnable, options.attempts) : undefined;
+    const live = options.liveCheckOfExisting && canSearch ? await searchFor(ctx, { hpio: hpio!, userId: organization.userId }, identifiers, input, plan.runnable, options.attempts) : undefined;
     return { outcome: 'already_exists', existing, live };
   }
   if (hpio === null) return { outcome: 'organization_not_ready' };
   if (!canSearch) return { outcome: 'insufficient_data', plan };
-  const run = await searchFor(ctx, identifiers, input, plan.runnable, options.attempts);
+  const run = await searchFor(ctx, { hpio, userId: organization.userId }, identifiers, input, plan.runnable, options.attempts);
   if (run.kind === 'found') return { outcome: 'ihi_found', search: run };
   if (run.kind === 'no_match') return { outcome: 'no_match', search: run };
   return { outcome: 'hi_service_error', search: run };
@@ -50,6 +50,6 @@ export async function checkPatient(
 
 // A module function, not a closure in checkPatient: the TypeScript loader names each closure
 // as it is made, which costs more than the rest of the plan on this hot path.
-function searchFor(ctx: CheckContext, identifiers: IhiSearchIdentifiers, input: PatientInput, paths: IhiSearchPath[], attempts: SearchAttempt[]) {
-  return runIhiSearch(ctx.hiService, identifiers, demographicsOf(input), paths, attempts);
+function searchFor(ctx: CheckContext, context: HiCallContext, identifiers: IhiSearchIdentifiers, input: PatientInput, paths: IhiSearchPath[], attempts: SearchAttempt[]) {
+  return runIhiSearch(ctx.hiService, context, identifiers, demographicsOf(input), paths, attempts);
 }

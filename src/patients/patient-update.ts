@@ -67,8 +67,9 @@ function needsReverification(stored: PatientRecord, changes: Changes): boolean {
  * - found but not VERIFIED: 422 HI_SERVICE_NOT_VERIFIED, nothing saved (as create refuses);
  * - HI Service unreachable: 503, nothing saved; organization without HPI-O: 400.
  */
-async function reverifyIhi(ctx: PatientsContext, organizationHpio: string | null, patientId: string, record: PatientRecord): Promise<IhiFound | undefined> {
-  if (organizationHpio === null) {
+async function reverifyIhi(ctx: PatientsContext, caller: { organizationHpio: string | null; userId: string }, patientId: string, record: PatientRecord): Promise<IhiFound | undefined> {
+  const hpio = caller.organizationHpio;
+  if (hpio === null) {
     throw invalidRequest('The organization has no HPI-O configured; the IHI cannot be verified until the operator links one');
   }
   const identifiers = identifiersOf(record);
@@ -77,7 +78,7 @@ async function reverifyIhi(ctx: PatientsContext, organizationHpio: string | null
   const attempts: SearchAttempt[] = [];
   let run: IhiSearchRun;
   try {
-    run = await runIhiSearch(ctx.hiService, identifiers, demographicsOf(record), plan.runnable, attempts);
+    run = await runIhiSearch(ctx.hiService, { hpio, userId: caller.userId }, identifiers, demographicsOf(record), plan.runnable, attempts);
   } finally {
     await noteIhiSearches(ctx.audit, attempts, identifiers, patientId);
   }
@@ -127,7 +128,7 @@ export async function updatePatient(
   if (Object.keys(changes).length === 0) throw invalidRequest('The body has no updatable fields');
   const merged: PatientRecord = Object.assign({}, stored, changes);
   const reverified = needsReverification(stored, changes);
-  const record = reverified ? Object.assign({}, merged, ihiFieldsOf(await reverifyIhi(ctx, principal.organizationHpio, row.id, merged))) : merged;
+  const record = reverified ? Object.assign({}, merged, ihiFieldsOf(await reverifyIhi(ctx, principal, row.id, merged))) : merged;
   const now = ctx.clock.now().toISOString();
   await ctx.unitOfWork.run(async (work) => {
     await updatePatientRow(work.trx, organizationId, row.id, {

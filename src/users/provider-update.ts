@@ -33,7 +33,7 @@ interface ProviderWrite {
 async function prepareProviderWrite(
   ctx: UsersContext,
   owner: RecordOwner,
-  organizationHpio: string | null,
+  caller: CallerOrganization,
   patch: ProviderDetailsPatch,
 ): Promise<ProviderWrite> {
   checkHpiiNumber(patch.hpii_number, 'provider_details.hpii_number');
@@ -42,9 +42,9 @@ async function prepareProviderWrite(
   if (!resolved.identity) throw validationFailed(requiredIdentityIssues(resolved.missing), 'The identity set is incomplete; nothing was saved');
   const identity = resolved.identity;
   if (!needsHiLookup(stored, patch)) return { patch, stored, identity, verified: false };
-  checkOrganizationHpio(organizationHpio);
+  checkOrganizationHpio(caller.organizationHpio);
   if (await isHpiiHeldByAnother(ctx.db, owner.organizationId, identity.hpii_number, owner.userId)) throw hpiiConflict();
-  rejectUnverified(await askHiService(ctx, identity, owner.userId));
+  rejectUnverified(await askHiService(ctx, { hpio: caller.organizationHpio!, userId: caller.userId }, identity, owner.userId));
   return { patch, stored, identity, verified: true };
 }
 
@@ -57,14 +57,15 @@ function followedFullName(write: ProviderWrite): string | undefined {
 
 export async function updateUser(
   ctx: UsersContext,
-  { organizationId, organizationHpio }: CallerOrganization,
+  caller: CallerOrganization,
   pathUserId: string,
   body: SubmittedBody,
 ): Promise<{ user_id: string }> {
+  const { organizationId } = caller;
   const user = await requireUser(ctx, organizationId, pathUserId);
   const update = readUserUpdate(body);
   const owner: RecordOwner = { organizationId, userId: user.id };
-  const write = update.provider_details ? await prepareProviderWrite(ctx, owner, organizationHpio, update.provider_details) : undefined;
+  const write = update.provider_details ? await prepareProviderWrite(ctx, owner, caller, update.provider_details) : undefined;
   const fullName = update.full_name ?? (write && followedFullName(write));
   const at = ctx.clock.now().toISOString();
   try {

@@ -15,6 +15,8 @@ const active = {
   prescriber_number: '1',
 } as ProviderRecordRow;
 
+const HI_CONTEXT = { hpio: '8003621566684455', userId: 'user-of-the-test' };
+
 describe('when the HI lookup runs (provider_details sent)', () => {
   it.each([
     ['no record', undefined, {}, true],
@@ -57,9 +59,9 @@ describe('asking the HI Service', () => {
 
   it('passes verified, no_match and no_status through, noting each lookup with the HPI-I masked', async () => {
     noted.length = 0;
-    expect(await askHiService(lookup, identity(HI_DEMO_PROVIDERS.verified), USER)).toBe('verified');
-    expect(await askHiService(lookup, identity({ ...HI_DEMO_PROVIDERS.verified, sex: 'M' }), USER)).toBe('no_match');
-    expect(await askHiService(lookup, identity(HI_DEMO_PROVIDERS.withoutStatus), USER)).toBe('no_status');
+    expect(await askHiService(lookup, HI_CONTEXT, identity(HI_DEMO_PROVIDERS.verified), USER)).toBe('verified');
+    expect(await askHiService(lookup, HI_CONTEXT, identity({ ...HI_DEMO_PROVIDERS.verified, sex: 'M' }), USER)).toBe('no_match');
+    expect(await askHiService(lookup, HI_CONTEXT, identity(HI_DEMO_PROVIDERS.withoutStatus), USER)).toBe('no_status');
     expect(noted.map((event) => [event.action, event.outcome, event.targetUserId, event.detail?.hiResult])).toEqual([
       ['hi.provider_verify', 'success', USER, 'verified'],
       ['hi.provider_verify', 'success', USER, 'no_match'],
@@ -71,7 +73,7 @@ describe('asking the HI Service', () => {
 
   it("turns an unreachable service into a 500 INTERNAL_ERROR, noted with outcome 'error'", async () => {
     noted.length = 0;
-    await expect(askHiService(lookup, identity(HI_DEMO_PROVIDERS.unreachable), USER)).rejects.toMatchObject({ code: 'INTERNAL_ERROR', status: 500 });
+    await expect(askHiService(lookup, HI_CONTEXT, identity(HI_DEMO_PROVIDERS.unreachable), USER)).rejects.toMatchObject({ code: 'INTERNAL_ERROR', status: 500 });
     expect(noted).toMatchObject([{ action: 'hi.provider_verify', outcome: 'error', targetUserId: USER, detail: { hiResult: 'unreachable' } }]);
   });
 });

@@ -3,7 +3,7 @@
 // hi.provider_verify entry in the audit trail (the HPI-I masked), whatever it answered.
 import { performance } from 'node:perf_hooks';
 import { maskIdentifier, type AuditTrail } from '../audit/index.ts';
-import { HiServiceUnreachableError, type HiServicePort, type HiSex } from '../hi-service/index.ts';
+import { HiServiceUnreachableError, type HiCallContext, type HiServicePort, type HiSex } from '../hi-service/index.ts';
 import { isValidHpii, isValidHpio } from '../identifiers/index.ts';
 import { ApiError, validationFailed, type ValidationCode } from '../platform/http/api-error.ts';
 import { changesIdentity, RECORD_ACTIVE, type ProviderDetailsPatch, type ProviderIdentity, type ProviderRecordRow } from './provider-details.ts';
@@ -19,6 +19,11 @@ export const UNVERIFIED_ANSWERS = {
     code: 'HI_SERVICE_NOT_VERIFIED',
     message: 'The HI Service returned no status for this HPI-I; nothing was saved; retry later',
     warning: 'The HI Service returned no status for this HPI-I: no provider record was created and the user cannot prescribe',
+  },
+  inactive: {
+    code: 'HI_SERVICE_NOT_VERIFIED',
+    message: 'The HI Service holds this HPI-I as deactivated or retired; a provider with an inactive HPI-I cannot prescribe; nothing was saved',
+    warning: 'The HI Service holds this HPI-I as deactivated or retired: no provider record was created and the user cannot prescribe',
   },
 } as const satisfies Record<string, { code: ValidationCode; message: string; warning: string }>;
 
@@ -55,11 +60,11 @@ export interface HiLookup {
 }
 
 /**
- * Asks the HI Service about `targetUserId`'s identity; an unreachable service is a 500 (the
+ * Asks the HI Service, on behalf of `context` (the organization's HPI-O, the acting user), about `targetUserId`'s identity; an unreachable service is a 500 (the
  * caller has saved nothing yet) and an entry with outcome 'error'. The entry is noted before the
  * answer is acted on, so a refusal that follows (422, 500) still shows the lookup.
  */
-export async function askHiService(lookup: HiLookup, identity: ProviderIdentity, targetUserId: string): Promise<HiAnswer> {
+export async function askHiService(lookup: HiLookup, context: HiCallContext, identity: ProviderIdentity, targetUserId: string): Promise<HiAnswer> {
   const started = performance.now();
   const note = (hiResult: string, outcome: 'success' | 'error') =>
     lookup.audit.noteAccess({
@@ -70,7 +75,7 @@ export async function askHiService(lookup: HiLookup, identity: ProviderIdentity,
     });
   let answer: HiAnswer;
   try {
-    answer = (await lookup.hiService.verifyProvider(Object.assign({}, identity, { sex: identity.sex as HiSex }))).kind;
+    answer = (await lookup.hiService.verifyProvider(Object.assign({}, identity, { sex: identity.sex as HiSex }), context)).kind;
   } catch (error) {
     const unreachable = error instanceof HiServiceUnreachableError;
     await note(unreachable ? 'unreachable' : 'failed', 'error');

@@ -51,7 +51,8 @@ async function verifyNewProvider(ctx: UsersContext, organization: CallerOrganiza
     sex: input.sex,
   } as ProviderIdentity;
   const held = await isHpiiHeldByAnother(ctx.db, organization.organizationId, identity.hpii_number);
-  const answer = held ? 'held' : await askHiService(ctx, identity, userId);
+  const context = { hpio: organization.organizationHpio!, userId: organization.userId };
+  const answer = held ? 'held' : await askHiService(ctx, context, identity, userId);
   return { answer, identity, details: input };
 }
 

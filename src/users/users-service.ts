@@ -39,6 +39,8 @@ export const USER_NOT_FOUND = 'User not found';
 export interface CallerOrganization {
   organizationId: string;
   organizationHpio: string | null;
+  /** The acting user: named to the HI Service with each lookup this request makes. */
+  userId: string;
 }
 
 /** The path user, within the caller's organization; 404 otherwise (another organization's too). */

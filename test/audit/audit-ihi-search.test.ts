@@ -14,11 +14,11 @@ import { expectRequestFacts, rawValuesOf } from './patients-audit-given.ts';
 const simulator = createRecordingHiService(HI_DEMO_FIXTURES);
 const down = new Set<IhiSearchPath>();
 const hiService: HiServicePort = {
-  searchIhi: async (request) => {
+  searchIhi: async (request, context) => {
     if (down.has(request.path)) throw new HiServiceUnreachableError();
-    return simulator.searchIhi(request);
+    return simulator.searchIhi(request, context);
   },
-  verifyProvider: (request) => simulator.verifyProvider(request),
+  verifyProvider: (request, context) => simulator.verifyProvider(request, context),
 };
 
 const { t, c } = useTestApp({ hiService });

@@ -83,6 +83,9 @@ const SINGLE_PATH_CASES: [IhiSearchPath, HiPatientFixture][] = [
   ['international-address', patients.internationalAddressOnly],
 ];
 
+/** Who asks, as every call names it: an organization's HPI-O and the acting user. */
+export const HI_CONTEXT = { hpio: '8003621566684455', userId: 'user-of-the-test' };
+
 function describeIhiSearchContract(makeAdapter: () => HiServicePort): void {
   let adapter: HiServicePort;
   beforeEach(() => {
@@ -90,7 +93,7 @@ function describeIhiSearchContract(makeAdapter: () => HiServicePort): void {
   });
 
   it.each(STATUS_CASES)('finds $label with both status fields', async (record) => {
-    const result = await adapter.searchIhi(buildIhiSearchRequest(record, 'medicare'));
+    const result = await adapter.searchIhi(buildIhiSearchRequest(record, 'medicare'), HI_CONTEXT);
     expect(result).toStrictEqual({
       kind: 'found',
       ihi_number: record.ihi_number,
@@ -101,13 +104,13 @@ function describeIhiSearchContract(makeAdapter: () => HiServicePort): void {
 
   it('leaves both status fields out when the record has none', async () => {
     const record = patients.withoutStatus;
-    const result = await adapter.searchIhi(buildIhiSearchRequest(record, 'medicare'));
+    const result = await adapter.searchIhi(buildIhiSearchRequest(record, 'medicare'), HI_CONTEXT);
     expect(result).toStrictEqual({ kind: 'found', ihi_number: record.ihi_number });
   });
 
   it.each(WRONG_DEMOGRAPHICS)('answers no_match when only %s differs', async (_field, change) => {
     const request = buildIhiSearchRequest(patients.activeVerified, 'ihi_number', change);
-    expect(await adapter.searchIhi(request)).toStrictEqual({ kind: 'no_match' });
+    expect(await adapter.searchIhi(request, HI_CONTEXT)).toStrictEqual({ kind: 'no_match' });
   });
 
   it('matches names case-insensitively', async () => {
@@ -115,7 +118,7 @@ function describeIhiSearchContract(makeAdapter: () => HiServicePort): void {
       family_name: 'WOOD',
       given_name: 'jessica',
     });
-    expect(await adapter.searchIhi(request)).toMatchObject({ kind: 'found' });
+    expect(await adapter.searchIhi(request, HI_CONTEXT)).toMatchObject({ kind: 'found' });
   });
 
   it('answers no_match for an identifier no record holds', async () => {
@@ -123,7 +126,7 @@ function describeIhiSearchContract(makeAdapter: () => HiServicePort): void {
       ...buildIhiSearchRequest(patients.activeVerified, 'ihi_number'),
       ihi_number: '8003608666670997',
     };
-    expect(await adapter.searchIhi(request)).toStrictEqual({ kind: 'no_match' });
+    expect(await adapter.searchIhi(request, HI_CONTEXT)).toStrictEqual({ kind: 'no_match' });
   });
 
   it('searches only the requested path and never falls back to another', async () => {
@@ -133,12 +136,12 @@ function describeIhiSearchContract(makeAdapter: () => HiServicePort): void {
       ihi_number: patients.activeVerified.ihi_number,
       phone: patients.activeVerified.phone,
     };
-    expect(await adapter.searchIhi(request)).toStrictEqual({ kind: 'no_match' });
+    expect(await adapter.searchIhi(request, HI_CONTEXT)).toStrictEqual({ kind: 'no_match' });
   });
 
   it('answers no_match when the request lacks the identifier of its path', async () => {
     const request = buildIhiSearchRequest(patients.activeVerified, 'medicare');
-    const result = await adapter.searchIhi({ ...request, path: 'dva' });
+    const result = await adapter.searchIhi({ ...request, path: 'dva' }, HI_CONTEXT);
     expect(result).toStrictEqual({ kind: 'no_match' });
   });
 
@@ -146,20 +149,20 @@ function describeIhiSearchContract(makeAdapter: () => HiServicePort): void {
     'finds the patient who holds every identifier on path %s',
     async (path) => {
       const { ihi_number } = patients.activeVerified;
-      const result = await adapter.searchIhi(buildIhiSearchRequest(patients.activeVerified, path));
+      const result = await adapter.searchIhi(buildIhiSearchRequest(patients.activeVerified, path), HI_CONTEXT);
       expect(result).toMatchObject({ kind: 'found', ihi_number });
     },
   );
 
   it.each(SINGLE_PATH_CASES)('finds the patient known only by %s', async (path, record) => {
-    const result = await adapter.searchIhi(buildIhiSearchRequest(record, path));
+    const result = await adapter.searchIhi(buildIhiSearchRequest(record, path), HI_CONTEXT);
     expect(result).toMatchObject({ kind: 'found', ihi_number: record.ihi_number });
   });
 
   it.each(['ihi_number', 'medicare'] as const)(
     'throws HiServiceUnreachableError when a %s search reaches an unreachable record',
     async (path) => {
-      const search = adapter.searchIhi(buildIhiSearchRequest(patients.unreachable, path));
+      const search = adapter.searchIhi(buildIhiSearchRequest(patients.unreachable, path), HI_CONTEXT);
       await expect(search).rejects.toBeInstanceOf(HiServiceUnreachableError);
       await expect(search).rejects.toMatchObject({ name: 'HiServiceUnreachableError' });
     },
@@ -174,19 +177,19 @@ function describeProviderContract(makeAdapter: () => HiServicePort): void {
 
   it('verifies a provider whose HPI-I and demographics match', async () => {
     const request = buildProviderVerificationRequest(providers.verified);
-    expect(await adapter.verifyProvider(request)).toStrictEqual({ kind: 'verified' });
+    expect(await adapter.verifyProvider(request, HI_CONTEXT)).toStrictEqual({ kind: 'verified' });
   });
 
   it('matches provider names case-insensitively', async () => {
     const request = buildProviderVerificationRequest(providers.verified, { family_name: 'SMITH' });
-    expect(await adapter.verifyProvider(request)).toStrictEqual({ kind: 'verified' });
+    expect(await adapter.verifyProvider(request, HI_CONTEXT)).toStrictEqual({ kind: 'verified' });
   });
 
   it('answers no_match for an HPI-I no record holds', async () => {
     const request = buildProviderVerificationRequest(providers.verified, {
       hpii_number: '8003610001647326',
     });
-    expect(await adapter.verifyProvider(request)).toStrictEqual({ kind: 'no_match' });
+    expect(await adapter.verifyProvider(request, HI_CONTEXT)).toStrictEqual({ kind: 'no_match' });
   });
 
   it.each([
@@ -196,17 +199,17 @@ function describeProviderContract(makeAdapter: () => HiServicePort): void {
     ['sex', { sex: 'M' }],
   ] as const)('answers no_match when only the provider %s differs', async (_field, change) => {
     const request = buildProviderVerificationRequest(providers.verified, change);
-    expect(await adapter.verifyProvider(request)).toStrictEqual({ kind: 'no_match' });
+    expect(await adapter.verifyProvider(request, HI_CONTEXT)).toStrictEqual({ kind: 'no_match' });
   });
 
   it('answers no_status when the HI Service returns the provider without a status', async () => {
     const request = buildProviderVerificationRequest(providers.withoutStatus);
-    expect(await adapter.verifyProvider(request)).toStrictEqual({ kind: 'no_status' });
+    expect(await adapter.verifyProvider(request, HI_CONTEXT)).toStrictEqual({ kind: 'no_status' });
   });
 
   it('throws HiServiceUnreachableError when the service cannot be reached', async () => {
     const request = buildProviderVerificationRequest(providers.unreachable);
-    const verification = adapter.verifyProvider(request);
+    const verification = adapter.verifyProvider(request, HI_CONTEXT);
     await expect(verification).rejects.toBeInstanceOf(HiServiceUnreachableError);
   });
 }

@@ -20,7 +20,7 @@ afterAll(() => t.close());
 
 describe('the sandbox seed', () => {
   it('verifies its prescriber with the HI simulator: can_prescribe is true', async () => {
-    const user = await readUser(t.features.users, { organizationId: seed.organization_id, organizationHpio: seed.hpio }, seed.prescriber.user_id);
+    const user = await readUser(t.features.users, { organizationId: seed.organization_id, organizationHpio: seed.hpio, userId: seed.prescriber.user_id }, seed.prescriber.user_id);
     expect(user.is_escript_ready.can_prescribe).toBe(true);
     expect(user.provider_details).toMatchObject({ hpii_number: '8003619166667284', given_name: 'Anna', family_name: 'Smith' });
   });

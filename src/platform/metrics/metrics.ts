@@ -11,7 +11,7 @@ export type RateLimitKind = 'budget' | 'credential_failures' | 'portal';
 export type HiOperation = 'searchIhi' | 'verifyProvider';
 
 /** How an HI Service call ended: its answer's kind, or `unreachable` / `error` when it threw. */
-export type HiCallOutcome = 'found' | 'no_match' | 'verified' | 'no_status' | 'unreachable' | 'error';
+export type HiCallOutcome = 'found' | 'no_match' | 'verified' | 'no_status' | 'inactive' | 'rejected' | 'unreachable' | 'error';
 
 /** One endpoint's window in one dispatcher (webhook-endpoint-window.ts). */
 export interface WebhookWindowReading {
