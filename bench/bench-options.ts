@@ -47,7 +47,8 @@ export type BenchCommand =
   | { mode: 'credential-flood'; options: Record<string, never> }
   | { mode: 'cold-start'; options: Record<string, never> }
   | { mode: 'prune'; options: { quick: boolean } }
-  | { mode: 'audit-list'; options: { entries: number } };
+  | { mode: 'audit-list'; options: { entries: number } }
+  | { mode: 'medicines'; options: { codes: number } };
 
 const WEBHOOK_RATE_PER_SECOND = 500;
 const WEBHOOK_LATENCY_SECONDS = 20;
@@ -87,6 +88,10 @@ export const BENCH_USAGE = [
   '',
   '       npm run bench -- audit-list [--entries N]',
   '  `erx audit list --patient X` on an audit trail of N chained entries (default 1,000,000), SQLite or DATABASE_URL',
+  '',
+  '       npm run bench -- medicines [--codes N]',
+  '  `erx medicines import` of a synthetic full-size PBS schedule (N codes, default 6,000) and the medicine search over it',
+  '  (target: p95 under 100 ms), SQLite or DATABASE_URL',
 ].join('\n');
 
 export class BenchUsageError extends Error {
@@ -121,6 +126,10 @@ export function parseBenchCommand(argv: string[]): BenchCommand | undefined {
   if (argv[0] === 'audit-list') {
     if (argv.length !== 1 && (argv.length !== 3 || argv[1] !== '--entries')) throw new BenchUsageError('audit-list takes only --entries N');
     return { mode: 'audit-list', options: { entries: readWholeNumber('entries', argv[2], 1_000_000, 10_000_000) } };
+  }
+  if (argv[0] === 'medicines') {
+    if (argv.length !== 1 && (argv.length !== 3 || argv[1] !== '--codes')) throw new BenchUsageError('medicines takes only --codes N');
+    return { mode: 'medicines', options: { codes: readWholeNumber('codes', argv[2], 6_000, 100_000) } };
   }
   if (argv[0] === 'metrics') {
     const options = parseBenchOptions(argv.slice(1));

@@ -6,6 +6,7 @@
 // `npm run bench -- compare <ref>` measures this checkout's server beside an older commit's;
 // `cold-start` times the compiled server's start; `prune` probes requests beside a large prune.
 // `npm run bench -- audit-list` times `erx audit list --patient` on a million audit entries.
+// `npm run bench -- medicines` imports a full-size synthetic PBS schedule and times the medicine search.
 import os from 'node:os';
 import { runPendingCleanups } from './bench-cleanup.ts';
 import {
@@ -24,6 +25,7 @@ import { measureComparison } from './compare-phases.ts';
 import { buildCompareRecord, formatCompareTable, writeCompareRecord } from './compare-report.ts';
 import { runColdStartBench } from './cold-start-bench.ts';
 import { runAuditListBench } from './audit-list-bench.ts';
+import { runMedicinesBench } from './medicines-bench.ts';
 import { runCredentialFloodBench } from './credential-flood-bench.ts';
 import { formatMetricsCost, METRICS_COST_MIN_RATIO, runMetricsCostBench, type MetricsCost } from './metrics-cost-bench.ts';
 import { runPruneBench } from './prune-bench.ts';
@@ -131,6 +133,10 @@ try {
     const { line, passed } = await runColdStartBench();
     await finish(passed ? 0 : 1, line);
   } else if (command.mode === 'audit-list') await finish(0, await runAuditListBench(command.options.entries));
+  else if (command.mode === 'medicines') {
+    const { line, passed } = await runMedicinesBench(command.options.codes);
+    await finish(passed ? 0 : 1, line);
+  }
   else if (command.mode === 'compare') await runCompare(command.options);
   else if (command.mode === 'metrics') await runMetricsCost(command.options);
   else await (command.mode === 'webhooks' ? runWebhooks(command.options) : runBench(command.options));

@@ -29,7 +29,7 @@ import { docsContentSecurityPolicy, installNosniff } from './platform/http/secur
 import { installSuccessReply } from './platform/http/success-reply.ts';
 import { installRequestTracing } from './platform/telemetry/request-tracing.ts';
 import { newRequestId } from './platform/ids.ts';
-import { dashboardPages, installPortal, prescriptionPages, signInPages } from './portal/index.ts';
+import { approvalPages, dashboardPages, installPortal, medicineSearchPages, prescriptionPages, signInPages } from './portal/index.ts';
 import type { App } from './route-module.ts';
 import type { Deps } from './deps.ts';
 import { ssoRoutes } from './sso/index.ts';
@@ -64,6 +64,8 @@ export const PORTAL_ROUTE_MODULES: Mount[] = [
   (app, { sso }, config) => signInPages(app, { sso, config }),
   (app, { portal }) => dashboardPages(app, portal),
   (app, { portal }) => prescriptionPages(app, portal),
+  (app, { portal }) => medicineSearchPages(app, portal),
+  (app, { portal }) => approvalPages(app, portal),
   (app, { prescriptions }) => tokenPageRoutes(app, prescriptions),
 ];
 

@@ -33,6 +33,25 @@ export const SETTINGS = {
   logLevel: { env: 'LOG_LEVEL', default: 'info', meaning: 'pino log level (`silent` to turn logs off).' },
   hiFixtures: { env: 'ERX_HI_FIXTURES', default: '', meaning: 'Path of an HI Service sandbox fixture file (JSON), merged with the built-in demo set.' },
   hiLatencyMs: { env: 'ERX_HI_LATENCY_MS', default: '0', meaning: 'Simulated HI Service latency per call in sandbox, in milliseconds.' },
+  hiAdapter: { env: 'ERX_HI', default: '', meaning: 'The HI Service behind erx: `simulator` (the sandbox fixtures; refused in production) or `soap` (the national HI Service, settings below). Empty: `simulator` in sandbox, `soap` in production.' },
+  hiTimeoutMs: { env: 'ERX_HI_TIMEOUT_MS', default: '10000', meaning: 'Longest wait for one HI Service call, in milliseconds; past it the call counts as unreachable.' },
+  hiBudgetMs: { env: 'ERX_HI_BUDGET_MS', default: '25000', meaning: "Longest time one request may spend on HI Service calls across the precheck's search paths, in milliseconds; past it the remaining paths are not tried (`hi_service_error`)." },
+  hiEndpoint: { env: 'ERX_HI_ENDPOINT', default: '', meaning: 'HTTPS URL of the HI Service B2B gateway (`ERX_HI=soap`).' },
+  hiCert: { env: 'ERX_HI_CERT', default: '', meaning: "Path of erx's NASH certificate and key (erx acts as the organizations' Contracted Service Provider), a PKCS#12 file (`ERX_HI=soap`): mutual TLS and the message signature." },
+  hiCertPassphrase: { env: 'ERX_HI_CERT_PASSPHRASE', default: '', meaning: 'Passphrase of the PKCS#12 file (`ERX_HI=soap`). Never logged.' },
+  hiCa: { env: 'ERX_HI_CA', default: '', meaning: "Path of a PEM bundle trusted for the gateway's TLS and its signed answers. Empty: the system's trusted certificates." },
+  hiVendorQualifier: { env: 'ERX_HI_VENDOR_QUALIFIER', default: '', meaning: 'Qualifier of the vendor id in the `product` header, as registered with Services Australia (`ERX_HI=soap`).' },
+  hiVendorId: { env: 'ERX_HI_VENDOR_ID', default: '', meaning: 'Vendor id in the `product` header (`ERX_HI=soap`).' },
+  hiProductName: { env: 'ERX_HI_PRODUCT_NAME', default: '', meaning: 'Product name in the `product` header, as registered (`ERX_HI=soap`).' },
+  hiProductVersion: { env: 'ERX_HI_PRODUCT_VERSION', default: '', meaning: 'Product version in the `product` header, as registered (`ERX_HI=soap`).' },
+  hiSignatureAlgorithm: { env: 'ERX_HI_SIGNATURE_ALGORITHM', default: 'rsa-sha1', meaning: 'Algorithm of the message signature: `rsa-sha1` (what the HI Service takes today) or `rsa-sha256`.' },
+  hiDigestAlgorithm: { env: 'ERX_HI_DIGEST_ALGORITHM', default: 'sha1', meaning: 'Digest of the signed parts: `sha1` or `sha256`.' },
+  hiCheckHpio: { env: 'ERX_HI_CHECK_HPIO', default: '', meaning: '`erx hi check`: the HPI-O the check asks on behalf of (a test organization of the vendor test environment).' },
+  hiCheckHpii: { env: 'ERX_HI_CHECK_HPII', default: '', meaning: '`erx hi check`: the test provider\'s HPI-I.' },
+  hiCheckFamilyName: { env: 'ERX_HI_CHECK_FAMILY_NAME', default: '', meaning: "`erx hi check`: the test provider's family name." },
+  hiCheckGivenName: { env: 'ERX_HI_CHECK_GIVEN_NAME', default: '', meaning: "`erx hi check`: the test provider's given name." },
+  hiCheckDateOfBirth: { env: 'ERX_HI_CHECK_DATE_OF_BIRTH', default: '', meaning: "`erx hi check`: the test provider's date of birth (YYYY-MM-DD)." },
+  hiCheckSex: { env: 'ERX_HI_CHECK_SEX', default: '', meaning: "`erx hi check`: the test provider's sex (M, F, N or I)." },
   webhookTimeoutMs: { env: 'ERX_WEBHOOK_TIMEOUT_MS', default: '', meaning: "Timeout of one webhook attempt, in milliseconds. Empty: the spec's 10 s. Meant for tests; partners rely on the 10 s." },
   webhookMaxInFlight: { env: 'ERX_WEBHOOK_MAX_IN_FLIGHT', default: '16', meaning: 'Most webhook deliveries one process has in flight to one endpoint (a 429 halves it for a while).' },
   webhookPollMs: { env: 'ERX_WEBHOOK_POLL_MS', default: '1000', meaning: 'How often a dispatcher looks for due deliveries it was not woken for (other processes on SQLite, retries, expired leases), in milliseconds; at most 1000.' },
@@ -68,6 +87,14 @@ export interface Config {
   logLevel: string;
   hiFixtures: string | undefined;
   hiLatencyMs: number;
+  /** ERX_HI; `soap` settings are checked when a server starts (runtime.ts), so other commands run without them. */
+  hiAdapter: HiAdapterName;
+  hiTimeoutMs: number;
+  hiBudgetMs: number;
+  /** The ERX_HI_* settings of the SOAP adapter as given (undefined: not set). */
+  hiSoap: HiSoapConfig;
+  /** `erx hi check`: the test provider (undefined: not set; the command may take flags instead). */
+  hiCheck: HiCheckConfig;
   /** Undefined: the spec's 10 s (webhook-delivery-rules.ts). */
   webhookTimeoutMs: number | undefined;
   webhookMaxInFlight: number;
@@ -82,6 +109,30 @@ export interface Config {
   metricsPort: number | undefined;
   /** From the standard OTEL_* variables (README, "Traces"); undefined: traces are off. */
   tracing: TracingSettings | undefined;
+}
+
+export type HiAdapterName = 'simulator' | 'soap';
+
+export interface HiSoapConfig {
+  endpoint: string | undefined;
+  certPath: string | undefined;
+  certPassphrase: string | undefined;
+  caPath: string | undefined;
+  vendorQualifier: string | undefined;
+  vendorId: string | undefined;
+  productName: string | undefined;
+  productVersion: string | undefined;
+  signatureAlgorithm: 'rsa-sha1' | 'rsa-sha256';
+  digestAlgorithm: 'sha1' | 'sha256';
+}
+
+export interface HiCheckConfig {
+  hpio: string | undefined;
+  hpii: string | undefined;
+  familyName: string | undefined;
+  givenName: string | undefined;
+  dateOfBirth: string | undefined;
+  sex: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -144,6 +195,56 @@ function readTrustProxy(env: Env): false | number | string[] {
   return entries;
 }
 
+function readChoice<Choice extends string>(env: Env, key: keyof typeof SETTINGS, choices: readonly Choice[]): Choice {
+  const text = readText(env, key);
+  if (!(choices as readonly string[]).includes(text)) throw new ConfigError(`${SETTINGS[key].env} must be ${choices.join(' or ')}, got "${text}"`);
+  return text as Choice;
+}
+
+function readHiAdapter(env: Env, mode: Mode): HiAdapterName {
+  if (readText(env, 'hiAdapter') === '') return mode === 'production' ? 'soap' : 'simulator';
+  return readChoice(env, 'hiAdapter', ['simulator', 'soap'] as const);
+}
+
+function readHiEndpoint(env: Env): string | undefined {
+  const text = readOptional(env, 'hiEndpoint');
+  if (text === undefined) return undefined;
+  let url: URL | undefined;
+  try {
+    url = new URL(text);
+  } catch {
+    url = undefined;
+  }
+  if (url?.protocol !== 'https:') throw new ConfigError(`ERX_HI_ENDPOINT must be an https URL, got "${text}"`);
+  return text;
+}
+
+function readHiSoap(env: Env): HiSoapConfig {
+  return {
+    endpoint: readHiEndpoint(env),
+    certPath: readOptional(env, 'hiCert'),
+    certPassphrase: env[SETTINGS.hiCertPassphrase.env] || undefined,
+    caPath: readOptional(env, 'hiCa'),
+    vendorQualifier: readOptional(env, 'hiVendorQualifier'),
+    vendorId: readOptional(env, 'hiVendorId'),
+    productName: readOptional(env, 'hiProductName'),
+    productVersion: readOptional(env, 'hiProductVersion'),
+    signatureAlgorithm: readChoice(env, 'hiSignatureAlgorithm', ['rsa-sha1', 'rsa-sha256'] as const),
+    digestAlgorithm: readChoice(env, 'hiDigestAlgorithm', ['sha1', 'sha256'] as const),
+  };
+}
+
+function readHiCheck(env: Env): HiCheckConfig {
+  return {
+    hpio: readOptional(env, 'hiCheckHpio'),
+    hpii: readOptional(env, 'hiCheckHpii'),
+    familyName: readOptional(env, 'hiCheckFamilyName'),
+    givenName: readOptional(env, 'hiCheckGivenName'),
+    dateOfBirth: readOptional(env, 'hiCheckDateOfBirth'),
+    sex: readOptional(env, 'hiCheckSex'),
+  };
+}
+
 /** Never the API's own port: metrics are not for whoever can reach the API. */
 function readMetricsPort(env: Env, apiPort: number): number | undefined {
   if (readText(env, 'metricsPort') === '') return undefined;
@@ -194,6 +295,11 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: readText(env, 'logLevel'),
     hiFixtures: readOptional(env, 'hiFixtures'),
     hiLatencyMs: readInteger(env, 'hiLatencyMs', 0, 60_000),
+    hiAdapter: readHiAdapter(env, mode),
+    hiTimeoutMs: readInteger(env, 'hiTimeoutMs', 100, 120_000),
+    hiBudgetMs: readInteger(env, 'hiBudgetMs', 100, 600_000),
+    hiSoap: readHiSoap(env),
+    hiCheck: readHiCheck(env),
     webhookTimeoutMs: readText(env, 'webhookTimeoutMs') === '' ? undefined : readInteger(env, 'webhookTimeoutMs', 50, 60_000),
     webhookMaxInFlight: readInteger(env, 'webhookMaxInFlight', 1, 1_000),
     webhookPollMs: readInteger(env, 'webhookPollMs', 10, 1_000),

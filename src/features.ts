@@ -5,6 +5,7 @@
 import { createAuditTrail, type AuditTrail } from './audit/index.ts';
 import { createAuthContext, type AuthContext } from './auth/index.ts';
 import { createCustomDrugsContext, type CustomDrugsContext } from './custom-drugs/index.ts';
+import { createMedicinesContext, findPbsItem, type MedicinesContext } from './medicines/index.ts';
 import { createIdempotencyContext, type IdempotencyContext } from './idempotency/index.ts';
 import { createOnboardingContext, type OnboardingContext } from './onboarding/index.ts';
 import { createPatientsContext, type PatientsContext } from './patients/index.ts';
@@ -26,6 +27,7 @@ export interface Features {
   users: UsersContext;
   patients: PatientsContext;
   customDrugs: CustomDrugsContext;
+  medicines: MedicinesContext;
   webhooks: WebhooksContext;
   idempotency: IdempotencyContext;
   prescriptions: PrescriptionsContext;
@@ -47,13 +49,16 @@ export function buildFeatures(deps: Deps): Features {
   const onboarding = createOnboardingContext(deps, { webhooks, users, unitOfWork });
   const patients = createPatientsContext(deps, { users, unitOfWork, audit });
   const customDrugs = createCustomDrugsContext(deps, { users, unitOfWork });
+  const medicines = createMedicinesContext(deps, { customDrugs, unitOfWork });
   const idempotency = createIdempotencyContext(deps);
-  const prescriptions = createPrescriptionsContext(deps, { users, patients, customDrugs, unitOfWork, audit });
+  // Prescriptions check a PBS code against the current schedule.
+  const pbs = { findPbsItem: (pbsCode: string) => findPbsItem(medicines, pbsCode) };
+  const prescriptions = createPrescriptionsContext(deps, { users, patients, customDrugs, pbs, unitOfWork, audit });
   const sso = createSsoContext(deps, { auth, unitOfWork, audit });
-  const portal = createPortalContext(deps, { users, patients, customDrugs, prescriptions });
+  const portal = createPortalContext(deps, { users, patients, customDrugs, medicines, prescriptions });
   const retention = createRetentionContext(deps, {
     unitOfWork,
     signIns: { expiredTokensKeptSeconds: EXPIRED_TOKENS_KEPT_SECONDS, sessionIdleTimeoutSeconds: sso.idleTimeoutSeconds, sessionMaxAgeSeconds: SESSION_MAX_AGE_SECONDS },
   });
-  return { audit, system, auth, onboarding, users, patients, customDrugs, webhooks, idempotency, prescriptions, sso, portal, retention };
+  return { audit, system, auth, onboarding, users, patients, customDrugs, medicines, webhooks, idempotency, prescriptions, sso, portal, retention };
 }

@@ -3,6 +3,8 @@ import { Command, CommanderError } from 'commander';
 import { registerAuditCommands } from './cli/audit-commands.ts';
 import { registerBackupCommands } from './cli/backup-commands.ts';
 import { fail } from './cli/cli-output.ts';
+import { registerHiCommands } from './cli/hi-commands.ts';
+import { registerMedicinesCommands } from './cli/medicines-commands.ts';
 import { registerOnboardingCommands } from './cli/onboarding-commands.ts';
 import { registerPruneCommands } from './cli/prune-commands.ts';
 import { registerServerCommands } from './cli/server-commands.ts';
@@ -20,6 +22,8 @@ registerWebhooksCommands(program);
 registerPruneCommands(program);
 registerAuditCommands(program);
 registerBackupCommands(program);
+registerHiCommands(program);
+registerMedicinesCommands(program);
 
 try {
   await program.parseAsync(process.argv);

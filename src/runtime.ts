@@ -2,11 +2,12 @@
 // (migrated), keys, clock, HI Service port, rate limiter and logger. Sandbox mode generates
 // missing keys into the data directory. Features are built from it (features.ts).
 import { randomBytes } from 'node:crypto';
-import type { DestinationStream } from 'pino';
+import type { DestinationStream, Logger } from 'pino';
 import { generateSigningKeyPem, readOrCreateKeyFile, signingKeysFromPem, type SigningKeys } from './platform/signing-keys.ts';
 import { ConfigError, type Config } from './config.ts';
 import type { Deps } from './deps.ts';
-import { createHiSandboxSimulator, loadHiSandboxFixtures, measureHiService, traceHiService, type HiServicePort } from './hi-service/index.ts';
+import { createSoapHiService, loadNashCertificate, measureHiService, traceHiService, type HiServicePort } from './hi-service/index.ts';
+import { createConfiguredHiService, type SoapAdapter } from './hi-runtime.ts';
 import { systemClock, type Clock } from './platform/clock.ts';
 import { openDatabase, sqliteFileIn, type DatabaseHandle } from './platform/db/database.ts';
 import { migrateToLatest } from './platform/db/migrator.ts';
@@ -57,18 +58,15 @@ export function createRateLimiter(config: Config, clock: Clock, onError: (error:
     : createMemoryRateLimiter(settings, clock);
 }
 
-const NO_PRODUCTION_HI_ADAPTER = 'production mode needs a real HI Service adapter, which this build does not include yet';
+/** The SOAP adapter (src/hi-service/soap/), as hi-runtime.ts takes it. */
+const SOAP_ADAPTER: SoapAdapter = { loadNashCertificate, createSoapHiService };
 
-/** The sandbox simulator. In production a server refuses to start; a CLI command that never asks the HI Service still runs. */
-export function createHiService(config: Config, options: { serving?: boolean } = {}): HiServicePort {
-  if (config.mode !== 'production') {
-    return createHiSandboxSimulator({ fixtures: loadHiSandboxFixtures(config.hiFixtures), latencyMs: config.hiLatencyMs });
-  }
-  if (options.serving) throw new ConfigError(NO_PRODUCTION_HI_ADAPTER);
-  const unavailable = async (): Promise<never> => {
-    throw new ConfigError(NO_PRODUCTION_HI_ADAPTER);
-  };
-  return { searchIhi: unavailable, verifyProvider: unavailable };
+/**
+ * The configured HI Service (hi-runtime.ts): a server refuses to start when it cannot work; a
+ * CLI command that never asks the HI Service still runs.
+ */
+export function createHiService(config: Config, options: { serving?: boolean; logger: Logger; metrics: Metrics; clock?: Clock }): HiServicePort {
+  return createConfiguredHiService(config, { ...options, clock: options.clock ?? systemClock, soapAdapter: SOAP_ADAPTER });
 }
 
 export interface AssembleOptions {
@@ -79,6 +77,8 @@ export interface AssembleOptions {
   traced?: boolean;
   /** A long-running process (serve, worker): it keeps metrics when ERX_METRICS_PORT is set. CLI commands never do. */
   exposeMetrics?: boolean;
+  /** A command that asks the HI Service (`erx hi check`): the configured one must work, as for a server. */
+  askHiService?: boolean;
 }
 
 /** Kept only by a process that exposes them: otherwise NO_METRICS, and recording costs nothing. */
@@ -90,7 +90,7 @@ export async function assembleDeps(config: Config, options: AssembleOptions = {}
   const logger = createLogger(config.logLevel, options.logDestination);
   const metrics = createMetrics(config, options);
   // Measured as a decorator of the port: neither the adapter nor its callers know of metrics.
-  const untracedHiService = measureHiService(createHiService(config, options), metrics);
+  const untracedHiService = measureHiService(createHiService(config, { serving: options.serving || options.askHiService, logger, metrics }), metrics);
   const database = await openConfiguredDatabase(config);
   const tracing = options.traced ? await startTracing(config.tracing) : TRACING_OFF;
   let warned = false;

@@ -4,6 +4,7 @@
 // lookup is in flight, or hold searches until several have arrived.
 import {
   createHiSandboxSimulator,
+  type HiCallContext,
   mergeHiFixtures,
   type HiFixtures,
   type HiProviderFixture,
@@ -21,6 +22,8 @@ export const TEST_PROVIDERS = {
 export interface RecordingHiService extends HiServicePort {
   searches: IhiSearchRequest[];
   providerLookups: ProviderVerificationRequest[];
+  /** Who asked, call by call (searches and lookups in the order they came), without the signal. */
+  contexts: Array<{ call: 'searchIhi' | 'verifyProvider'; hpio: string; userId: string; hasSignal: boolean }>;
   /** When set, provider lookups throw it (an unexpected fault, not "unreachable"). */
   fault: Error | undefined;
   /** When set, runs while a provider lookup is in flight (to stage a racing request). */
@@ -42,18 +45,23 @@ export function createRecordingHiService(fixtures: HiFixtures): RecordingHiServi
       gate.waiting.push(release);
       if (gate.waiting.length >= gate.size) for (const go of gate.waiting.splice(0)) go();
     });
+  const noteContext = (call: 'searchIhi' | 'verifyProvider', context: HiCallContext) =>
+    hi.contexts.push({ call, hpio: context.hpio, userId: context.userId, hasSignal: context.signal !== undefined });
   const hi: RecordingHiService = {
     searches: [],
     providerLookups: [],
+    contexts: [],
     fault: undefined,
     duringLookup: undefined,
     async searchIhi(request, context) {
       hi.searches.push(request);
+      noteContext('searchIhi', context);
       await passGate();
       return simulator.searchIhi(request, context);
     },
     async verifyProvider(request, context) {
       hi.providerLookups.push(request);
+      noteContext('verifyProvider', context);
       if (hi.fault) throw hi.fault;
       await hi.duringLookup?.();
       return simulator.verifyProvider(request, context);
@@ -64,6 +72,7 @@ export function createRecordingHiService(fixtures: HiFixtures): RecordingHiServi
     reset() {
       hi.searches.length = 0;
       hi.providerLookups.length = 0;
+      hi.contexts.length = 0;
       hi.fault = undefined;
       hi.duringLookup = undefined;
       gate = undefined;

@@ -35,6 +35,12 @@ export const AUDIT_ACTIONS = {
   'prescription.read': { type: 'rest', code: 'R', interaction: 'read', display: 'prescription read' },
   'prescription.list': { type: 'rest', code: 'R', interaction: 'search-type', display: 'prescriptions listed' },
   'prescription.token_page': { type: 'rest', code: 'R', interaction: 'read', display: 'prescription token page shown' },
+  // The approval queue: a draft prepared for a named prescriber, approved (its prescription.create follows) or declined.
+  'prescription.draft_prepare': { type: 'rest', code: 'C', interaction: 'create', display: 'prescription draft prepared for approval' },
+  'prescription.draft_approve': { type: 'rest', code: 'U', interaction: 'update', display: 'prescription draft approved' },
+  'prescription.draft_decline': { type: 'rest', code: 'U', interaction: 'update', display: 'prescription draft declined' },
+  'prescription.draft_read': { type: 'rest', code: 'R', interaction: 'read', display: 'prescription draft read' },
+  'prescription.draft_list': { type: 'rest', code: 'R', interaction: 'search-type', display: 'prescription drafts listed' },
 
   'user.create': { type: 'rest', code: 'C', interaction: 'create', display: 'user created' },
   'user.read': { type: 'rest', code: 'R', interaction: 'read', display: 'user read' },
@@ -72,6 +78,7 @@ export const AUDIT_ACTIONS = {
   'partner.webhook_replay': { type: 'administration', code: 'E', display: 'webhook events replayed by the partner' },
   'partner.webhook_ping': { type: 'administration', code: 'E', display: 'webhook endpoint pinged by the partner' },
   'admin.sandbox_seed': { type: 'administration', code: 'C', display: 'sandbox seeded' },
+  'admin.pbs_schedule_import': { type: 'administration', code: 'U', display: 'PBS schedule imported into the medicines catalogue' },
   'admin.audit_pruned': { type: 'administration', code: 'D', display: 'audit entries past retention removed' },
 } as const satisfies Readonly<Record<string, ActionDescription>>;
 

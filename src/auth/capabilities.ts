@@ -25,10 +25,12 @@ export const CAPABILITY_TABLE = {
   'portal:read_prescriptions': { roles: READERS },
   'portal:prescribe': { roles: [], whenCanPrescribe: ['provider'] },
   'portal:reissue': { roles: ['rx_reader'], whenCanPrescribe: ['provider'] },
-  /** Reserved for drafts (a later issue): no route declares it yet. */
+  /** Prepare a prescription draft for a named prescriber of the organization (the approval queue). */
   'portal:prepare_draft': { roles: ['rx_queue_manager'] },
-  /** Reserved for drafts (a later issue): no route declares it yet. */
+  /** Approve or decline a draft named to oneself. */
   'portal:approve_draft': { roles: [], whenCanPrescribe: ['provider'] },
+  /** See the approval queue: the drafts one prepared, or those named to oneself (the two rows above together). */
+  'portal:draft_queue': { roles: ['rx_queue_manager'], whenCanPrescribe: ['provider'] },
 } as const satisfies Record<string, CapabilityRow>;
 
 export type Capability = keyof typeof CAPABILITY_TABLE;

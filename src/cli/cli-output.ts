@@ -5,13 +5,15 @@ import os from 'node:os';
 import type { Command } from 'commander';
 import { AuditError, currentAuditScope, runInAuditScope } from '../audit/index.ts';
 import { ConfigError, loadConfig } from '../config.ts';
+import { PbsImportError } from '../medicines/index.ts';
 import { OnboardingError } from '../onboarding/index.ts';
 import { buildFeatures, type Features } from '../features.ts';
 import { BackupError } from '../system/index.ts';
 import { WebhooksError } from '../webhooks/index.ts';
+import { HiCheckInputError } from '../users/index.ts';
 import type { Deps } from '../deps.ts';
 import { newRequestId } from '../platform/ids.ts';
-import { assembleDeps, closeDeps } from '../runtime.ts';
+import { assembleDeps, closeDeps, type AssembleOptions } from '../runtime.ts';
 
 export interface CommandOptions {
   json?: boolean;
@@ -23,7 +25,7 @@ export function printResult(options: CommandOptions, result: unknown, lines: str
 
 /** Expected failures (bad input, missing records, bad config) print their message alone. */
 export function describeFailure(error: unknown): string {
-  if (error instanceof OnboardingError || error instanceof WebhooksError || error instanceof ConfigError || error instanceof BackupError || error instanceof AuditError) return error.message;
+  if (error instanceof OnboardingError || error instanceof WebhooksError || error instanceof ConfigError || error instanceof BackupError || error instanceof AuditError || error instanceof HiCheckInputError || error instanceof PbsImportError) return error.message;
   if (error instanceof Error) return `${error.name === 'Error' ? '' : `${error.name}: `}${error.message}`;
   return String(error);
 }
@@ -39,8 +41,8 @@ export function fail(error: unknown): never {
  * command read or looked up is written before its result is printed: if it cannot be, the
  * command fails.
  */
-export async function withFeatures<T>(work: (features: Features, deps: Deps) => Promise<T>): Promise<T> {
-  const deps = await assembleDeps(loadConfig());
+export async function withFeatures<T>(work: (features: Features, deps: Deps) => Promise<T>, options: AssembleOptions = {}): Promise<T> {
+  const deps = await assembleDeps(loadConfig(), options);
   try {
     const features = buildFeatures(deps);
     const scope = { actor: { kind: 'operator' as const, operator: operatorUserName() }, hpio: null, requestId: newRequestId(), clientAddress: null };

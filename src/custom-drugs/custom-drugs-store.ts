@@ -82,10 +82,17 @@ export async function findCustomDrugsVisibleToUser(db: Kysely<Database>, organiz
 /** `text` as a LIKE pattern matching it anywhere, its own % _ and \ taken literally. */
 const containing = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
+/** Word starts a search matches by: the text's start, or a space, slash, hyphen, parenthesis or comma before it. */
+const WORD_BREAKS = ['/', '-', '(', ','];
+
+/** Most words of a search matched one by one (the medicines search's bound too). */
+const SEARCH_WORDS_MATCHED = 6;
+
 /**
  * At most `limit` drugs of the organization catalog (first) and the user's own whose name,
- * strength, form, trade or brand name contain `search` (any case; empty: every drug): the
- * database finds them, so a list of any size costs one bounded query.
+ * strength, form, trade or brand name contain `search`, or have for every word of it a word
+ * starting with it ("amox 500" finds "Amoxicillin 500mg"), in any case (empty: every drug):
+ * the database finds them, so a list of any size costs one bounded query.
  */
 export async function searchCustomDrugsVisibleToUser(
   db: Kysely<Database>,
@@ -99,7 +106,15 @@ export async function searchCustomDrugsVisibleToUser(
     .where((eb) => eb.or([liveDrugOf({ ...visibleTo, userId: null })(eb), liveDrugOf(visibleTo)(eb)]));
   if (search !== '') {
     const described = sql<string>`lower(item_generic_name || ' ' || coalesce(item_strength, '') || ' ' || coalesce(item_form, '') || ' ' || coalesce(item_trade_name, '') || ' ' || coalesce(brand_name, ''))`;
-    query = query.where(sql<boolean>`${described} like ${containing(search)} escape '\\'`);
+    let spaced = sql<string>`' ' || ${described}`;
+    for (const mark of WORD_BREAKS) spaced = sql<string>`replace(${spaced}, ${mark}, ' ')`;
+    const words = search.split(/\s+/).filter((word) => word !== '').slice(0, SEARCH_WORDS_MATCHED);
+    query = query.where((eb) =>
+      eb.or([
+        sql<boolean>`${described} like ${containing(search)} escape '\\'`,
+        eb.and(words.map((word) => sql<boolean>`${spaced} like ${`% ${containing(word).slice(1)}`} escape '\\'`)),
+      ]),
+    );
   }
   return query
     .orderBy(sql`case when user_id is null then 0 else 1 end`)

@@ -2,6 +2,8 @@
 // path, and one provider per verification result. All are fictional except Jessica Wood and
 // Anna Smith's HPI-I, which reuse ADHA's published test numbers. Every IHI and HPI-I passes
 // the Luhn check with its prefix and every Medicare number its check digit (see the test).
+// The fault records fail every call that reaches them: `unreachable` as a transport failure,
+// `rejected` as an Error answer of the service.
 // The simulator's fixtures are this set behind a fixture file's records (loadHiSandboxFixtures).
 
 import { loadHiFixtureFile, mergeHiFixtures, type HiFixtures, type HiPatientFixture, type HiProviderFixture } from './hi-fixture-file.ts';
@@ -28,7 +30,7 @@ export const HI_DEMO_PATIENTS = {
       state: 'VIC',
       postcode: '3065',
     },
-    international_address: { address_line: '1 Queen St', country: 'NZ', postcode: '1010' },
+    international_address: { address_line: '1 Queen St', postcode: '1010', state_province: 'Auckland', country: 'NZ' },
   },
   deceasedVerified: {
     ihi_number: '8003609900000017',
@@ -162,9 +164,9 @@ export const HI_DEMO_PATIENTS = {
     sex: 'F',
     international_address: {
       address_line: '221B Baker Street',
-      country: 'GB',
       postcode: 'NW1 6XE',
       state_province: 'London',
+      country: 'GB-ENG',
     },
   },
   /** Any search that reaches this record fails as "HI Service unreachable". */
@@ -179,6 +181,35 @@ export const HI_DEMO_PATIENTS = {
     medicare_card_number: '2999000851',
     medicare_irn: '1',
     fault: 'unreachable',
+  },
+  /**
+   * A family name of exactly 40 characters, the most the HI Service takes: a longer name whose
+   * first 40 characters are these (Wolfeschlegelsteinhausenbergerdorffvoralternwarenge...) finds it.
+   */
+  longName: {
+    ihi_number: '8003609900000157',
+    ihi_status: 'ACTIVE',
+    ihi_record_status: 'VERIFIED',
+    family_name: 'Wolfeschlegelsteinhausenbergerdorffvoral',
+    given_name: 'Hubert',
+    date_of_birth: '1964-04-04',
+    sex: 'M',
+    medicare_card_number: '2999001001',
+    medicare_irn: '1',
+  },
+  /** Any search that reaches this record is refused by the service (an Error answer). */
+  rejected: {
+    ihi_number: '8003609900000140',
+    ihi_status: 'ACTIVE',
+    ihi_record_status: 'VERIFIED',
+    family_name: 'Refused',
+    given_name: 'Rex',
+    date_of_birth: '1979-07-07',
+    sex: 'M',
+    medicare_card_number: '2999000941',
+    medicare_irn: '1',
+    fault: 'rejected',
+    fault_code: 'HI_FIXTURE_REJECTED',
   },
 } satisfies Record<string, HiPatientFixture>;
 
@@ -206,6 +237,34 @@ export const HI_DEMO_PROVIDERS = {
     date_of_birth: '1965-03-12',
     sex: 'M',
     fault: 'unreachable',
+  },
+  /** The HPI-I exists but is deactivated: the answer is `inactive`. */
+  deactivated: {
+    hpii_number: '8003619900000032',
+    family_name: 'Lapsed',
+    given_name: 'Dana',
+    date_of_birth: '1968-08-18',
+    sex: 'F',
+    hpii_status: 'deactivated',
+  },
+  /** The HPI-I exists but is retired: the answer is `inactive`. */
+  retired: {
+    hpii_number: '8003619900000040',
+    family_name: 'Pensioner',
+    given_name: 'Rupert',
+    date_of_birth: '1950-02-02',
+    sex: 'M',
+    hpii_status: 'retired',
+  },
+  /** The service refuses the lookup (an Error answer). */
+  rejected: {
+    hpii_number: '8003619900000057',
+    family_name: 'Refuser',
+    given_name: 'Rachel',
+    date_of_birth: '1972-12-12',
+    sex: 'F',
+    fault: 'rejected',
+    fault_code: 'HI_FIXTURE_REJECTED',
   },
 } satisfies Record<string, HiProviderFixture>;
 

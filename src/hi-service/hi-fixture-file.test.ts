@@ -78,12 +78,19 @@ describe('loadHiFixtureFile', () => {
         state: 'TAS',
         postcode: '7000',
       },
-      international_address: { address_line: 'Rue 1', country: 'FR', state_province: 'IDF' },
-      fault: 'unreachable',
+      international_address: { address_line: 'Rue 1', postcode: '75001', state_province: 'IDF', country: 'FR' },
+      fault: 'rejected',
+      fault_code: 'WSE0035',
+      fault_severity: 'Fatal',
     });
-    const provider = givenProvider({ fault: 'no_status' });
+    const provider = givenProvider({ hpii_status: 'retired', fault: 'rejected', fault_code: 'PCODE-1', fault_severity: 'Error' });
     const path = writeFixtureFile({ patients: [patient], providers: [provider] });
     expect(loadHiFixtureFile(path)).toStrictEqual({ patients: [patient], providers: [provider] });
+  });
+
+  it.each(['active', 'deactivated', 'retired'])('accepts a provider whose HPI-I is %s', (hpii_status) => {
+    const provider = givenProvider({ hpii_status });
+    expect(loadHiFixtureFile(writeFixtureFile({ providers: [provider] })).providers).toStrictEqual([provider]);
   });
 
   it.each<[string, unknown, string]>([
@@ -152,12 +159,52 @@ describe('loadHiFixtureFile', () => {
     [
       'a patient fault that only providers have',
       withPatient({ fault: 'no_status' }),
-      'patients[0].fault is invalid',
+      'patients[0].fault must be one of unreachable, rejected',
     ],
     [
       'an unknown provider fault',
       { providers: [givenProvider({ fault: 'timeout' })] },
-      'providers[0].fault must be one of unreachable, no_status',
+      'providers[0].fault must be one of unreachable, rejected, no_status',
+    ],
+    [
+      'a fault code without a rejection',
+      withPatient({ fault: 'unreachable', fault_code: 'WSE0035' }),
+      'patients[0].fault_code is allowed only with "fault": "rejected"',
+    ],
+    [
+      'a provider fault severity without a rejection',
+      { providers: [givenProvider({ fault_severity: 'Fatal' })] },
+      'providers[0].fault_severity is allowed only with "fault": "rejected"',
+    ],
+    [
+      'an unknown rejection severity',
+      withPatient({ fault: 'rejected', fault_severity: 'Warning' }),
+      'patients[0].fault_severity must be one of Error, Fatal',
+    ],
+    [
+      'an unknown HPI-I status',
+      { providers: [givenProvider({ hpii_status: 'suspended' })] },
+      'providers[0].hpii_status must be one of active, deactivated, retired',
+    ],
+    [
+      'an international address without a state or province',
+      withPatient({ international_address: { address_line: 'Rue 1', postcode: '75001', country: 'FR' } }),
+      'patients[0].international_address.state_province is required',
+    ],
+    [
+      'an international address without a postcode',
+      withPatient({ international_address: { address_line: 'Rue 1', state_province: 'IDF', country: 'FR' } }),
+      'patients[0].international_address.postcode is required',
+    ],
+    [
+      'a country that is a name, not an ISO 3166-1 alpha-2 code',
+      withPatient({ international_address: { address_line: 'Rue 1', postcode: '75001', state_province: 'IDF', country: 'France' } }),
+      'patients[0].international_address.country has no HI Service country code: it is not an ISO 3166-1 alpha-2 country code',
+    ],
+    [
+      'the United Kingdom as a whole',
+      withPatient({ international_address: { address_line: '1 High St', postcode: 'EH1 1AA', state_province: 'Midlothian', country: 'GB' } }),
+      'patients[0].international_address.country has no HI Service country code: the HI Service takes the country of the United Kingdom: send GB-ENG, GB-SCT, GB-WLS or GB-NIR',
     ],
     [
       'an invalid HPI-I',

@@ -17,6 +17,7 @@ import {
   isValidMedicareIrn,
 } from '../identifiers/index.ts';
 import { HI_SEX_CODES, IHI_RECORD_STATUSES, IHI_STATUSES } from './hi-service-port.ts';
+import { describeMissingSaccCode, saccCodeOf } from './sacc-countries.ts';
 
 const AUSTRALIAN_STATES = ['NSW', 'VIC', 'QLD', 'WA', 'SA', 'TAS', 'ACT', 'NT'] as const;
 
@@ -40,15 +41,34 @@ export const HiFixtureStreetAddress = Type.Object(
   strict,
 );
 
+/** All four parts are required, as the HI Service's international-address search needs them. */
 export const HiFixtureInternationalAddress = Type.Object(
   {
     address_line: Text,
+    postcode: Text,
+    state_province: Text,
+    /** ISO 3166-1 alpha-2, or GB-ENG/GB-SCT/GB-WLS/GB-NIR (the HI Service is sent its SACC code). */
     country: Text,
-    postcode: Type.Optional(Text),
-    state_province: Type.Optional(Text),
   },
   strict,
 );
+
+/**
+ * What a record answers instead of its data: `unreachable` as a transport failure, `rejected`
+ * as an Error or Fatal answer of the service (fault_severity, default Error; fault_code, default
+ * HI_FIXTURE_REJECTED), `no_status` (providers) as a provider found without a status.
+ */
+export const HI_FIXTURE_PATIENT_FAULTS = ['unreachable', 'rejected'] as const;
+export const HI_FIXTURE_PROVIDER_FAULTS = ['unreachable', 'rejected', 'no_status'] as const;
+export const HI_FIXTURE_REJECTION_SEVERITIES = ['Error', 'Fatal'] as const;
+export const HI_FIXTURE_DEFAULT_REJECTION = { severity: 'Error', code: 'HI_FIXTURE_REJECTED' } as const;
+/** A provider's HPI-I status; a deactivated or retired one answers `inactive` (default active). */
+export const HPII_STATUSES = ['active', 'deactivated', 'retired'] as const;
+
+const faultDetails = {
+  fault_code: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_.:-]{1,40}$' })),
+  fault_severity: Type.Optional(unionOfLiterals(HI_FIXTURE_REJECTION_SEVERITIES)),
+};
 
 export const HiPatientFixture = Type.Object(
   {
@@ -66,7 +86,8 @@ export const HiPatientFixture = Type.Object(
     email: Type.Optional(Text),
     australian_street_address: Type.Optional(HiFixtureStreetAddress),
     international_address: Type.Optional(HiFixtureInternationalAddress),
-    fault: Type.Optional(Type.Literal('unreachable')),
+    fault: Type.Optional(unionOfLiterals(HI_FIXTURE_PATIENT_FAULTS)),
+    ...faultDetails,
   },
   strict,
 );
@@ -79,7 +100,9 @@ export const HiProviderFixture = Type.Object(
     given_name: Text,
     date_of_birth: IsoDate,
     sex: Sex,
-    fault: Type.Optional(unionOfLiterals(['unreachable', 'no_status'])),
+    hpii_status: Type.Optional(unionOfLiterals(HPII_STATUSES)),
+    fault: Type.Optional(unionOfLiterals(HI_FIXTURE_PROVIDER_FAULTS)),
+    ...faultDetails,
   },
   strict,
 );
@@ -208,6 +231,25 @@ function findMedicareWithoutIrn(patients: HiPatientFixture[]): string | undefine
   return `patients[${index}].medicare_irn is required with medicare_card_number`;
 }
 
+function findCountryWithoutSaccCode(patients: HiPatientFixture[]): string | undefined {
+  for (const [index, patient] of patients.entries()) {
+    const country = patient.international_address?.country;
+    if (country === undefined || saccCodeOf(country) !== undefined) continue;
+    return `patients[${index}].international_address.country has no HI Service country code: ${describeMissingSaccCode(country)}`;
+  }
+  return undefined;
+}
+
+/** fault_code and fault_severity describe a rejection, so they come only with `fault: rejected`. */
+function findStrayFaultDetail(records: Array<HiPatientFixture | HiProviderFixture>, listName: string): string | undefined {
+  for (const [index, record] of records.entries()) {
+    if (record.fault === 'rejected') continue;
+    const field = (['fault_code', 'fault_severity'] as const).find((name) => record[name] !== undefined);
+    if (field !== undefined) return `${listName}[${index}].${field} is allowed only with "fault": "rejected"`;
+  }
+  return undefined;
+}
+
 function findFixtureProblem(value: unknown): string | undefined {
   const schemaError = Value.Errors(HiFixtureFile, value).First();
   if (schemaError !== undefined) {
@@ -217,7 +259,10 @@ function findFixtureProblem(value: unknown): string | undefined {
   return (
     findFieldProblem(fixtures.patients, PATIENT_FIELD_CHECKS, 'patients') ??
     findMedicareWithoutIrn(fixtures.patients) ??
-    findFieldProblem(fixtures.providers, PROVIDER_FIELD_CHECKS, 'providers')
+    findCountryWithoutSaccCode(fixtures.patients) ??
+    findStrayFaultDetail(fixtures.patients, 'patients') ??
+    findFieldProblem(fixtures.providers, PROVIDER_FIELD_CHECKS, 'providers') ??
+    findStrayFaultDetail(fixtures.providers, 'providers')
   );
 }
 

@@ -11,7 +11,9 @@ import {
   describeHiServiceContract,
 } from '../../test/hi-service/hi-service-contract.ts';
 import {
+  HiServiceRejectedError,
   HiServiceUnreachableError,
+  wireName,
   type HiServicePort,
   type IhiSearchPath,
   type IhiSearchRequest,
@@ -117,7 +119,7 @@ describe('sandbox simulator international addresses', () => {
   it('ignores case and spaces in every part', async () => {
     const address = {
       address_line: '221b baker street',
-      country: 'gb',
+      country: 'gb-eng',
       postcode: 'nw16xe',
       state_province: 'LONDON',
     };
@@ -125,17 +127,24 @@ describe('sandbox simulator international addresses', () => {
   });
 
   it.each(['postcode', 'state_province'] as const)(
-    'requires the %s the record holds',
+    'finds nothing for a request without the %s',
     async (field) => {
       const address = { ...ingrid.international_address, [field]: undefined };
       await expect(searchIngrid(address)).resolves.toEqual(NO_MATCH);
     },
   );
 
-  it('does not require a state or province the record does not hold', async () => {
-    const international_address = { ...jessica.international_address, state_province: 'Auckland' };
-    await expectFound(searchFor(jessica, 'international-address', { international_address }));
+  it('finds nothing for a country without an HI Service code', async () => {
+    await expect(searchIngrid({ ...ingrid.international_address, country: 'GB' })).resolves.toEqual(NO_MATCH);
   });
+
+  it.each(['address_line', 'postcode', 'state_province', 'country'] as const)(
+    'finds nothing when only the %s differs',
+    async (field) => {
+      const address = { ...ingrid.international_address, [field]: 'Elsewhere' };
+      await expect(searchIngrid(address)).resolves.toEqual(NO_MATCH);
+    },
+  );
 });
 
 describe('sandbox simulator record order and faults', () => {
@@ -231,5 +240,82 @@ describe('sandbox simulator latency', () => {
       await simulator.verifyProvider(provider, HI_CONTEXT);
     }
     expect(sleep).not.toHaveBeenCalled();
+  });
+});
+
+describe('sandbox simulator rejections and inactive providers', () => {
+  it('throws the rejection a record names, with its severity and code', async () => {
+    const rejected = givenPatient({ email: 'fiona@example.net', fault: 'rejected', fault_severity: 'Fatal', fault_code: 'WSE0035' });
+    const simulator = createHiSandboxSimulator({ fixtures: { patients: [rejected], providers: [] } });
+    const search = searchFor(rejected, 'email', {}, simulator);
+    await expect(search).rejects.toBeInstanceOf(HiServiceRejectedError);
+    await expect(search).rejects.toMatchObject({ severity: 'Fatal', code: 'WSE0035' });
+  });
+
+  it('rejects with severity Error and the default code when the record names neither', async () => {
+    const rejected = givenPatient({ email: 'fiona@example.net', fault: 'rejected' });
+    const simulator = createHiSandboxSimulator({ fixtures: { patients: [rejected], providers: [] } });
+    await expect(searchFor(rejected, 'email', {}, simulator)).rejects.toMatchObject({ severity: 'Error', code: 'HI_FIXTURE_REJECTED' });
+  });
+
+  it('answers inactive only for a deactivated or retired HPI-I, verified for an active one', async () => {
+    const provider = { hpii_number: '8003610001647326', family_name: 'Fixture', given_name: 'Felix', date_of_birth: '1960-06-30', sex: 'M' } as const;
+    for (const [hpii_status, kind] of [['active', 'verified'], ['deactivated', 'inactive'], ['retired', 'inactive']] as const) {
+      const simulator = createHiSandboxSimulator({ fixtures: { patients: [], providers: [{ ...provider, hpii_status }] } });
+      await expect(simulator.verifyProvider(buildProviderVerificationRequest(provider), HI_CONTEXT)).resolves.toEqual({ kind });
+    }
+  });
+});
+
+describe('sandbox simulator names on the wire', () => {
+  it('cuts a name to its first 40 characters and leaves a shorter one alone', () => {
+    expect(wireName('A'.repeat(45))).toBe('A'.repeat(40));
+    expect(wireName('Wood')).toBe('Wood');
+    expect(wireName(`${'é'.repeat(39)}😀xyz`)).toBe(`${'é'.repeat(39)}😀`);
+  });
+
+  it('finds a record whose 45-character family name shares its first 40 with the request', async () => {
+    const longName = `${'Abcdefghij'.repeat(4)}Klmno`;
+    const record = givenPatient({ email: 'long@example.net', family_name: longName });
+    const simulator = createHiSandboxSimulator({ fixtures: { patients: [record], providers: [] } });
+    const changed = { ...buildIhiSearchRequest(record, 'email').demographics, family_name: `${longName.slice(0, 40)}Zzzzz` };
+    await expectFound(searchFor(record, 'email', { demographics: changed }, simulator), record);
+  });
+});
+
+describe('sandbox simulator timeout and budget', () => {
+  const provider = buildProviderVerificationRequest(HI_DEMO_PROVIDERS.verified);
+
+  it('waits only its per-call timeout when the latency exceeds it, then fails as unreachable', async () => {
+    const sleep = vi.fn((_ms: number) => Promise.resolve());
+    const simulator = createHiSandboxSimulator({ fixtures: HI_DEMO_FIXTURES, latencyMs: 15_000, timeoutMs: 10_000, sleep });
+    const search = searchFor(jessica, 'ihi_number', {}, simulator);
+    await expect(search).rejects.toBeInstanceOf(HiServiceUnreachableError);
+    await expect(search).rejects.not.toBeInstanceOf(HiServiceRejectedError);
+    await expect(simulator.verifyProvider(provider, HI_CONTEXT)).rejects.toThrow('did not answer within 10000 ms');
+    expect(sleep.mock.calls.map(([ms]) => ms)).toStrictEqual([10_000, 10_000]);
+  });
+
+  it('answers when the latency is within the timeout', async () => {
+    const sleep = vi.fn(() => Promise.resolve());
+    const simulator = createHiSandboxSimulator({ fixtures: HI_DEMO_FIXTURES, latencyMs: 10_000, timeoutMs: 10_000, sleep });
+    await expectFound(searchFor(jessica, 'ihi_number', {}, simulator));
+  });
+
+  it('fails at once, without waiting, when the signal has already aborted', async () => {
+    const sleep = vi.fn(() => Promise.resolve());
+    const simulator = createHiSandboxSimulator({ fixtures: HI_DEMO_FIXTURES, latencyMs: 100, sleep });
+    const signal = AbortSignal.abort();
+    await expect(simulator.searchIhi(buildIhiSearchRequest(jessica, 'ihi_number'), { ...HI_CONTEXT, signal })).rejects.toThrow("time budget ran out");
+    await expect(simulator.verifyProvider(provider, { ...HI_CONTEXT, signal })).rejects.toBeInstanceOf(HiServiceUnreachableError);
+    expect(sleep).not.toHaveBeenCalled();
+  });
+
+  it('stops waiting and fails when the signal aborts during the latency', async () => {
+    const controller = new AbortController();
+    const sleep = vi.fn(() => new Promise<void>(() => controller.abort()));
+    const simulator = createHiSandboxSimulator({ fixtures: HI_DEMO_FIXTURES, latencyMs: 100, sleep });
+    const search = simulator.searchIhi(buildIhiSearchRequest(jessica, 'ihi_number'), { ...HI_CONTEXT, signal: controller.signal });
+    await expect(search).rejects.toBeInstanceOf(HiServiceUnreachableError);
   });
 });

@@ -5,8 +5,9 @@
 
 import { setTimeout as sleepFor } from 'node:timers/promises';
 import { normaliseAustralianMobile, normaliseEmail } from '../identifiers/index.ts';
-import type { HiFixtures, HiPatientFixture, HiProviderFixture } from './hi-fixture-file.ts';
+import { HI_FIXTURE_DEFAULT_REJECTION, type HiFixtures, type HiPatientFixture, type HiProviderFixture } from './hi-fixture-file.ts';
 import {
+  HiServiceRejectedError,
   HiServiceUnreachableError,
   IHI_SEARCH_PATHS,
   type HiDemographics,
@@ -16,16 +17,24 @@ import {
   type IhiSearchPath,
   type IhiSearchRequest,
   type IhiSearchResult,
-  type InternationalAddress,
+  type HiCallContext,
   type ProviderVerification,
   type ProviderVerificationRequest,
+  wireName,
 } from './hi-service-port.ts';
+import { saccCodeOf } from './sacc-countries.ts';
 
 export type HiSandboxSimulatorOptions = {
   fixtures: HiFixtures;
   /** Delay added to every call, in milliseconds, to imitate the real service; 0 by default. */
   latencyMs?: number;
-  sleep?: (ms: number) => Promise<void>;
+  /**
+   * The per-call timeout (ERX_HI_TIMEOUT_MS): a latency above it waits this long, then the call
+   * fails as unreachable, as the SOAP adapter's would. Absent: no timeout.
+   */
+  timeoutMs?: number;
+  /** Waits `ms`; may stop early when `signal` aborts (the simulator stops waiting then anyway). */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 };
 
 type Indexed<Fixture> = { record: Fixture; demographics: ComparableDemographics };
@@ -45,10 +54,11 @@ function normaliseName(value: string): string {
   return value.trim().replace(/\s+/g, ' ').toLowerCase();
 }
 
-// How a search compares each demographic field: names case- and space-insensitive. Records are
+// How a search compares each demographic field: names case- and space-insensitive, on the form
+// the wire carries (the first 40 characters, wireName), as the HI Service sees them. Records are
 // put in this form once, when indexed; a request field by field, as matchesDemographics needs it.
-const familyNameOf = (person: HiDemographics) => normaliseName(person.family_name);
-const givenNameOf = (person: HiDemographics) => normaliseName(person.given_name);
+const familyNameOf = (person: HiDemographics) => normaliseName(wireName(person.family_name));
+const givenNameOf = (person: HiDemographics) => normaliseName(wireName(person.given_name));
 const dateOfBirthOf = (person: HiDemographics) => person.date_of_birth.trim();
 const sexOf = (person: HiDemographics) => person.sex.toUpperCase();
 
@@ -102,9 +112,17 @@ const SEARCH_KEYS: Record<IhiSearchPath, (fields: IhiSearchIdentifiers) => strin
       address.state,
       address.postcode,
     ),
-  'international-address': ({ international_address: address }) =>
-    address && buildTextKey(address.address_line, address.country),
+  'international-address': buildInternationalKey,
 };
+
+// All four parts are the identifier, the country as the SACC code the wire carries: a request
+// lacking a part, or naming a country without a code, finds nothing.
+function buildInternationalKey({ international_address: address }: IhiSearchIdentifiers): string | undefined {
+  if (address?.postcode === undefined || address.state_province === undefined) return undefined;
+  const country = saccCodeOf(address.country);
+  if (country === undefined) return undefined;
+  return buildTextKey(address.address_line, address.postcode, address.state_province, country);
+}
 
 function addToIndex<Fixture>(index: Index<Fixture>, key: string, entry: Indexed<Fixture>): void {
   const entries = index.get(key);
@@ -136,20 +154,6 @@ function buildProviderIndex(providers: HiProviderFixture[]): Index<HiProviderFix
   return index;
 }
 
-// An international record's postcode and state/province, when it has them, are part of its
-// identifier: a request must carry the same values.
-function matchesInternationalDetails(
-  recorded: InternationalAddress | undefined,
-  searched: InternationalAddress | undefined,
-): boolean {
-  return (['postcode', 'state_province'] as const).every((field) => {
-    const expected = recorded?.[field];
-    const given = searched?.[field];
-    if (expected === undefined) return true;
-    return given !== undefined && compactText(given) === compactText(expected);
-  });
-}
-
 function toFoundResult(record: HiPatientFixture): IhiFound {
   const result: IhiFound = { kind: 'found', ihi_number: record.ihi_number };
   if (record.ihi_status !== undefined) result.ihi_status = record.ihi_status;
@@ -157,24 +161,23 @@ function toFoundResult(record: HiPatientFixture): IhiFound {
   return result;
 }
 
-function throwUnreachable(): never {
-  throw new HiServiceUnreachableError('HI Service unreachable (sandbox fixture fault)');
+/** A record's `unreachable` or `rejected` fault fails the call that reaches it. */
+function throwFault(record: HiPatientFixture | HiProviderFixture): void {
+  if (record.fault === 'unreachable') throw new HiServiceUnreachableError('HI Service unreachable (sandbox fixture fault)');
+  if (record.fault === 'rejected') {
+    const severity = record.fault_severity ?? HI_FIXTURE_DEFAULT_REJECTION.severity;
+    throw new HiServiceRejectedError(severity, record.fault_code ?? HI_FIXTURE_DEFAULT_REJECTION.code);
+  }
 }
 
-function isReachedBy(record: HiPatientFixture, request: IhiSearchRequest): boolean {
-  if (request.path !== 'international-address') return true;
-  return matchesInternationalDetails(record.international_address, request.international_address);
-}
-
-// Records sharing an identifier are met in fixture order: an `unreachable` one fails the
-// search as soon as it is reached; otherwise the first whose demographics match answers.
+// Records sharing an identifier are met in fixture order: an `unreachable` or `rejected` one
+// fails the search as soon as it is reached; otherwise the first whose demographics match answers.
 function findPatient(indexes: PatientIndexes, request: IhiSearchRequest): IhiSearchResult {
   const key = SEARCH_KEYS[request.path](request);
   const entries = key === undefined ? undefined : indexes.get(request.path)?.get(key);
   if (entries === undefined) return { kind: 'no_match' };
   for (const { record, demographics } of entries) {
-    if (!isReachedBy(record, request)) continue;
-    if (record.fault === 'unreachable') throwUnreachable();
+    throwFault(record);
     if (matchesDemographics(demographics, request.demographics)) return toFoundResult(record);
   }
   return { kind: 'no_match' };
@@ -188,25 +191,65 @@ function verifyProviderRecord(
   const entries = key === undefined ? undefined : index.get(key);
   if (entries === undefined) return { kind: 'no_match' };
   for (const { record, demographics } of entries) {
-    if (record.fault === 'unreachable') throwUnreachable();
+    throwFault(record);
     if (!matchesDemographics(demographics, request)) continue;
-    return record.fault === 'no_status' ? { kind: 'no_status' } : { kind: 'verified' };
+    if (record.fault === 'no_status') return { kind: 'no_status' };
+    const status = record.hpii_status ?? 'active';
+    return status === 'active' ? { kind: 'verified' } : { kind: 'inactive' };
   }
   return { kind: 'no_match' };
 }
 
+function abortedError(): HiServiceUnreachableError {
+  return new HiServiceUnreachableError("HI Service call abandoned: the request's time budget ran out");
+}
+
+/**
+ * Waits as the real service would take to answer: the latency, or the per-call timeout when
+ * the latency exceeds it (the call then fails), or until the request's budget aborts the call.
+ */
+async function imitateLatency(options: HiSandboxSimulatorOptions, sleep: NonNullable<HiSandboxSimulatorOptions['sleep']>, signal: AbortSignal | undefined): Promise<void> {
+  if (signal?.aborted) throw abortedError();
+  const latencyMs = options.latencyMs ?? 0;
+  if (latencyMs <= 0) return;
+  const timedOut = options.timeoutMs !== undefined && latencyMs > options.timeoutMs;
+  const waitMs = timedOut ? options.timeoutMs! : latencyMs;
+  if (signal === undefined) await sleep(waitMs);
+  else await sleepUnlessAborted(sleep, waitMs, signal);
+  if (timedOut) throw new HiServiceUnreachableError(`HI Service did not answer within ${options.timeoutMs} ms`);
+}
+
+function sleepUnlessAborted(sleep: NonNullable<HiSandboxSimulatorOptions['sleep']>, ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const onAbort = () => reject(abortedError());
+    signal.addEventListener('abort', onAbort, { once: true });
+    sleep(ms, signal).then(
+      () => {
+        signal.removeEventListener('abort', onAbort);
+        if (signal.aborted) reject(abortedError());
+        else resolve();
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(signal.aborted ? abortedError() : error);
+      },
+    );
+  });
+}
+
+const realSleep = (ms: number, signal?: AbortSignal) => sleepFor(ms, undefined, { signal });
+
 export function createHiSandboxSimulator(options: HiSandboxSimulatorOptions): HiServicePort {
   const patientIndexes = buildPatientIndexes(options.fixtures.patients);
   const providerIndex = buildProviderIndex(options.fixtures.providers);
-  const latencyMs = options.latencyMs ?? 0;
-  const sleep = options.sleep ?? ((ms: number) => sleepFor(ms));
+  const sleep = options.sleep ?? realSleep;
   return {
-    async searchIhi(request) {
-      if (latencyMs > 0) await sleep(latencyMs);
+    async searchIhi(request, context: HiCallContext) {
+      await imitateLatency(options, sleep, context.signal);
       return findPatient(patientIndexes, request);
     },
-    async verifyProvider(request) {
-      if (latencyMs > 0) await sleep(latencyMs);
+    async verifyProvider(request, context: HiCallContext) {
+      await imitateLatency(options, sleep, context.signal);
       return verifyProviderRecord(providerIndex, request);
     },
   };

@@ -98,6 +98,18 @@ export interface HiServicePort {
   verifyProvider(request: ProviderVerificationRequest, context: HiCallContext): Promise<ProviderVerification>;
 }
 
+/** The longest name the HI Service takes, in characters: longer ones are cut on the wire only. */
+export const HI_WIRE_NAME_LENGTH = 40;
+
+/**
+ * A family or given name as it is sent to the HI Service: its first 40 characters (code
+ * points). Storage always keeps the whole name; only what goes on the wire is cut.
+ */
+export function wireName(name: string): string {
+  if (name.length <= HI_WIRE_NAME_LENGTH) return name;
+  return Array.from(name).slice(0, HI_WIRE_NAME_LENGTH).join('');
+}
+
 /** The HI Service could not be reached; callers answer `hi_service_error` (precheck) or 500. */
 export class HiServiceUnreachableError extends Error {
   override readonly name: string = 'HiServiceUnreachableError';

@@ -3,6 +3,7 @@
 
 export {
   HI_SEX_CODES,
+  HI_WIRE_NAME_LENGTH,
   HiServiceRejectedError,
   HiServiceUnreachableError,
   IHI_RECORD_STATUSES,
@@ -23,8 +24,14 @@ export {
   type InternationalAddress,
   type ProviderVerification,
   type ProviderVerificationRequest,
+  wireName,
 } from './hi-service-port.ts';
 export {
+  HI_FIXTURE_DEFAULT_REJECTION,
+  HI_FIXTURE_PATIENT_FAULTS,
+  HI_FIXTURE_PROVIDER_FAULTS,
+  HI_FIXTURE_REJECTION_SEVERITIES,
+  HPII_STATUSES,
   HiFixtureFile,
   HiPatientFixture,
   HiProviderFixture,
@@ -40,3 +47,14 @@ export {
   type HiSandboxSimulatorOptions,
 } from './hi-sandbox-simulator.ts';
 export { measureHiService } from './hi-service-metrics.ts';
+export {
+  DEFAULT_HI_USER_QUALIFIER,
+  createSoapHiService,
+  loadNashCertificate,
+  type HiDigestAlgorithm,
+  type HiSignatureAlgorithm,
+  type NashCertificate,
+  type SoapHiProduct,
+  type SoapHiSettings,
+} from './soap/index.ts';
+export { COUNTRIES_WITHOUT_SACC_CODE, SACC_COUNTRY_CODES, describeMissingSaccCode, saccCodeOf } from './sacc-countries.ts';

@@ -1,9 +1,11 @@
 // `erx sandbox seed`: a demo partner, an organization with an HPI-O and two users (an owner
 // and a prescriber ready to prescribe), with every credential needed to call the API
-// straight away.
+// straight away. A catalogue without a PBS schedule gets the small extract the sandbox ships,
+// so the portal has medicines to find (a schedule already imported is kept).
 import { auditRecords } from '../audit/index.ts';
 import { SCOPES } from '../auth/index.ts';
 import { HI_DEMO_PROVIDERS } from '../hi-service/index.ts';
+import { describeCurrentSchedule, importPbsSchedule, SANDBOX_PBS_SCHEDULE, type MedicinesContext } from '../medicines/index.ts';
 import { updateUser, type UsersContext } from '../users/index.ts';
 import { countPartners, findPartner } from './onboarding-store.ts';
 import { createOrganization, createPartner, enablePartnerForOrganization, type OnboardingContext } from './onboarding-service.ts';
@@ -64,7 +66,7 @@ async function makeReadyToPrescribe(users: UsersContext, organizationId: string,
   await updateUser(users, { organizationId, organizationHpio: DEMO_HPIO, userId }, userId, body);
 }
 
-export async function seedSandbox(ctx: OnboardingContext, features: { users: UsersContext }): Promise<SandboxSeed> {
+export async function seedSandbox(ctx: OnboardingContext, features: { users: UsersContext; medicines: MedicinesContext }): Promise<SandboxSeed> {
   const partner = await createPartner(ctx, { partnerId: await freePartnerId(ctx), name: 'Demo clinical software' });
   const organization = await createOrganization(ctx, { name: 'Demo Medical Clinic', hpio: DEMO_HPIO });
   await enablePartnerForOrganization(ctx, { organizationId: organization.organization_id, partnerId: partner.partner_id });
@@ -80,6 +82,7 @@ export async function seedSandbox(ctx: OnboardingContext, features: { users: Use
   const owner = await newUser('Olivia', 'Owner', ['owner', 'admin']);
   const prescriber = await newUser('Anna', 'Smith', ['provider']);
   await makeReadyToPrescribe(features.users, organization.organization_id, prescriber.user_id);
+  if (!(await describeCurrentSchedule(features.medicines))) await importPbsSchedule(features.medicines, SANDBOX_PBS_SCHEDULE);
   // Each step above left its own entry; this one says they were one seed.
   await ctx.unitOfWork.run(async ({ record }) => {
     record(auditRecords, { action: 'admin.sandbox_seed', organizationId: organization.organization_id, detail: { partnerId: partner.partner_id } });

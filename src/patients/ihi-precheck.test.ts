@@ -55,3 +55,19 @@ describe('the precheck outcome rules', () => {
     expect(describePrecheck(check)).not.toContain(IHI);
   });
 });
+
+describe('the hi_service_error message', () => {
+  const errorOf = (extra: { budgetSpent?: true; refused?: true }): PatientCheck => ({
+    outcome: 'hi_service_error',
+    search: { kind: 'unreachable', searchedPath: 'dva', failedPaths: ['medicare'], ...extra },
+  });
+
+  it.each([
+    ['unreachable', {}, 'The HI Service could not be reached while searching using DVA file number (no record found using Medicare number); retry later'],
+    ['refused', { refused: true as const }, 'The HI Service answered the search using DVA file number with an error (no record found using Medicare number); retry later'],
+    ['out of budget', { budgetSpent: true as const }, "The request's time budget for the HI Service ran out at the search using DVA file number (no record found using Medicare number); retry later"],
+  ])('says why when the service was %s', (_case, extra, message) => {
+    expect(describePrecheck(errorOf(extra))).toBe(message);
+    expect(buildPrecheckData(errorOf(extra))).toEqual({ outcome: 'hi_service_error', create_would_succeed: false, searched_path: 'dva', failed_paths: ['medicare'] });
+  });
+});

@@ -95,6 +95,12 @@ function listPaths(paths: IhiSearchPath[]): string {
 
 function describeSearch(run: IhiSearchRun): string {
   const nothingFound = run.failedPaths.length > 0 ? ` (no record found using ${listPaths(run.failedPaths)})` : '';
+  if (run.kind === 'unreachable' && run.refused) {
+    return `The HI Service answered the search using ${labelOfPath(run.searchedPath)} with an error${nothingFound}; retry later`;
+  }
+  if (run.kind === 'unreachable' && run.budgetSpent) {
+    return `The request's time budget for the HI Service ran out at the search using ${labelOfPath(run.searchedPath)}${nothingFound}; retry later`;
+  }
   if (run.kind === 'unreachable') {
     return `The HI Service could not be reached while searching using ${labelOfPath(run.searchedPath)}${nothingFound}; retry later`;
   }

@@ -14,14 +14,20 @@ function searchedBy(path: IhiSearchPath, identifiers: IhiSearchIdentifiers): Pic
   return {};
 }
 
-/** The entry of one call; an answer (found or no match) is a success, a call that got none an error. */
+/** The entry of one call; an answer (found or no match) is a success, a call that got none (unreachable, rejected) an error. */
 export function ihiSearchEvent(attempt: SearchAttempt, identifiers: IhiSearchIdentifiers, patientId: string | null): AuditEvent {
   const answered = attempt.hiResult === 'found' || attempt.hiResult === 'no_match';
   return {
     action: 'hi.ihi_search',
     outcome: answered ? 'success' : 'error',
     patientId,
-    detail: { searchPath: attempt.path, hiResult: attempt.hiResult, durationMs: attempt.durationMs, ...searchedBy(attempt.path, identifiers) },
+    detail: {
+      searchPath: attempt.path,
+      hiResult: attempt.hiResult,
+      durationMs: attempt.durationMs,
+      ...(attempt.reason === undefined ? {} : { reason: attempt.reason }),
+      ...searchedBy(attempt.path, identifiers),
+    },
   };
 }
 

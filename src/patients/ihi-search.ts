@@ -1,6 +1,8 @@
 // The IHI search that patient creation runs and the precheck rehearses: the spec's search
 // order table as one constant, which paths a body can use, and the walk through them.
+import { performance } from 'node:perf_hooks';
 import {
+  HiServiceRejectedError,
   HiServiceUnreachableError,
   type HiCallContext,
   type HiDemographics,
@@ -11,13 +13,20 @@ import {
   type IhiSearchResult,
 } from '../hi-service/index.ts';
 
-type SearchField = keyof IhiSearchIdentifiers;
+/** The parts of an international address its path needs, all four. */
+const INTERNATIONAL_ADDRESS_PARTS = ['address_line', 'postcode', 'state_province', 'country'] as const;
+type InternationalAddressField = `international_address.${(typeof INTERNATIONAL_ADDRESS_PARTS)[number]}`;
+
+/** A request field a path needs: an identifier, or one part of the international address. */
+type SearchField = Exclude<keyof IhiSearchIdentifiers, 'international_address'> | InternationalAddressField;
 
 /**
  * The spec's "Search order and required fields" table, in priority order. Every path also
  * needs family_name, given_name, date_of_birth and sex, which the schema always requires.
  * An IHI sent in the body is not trusted as it is: path 1 asks the HI Service to confirm it
  * for these demographics, and falls through like any other path when it does not.
+ * The international address is searchable only with all four parts (address line, postcode,
+ * state or province, country), as the HI Service needs them; the API accepts it with fewer.
  * `label` names the identifier in human messages.
  */
 export const IHI_SEARCH_ORDER = [
@@ -27,7 +36,12 @@ export const IHI_SEARCH_ORDER = [
   { priority: 4, path: 'mobile', requires: ['phone'], label: 'mobile number' },
   { priority: 5, path: 'email', requires: ['email'], label: 'email address' },
   { priority: 6, path: 'australian-street-address', requires: ['australian_street_address'], label: 'Australian street address' },
-  { priority: 7, path: 'international-address', requires: ['international_address'], label: 'international address' },
+  {
+    priority: 7,
+    path: 'international-address',
+    requires: INTERNATIONAL_ADDRESS_PARTS.map((part): InternationalAddressField => `international_address.${part}`),
+    label: 'international address',
+  },
 ] as const satisfies ReadonlyArray<{ priority: number; path: IhiSearchPath; requires: readonly SearchField[]; label: string }>;
 
 export interface SearchPathNeeds {
@@ -45,10 +59,16 @@ export interface IhiSearchPlan {
   medicareWithoutIrnOnly: boolean;
 }
 
+function valueOf(identifiers: IhiSearchIdentifiers, field: SearchField): unknown {
+  const [name, part] = field.split('.') as [keyof IhiSearchIdentifiers, string | undefined];
+  const value = identifiers[name];
+  return part === undefined || value == null ? value : (value as Record<string, unknown>)[part];
+}
+
 export function planIhiSearch(identifiers: IhiSearchIdentifiers): IhiSearchPlan {
   const searchPaths = IHI_SEARCH_ORDER.map(({ path, requires }) => ({
     path,
-    missing: requires.filter((field) => identifiers[field] === undefined || identifiers[field] === null),
+    missing: (requires as readonly SearchField[]).filter((field) => valueOf(identifiers, field) == null),
   }));
   const runnable = searchPaths.filter((needs) => needs.missing.length === 0).map((needs) => needs.path);
   const medicareWithoutIrnOnly =
@@ -60,9 +80,10 @@ export function labelOfPath(path: IhiSearchPath): string {
   return IHI_SEARCH_ORDER.find((entry) => entry.path === path)!.label;
 }
 
-/** The first request field of a path, to name it in a validation entry. */
-export function fieldOfPath(path: IhiSearchPath): SearchField {
-  return IHI_SEARCH_ORDER.find((entry) => entry.path === path)!.requires[0];
+/** The request field of a path (the address object for an address path), to name it in a validation entry. */
+export function fieldOfPath(path: IhiSearchPath): keyof IhiSearchIdentifiers {
+  const [first] = IHI_SEARCH_ORDER.find((entry) => entry.path === path)!.requires;
+  return first.split('.')[0] as keyof IhiSearchIdentifiers;
 }
 
 interface SearchTrail {
@@ -75,7 +96,8 @@ interface SearchTrail {
 export type IhiSearchRun =
   | (SearchTrail & { kind: 'found'; found: IhiFound })
   | (SearchTrail & { kind: 'no_match' })
-  | (SearchTrail & { kind: 'unreachable' });
+  /** No answer to use: the service could not be reached, answered with an error (`refused`), or the request's time budget ran out (`budgetSpent`). */
+  | (SearchTrail & { kind: 'unreachable'; budgetSpent?: true; refused?: true });
 
 /** The IHI found, kept out of every other shape so it cannot be rendered by accident. */
 export type FoundRun = Extract<IhiSearchRun, { kind: 'found' }>;
@@ -83,16 +105,49 @@ export type FoundRun = Extract<IhiSearchRun, { kind: 'found' }>;
 /** One call to the HI Service during a search: what the audit trail records of it (ihi-search-audit.ts). */
 export interface SearchAttempt {
   path: IhiSearchPath;
-  /** What the HI Service answered; `failed`: the adapter threw something other than "unreachable". */
-  hiResult: 'found' | 'no_match' | 'unreachable' | 'failed';
+  /**
+   * What the HI Service answered; `rejected`: an Error or Fatal answer (its severity and code in
+   * `reason`); `unreachable`: no answer (transport, timeout, budget); `failed`: the adapter threw
+   * something else.
+   */
+  hiResult: 'found' | 'no_match' | 'rejected' | 'unreachable' | 'failed';
   durationMs: number;
+  /** For a rejection: `<severity> <code>`, the service's message code (never the caller's input). */
+  reason?: string;
+}
+
+/** How long the calls of one request may take together (ERX_HI_BUDGET_MS). */
+export interface SearchBudget {
+  /** Aborts when the budget runs out; each call is given it (HiCallContext.signal). */
+  signal: AbortSignal;
+  spent(): boolean;
+}
+
+export interface BudgetTimers {
+  now(): number;
+  abortAfter(ms: number): AbortSignal;
+}
+
+const REAL_TIMERS: BudgetTimers = { now: () => performance.now(), abortAfter: (ms) => AbortSignal.timeout(ms) };
+
+export function startSearchBudget(totalMs: number, timers: BudgetTimers = REAL_TIMERS): SearchBudget {
+  const deadline = timers.now() + totalMs;
+  const signal = timers.abortAfter(totalMs);
+  return { signal, spent: () => signal.aborted || timers.now() >= deadline };
+}
+
+function attemptOf(path: IhiSearchPath, error: unknown, durationMs: number): SearchAttempt {
+  if (error instanceof HiServiceRejectedError) return { path, hiResult: 'rejected', durationMs, reason: `${error.severity} ${error.code}` };
+  const hiResult = error instanceof HiServiceUnreachableError ? 'unreachable' : 'failed';
+  return { path, hiResult, durationMs };
 }
 
 /**
  * Tries each runnable path in priority order until one matches; a path that finds no record
- * falls through to the next. An unreachable HI Service ends the walk. `paths` is not empty.
- * Each call made is appended to `attempts` as it ends, even when the walk then throws, so the
- * caller can record every call the HI Service saw.
+ * falls through to the next. An unreachable or refusing HI Service ends the walk, and so does
+ * the budget: each call gets its signal, and once it is spent the remaining paths are not tried.
+ * `paths` is not empty. Each call made is appended to `attempts` as it ends, even when the walk
+ * then throws, so the caller can record every call the HI Service saw.
  */
 export async function runIhiSearch(
   hiService: HiServicePort,
@@ -101,18 +156,22 @@ export async function runIhiSearch(
   demographics: HiDemographics,
   paths: IhiSearchPath[],
   attempts: SearchAttempt[] = [],
+  budget?: SearchBudget,
 ): Promise<IhiSearchRun> {
   const failedPaths: IhiSearchPath[] = [];
+  const callContext = budget ? { hpio: context.hpio, userId: context.userId, signal: budget.signal } : context;
   for (const path of paths) {
+    if (budget?.spent() && failedPaths.length > 0) return { kind: 'unreachable', searchedPath: failedPaths.pop()!, failedPaths, budgetSpent: true };
     const started = performance.now();
     let result: IhiSearchResult;
     try {
-      result = await hiService.searchIhi(Object.assign({ path, demographics }, identifiers), context);
+      result = await hiService.searchIhi(Object.assign({ path, demographics }, identifiers), callContext);
     } catch (error) {
-      const unreachable = error instanceof HiServiceUnreachableError;
-      attempts.push({ path, hiResult: unreachable ? 'unreachable' : 'failed', durationMs: elapsedSince(started) });
-      if (unreachable) return { kind: 'unreachable', searchedPath: path, failedPaths };
-      throw error;
+      const attempt = attemptOf(path, error, elapsedSince(started));
+      attempts.push(attempt);
+      if (attempt.hiResult === 'failed') throw error;
+      if (attempt.hiResult === 'rejected') return { kind: 'unreachable', searchedPath: path, failedPaths, refused: true };
+      return budget?.spent() ? { kind: 'unreachable', searchedPath: path, failedPaths, budgetSpent: true } : { kind: 'unreachable', searchedPath: path, failedPaths };
     }
     attempts.push({ path, hiResult: result.kind, durationMs: elapsedSince(started) });
     if (result.kind === 'found') return { kind: 'found', found: result, searchedPath: path, failedPaths };

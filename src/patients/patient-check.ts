@@ -6,7 +6,7 @@ import type { HiCallContext, HiServicePort, IhiSearchIdentifiers, IhiSearchPath 
 import type { Database } from '../platform/db/database-schema.ts';
 import { ApiError } from '../platform/http/api-error.ts';
 import type { PatientCheck } from './ihi-precheck.ts';
-import { planIhiSearch, runIhiSearch, type SearchAttempt } from './ihi-search.ts';
+import { planIhiSearch, runIhiSearch, type SearchAttempt, type SearchBudget } from './ihi-search.ts';
 import { demographicsOf, identifiersOf, type PatientInput } from './patient-records.ts';
 import { findPatientsByPartnerPatientId } from './patients-store.ts';
 
@@ -14,6 +14,7 @@ import { findPatientsByPartnerPatientId } from './patients-store.ts';
 interface CheckContext {
   db: Kysely<Database>;
   hiService: HiServicePort;
+  startHiBudget: () => SearchBudget;
 }
 
 export function severalPatientsConflict(): ApiError {
@@ -51,5 +52,5 @@ export async function checkPatient(
 // A module function, not a closure in checkPatient: the TypeScript loader names each closure
 // as it is made, which costs more than the rest of the plan on this hot path.
 function searchFor(ctx: CheckContext, context: HiCallContext, identifiers: IhiSearchIdentifiers, input: PatientInput, paths: IhiSearchPath[], attempts: SearchAttempt[]) {
-  return runIhiSearch(ctx.hiService, context, identifiers, demographicsOf(input), paths, attempts);
+  return runIhiSearch(ctx.hiService, context, identifiers, demographicsOf(input), paths, attempts, ctx.startHiBudget());
 }

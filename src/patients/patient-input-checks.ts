@@ -1,7 +1,8 @@
 // The checks a schema cannot express, run on the same body as the schema so that one 422
 // reports every failure: identifier formats (IHI check digit, Medicare checksum, IRN, mobile,
 // e-mail; the spec leaves a DVA file number a plain string, so only a blank one is refused),
-// a date of birth in the future (Australian time), blank names, the address alias sent twice,
+// a date of birth in the future (Australian time), blank names, an international address's
+// country without an HI Service (SACC) code, the address alias sent twice,
 // and a partner_id that is not the caller's. A field the schema already rejected is not
 // checked again, so each field is reported once.
 import {
@@ -12,6 +13,7 @@ import {
   isValidMedicareCardNumber,
   isValidMedicareIrn,
 } from '../identifiers/index.ts';
+import { describeMissingSaccCode, saccCodeOf } from '../hi-service/index.ts';
 import type { ValidationIssue } from '../platform/http/api-error.ts';
 import { readBody, type BodyRead, type SubmittedBody } from '../platform/http/body-validation.ts';
 import { PatientInput, PatientUpdateInput, type PatientInputBody, type PatientUpdateBody } from './patients-schemas.ts';
@@ -65,6 +67,16 @@ function checkFields(body: Record<string, unknown>, reported: ReadonlySet<string
   return issues;
 }
 
+/** The HI Service names countries by SACC code: a country without one could never be searched. */
+function checkInternationalCountry(body: Record<string, unknown>, reported: ReadonlySet<string>): ValidationIssue[] {
+  const address = body.international_address;
+  const field = 'international_address.country';
+  if (address === null || typeof address !== 'object' || isReported(reported, field)) return [];
+  const country = (address as Record<string, unknown>).country;
+  if (typeof country !== 'string' || saccCodeOf(country) !== undefined) return [];
+  return [{ field, message: `must be a country the HI Service has a code for: ${describeMissingSaccCode(country)}`, code: 'VALIDATION_ERROR' }];
+}
+
 function checkAddressAlias(body: Record<string, unknown>): ValidationIssue[] {
   const both = body.australian_street_address != null && body.australian_address != null;
   const message = 'send australian_street_address or its alias australian_address, not both';
@@ -83,11 +95,18 @@ function checkPartnerId(body: Record<string, unknown>, reported: ReadonlySet<str
 /** A patient input (precheck and create), or its schema and format failures. */
 export function readPatientInputBody(submitted: SubmittedBody, partnerId: string, now: Date): BodyRead<PatientInputBody> {
   return readBody(PatientInput, submitted, {
-    errors: (body, reported) => [...checkFields(body, reported, now), ...checkAddressAlias(body), ...checkPartnerId(body, reported, partnerId)],
+    errors: (body, reported) => [
+      ...checkFields(body, reported, now),
+      ...checkInternationalCountry(body, reported),
+      ...checkAddressAlias(body),
+      ...checkPartnerId(body, reported, partnerId),
+    ],
   });
 }
 
 /** An update body (every field optional), or its schema and format failures. */
 export function readPatientUpdateBody(submitted: SubmittedBody, now: Date): BodyRead<PatientUpdateBody> {
-  return readBody(PatientUpdateInput, submitted, { errors: (body, reported) => [...checkFields(body, reported, now), ...checkAddressAlias(body)] });
+  return readBody(PatientUpdateInput, submitted, {
+    errors: (body, reported) => [...checkFields(body, reported, now), ...checkInternationalCountry(body, reported), ...checkAddressAlias(body)],
+  });
 }

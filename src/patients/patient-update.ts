@@ -78,7 +78,7 @@ async function reverifyIhi(ctx: PatientsContext, caller: { organizationHpio: str
   const attempts: SearchAttempt[] = [];
   let run: IhiSearchRun;
   try {
-    run = await runIhiSearch(ctx.hiService, { hpio, userId: caller.userId }, identifiers, demographicsOf(record), plan.runnable, attempts);
+    run = await runIhiSearch(ctx.hiService, { hpio, userId: caller.userId }, identifiers, demographicsOf(record), plan.runnable, attempts, ctx.startHiBudget());
   } finally {
     await noteIhiSearches(ctx.audit, attempts, identifiers, patientId);
   }

@@ -16,7 +16,7 @@ import { newId } from '../platform/ids.ts';
 import type { Deps } from '../deps.ts';
 import { requireOrganizationUser, type UsersContext } from '../users/index.ts';
 import { buildPrecheckData, createWouldSucceed, describePrecheck, type PatientCheck } from './ihi-precheck.ts';
-import { fieldOfPath, labelOfPath, type SearchAttempt } from './ihi-search.ts';
+import { fieldOfPath, labelOfPath, startSearchBudget, type SearchAttempt, type SearchBudget } from './ihi-search.ts';
 import { noteIhiSearches, recordIhiSearches } from './ihi-search-audit.ts';
 import { readPatientInputBody } from './patient-input-checks.ts';
 import { checkPatient } from './patient-check.ts';
@@ -39,6 +39,8 @@ export interface PatientsContext {
   unitOfWork: UnitOfWork;
   /** Records every patient read and HI Service call (changes record through the unit of work). */
   audit: AuditTrail;
+  /** Starts the time budget of one request's HI Service calls (ERX_HI_BUDGET_MS). */
+  startHiBudget: () => SearchBudget;
 }
 
 export function createPatientsContext(
@@ -54,6 +56,7 @@ export function createPatientsContext(
     users: features.users,
     unitOfWork: features.unitOfWork,
     audit: features.audit,
+    startHiBudget: () => startSearchBudget(deps.config.hiBudgetMs),
   };
 }
 

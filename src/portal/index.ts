@@ -1,9 +1,11 @@
 // The face of the portal feature: the portal context and its pages. Code outside src/portal/
 // (other features, app.ts, cli/, bench/, test/) imports only this file; its own files import each
 // other directly. test/architecture/imports.test.ts holds it.
+export { approvalPages } from './approval-pages.ts';
 export { createPortalContext, type PortalContext } from './portal-service.ts';
 export { dashboardPages } from './dashboard-pages.ts';
 export { installPortal } from './portal-context.ts';
 export { PUBLIC_ROUTE_LIMITS } from './portal-address-limits.ts';
+export { medicineSearchPages } from './medicine-search-pages.ts';
 export { prescriptionPages } from './prescription-pages.ts';
 export { signInPages } from './sign-in-pages.ts';

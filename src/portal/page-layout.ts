@@ -5,6 +5,10 @@
 import type { FastifyReply } from 'fastify';
 import { portalActionOf, PRESCRIPTION_CHANGES, type PrescriptionChange } from '../prescriptions/index.ts';
 import { COUNT_HINTS, FIELD_LABELS } from './prescription-form.ts';
+import { CHECKBOX_FIELDS, DETAIL_HINTS, DETAIL_TEXT_LIMITS, SCHEDULE_CHOICES, TICKED } from './prescription-form-fields.ts';
+
+/** What the new-prescription template lays its detail fields out from. */
+const FORM_LAYOUT = { checkboxes: CHECKBOX_FIELDS, textLimits: DETAIL_TEXT_LIMITS, schedules: SCHEDULE_CHOICES, ticked: TICKED };
 
 /** `dashboard`: the full portal, with navigation. `embed`: the same pages without it, for an iframe. */
 export type PortalFrame = 'dashboard' | 'embed';
@@ -22,6 +26,8 @@ export function portalPaths(frame: PortalFrame, patientId: string) {
   return {
     patient: `/dashboard/patients/${id}`,
     form: base,
+    /** A queue manager's form: the new prescription, prepared as a draft for a prescriber (approval-pages.ts). */
+    draftForm: `/${frame}/patients/${id}/prescription-drafts`,
     prescription: (scid: string) => `${base}/${encodeURIComponent(scid)}`,
     change: (scid: string, action: PrescriptionChange) => `${base}/${encodeURIComponent(scid)}/${action}`,
   };
@@ -34,7 +40,8 @@ export function layoutOf(reply: FastifyReply, frame: PortalFrame, title: string)
     title,
     csrfToken: reply.generateCsrf(),
     labels: FIELD_LABELS,
-    hints: COUNT_HINTS,
+    hints: { ...COUNT_HINTS, ...DETAIL_HINTS },
+    form: FORM_LAYOUT,
     actions: PORTAL_ACTIONS,
   };
 }

@@ -25,7 +25,7 @@ export interface PortalFormsContext {
 
 /** What a form acts on: creating a prescription for a patient, or changing one (by SCID). */
 export interface FormSubject {
-  purpose: 'prescribe' | 'cease' | 'cancel' | 'reissue';
+  purpose: 'prescribe' | 'cease' | 'cancel' | 'reissue' | 'prepare_draft' | 'approve_draft' | 'decline_draft';
   target: string;
 }
 

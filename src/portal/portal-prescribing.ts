@@ -5,7 +5,7 @@
 // as the caller and its user as the acting prescriber, and with the session's reserved_1..3,
 // so the same rules hold and the same events are written as through any other entry point.
 import { holdsCapability, needsReadinessFor, type Capability } from '../auth/index.ts';
-import { searchDrugsVisibleToUser } from '../custom-drugs/index.ts';
+import { findPbsItem, searchMedicines } from '../medicines/index.ts';
 import { requirePatient } from '../patients/index.ts';
 import { ApiError } from '../platform/http/api-error.ts';
 import { bodyFields, type SubmittedBody } from '../platform/http/body-validation.ts';
@@ -19,13 +19,16 @@ import {
   prescribeOrRefuse,
   describeMedicine,
   renderScidQrCode,
+  type Prescription,
 } from '../prescriptions/index.ts';
+import { DETAIL_FIELDS, DETAIL_LABELS } from './prescription-form-fields.ts';
 import type { PortalSession } from '../sso/index.ts';
 import { readPrescriberProfile } from '../users/index.ts';
 import { formIdOfAddress, issueFormId, resultOfSentForm, submitOnce, type FormAttempt } from './portal-forms-service.ts';
-import { choiceOfDelivery, deliveryChoicesOf, describeDelivery, medicineGroupsOf, MEDICINES_LISTED, type Choice, type MedicineGroup } from './prescription-choices.ts';
-import { deliveryOfChoice, EMPTY_FORM, formErrorsOf, medicineValueOfDrug, prescribeBodyOf, readFormValues, readPrefill, type FormErrors, type FormValues } from './prescription-form.ts';
+import { choiceOfDelivery, deliveryChoicesOf, describeDelivery, medicineGroupsOf, MEDICINES_LISTED, pbsItemsFoundOf, type Choice, type MedicineGroup, type PbsItemFound } from './prescription-choices.ts';
+import { deliveryOfChoice, EMPTY_FORM, firstFieldInError, formErrorsOf, medicineValueOfDrug, pbsCodeOfChoice, prescribeBodyOf, readFormValues, readPrefill, type FormErrors, type FormValues } from './prescription-form.ts';
 import { shownReserved, viewOfPatientRow, viewOfPrescriber, type PatientView, type PortalContext, type PrescriberView } from './portal-service.ts';
+import type { EventMetadata } from '../webhooks/index.ts';
 
 export interface FormPage {
   /** The form's one-time id (portal-forms-service.ts). */
@@ -36,11 +39,15 @@ export interface FormPage {
   prescriber: PrescriberView;
   values: FormValues;
   medicines: MedicineGroup[];
-  /** More custom drugs match than are listed (search to narrow). */
+  /** The PBS items listed, with their restriction text (shown beside the list). */
+  pbsItemsFound: PbsItemFound[];
+  /** More PBS items or custom drugs match than are listed (search to narrow). */
   moreMedicines: boolean;
   deliveries: Choice[];
   warnings: string[];
   errors: FormErrors;
+  /** The field that takes the focus: the first one in error. */
+  focus: string | undefined;
   reserved: Array<{ name: string; value: string }>;
 }
 
@@ -55,29 +62,32 @@ interface FormNotes {
   prefillDrugId?: string;
 }
 
-async function formPageOf(ctx: PortalContext, session: PortalSession, patientId: string, values: FormValues, notes: FormNotes): Promise<FormPage> {
+export async function formPageOf(ctx: PortalContext, session: PortalSession, patientId: string, values: FormValues, notes: FormNotes): Promise<FormPage> {
   const patient = await requirePatient(ctx.patients, session.organizationId, patientId);
   const prescriber = viewOfPrescriber(await readPrescriberProfile(ctx.users, session, session.userId));
   const wanted = notes.prefillDrugId;
   const chosenId = wanted ?? (values.medicine.startsWith(DRUG_CHOICE) ? values.medicine.slice(DRUG_CHOICE.length) : undefined);
-  const { drugs, more } = await searchDrugsVisibleToUser(ctx.customDrugs, session, { search: values.search, limit: MEDICINES_LISTED, alsoId: chosenId });
+  const found = await searchMedicines(ctx.medicines, session, { search: values.search, limit: MEDICINES_LISTED, alsoCustomDrugId: chosenId, alsoPbsCode: pbsCodeOfChoice(values.medicine) });
+  const drugs = found.customDrugs;
   const warnings = [...(notes.warnings ?? [])];
   if (wanted !== undefined) {
     const drug = drugs.find((d) => d.custom_drug_id === wanted.toLowerCase());
     if (drug) values = { ...values, medicine: medicineValueOfDrug(drug.custom_drug_id) };
     else warnings.push(`custom_drug_id "${wanted.slice(0, 64)}" was ignored: it is not a drug of your organization's catalog or one of your own.`);
   }
-  const groups = medicineGroupsOf(drugs, { formularyOffered: ctx.formularyOffered, search: values.search, selected: values.medicine });
+  const groups = medicineGroupsOf(found, { selected: values.medicine });
   return {
     formId: notes.formId ?? issueFormId(ctx.forms, session, { purpose: 'prescribe', target: patient.id }),
     patient: viewOfPatientRow(patient),
     prescriber,
     values,
     medicines: groups,
-    moreMedicines: more,
+    pbsItemsFound: pbsItemsFoundOf(found),
+    moreMedicines: found.more,
     deliveries: deliveryChoicesOf(patient, values.send_to),
     warnings,
     errors: notes.errors ?? NO_ERRORS,
+    focus: notes.errors ? firstFieldInError(notes.errors) : undefined,
     reserved: shownReserved(session.reserved),
   };
 }
@@ -137,8 +147,15 @@ export async function submitPrescriptionForm(ctx: PortalContext, session: Portal
   return once.kind === 'first' ? once.outcome : { kind: 'created', scid: once.result };
 }
 
+/** The prescribe body a form describes, a chosen PBS item written out from the schedule. */
+export async function prescribeBodyOfForm(ctx: PortalContext, values: FormValues, reserved: EventMetadata): Promise<ReturnType<typeof prescribeBodyOf>> {
+  const pbsCode = pbsCodeOfChoice(values.medicine);
+  const pbsItem = pbsCode === undefined ? undefined : await findPbsItem(ctx.medicines, pbsCode);
+  return prescribeBodyOf(values, { pbsItem, reserved });
+}
+
 async function createFromForm(ctx: PortalContext, session: PortalSession, patientId: string, values: FormValues, submitted: SubmittedBody, formId: string): Promise<FormOutcome> {
-  const { body, issues } = prescribeBodyOf(values, { formularyOffered: ctx.formularyOffered, reserved: session.reserved });
+  const { body, issues } = await prescribeBodyOfForm(ctx, values, session.reserved);
   let refusal: { status: 409 | 422; errors: FormErrors };
   try {
     const read = await prescribeOrRefuse(ctx.prescriptions, session, { userId: session.userId, patientId }, { value: body, issues: [...submitted.issues, ...issues] });
@@ -161,6 +178,8 @@ export interface PrescriptionPage {
   patientInstructions: string | undefined;
   doctorNotes: string | undefined;
   prescriber: string;
+  /** The prescription's other fields that are set, in the form's words. */
+  details: Array<{ label: string; value: string }>;
   createdDate: string;
   delivery: string;
   /** The current delivery as a choice (preselected when reissuing). */
@@ -174,6 +193,18 @@ export interface PrescriptionPage {
   /** Whether the page offers a new prescription (the role may prescribe). */
   offersNewPrescription: boolean;
   reserved: Array<{ name: string; value: string }>;
+}
+
+/** The set fields beyond the medicine, counts and instructions: the script number, the PBS code, then the form's details. */
+function detailsOf(p: Prescription): PrescriptionPage['details'] {
+  const details = [{ label: 'Prescriber script number', value: p.prescriber_script_number }];
+  if (p.pbs_code !== undefined) details.push({ label: 'PBS code', value: p.pbs_code });
+  for (const field of DETAIL_FIELDS) {
+    const value = p[field];
+    if (typeof value === 'string') details.push({ label: DETAIL_LABELS[field], value });
+    else if (value === true) details.push({ label: DETAIL_LABELS[field], value: 'Yes' });
+  }
+  return details;
 }
 
 /** What each change asks of the session's roles (capabilities.ts). */
@@ -194,6 +225,7 @@ export async function readPrescriptionPage(ctx: PortalContext, session: PortalSe
     patientInstructions: p.patient_instructions,
     doctorNotes: p.doctor_notes,
     prescriber: [p.prescriber.title, p.prescriber.given_name, p.prescriber.family_name].filter(Boolean).join(' '),
+    details: detailsOf(p),
     createdDate: p.created_date,
     delivery: describeDelivery(p.delivery),
     deliveryChoice: choiceOfDelivery(p.delivery),

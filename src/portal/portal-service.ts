@@ -5,6 +5,7 @@
 // prescription is a 404 here too. Prescribing and managing are in portal-prescribing.ts.
 import { holdsCapability } from '../auth/index.ts';
 import type { CustomDrugsContext } from '../custom-drugs/index.ts';
+import type { MedicinesContext } from '../medicines/index.ts';
 import { findPatientsOfPartnerId, showPatient, type PatientRow, type PatientsContext } from '../patients/index.ts';
 import { bodyFields, type SubmittedBody } from '../platform/http/body-validation.ts';
 import { listPatientPrescriptions, type PrescriptionsContext, describeMedicine } from '../prescriptions/index.ts';
@@ -15,11 +16,11 @@ import type { EventMetadata } from '../webhooks/index.ts';
 import type { PortalFormsContext } from './portal-forms-service.ts';
 
 export interface PortalContext {
-  /** The built-in sandbox formulary is offered (sandbox mode only). */
-  formularyOffered: boolean;
   users: UsersContext;
   patients: PatientsContext;
   customDrugs: CustomDrugsContext;
+  /** The form's medicine search (PBS items and custom drugs) and the PBS item a choice names. */
+  medicines: MedicinesContext;
   prescriptions: PrescriptionsContext;
   /** The prescribing forms' one-time ids (portal-forms-service.ts). */
   forms: PortalFormsContext;
@@ -27,9 +28,9 @@ export interface PortalContext {
 
 export function createPortalContext(
   deps: Pick<Deps, 'config' | 'database' | 'clock' | 'secretKey'>,
-  features: { users: UsersContext; patients: PatientsContext; customDrugs: CustomDrugsContext; prescriptions: PrescriptionsContext },
+  features: { users: UsersContext; patients: PatientsContext; customDrugs: CustomDrugsContext; medicines: MedicinesContext; prescriptions: PrescriptionsContext },
 ): PortalContext {
-  return { formularyOffered: deps.config.mode === 'sandbox', ...features, forms: { db: deps.database, clock: deps.clock, key: deps.secretKey } };
+  return { ...features, forms: { db: deps.database, clock: deps.clock, key: deps.secretKey } };
 }
 
 /** The signed-in prescriber, and whether (and if not, why not) they can prescribe. */
@@ -67,6 +68,8 @@ export interface DashboardPage {
   found: PatientView[];
   /** What was looked up, when it found nothing. */
   notFound: string | undefined;
+  /** The role has an approval queue (drafts it prepares, or approves). */
+  offersApprovalQueue: boolean;
 }
 
 async function dashboardOf(ctx: PortalContext, session: PortalSession, lookup?: { partnerPatientId: string; found: PatientRow[] }): Promise<DashboardPage> {
@@ -76,6 +79,7 @@ async function dashboardOf(ctx: PortalContext, session: PortalSession, lookup?: 
     reserved: shownReserved(session.reserved),
     found: (lookup?.found ?? []).map(viewOfPatientRow),
     notFound: lookup && lookup.found.length === 0 ? lookup.partnerPatientId : undefined,
+    offersApprovalQueue: holdsCapability(session.roles, 'portal:draft_queue'),
   };
 }
 
@@ -109,6 +113,8 @@ export interface PatientPage {
   showsPrescriptions: boolean;
   /** Whether the page offers a new prescription (the role may prescribe). */
   offersNewPrescription: boolean;
+  /** Whether the page offers to prepare a prescription for a prescriber's approval (a queue manager). */
+  offersDraft: boolean;
   prescriptions: PatientPageRow[];
   /** The next page's lastKey; null on the last page. */
   nextKey: string | null;
@@ -121,8 +127,9 @@ const PATIENT_PAGE_SIZE = 50;
 export async function readPatientPage(ctx: PortalContext, session: PortalSession, patientId: string, lastKey: string | undefined): Promise<PatientPage> {
   const row = await showPatient(ctx.patients, session.organizationId, patientId);
   const offersNewPrescription = holdsCapability(session.roles, 'portal:prescribe');
+  const offersDraft = holdsCapability(session.roles, 'portal:prepare_draft');
   if (!holdsCapability(session.roles, 'portal:read_prescriptions')) {
-    return { patient: viewOfPatientRow(row), showsPrescriptions: false, offersNewPrescription, prescriptions: [], nextKey: null };
+    return { patient: viewOfPatientRow(row), showsPrescriptions: false, offersNewPrescription, offersDraft, prescriptions: [], nextKey: null };
   }
   const query = { value: { limit: String(PATIENT_PAGE_SIZE), ...(lastKey ? { lastKey } : {}) }, issues: [] };
   const { data, pagination } = await listPatientPrescriptions(ctx.prescriptions, session, { userId: session.userId, patientId: row.id }, query);
@@ -130,6 +137,7 @@ export async function readPatientPage(ctx: PortalContext, session: PortalSession
     patient: viewOfPatientRow(row),
     showsPrescriptions: true,
     offersNewPrescription,
+    offersDraft,
     prescriptions: data.prescriptions.map((p) => ({ scid: p.scid, status: p.status, medicine: describeMedicine(p), createdDate: p.created_date })),
     nextKey: pagination.lastKey,
   };

@@ -1,10 +1,10 @@
-// The choices the prescription pages offer: medicines (the organization catalog, the
-// prescriber's own custom drugs, as the database found them for the search, and, in the
-// sandbox, the built-in formulary, narrowed here), and where the token can go (the patient by
-// SMS or e-mail, or a pharmacy).
+// The choices the prescription pages offer: medicines (the PBS items of the current schedule,
+// the organization catalog and the prescriber's own custom drugs, as the database found them for
+// the search), and where the token can go (the patient by SMS or e-mail, or a pharmacy).
 import type { CustomDrug, DrugLevel } from '../custom-drugs/index.ts';
-import { type PatientContact, SANDBOX_PHARMACIES, type Delivery, SANDBOX_FORMULARY } from '../prescriptions/index.ts';
-import { medicineValueOfDrug, medicineValueOfFormulary } from './prescription-form.ts';
+import { PBS_BENEFIT_TYPE_LABELS, type MedicineSearchResult, type PbsItem } from '../medicines/index.ts';
+import { type PatientContact, SANDBOX_PHARMACIES, type Delivery } from '../prescriptions/index.ts';
+import { medicineValueOfDrug, medicineValueOfPbsItem } from './prescription-form.ts';
 
 export interface Choice {
   value: string;
@@ -18,7 +18,7 @@ export interface MedicineGroup {
   options: Choice[];
 }
 
-/** Custom drugs listed for one search (catalog and own together; the chosen one is always shown). */
+/** PBS items, and custom drugs, listed for one search (each; the chosen one is always shown). */
 export const MEDICINES_LISTED = 50;
 
 function labelOfDrug(drug: CustomDrug): string {
@@ -27,29 +27,46 @@ function labelOfDrug(drug: CustomDrug): string {
   return brand ? `${name} (${brand})` : name;
 }
 
-interface Candidate {
+/** "Amoxicillin Capsule 500 mg (Amoxil, ...)": the item as a prescriber names it. */
+export function nameOfPbsItem(item: PbsItem): string {
+  const name = [item.drug_name, item.form, item.strength].filter(Boolean).join(' ');
+  return item.brand_names.length > 0 ? `${name} (${item.brand_names.join(', ')})` : name;
+}
+
+/** The PBS facts a prescriber chooses by, in words a screen reader reads out with the name. */
+export function factsOfPbsItem(item: PbsItem): string {
+  const repeats = `${item.max_repeats} ${item.max_repeats === 1 ? 'repeat' : 'repeats'}`;
+  return `PBS ${item.pbs_code}, ${PBS_BENEFIT_TYPE_LABELS[item.benefit_type]}, max quantity ${item.max_quantity}, ${repeats}${item.rpbs_only ? ', RPBS only (DVA patients)' : ''}`;
+}
+
+/** A PBS item the search found, with what the page shows beside the list. */
+export interface PbsItemFound {
   value: string;
-  label: string;
+  name: string;
+  facts: string;
+  restrictionText: string | null;
+  streamlinedCodes: string[];
 }
 
-/** The sandbox formulary's entries matching `search` (a short fixed list, so narrowed here), and the chosen one. */
-function formularyMatching(search: string, selected: string): Candidate[] {
-  const needle = search.toLowerCase();
-  const all = SANDBOX_FORMULARY.map((item) => ({ value: medicineValueOfFormulary(item.formulary_id), label: `${item.item_name} ${item.item_strength} ${item.item_form}` }));
-  return needle === '' ? all : all.filter((c) => c.label.toLowerCase().includes(needle) || c.value === selected);
+export function pbsItemsFoundOf(result: MedicineSearchResult): PbsItemFound[] {
+  return result.pbsItems.map((item) => ({
+    value: medicineValueOfPbsItem(item.pbs_code),
+    name: nameOfPbsItem(item),
+    facts: factsOfPbsItem(item),
+    restrictionText: item.restriction_text,
+    streamlinedCodes: item.streamlined_codes,
+  }));
 }
 
-/** The medicine groups of the drugs the search found (and the formulary's matches), the chosen one selected. */
-export function medicineGroupsOf(
-  drugs: Array<CustomDrug & { level: DrugLevel }>,
-  options: { formularyOffered: boolean; search: string; selected: string },
-): MedicineGroup[] {
+/** The medicine groups of what the search found, the chosen one selected. */
+export function medicineGroupsOf(result: { pbsItems: PbsItem[]; customDrugs: Array<CustomDrug & { level: DrugLevel }> }, options: { selected: string }): MedicineGroup[] {
   const asCandidate = (drug: CustomDrug) => ({ value: medicineValueOfDrug(drug.custom_drug_id), label: labelOfDrug(drug) });
-  const sources: Array<{ label: string; candidates: Candidate[] }> = [
+  const drugs = result.customDrugs;
+  const sources: Array<{ label: string; candidates: Array<{ value: string; label: string }> }> = [
+    { label: 'PBS Schedule', candidates: result.pbsItems.map((item) => ({ value: medicineValueOfPbsItem(item.pbs_code), label: `${nameOfPbsItem(item)}: ${factsOfPbsItem(item)}` })) },
     { label: "Your organization's catalog", candidates: drugs.filter((d) => d.level === 'organization').map(asCandidate) },
     { label: 'Your own drugs', candidates: drugs.filter((d) => d.level === 'user').map(asCandidate) },
   ];
-  if (options.formularyOffered) sources.push({ label: 'Sandbox formulary', candidates: formularyMatching(options.search, options.selected) });
   return sources.flatMap(({ label, candidates }) =>
     candidates.length > 0 ? [{ label, options: candidates.map((c) => ({ ...c, selected: c.value === options.selected, disabled: false })) }] : [],
   );

@@ -5,11 +5,22 @@
 // service's field errors are shown under the form fields they came from.
 import { Type } from '@sinclair/typebox';
 import type { FieldError } from '../platform/http/body-validation.ts';
-import { COUNT_LIMITS, describeCountLimit, ITEM_FIELDS, readCount, TEXT_LIMITS, type CountField, findFormularyItem, type PrescribeBody } from '../prescriptions/index.ts';
+import type { PbsItem } from '../medicines/index.ts';
+import { COUNT_LIMITS, describeCountLimit, ITEM_FIELDS, readCount, TEXT_LIMITS, type CountField, type PrescribeBody } from '../prescriptions/index.ts';
 import type { EventMetadata } from '../webhooks/index.ts';
+import { DETAIL_FIELDS, DETAIL_LABELS, DETAIL_TEXT_FIELDS, DETAIL_TEXT_LIMITS, detailFieldsOf, SCHEDULE_CHOICES, type DetailField } from './prescription-form-fields.ts';
 
-export const FORM_FIELDS = ['medicine', 'quantity', 'repeats', 'repeat_interval_days', 'patient_instructions', 'doctor_instructions', 'send_to'] as const;
-export type FormField = (typeof FORM_FIELDS)[number];
+const BASIC_FIELDS = ['medicine', 'quantity', 'repeats', 'repeat_interval_days', 'patient_instructions', 'doctor_instructions', 'send_to'] as const;
+export const FORM_FIELDS = [...BASIC_FIELDS, ...DETAIL_FIELDS] as const;
+export type FormField = (typeof BASIC_FIELDS)[number] | DetailField;
+
+/** The fields in the order the form shows them: the first one in error takes the focus. */
+export const FORM_ORDER: readonly FormField[] = [
+  'medicine', 'private_prescription', 'pbsdva_authority_number', 'phone_approval_authority_number', 'schedule_number',
+  'quantity', 'repeats', 'repeat_interval_days', 'reason_for_prescribing', 'patient_instructions', 'doctor_instructions', 'annotations',
+  'controlled_substance_reference', 'brand_substitution_not_allowed', 'regulation_24', 'emergency_supply', 'unusual_dose_flag', 'unusual_qty_flag',
+  'my_sl_consent', 'unlisted_item_repat_authority', 'send_to',
+];
 export type FormValues = Record<FormField, string> & { search: string };
 
 /** The visible label of each field: also its accessible name, which partners' tests rely on. */
@@ -21,9 +32,11 @@ export const FIELD_LABELS: Readonly<Record<FormField, string>> = {
   patient_instructions: 'Patient instructions',
   doctor_instructions: 'Doctor instructions',
   send_to: 'Send token to',
+  ...DETAIL_LABELS,
 };
 
 const text = (maxLength: number) => Type.Optional(Type.String({ maxLength }));
+const CHECKBOX_FIELDS_FOR_SCHEMA = DETAIL_FIELDS.filter((field) => !(DETAIL_TEXT_FIELDS as readonly string[]).includes(field) && field !== 'schedule_number');
 
 /** What the form posts. Lengths as the prescribe body's; the counts are judged by the service. */
 export const PrescriptionFormBody = Type.Object({
@@ -34,6 +47,9 @@ export const PrescriptionFormBody = Type.Object({
   patient_instructions: text(TEXT_LIMITS.patient_instructions),
   doctor_instructions: text(TEXT_LIMITS.doctor_instructions),
   send_to: text(200),
+  ...Object.fromEntries(DETAIL_TEXT_FIELDS.map((field) => [field, text(DETAIL_TEXT_LIMITS[field])])),
+  schedule_number: text(2),
+  ...Object.fromEntries(CHECKBOX_FIELDS_FOR_SCHEMA.map((field) => [field, text(10)])),
   search: text(100),
   /** `search` re-shows the form with the medicines found; anything else creates the prescription. */
   intent: text(20),
@@ -42,7 +58,8 @@ export const PrescriptionFormBody = Type.Object({
 });
 
 export const EMPTY_FORM: FormValues = {
-  medicine: '', quantity: '', repeats: '', repeat_interval_days: '', patient_instructions: '', doctor_instructions: '', send_to: '', search: '',
+  ...(Object.fromEntries(FORM_FIELDS.map((field) => [field, ''])) as Record<FormField, string>),
+  search: '',
 };
 
 const stringOf = (value: unknown): string => (typeof value === 'string' ? value : Array.isArray(value) && typeof value[0] === 'string' ? value[0] : '');
@@ -101,9 +118,13 @@ export const COUNT_HINTS: Readonly<Record<'quantity' | 'repeats' | 'repeat_inter
 
 // ---- medicine and delivery choices
 
-/** Medicine choices: a custom drug (`drug:<custom_drug_id>`) or a sandbox formulary entry (`formulary:<id>`). */
+/** Medicine choices: a custom drug (`drug:<custom_drug_id>`) or a PBS item of the current schedule (`pbs:<pbs_code>`). */
 export const medicineValueOfDrug = (customDrugId: string) => `drug:${customDrugId}`;
-export const medicineValueOfFormulary = (formularyId: string) => `formulary:${formularyId}`;
+export const medicineValueOfPbsItem = (pbsCode: string) => `pbs:${pbsCode}`;
+const PBS_CHOICE = 'pbs:';
+
+/** The PBS code a medicine choice names, if it names one. */
+export const pbsCodeOfChoice = (choice: string): string | undefined => (choice.startsWith(PBS_CHOICE) ? choice.slice(PBS_CHOICE.length) : undefined);
 
 /** Delivery choices: `patient-sms`, `patient-email`, `pharmacy-sms:<id>` or `pharmacy-email:<id>`. */
 export function deliveryOfChoice(choice: string): { method: 'SMS' | 'EMAIL'; recipient_type: 'PATIENT' | 'PHARMACY'; pharmacy_id?: string } | undefined {
@@ -114,17 +135,22 @@ export function deliveryOfChoice(choice: string): { method: 'SMS' | 'EMAIL'; rec
 }
 
 /**
- * A custom drug's id, or a formulary entry written out in full. Anything else (an unknown
- * entry, the formulary where it is not offered) is passed on as a custom_drug_id, which the
- * service then refuses as not one the prescriber may use; nothing chosen is the service's
+ * A custom drug's id, or the PBS item chosen written out in full with its code (`pbsItem`: the
+ * item the choice names, found in the current schedule). A PBS code the schedule lacks is passed
+ * on as a pbs_code, which the service refuses naming it; anything else as a custom_drug_id, which
+ * the service refuses as not one the prescriber may use; nothing chosen is the service's
  * "required" issue.
  */
-function medicineFieldsOf(choice: string, formularyOffered: boolean): Record<string, unknown> {
+function medicineFieldsOf(choice: string, pbsItem: PbsItem | undefined): Record<string, unknown> {
   if (choice === '') return {};
-  const item = choice.startsWith('formulary:') && formularyOffered ? findFormularyItem(choice.slice('formulary:'.length)) : undefined;
-  if (!item) return { custom_drug_id: choice.startsWith('drug:') ? choice.slice('drug:'.length) : choice };
-  const { formulary_id: _id, ...fields } = item;
-  return fields;
+  const code = pbsCodeOfChoice(choice);
+  // A code the schedule lacks goes as it is: the service refuses it, naming the code.
+  if (code !== undefined && pbsItem?.pbs_code !== code) return { pbs_code: code };
+  if (!pbsItem || code === undefined) return { custom_drug_id: choice.startsWith('drug:') ? choice.slice('drug:'.length) : choice };
+  // The schedule's words may run past a prescription's field limits (a combination's strength).
+  const cut = (text: string, field: 'item_name' | 'item_form' | 'item_strength') => [...text].slice(0, TEXT_LIMITS[field]).join('');
+  const strength = pbsItem.strength ? { item_strength: cut(pbsItem.strength, 'item_strength') } : {};
+  return { item_name: cut(pbsItem.drug_name, 'item_name'), item_form: cut(pbsItem.form, 'item_form'), ...strength, pbs_code: pbsItem.pbs_code };
 }
 
 /**
@@ -132,16 +158,33 @@ function medicineFieldsOf(choice: string, formularyOffered: boolean): Record<str
  * event the session causes carries them), and what the form itself got wrong. Empty fields
  * are left out, so the service applies its defaults (a custom drug's quantity, no repeats).
  */
-export function prescribeBodyOf(values: FormValues, context: { formularyOffered: boolean; reserved: EventMetadata }) {
+export function prescribeBodyOf(values: FormValues, context: { pbsItem?: PbsItem | undefined; reserved: EventMetadata }) {
   const issues: FieldError[] = [];
   const delivery = deliveryOfChoice(values.send_to);
   // The service takes a delivery for granted (its schema requires one), so the form reports a missing one.
   if (!delivery) issues.push({ field: 'send_to', message: REQUIRED_PHRASES.send_to, code: 'REQUIRED_FIELD' });
+  const schedule = scheduleFieldOf(values, issues);
+  const details = detailFieldsOf(values);
+  issues.push(...details.issues);
   const optional = Object.fromEntries(
     (['quantity', 'repeats', 'repeat_interval_days', 'patient_instructions', 'doctor_instructions'] as const).flatMap((field) => (values[field] === '' ? [] : [[field, values[field]]])),
   );
-  const body = { ...medicineFieldsOf(values.medicine, context.formularyOffered), ...optional, ...(delivery ? { delivery } : {}), ...context.reserved };
+  const body = { ...medicineFieldsOf(values.medicine, context.pbsItem), ...schedule, ...details.fields, ...optional, ...(delivery ? { delivery } : {}), ...context.reserved };
   return { body, issues };
+}
+
+/** The schedule chosen (over the entry's own), or none; a custom drug keeps its own, so choosing one for it is refused. */
+function scheduleFieldOf(values: FormValues, issues: FieldError[]): { schedule_number?: string } {
+  if (values.schedule_number === '') return {};
+  if (!(SCHEDULE_CHOICES as readonly string[]).includes(values.schedule_number)) {
+    issues.push({ field: 'schedule_number', message: `must be one of ${SCHEDULE_CHOICES.join(', ')}`, code: 'VALIDATION_ERROR' });
+    return {};
+  }
+  if (values.medicine.startsWith('drug:')) {
+    issues.push({ field: 'schedule_number', message: "A custom drug keeps its own schedule: leave this as it is.", code: 'VALIDATION_ERROR' });
+    return {};
+  }
+  return { schedule_number: values.schedule_number };
 }
 
 // ---- issues back onto the form
@@ -150,6 +193,7 @@ export function prescribeBodyOf(values: FormValues, context: { formularyOffered:
 const FORM_FIELD_OF_BODY: Readonly<Partial<Record<keyof PrescribeBody, FormField>>> = {
   custom_drug_id: 'medicine',
   ...Object.fromEntries(ITEM_FIELDS.map((field) => [field, 'medicine'])),
+  ...Object.fromEntries(DETAIL_FIELDS.map((field) => [field, field])),
   quantity: 'quantity',
   repeats: 'repeats',
   repeat_interval_days: 'repeat_interval_days',
@@ -186,12 +230,18 @@ const REQUIRED_PHRASES: Readonly<Record<FormField, string>> = {
   patient_instructions: 'Enter the patient instructions.',
   doctor_instructions: 'Enter the doctor instructions.',
   send_to: 'Choose where the token goes.',
+  ...(Object.fromEntries(DETAIL_FIELDS.map((field) => [field, `Enter the ${DETAIL_LABELS[field].toLowerCase()}.`])) as Record<DetailField, string>),
 };
 
 /** A service message as a sentence: one about the field ("must be ...", "is not ...") follows its label. */
 function asSentence(label: string, message: string): string {
   if (/^(must|is|are)\b/.test(message)) return `${label} ${message}`;
   return message.charAt(0).toUpperCase() + message.slice(1);
+}
+
+/** The field the focus goes to when the form comes back refused: the first one in error, in the form's order. */
+export function firstFieldInError(errors: FormErrors): FormField | undefined {
+  return FORM_ORDER.find((field) => (errors.fields[field]?.length ?? 0) > 0);
 }
 
 /** Each field error under its field, phrased for the prescriber (a required field simply says so). */

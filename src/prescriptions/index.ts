@@ -4,6 +4,7 @@
 // directly. test/architecture/imports.test.ts holds it.
 export { createPrescriptionsContext, prescribe, prescribeOrRefuse, type PrescriptionsContext } from './prescriptions-service.ts';
 export { SANDBOX_PHARMACIES } from './pharmacy-directory.ts';
+export { approveDraft, declineDraft, DECLINE_REASON_MAX_LENGTH, type DraftCaller, type DraftView, listDrafts, prepareDraft, readDraft } from './prescription-drafts.ts';
 export { changePrescription, changePrescriptionOrRefuse, type PrescriptionChange } from './prescription-changes.ts';
 export type { PatientContact } from './prescription-delivery.ts';
 export { COUNT_LIMITS, type CountField, describeCountLimit, ITEM_FIELDS, readCount, TEXT_LIMITS } from './prescription-fields.ts';
@@ -17,11 +18,11 @@ export {
   type PrescriptionAction,
 } from './prescription-lifecycle.ts';
 export { encodeLastKey } from './prescription-paging.ts';
+export { PRESCRIPTION_RULES, type PbsItem, type PbsLookup, type PrescriptionRule } from './prescription-rules.ts';
 export { listPatientPrescriptions, readPatientPrescription, requirePatientPrescriptionScid } from './prescription-reads.ts';
 export { prescriptionTestHelpersRoutes } from './prescription-test-helpers-routes.ts';
 export { prescriptionsRoutes } from './prescriptions-routes.ts';
-export type { Delivery, PrescribeBody } from './prescriptions-schemas.ts';
-export { findFormularyItem, SANDBOX_FORMULARY } from './sandbox-formulary.ts';
-export { isValidScid, newScid } from './scid.ts';
+export type { Delivery, PrescribeBody, Prescription } from './prescriptions-schemas.ts';
+export { isScidFormat, isValidScid, newScid } from './scid.ts';
 export { tokenPageRoutes } from './token-page-routes.ts';
 export { describeMedicine, renderScidQrCode } from './token-page-view.ts';

@@ -1,5 +1,5 @@
 // Ceasing, cancelling and reissuing a prescription: the path names the prescriber who acts,
-// the patient and the SCID (400 for a mistyped SCID, then 404s), the optional body is judged
+// the patient and the SCID (400 for one that is not 18 letters and digits, then 404s), the optional body is judged
 // (422), then the acting user's readiness and the lifecycle table decide (409, noted in the
 // audit trail as refused). The change, its event and its audit entry are written in one
 // transaction.

@@ -3,7 +3,7 @@
 
 /** Whole-number fields: sent as a JSON number or a string of digits, stored and answered as strings. */
 export const COUNT_LIMITS = {
-  quantity: { min: 1, max: 99, description: 'How many units are supplied, 1 to 99. Absent with a custom_drug_id: the drug\'s quantity.' },
+  quantity: { min: 1, max: 999, description: 'How many units are supplied, 1 to 999. Absent with a custom_drug_id: the drug\'s quantity.' },
   repeats: { min: 0, max: 99, description: 'Repeats authorised, 0 to 99 (default 0); with a custom_drug_id at most the drug\'s max_repeats.' },
   repeat_interval_days: { min: 1, max: 365, description: 'Least number of days between supplies, 1 to 365.' },
 } as const;
@@ -18,6 +18,8 @@ export const TEXT_LIMITS = {
   reason_for_prescribing: 250,
   patient_instructions: 250,
   doctor_instructions: 50,
+  controlled_substance_reference: 50,
+  annotations: 250,
 } as const;
 
 /** Fields with a fixed form. */
@@ -25,7 +27,22 @@ export const TEXT_PATTERNS = {
   // A PBS item code: four or five digits and a check letter, e.g. 8502L or 10074L.
   pbs_code: { pattern: '^[0-9]{4,5}[A-Z]$', maxLength: 6, description: 'PBS item code, e.g. `8502L`.' },
   schedule_number: { pattern: '^S[2-9]$', maxLength: 2, description: 'Poisons Standard schedule, `S2` to `S9`.' },
+  // Services Australia's authority approval numbers and the Schedule's streamlined codes are letters and digits.
+  pbsdva_authority_number: {
+    pattern: '^[A-Za-z0-9]{1,20}$',
+    maxLength: 20,
+    description: "The PBS/RPBS authority: the approval number of an authority-required item, or one of a streamlined item's codes.",
+  },
+  phone_approval_authority_number: { pattern: '^[A-Za-z0-9]{1,20}$', maxLength: 20, description: 'The approval number Services Australia gave by telephone.' },
 } as const;
+
+/** Free-text fields of the prescription the prescriber writes, beside the medicine. */
+export const NOTE_FIELDS = ['reason_for_prescribing', 'patient_instructions', 'controlled_substance_reference', 'annotations'] as const;
+export type NoteField = (typeof NOTE_FIELDS)[number];
+
+/** The authority fields (TEXT_PATTERNS), stored and answered as sent (upper-cased). */
+export const AUTHORITY_FIELDS = ['pbsdva_authority_number', 'phone_approval_authority_number'] as const;
+export type AuthorityField = (typeof AUTHORITY_FIELDS)[number];
 
 /** The fields that write the medicine out in full; a custom_drug_id replaces all of them. */
 export const ITEM_FIELDS = ['item_name', 'item_strength', 'item_form', 'route_administration', 'pbs_code', 'schedule_number'] as const;

@@ -7,7 +7,20 @@ import type { CustomDrug } from '../custom-drugs/index.ts';
 import type { ValidationIssue } from '../platform/http/api-error.ts';
 import { readBody, type BodyRead, type SentBody, type SubmittedBody } from '../platform/http/body-validation.ts';
 import { resolveDelivery, type DeliveryColumns, type PatientContact } from './prescription-delivery.ts';
-import { BOOLEAN_FLAGS, describeCountLimit, ITEM_FIELDS, readCount, type BooleanFlag, type CountField, type ItemField } from './prescription-fields.ts';
+import {
+  AUTHORITY_FIELDS,
+  BOOLEAN_FLAGS,
+  describeCountLimit,
+  ITEM_FIELDS,
+  readCount,
+  TEXT_LIMITS,
+  type AuthorityField,
+  type BooleanFlag,
+  type CountField,
+  type ItemField,
+  type NoteField,
+} from './prescription-fields.ts';
+import { judgeRules, type PbsItem } from './prescription-rules.ts';
 import { PrescribeBody } from './prescriptions-schemas.ts';
 
 /** A prescription as the body (and the drug it names) describe it, ready to store. */
@@ -17,8 +30,8 @@ export interface PrescriptionDraft {
   quantity: number;
   repeats: number;
   repeatIntervalDays: number | null;
-  reason_for_prescribing: string | null;
-  patient_instructions: string | null;
+  notes: Record<NoteField, string | null>;
+  authority: Record<AuthorityField, string | null>;
   doctor_notes: string | null;
   flags: Partial<Record<BooleanFlag, boolean>>;
   delivery: DeliveryColumns;
@@ -43,8 +56,8 @@ function judgeMedicine(body: Body, drug: CustomDrug | undefined, judged: Judged)
     } else if (!drug) {
       judged.issues.push(issue('custom_drug_id', "is not a drug of the organization catalog or of the prescriber's own"));
     }
-  } else if (body.item_name === undefined) {
-    judged.issues.push(issue('item_name', 'item_name is required when no custom_drug_id is sent', 'REQUIRED_FIELD'));
+  } else if (body.item_name === undefined && body.pbs_code === undefined) {
+    judged.issues.push(issue('item_name', 'item_name is required when no custom_drug_id or pbs_code is sent', 'REQUIRED_FIELD'));
   }
 }
 
@@ -74,7 +87,8 @@ function judgeCounts(body: Body, drug: CustomDrug | undefined, judged: Judged) {
   return { quantity, repeats, interval };
 }
 
-function itemOf(body: Body, drug: CustomDrug | undefined): PrescriptionDraft['item'] {
+/** The item fields: a custom drug's, else the body's, a PBS item's names filling those the body leaves out. */
+function itemOf(body: Body, drug: CustomDrug | undefined, pbsItem: PbsItem | undefined): PrescriptionDraft['item'] {
   if (drug) {
     return {
       item_name: drug.item_generic_name ?? '',
@@ -85,8 +99,17 @@ function itemOf(body: Body, drug: CustomDrug | undefined): PrescriptionDraft['it
       schedule_number: drug.poison_class ?? null,
     };
   }
-  const item = Object.fromEntries(ITEM_FIELDS.map((field) => [field, (body[field] as string | undefined) ?? null]));
-  return item as PrescriptionDraft['item'];
+  const item = Object.fromEntries(ITEM_FIELDS.map((field) => [field, (body[field] as string | undefined) ?? null])) as PrescriptionDraft['item'];
+  if (item.pbs_code !== null) item.pbs_code = item.pbs_code.toUpperCase();
+  if (!pbsItem) return item;
+  // The schedule's words may run past a prescription's field limits (a combination's strength).
+  const cut = (text: string | undefined, field: 'item_name' | 'item_strength' | 'item_form') => (text === undefined ? null : [...text].slice(0, TEXT_LIMITS[field]).join(''));
+  return {
+    ...item,
+    item_name: item.item_name ?? cut(pbsItem.drug_name, 'item_name')!,
+    item_strength: item.item_strength ?? cut(pbsItem.strength, 'item_strength'),
+    item_form: item.item_form ?? cut(pbsItem.form, 'item_form'),
+  };
 }
 
 function flagsOf(body: Body): PrescriptionDraft['flags'] {
@@ -96,7 +119,26 @@ function flagsOf(body: Body): PrescriptionDraft['flags'] {
 interface Context {
   /** The custom drug the body's custom_drug_id names (undefined when it names none, or none was sent). */
   drug: CustomDrug | undefined;
-  patient: PatientContact;
+  /** The PBS item the body's pbs_code names (undefined when it names none, or none was sent). */
+  pbsItem: PbsItem | undefined;
+  patient: PatientContact & { hasDvaFileNumber: boolean };
+}
+
+const upperOrUndefined = (value: unknown): string | undefined => (typeof value === 'string' ? value.toUpperCase() : undefined);
+
+/** The PBS rules (prescription-rules.ts), on the fields the schema and the counts did not already refuse. */
+function judgePbsRules(body: Body, context: Context, counts: { quantity?: number; repeats?: number }, judged: Judged): void {
+  const facts = {
+    pbsCode: judged.refused.has('pbs_code') ? undefined : upperOrUndefined(body.pbs_code),
+    item: context.pbsItem,
+    privatePrescription: body.private_prescription === true,
+    quantity: counts.quantity,
+    repeats: counts.repeats,
+    authorityNumber: upperOrUndefined(body.pbsdva_authority_number),
+    phoneApprovalNumber: upperOrUndefined(body.phone_approval_authority_number),
+    patientHasDvaFileNumber: context.patient.hasDvaFileNumber,
+  };
+  for (const broken of judgeRules(facts)) if (!judged.refused.has(broken.field)) judged.issues.push(issue(broken.field, broken.message));
 }
 
 /** Every check of the body, and the values they read. */
@@ -104,6 +146,7 @@ function judge(body: Body, context: Context, refused: ReadonlySet<string>) {
   const judged: Judged = { issues: [], refused };
   judgeMedicine(body, context.drug, judged);
   const counts = judgeCounts(body, context.drug, judged);
+  judgePbsRules(body, context, counts, judged);
   const delivery = resolveDelivery(body.delivery, context.patient);
   judged.issues.push(...delivery.issues);
   return { issues: judged.issues, ...counts, delivery: delivery.columns };
@@ -114,13 +157,18 @@ function draftOf(body: Body, context: Context): PrescriptionDraft {
   const { quantity, repeats, interval, delivery } = judge(body, context, new Set());
   if (quantity === undefined || repeats === undefined || !delivery) throw new Error('a prescribe body without issues must give a draft');
   return {
-    item: itemOf(body, drug),
+    item: itemOf(body, drug, context.pbsItem),
     customDrug: drug ? { custom_drug_id: drug.custom_drug_id, custom_product_id: drug.custom_product_id ?? null } : null,
     quantity,
     repeats,
     repeatIntervalDays: interval ?? null,
-    reason_for_prescribing: body.reason_for_prescribing ?? null,
-    patient_instructions: body.patient_instructions ?? drug?.patient_instructions ?? null,
+    notes: {
+      reason_for_prescribing: body.reason_for_prescribing ?? null,
+      patient_instructions: body.patient_instructions ?? drug?.patient_instructions ?? null,
+      controlled_substance_reference: body.controlled_substance_reference ?? null,
+      annotations: body.annotations ?? null,
+    },
+    authority: Object.fromEntries(AUTHORITY_FIELDS.map((field) => [field, upperOrUndefined(body[field]) ?? null])) as PrescriptionDraft['authority'],
     doctor_notes: body.doctor_instructions ?? drug?.doctor_instructions ?? null,
     flags: flagsOf(body),
     delivery,

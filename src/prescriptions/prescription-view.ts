@@ -11,8 +11,9 @@ import { tokenPageKeyOfRow } from './token-page-keys.ts';
 
 /** Columns copied into the answer under the same name, when set. */
 const OPTIONAL_COLUMNS = [
-  'repeat_intervals', 'pbs_code', 'item_strength', 'item_form', 'route_administration', 'schedule_number',
-  'reason_for_prescribing', 'patient_instructions', 'doctor_notes',
+  'repeat_intervals', 'pbs_code', 'item_strength', 'item_form', 'route_administration',
+  'pbsdva_authority_number', 'phone_approval_authority_number', 'schedule_number',
+  'reason_for_prescribing', 'patient_instructions', 'doctor_notes', 'controlled_substance_reference', 'annotations',
 ] as const satisfies ReadonlyArray<keyof PrescriptionRow & keyof Prescription>;
 
 /** The token page of a prescription; the portal context (where it is served) is at the root. */
@@ -35,6 +36,7 @@ export function viewOfPrescription(row: PrescriptionRow, links: { publicUrl: str
     item_name: row.item_name,
     quantity: row.quantity,
     number_of_repeats_authorised: row.number_of_repeats_authorised,
+    prescriber_script_number: row.prescriber_script_number,
     prescriber: prescriberOf(row),
     custom_drug_details: row.custom_product_id === null ? {} : { custom_product_id: row.custom_product_id },
     delivery: viewOfDelivery(row),
@@ -43,6 +45,9 @@ export function viewOfPrescription(row: PrescriptionRow, links: { publicUrl: str
   for (const column of OPTIONAL_COLUMNS) if (row[column] !== null) view[column] = row[column];
   const flags = JSON.parse(row.flags) as Partial<Record<BooleanFlag, boolean>>;
   for (const flag of BOOLEAN_FLAGS) if (typeof flags[flag] === 'boolean') view[flag] = flags[flag];
+  // The vendor's older names for the pharmacy the token went to: its current delivery's.
+  if (row.delivery_pharmacy_id !== null) prescription.send_to_pharmacy = row.delivery_pharmacy_id;
+  if (row.delivery_pharmacy_name !== null) prescription.pharmacy_name = row.delivery_pharmacy_name;
   if (prescription.status === 'Error') prescription.error = { description: row.error_description ?? 'The prescription could not be processed' };
   return prescription;
 }

@@ -37,7 +37,7 @@ export const prescriptionsRoutes: RouteModule<PrescriptionsContext> = (app, pres
     url: `${PRESCRIPTIONS_URL}/:scid`,
     config: { auth: { kind: 'bearer', scopes: ['read:patient_prescription'] } },
     schema: {
-      summary: "One of the patient's prescriptions, by SCID (a mistyped SCID is a 400)",
+      summary: "One of the patient's prescriptions, by SCID (a SCID that is not 18 letters and digits is a 400)",
       tags: ['prescriptions'],
       params: PrescriptionParams,
       response: { 200: PrescriptionDataResponse, ...errorResponses(404) },

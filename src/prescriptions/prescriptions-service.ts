@@ -10,20 +10,22 @@ import { requirePatient, requirePatientStillLive, type PatientsContext, type Pat
 import type { Clock } from '../platform/clock.ts';
 import { isUniqueViolation } from '../platform/db/database.ts';
 import type { Database } from '../platform/db/database-schema.ts';
-import type { UnitOfWork } from '../platform/db/unit-of-work.ts';
+import type { UnitOfWork, Work } from '../platform/db/unit-of-work.ts';
 import { ApiError, invalidRequest } from '../platform/http/api-error.ts';
 import { bodyFields, valueOrRefuse, type BodyRead, type SubmittedBody } from '../platform/http/body-validation.ts';
 import { newId } from '../platform/ids.ts';
 import type { Deps } from '../deps.ts';
 import { readPrescriberProfile, type CallerOrganization, type PrescriberProfile, type UsersContext } from '../users/index.ts';
 import { noteRefusedAction, recordPrescriptionAction, type ReservedValues } from './prescription-events.ts';
+import { TEXT_PATTERNS } from './prescription-fields.ts';
 import { readPrescribeBody, type PrescriptionDraft } from './prescription-input.ts';
+import type { PbsLookup } from './prescription-rules.ts';
 import { planTransition } from './prescription-lifecycle.ts';
 import { viewOfPrescription } from './prescription-view.ts';
 import { storedTokenPageKeyOf } from './token-page-keys.ts';
 import type { Prescription } from './prescriptions-schemas.ts';
-import { insertPrescription, type PrescriptionRow } from './prescriptions-store.ts';
-import { isValidScid, newScid } from './scid.ts';
+import { insertPrescription, takeNextPrescriberScriptNumber, type PrescriptionRow } from './prescriptions-store.ts';
+import { isScidFormat, newScid } from './scid.ts';
 
 export interface PrescriptionsContext {
   db: Kysely<Database>;
@@ -35,6 +37,8 @@ export interface PrescriptionsContext {
   users: UsersContext;
   patients: PatientsContext;
   customDrugs: CustomDrugsContext;
+  /** The PBS Schedule's items, by code (the medicines feature). */
+  pbs: PbsLookup;
   /** A change, its outbox event and its audit entry commit together through it. */
   unitOfWork: UnitOfWork;
   /** Where reads (the list, one prescription, the token page) are noted. */
@@ -43,7 +47,7 @@ export interface PrescriptionsContext {
 
 export function createPrescriptionsContext(
   deps: Pick<Deps, 'database' | 'clock' | 'config' | 'secretKey'>,
-  features: { users: UsersContext; patients: PatientsContext; customDrugs: CustomDrugsContext; unitOfWork: UnitOfWork; audit: AuditTrail },
+  features: { users: UsersContext; patients: PatientsContext; customDrugs: CustomDrugsContext; pbs: PbsLookup; unitOfWork: UnitOfWork; audit: AuditTrail },
 ): PrescriptionsContext {
   return { db: deps.database, clock: deps.clock, publicUrl: deps.config.publicUrl, secretKey: deps.secretKey, ...features };
 }
@@ -61,12 +65,10 @@ export interface PatientPath {
   patientId: string;
 }
 
-/** A mistyped SCID is refused (400) before anything is looked up. */
+/** A SCID of the wrong form is refused (400) before anything is looked up; any 18 letters and digits are looked up (the vendor's SCIDs carry no check character of ours). */
 export function readScid(text: string): string {
   const scid = text.toUpperCase();
-  if (!isValidScid(scid)) {
-    throw invalidRequest(`${JSON.stringify(text.slice(0, 40))} is not a valid SCID: 18 letters and digits, the last a check character`);
-  }
+  if (!isScidFormat(scid)) throw invalidRequest(`${JSON.stringify(text.slice(0, 40))} is not a SCID: 18 letters and digits`);
   return scid;
 }
 
@@ -105,9 +107,11 @@ function newPrescriptionRow(ctx: PrescriptionsContext, draft: PrescriptionDraft,
     quantity: String(draft.quantity),
     number_of_repeats_authorised: String(draft.repeats),
     repeat_intervals: draft.repeatIntervalDays === null ? null : String(draft.repeatIntervalDays),
-    reason_for_prescribing: draft.reason_for_prescribing,
-    patient_instructions: draft.patient_instructions,
+    ...draft.notes,
+    ...draft.authority,
     doctor_notes: draft.doctor_notes,
+    // Taken in the creating transaction (insertWithEvent).
+    prescriber_script_number: '',
     flags: JSON.stringify(draft.flags),
     custom_drug_id: draft.customDrug?.custom_drug_id ?? null,
     custom_product_id: draft.customDrug?.custom_product_id ?? null,
@@ -122,15 +126,22 @@ function newPrescriptionRow(ctx: PrescriptionsContext, draft: PrescriptionDraft,
   };
 }
 
+const PBS_CODE = new RegExp(TEXT_PATTERNS.pbs_code.pattern, 'i');
+
 /** Tries with a fresh SCID and token when one collides; 2^88 and 2^128 possibilities make a second try rare. */
 const INSERT_ATTEMPTS = 3;
 
+/** More work a create must commit with (an approved draft settles in the prescription's transaction). */
+export type AlongsideCreate = (work: Work, created: { scid: string }) => Promise<void>;
+
 /** Inserts the prescription, its event and its audit entry in one transaction; returns the row stored. */
-async function insertWithEvent(ctx: PrescriptionsContext, row: PrescriptionRow, patient: PatientRow, reserved: ReservedValues): Promise<PrescriptionRow> {
+async function insertWithEvent(ctx: PrescriptionsContext, row: PrescriptionRow, patient: PatientRow, reserved: ReservedValues, alongside?: AlongsideCreate): Promise<PrescriptionRow> {
   for (let attempt = 1; ; attempt++) {
     try {
       await ctx.unitOfWork.run(async (work) => {
         await requirePatientStillLive(work.trx, patient);
+        row = { ...row, prescriber_script_number: String(await takeNextPrescriberScriptNumber(work.trx, row.prescriber_user_id)) };
+        await alongside?.(work, { scid: row.scid });
         await insertPrescription(work.trx, row);
         await recordPrescriptionAction(ctx, work, 'create', { patient, actorId: row.prescriber_user_id, scid: row.scid, reserved });
       });
@@ -142,17 +153,40 @@ async function insertWithEvent(ctx: PrescriptionsContext, row: PrescriptionRow, 
   }
 }
 
+/**
+ * Reads a prescribe body as `prescriberId` writing for `patient` would: the custom drug from that
+ * prescriber's reach, the PBS item from the schedule, and every field rule. The create path and
+ * a draft's preparation both judge a body here.
+ */
+export async function judgePrescribeBody(
+  ctx: PrescriptionsContext,
+  owner: { organizationId: string; prescriberId: string },
+  patient: PatientRow,
+  submitted: SubmittedBody,
+): Promise<ReturnType<typeof readPrescribeBody>> {
+  const fields = bodyFields(submitted);
+  const drugId = fields.custom_drug_id;
+  const drug = typeof drugId === 'string' ? await findPrescribableDrug(ctx.customDrugs, owner.organizationId, owner.prescriberId, drugId) : undefined;
+  const pbsCode = fields.pbs_code;
+  const pbsItem = typeof pbsCode === 'string' && PBS_CODE.test(pbsCode) ? await ctx.pbs.findPbsItem(pbsCode.toUpperCase()) : undefined;
+  return readPrescribeBody(submitted, { drug, pbsItem, patient: { ...patient, hasDvaFileNumber: patient.dva_file_number_encrypted !== null } });
+}
+
 /** Creates an Active prescription for the path patient, prescribed by the path user; a refused body is a 422. */
 export async function prescribe(ctx: PrescriptionsContext, caller: PrescribingCaller, ids: PatientPath, submitted: SubmittedBody): Promise<Prescription> {
   return valueOrRefuse(await prescribeOrRefuse(ctx, caller, ids, submitted));
 }
 
 /** As prescribe, but a refused body is returned as its field errors (the portal shows each beside its field). */
-export async function prescribeOrRefuse(ctx: PrescriptionsContext, caller: PrescribingCaller, ids: PatientPath, submitted: SubmittedBody): Promise<BodyRead<Prescription>> {
+export async function prescribeOrRefuse(
+  ctx: PrescriptionsContext,
+  caller: PrescribingCaller,
+  ids: PatientPath,
+  submitted: SubmittedBody,
+  alongside?: AlongsideCreate,
+): Promise<BodyRead<Prescription>> {
   const { prescriber, patient } = await requirePrescriberAndPatient(ctx, caller, ids);
-  const drugId = bodyFields(submitted).custom_drug_id;
-  const drug = typeof drugId === 'string' ? await findPrescribableDrug(ctx.customDrugs, caller.organizationId, prescriber.user_id, drugId) : undefined;
-  const read = readPrescribeBody(submitted, { drug, patient });
+  const read = await judgePrescribeBody(ctx, { organizationId: caller.organizationId, prescriberId: prescriber.user_id }, patient, submitted);
   if (!read.ok) return read;
   const draft = read.value;
   try {
@@ -162,6 +196,6 @@ export async function prescribeOrRefuse(ctx: PrescriptionsContext, caller: Presc
     throw error;
   }
   const at = ctx.clock.now().toISOString();
-  const row = await insertWithEvent(ctx, newPrescriptionRow(ctx, draft, prescriber, patient, at), patient, reservedOf(submitted));
+  const row = await insertWithEvent(ctx, newPrescriptionRow(ctx, draft, prescriber, patient, at), patient, reservedOf(submitted), alongside);
   return { ok: true, value: viewOfPrescription(row, ctx) };
 }

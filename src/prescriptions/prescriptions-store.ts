@@ -1,7 +1,7 @@
 // Queries of prescriptions. Every read by SCID or list is scoped to an organization and a
 // patient, so another organization's prescription is never found. The list reads the
 // (organization_id, patient_id, created_at, id) index backwards from a page position.
-import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
+import { sql, type Insertable, type Kysely, type Selectable, type Updateable } from 'kysely';
 import type { Database, PrescriptionsTable } from '../platform/db/database-schema.ts';
 import type { PrescriptionStatus } from '../platform/db/stored-values.ts';
 import type { Awaitable } from '../platform/awaitable.ts';
@@ -12,6 +12,22 @@ export type PrescriptionRow = Selectable<PrescriptionsTable>;
 
 export async function insertPrescription(trx: Kysely<Database>, row: Insertable<PrescriptionsTable>): Promise<void> {
   await trx.insertInto('prescriptions').values(row).execute();
+}
+
+/**
+ * The prescriber's next script number (1 for their first prescription), taken inside `trx`: the
+ * upsert locks the prescriber's counter row until the transaction ends, so concurrent
+ * prescriptions of one prescriber are numbered one after another, and a rollback gives the
+ * number back.
+ */
+export async function takeNextPrescriberScriptNumber(trx: Kysely<Database>, prescriberUserId: string): Promise<number> {
+  const row = await trx
+    .insertInto('prescriber_script_numbers')
+    .values({ user_id: prescriberUserId, last_number: 1 })
+    .onConflict((conflict) => conflict.column('user_id').doUpdateSet({ last_number: sql<number>`prescriber_script_numbers.last_number + 1` }))
+    .returning('last_number')
+    .executeTakeFirstOrThrow();
+  return Number(row.last_number);
 }
 
 export async function findPrescriptionOfPatient(db: Kysely<Database>, organizationId: string, patientId: string, scid: string): Promise<PrescriptionRow | undefined> {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkCharacterOf, isValidScid, newScid, SCID_ALPHABET } from './scid.ts';
+import { checkCharacterOf, isScidFormat, isValidScid, newScid, SCID_ALPHABET } from './scid.ts';
 
 describe('SCID check character (ISO/IEC 7064 MOD 37,36)', () => {
   it.each([
@@ -67,3 +67,21 @@ describe('SCID check character (ISO/IEC 7064 MOD 37,36)', () => {
   });
 });
 
+
+describe('the form of any SCID (reads look up the vendor\'s too)', () => {
+  it.each([
+    { scid: '2F3WFX8J4WQH8T72X9', format: true, reason: "a vendor's documented example (its check character is not erx's)" },
+    { scid: '2F3WFX8B8K66686MVA', format: true, reason: "the vendor's other example" },
+    { scid: 'A12425GABC1234002N', format: true, reason: "an erx SCID mistyped: looked up, and not found" },
+    { scid: 'A12425GABC1234002', format: false, reason: '17 characters' },
+    { scid: 'A12425GABC1234002MM', format: false, reason: '19 characters' },
+    { scid: 'A12425GABC-234002M', format: false, reason: 'a character outside the alphabet' },
+    { scid: 'a12425gabc1234002m', format: false, reason: 'lower case (callers upper-case first)' },
+  ])('$scid has the form: $format ($reason)', ({ scid, format }) => {
+    expect(isScidFormat(scid)).toBe(format);
+  });
+
+  it("finds that the vendor's examples fail erx's check, so a check on reads would refuse them", () => {
+    expect(isValidScid('2F3WFX8J4WQH8T72X9') || isValidScid('2F3WFX8B8K66686MVA')).toBe(false);
+  });
+});

@@ -8,6 +8,7 @@ export {
   findStoredUser,
   insertOperatorUser,
   isEmailTaken,
+  listReadyPrescribers,
   newUserRow,
   type PrescriberProfile,
   readPrescriberProfile,
@@ -20,3 +21,5 @@ export type { IdentityAccount, IdentityProvider } from './identity-provider.ts';
 export { updateUser } from './provider-update.ts';
 export { changeUserState, LOCK_OUT_DETAILS } from './user-access.ts';
 export { userRoutes } from './users-routes.ts';
+export { UNVERIFIED_ANSWERS } from './provider-verification.ts';
+export { checkHiConnection, HI_CHECK_USER_ID, HiCheckInputError, type HiCheckInput, type HiCheckResult } from './hi-connection-check.ts';

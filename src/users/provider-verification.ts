@@ -3,7 +3,7 @@
 // hi.provider_verify entry in the audit trail (the HPI-I masked), whatever it answered.
 import { performance } from 'node:perf_hooks';
 import { maskIdentifier, type AuditTrail } from '../audit/index.ts';
-import { HiServiceUnreachableError, type HiCallContext, type HiServicePort, type HiSex } from '../hi-service/index.ts';
+import { HiServiceRejectedError, HiServiceUnreachableError, type HiCallContext, type HiServicePort, type HiSex } from '../hi-service/index.ts';
 import { isValidHpii, isValidHpio } from '../identifiers/index.ts';
 import { ApiError, validationFailed, type ValidationCode } from '../platform/http/api-error.ts';
 import { changesIdentity, RECORD_ACTIVE, type ProviderDetailsPatch, type ProviderIdentity, type ProviderRecordRow } from './provider-details.ts';
@@ -60,25 +60,34 @@ export interface HiLookup {
 }
 
 /**
- * Asks the HI Service, on behalf of `context` (the organization's HPI-O, the acting user), about `targetUserId`'s identity; an unreachable service is a 500 (the
- * caller has saved nothing yet) and an entry with outcome 'error'. The entry is noted before the
+ * Asks the HI Service, on behalf of `context` (the organization's HPI-O, the acting user), about
+ * `targetUserId`'s identity; an unreachable or refusing service is a 500 (the caller has saved
+ * nothing yet) and an entry with outcome 'error' (hiResult `unreachable`, or `rejected` with the
+ * service's severity and code as its reason). The entry is noted before the
  * answer is acted on, so a refusal that follows (422, 500) still shows the lookup.
  */
 export async function askHiService(lookup: HiLookup, context: HiCallContext, identity: ProviderIdentity, targetUserId: string): Promise<HiAnswer> {
   const started = performance.now();
-  const note = (hiResult: string, outcome: 'success' | 'error') =>
+  const note = (hiResult: string, outcome: 'success' | 'error', reason?: string) =>
     lookup.audit.noteAccess({
       action: 'hi.provider_verify',
       outcome,
       targetUserId,
-      detail: { searchPath: 'hpii', hpii: maskIdentifier(identity.hpii_number), hiResult, durationMs: Math.round(performance.now() - started) },
+      detail: {
+        searchPath: 'hpii',
+        hpii: maskIdentifier(identity.hpii_number),
+        hiResult,
+        durationMs: Math.round(performance.now() - started),
+        ...(reason === undefined ? {} : { reason }),
+      },
     });
   let answer: HiAnswer;
   try {
     answer = (await lookup.hiService.verifyProvider(Object.assign({}, identity, { sex: identity.sex as HiSex }), context)).kind;
   } catch (error) {
     const unreachable = error instanceof HiServiceUnreachableError;
-    await note(unreachable ? 'unreachable' : 'failed', 'error');
+    if (error instanceof HiServiceRejectedError) await note('rejected', 'error', `${error.severity} ${error.code}`);
+    else await note(unreachable ? 'unreachable' : 'failed', 'error');
     if (!unreachable) throw error;
     throw new ApiError('INTERNAL_ERROR', 'The HI Service could not be reached; nothing was saved; retry later');
   }

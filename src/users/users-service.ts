@@ -13,8 +13,18 @@ import type { Deps } from '../deps.ts';
 import { canPrescribe, unmetPrescribingConditions } from './escript-readiness.ts';
 import { createUserStoreIdentityProvider, type IdentityProvider } from './identity-provider.ts';
 import { toProviderDetails, type ProviderDetails, type ProviderRecordRow } from './provider-details.ts';
-import { holdsAny, parseStoredRoles, PROVIDER_RECORD_ROLES, type Role } from '../auth/index.ts';
-import { findProviderRecord, findUserByEmail, findUserById, findUserOfOrganization, insertUser, isUserOfOrganization, listUserEmailsOfOrganization, type UserRow } from './users-store.ts';
+import { holdsAny, parseStoredRoles, PRESCRIBING_ROLE, PROVIDER_RECORD_ROLES, type Role } from '../auth/index.ts';
+import {
+  findProviderRecord,
+  findUserByEmail,
+  findUserById,
+  findUserOfOrganization,
+  insertUser,
+  isUserOfOrganization,
+  listEnabledUsersWithRole,
+  listUserEmailsOfOrganization,
+  type UserRow,
+} from './users-store.ts';
 
 export interface UsersContext {
   db: Kysely<Database>;
@@ -136,6 +146,13 @@ export async function readPrescriberProfile(ctx: UsersContext, organization: Cal
   const { title, given_name, family_name } = detailsOf(user, record);
   const facts = { enabled: user.enabled === 1, roles: parseStoredRoles(user.roles), record, organizationHpio: organization.organizationHpio };
   return { user_id: user.id, title, given_name, family_name, unmetConditions: unmetPrescribingConditions(facts) };
+}
+
+/** The organization's users who can prescribe now (enabled, provider, ready), in name order: whom a draft may be prepared for. */
+export async function listReadyPrescribers(ctx: UsersContext, organization: CallerOrganization): Promise<PrescriberProfile[]> {
+  const users = await listEnabledUsersWithRole(ctx.db, organization.organizationId, PRESCRIBING_ROLE);
+  const profiles = await Promise.all(users.map((user) => readPrescriberProfile(ctx, organization, user.id)));
+  return profiles.filter((profile) => profile.unmetConditions.length === 0);
 }
 
 /** Every user of the organization (enabled or not), none of another; no pagination. */

@@ -113,3 +113,16 @@ export async function setProviderRecordStatus(db: Kysely<Database>, organization
     .where('user_id', 'in', userIds)
     .execute();
 }
+
+/** The organization's enabled users holding `role` (roles are a JSON list of names), in name order. */
+export async function listEnabledUsersWithRole(db: Kysely<Database>, organizationId: string, role: string): Promise<UserRow[]> {
+  return db
+    .selectFrom('users')
+    .selectAll()
+    .where('organization_id', '=', organizationId)
+    .where('enabled', '=', 1)
+    .where('roles', 'like', `%"${role}"%`)
+    .orderBy('family_name')
+    .orderBy('given_name')
+    .execute();
+}

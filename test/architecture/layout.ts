@@ -7,7 +7,7 @@ import type { Layer } from './import-graph.ts';
 export const SCANNED = ['src', 'migrations', 'test', 'bench'];
 
 /** The feature folders: each owns its routes, schemas, service and storage. */
-export const FEATURES = ['audit', 'auth', 'custom-drugs', 'idempotency', 'onboarding', 'patients', 'portal', 'prescriptions', 'retention', 'sso', 'system', 'users', 'webhooks'];
+export const FEATURES = ['audit', 'auth', 'custom-drugs', 'idempotency', 'medicines', 'onboarding', 'patients', 'portal', 'prescriptions', 'retention', 'sso', 'system', 'users', 'webhooks'];
 
 /** Folders with one face (index.ts) for code outside them: the features, and the two foundations that have one. */
 export const FACED = [...FEATURES, 'hi-service', 'identifiers'];
@@ -19,7 +19,7 @@ export const LAYERS: Layer[] = [
   { name: 'what features are built from', paths: ['src/deps.ts', 'src/route-module.ts'] },
   { name: 'features', paths: FEATURES.map((feature) => `src/${feature}/`) },
   { name: 'composition root', paths: ['src/features.ts'] },
-  { name: 'HTTP surface and runtime', paths: ['src/app.ts', 'src/runtime.ts', 'src/server.ts'] },
+  { name: 'HTTP surface and runtime', paths: ['src/app.ts', 'src/runtime.ts', 'src/hi-runtime.ts', 'src/server.ts'] },
   { name: 'CLI', paths: ['src/cli/', 'src/main.ts'] },
   // Unit tests beside the code (src/**/*.test.ts) sit here too: they may use the test helpers.
   { name: 'tests and bench', paths: ['test/', 'bench/', '*.test.ts'] },

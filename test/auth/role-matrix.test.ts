@@ -49,6 +49,16 @@ const EXPECTED: Record<string, Capability> = {
       [`POST ${base}/:scid/reissue`, 'portal:reissue'],
     ]),
   ),
+  ...Object.fromEntries(
+    ['/embed', '/dashboard'].flatMap((frame) => [
+      [`GET ${frame}/patients/:patient_id/prescription-drafts`, 'portal:prepare_draft'],
+      [`POST ${frame}/patients/:patient_id/prescription-drafts`, 'portal:prepare_draft'],
+      [`GET ${frame}/prescriptions/approval`, 'portal:draft_queue'],
+      [`GET ${frame}/prescriptions/approval/:draft_id`, 'portal:draft_queue'],
+      [`POST ${frame}/prescriptions/approval/:draft_id/approve`, 'portal:approve_draft'],
+      [`POST ${frame}/prescriptions/approval/:draft_id/decline`, 'portal:approve_draft'],
+    ]),
+  ),
 };
 
 /** Session pages anyone signed in may use. */
@@ -115,4 +125,4 @@ describe('the role matrix', () => {
   });
 });
 
-const FORM = { medicine: 'formulary:amoxicillin-500-capsule', quantity: '20', repeats: '0', send_to: 'patient-sms', intent: 'create' };
+const FORM = { medicine: 'pbs:2622B', quantity: '20', repeats: '0', send_to: 'patient-sms', intent: 'create' };

@@ -9,6 +9,7 @@ import {
   type HiProviderFixture,
   HI_DEMO_PATIENTS,
   HI_DEMO_PROVIDERS,
+  HiServiceRejectedError,
   HiServiceUnreachableError,
   type HiDemographics,
   type HiServicePort,
@@ -165,8 +166,29 @@ function describeIhiSearchContract(makeAdapter: () => HiServicePort): void {
       const search = adapter.searchIhi(buildIhiSearchRequest(patients.unreachable, path), HI_CONTEXT);
       await expect(search).rejects.toBeInstanceOf(HiServiceUnreachableError);
       await expect(search).rejects.toMatchObject({ name: 'HiServiceUnreachableError' });
+      await expect(search).rejects.not.toBeInstanceOf(HiServiceRejectedError);
     },
   );
+
+  it.each(['ihi_number', 'medicare'] as const)(
+    'throws HiServiceRejectedError with the service code when a %s search is refused',
+    async (path) => {
+      const search = adapter.searchIhi(buildIhiSearchRequest(patients.rejected, path), HI_CONTEXT);
+      await expect(search).rejects.toBeInstanceOf(HiServiceRejectedError);
+      await expect(search).rejects.toMatchObject({ severity: 'Error', code: patients.rejected.fault_code });
+    },
+  );
+
+  it('compares names on their first 40 characters, as the wire carries them', async () => {
+    const record = patients.longName;
+    const longer = `${record.family_name}ternw`;
+    expect(longer).toHaveLength(45);
+    const found = await adapter.searchIhi(buildIhiSearchRequest(record, 'medicare', { family_name: longer }), HI_CONTEXT);
+    expect(found).toMatchObject({ kind: 'found', ihi_number: record.ihi_number });
+    const differing = `${record.family_name.slice(0, 39)}X${'ternw'}`;
+    const missed = await adapter.searchIhi(buildIhiSearchRequest(record, 'medicare', { family_name: differing }), HI_CONTEXT);
+    expect(missed).toStrictEqual({ kind: 'no_match' });
+  });
 }
 
 function describeProviderContract(makeAdapter: () => HiServicePort): void {
@@ -211,6 +233,26 @@ function describeProviderContract(makeAdapter: () => HiServicePort): void {
     const request = buildProviderVerificationRequest(providers.unreachable);
     const verification = adapter.verifyProvider(request, HI_CONTEXT);
     await expect(verification).rejects.toBeInstanceOf(HiServiceUnreachableError);
+    await expect(verification).rejects.not.toBeInstanceOf(HiServiceRejectedError);
+  });
+
+  it.each([
+    ['deactivated', providers.deactivated],
+    ['retired', providers.retired],
+  ] as const)('answers inactive for a %s HPI-I', async (_status, record) => {
+    const request = buildProviderVerificationRequest(record);
+    expect(await adapter.verifyProvider(request, HI_CONTEXT)).toStrictEqual({ kind: 'inactive' });
+  });
+
+  it('answers no_match, not inactive, for an inactive HPI-I with other demographics', async () => {
+    const request = buildProviderVerificationRequest(providers.deactivated, { given_name: 'Other' });
+    expect(await adapter.verifyProvider(request, HI_CONTEXT)).toStrictEqual({ kind: 'no_match' });
+  });
+
+  it('throws HiServiceRejectedError with the service code when the lookup is refused', async () => {
+    const verification = adapter.verifyProvider(buildProviderVerificationRequest(providers.rejected), HI_CONTEXT);
+    await expect(verification).rejects.toBeInstanceOf(HiServiceRejectedError);
+    await expect(verification).rejects.toMatchObject({ severity: 'Error', code: providers.rejected.fault_code });
   });
 }
 

@@ -166,7 +166,10 @@ describe('refusals where the precheck says create would not succeed', () => {
       'phone',
       'email',
       'australian_street_address',
-      'international_address',
+      'international_address.address_line',
+      'international_address.postcode',
+      'international_address.state_province',
+      'international_address.country',
     ]);
     expect(error.validation.every((i: { code: string }) => i.code === 'REQUIRED_FIELD')).toBe(true);
   });

@@ -70,7 +70,7 @@ const IDENTITIES: HiPatientFixture[] = STATUS_PAIRS.map((statuses, i) => ({
   phone: `04917700${String(i).padStart(2, '0')}`,
   email: `fixture.${i}@invariant.example`,
   australian_street_address: { street_number: String(10 + i), street_name: 'Invariant Rd', suburb: 'Testville', state: 'NSW', postcode: '2000' },
-  international_address: { address_line: `${i} Harbour Quay`, country: 'NZ', postcode: '6011' },
+  international_address: { address_line: `${i} Harbour Quay`, postcode: '6011', state_province: 'Wellington', country: 'NZ' },
 }));
 
 let t: TestApp;

@@ -83,7 +83,10 @@ describe('outcomes table', () => {
         { path: 'mobile', missing: ['phone'] },
         { path: 'email', missing: ['email'] },
         { path: 'australian-street-address', missing: ['australian_street_address'] },
-        { path: 'international-address', missing: ['international_address'] },
+        {
+          path: 'international-address',
+          missing: ['international_address.address_line', 'international_address.postcode', 'international_address.state_province', 'international_address.country'],
+        },
       ],
     });
     expect(t.hi.searches.length).toBe(searchesBefore);

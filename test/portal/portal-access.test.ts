@@ -10,21 +10,27 @@ import { PRESCRIPTION_CHANGES } from '../../src/prescriptions/index.ts';
 import { snapshotDatabase } from '../database-snapshot.ts';
 import { useTestApp } from '../given.ts';
 import { givenClinic, givenPrescription } from '../prescriptions/prescriptions-given.ts';
-import { csrfOf, formIdFieldOf, mintSsoUrl, pathOf, signIn } from './portal-given.ts';
+import { prepareDraftAs, sessionWithRoles } from './approval-given.ts';
+import { csrfOf, formIdFieldOf, mintSsoUrl, pathOf, signIn, type PortalClient } from './portal-given.ts';
 
 let scid: string;
 let otherScid: string;
+let draftId: string;
 
-const { t, c, other, session } = useTestApp({}, async (t) => {
+const { t, c, other, session, manager } = useTestApp({}, async (t) => {
   const c = await givenClinic(t);
   const other = await givenClinic(t);
   scid = (await givenPrescription(t, c)).scid;
   otherScid = (await givenPrescription(t, other)).scid;
-  return { c, other, session: await signIn(t, c.g) };
+  const manager = await sessionWithRoles(t, c, ['rx_queue_manager']);
+  draftId = await prepareDraftAs(manager, c, c.g.userId);
+  return { c, other, session: await signIn(t, c.g), manager };
 });
 
 const sessionRoutes = (): RouteCatalogEntry[] => t.app.routeCatalog.filter((entry) => entry.auth.kind === 'session');
-const concrete = (url: string, ids = { patientId: c.patientId, scid }) => url.replace(':patient_id', ids.patientId).replace(':scid', ids.scid);
+const concrete = (url: string, ids = { patientId: c.patientId, scid }) => url.replace(':patient_id', ids.patientId).replace(':scid', ids.scid).replace(':draft_id', draftId);
+/** A session whose role may use the route: the prescriber's, or the queue manager's for preparing drafts. */
+const sessionFor = (route: RouteCatalogEntry): PortalClient => (route.auth.kind === 'session' && route.auth.capability === 'portal:prepare_draft' ? manager : session);
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 
 function send(route: RouteCatalogEntry, headers: Record<string, string>, ids?: { patientId: string; scid: string }, fields: Record<string, string> = {}) {
@@ -56,6 +62,7 @@ describe('the session routes', () => {
           `POST ${prescriptions(frame)}`,
           `GET ${prescriptions(frame)}/:scid`,
           ...PRESCRIPTION_CHANGES.map((action) => `POST ${prescriptions(frame)}/:scid/${action}`),
+          `GET /${frame}/prescriptions/approval`,
         ]),
       ]),
     );
@@ -77,13 +84,14 @@ describe('the session routes', () => {
   });
 
   it("answer a 404 page and change nothing for another organization's patient, in every page and form", async () => {
-    const csrf = csrfOf((await session.get('/dashboard')).body);
     const foreign = { patientId: other.patientId, scid: otherScid };
     const withIds = sessionRoutes().filter((route) => route.url.includes(':patient_id'));
     expect(withIds.length).toBeGreaterThan(10);
     for (const route of withIds) {
-      const fields = { _csrf: csrf, confirm: 'yes', medicine: 'formulary:amoxicillin-500-capsule', quantity: '5', send_to: 'patient-sms' };
-      await expectPageUnchanged(() => send(route, { cookie: session.cookie }, foreign, fields), 404, `No patient ${other.patientId} in this organization`);
+      const client = sessionFor(route);
+      const csrf = csrfOf((await client.get('/dashboard')).body);
+      const fields = { _csrf: csrf, confirm: 'yes', medicine: 'pbs:2622B', quantity: '5', send_to: 'patient-sms' };
+      await expectPageUnchanged(() => send(route, { cookie: client.cookie }, foreign, fields), 404, `No patient ${other.patientId} in this organization`);
     }
   });
 
@@ -96,11 +104,11 @@ describe('the session routes', () => {
 });
 
 describe('CSRF tokens', () => {
-  const createFields = { medicine: 'formulary:amoxicillin-500-capsule', quantity: '5', send_to: 'patient-sms', intent: 'create' };
+  const createFields = { medicine: 'pbs:2622B', quantity: '5', send_to: 'patient-sms', intent: 'create' };
 
   it('are required on every form post: without one, a 403 page and nothing written', async () => {
     for (const route of sessionRoutes().filter((r) => r.method === 'POST')) {
-      await expectPageUnchanged(() => send(route, { cookie: session.cookie }, undefined, { ...createFields, confirm: 'yes' }), 403, 'Form refused');
+      await expectPageUnchanged(() => send(route, { cookie: sessionFor(route).cookie }, undefined, { ...createFields, confirm: 'yes' }), 403, 'Form refused');
     }
   });
 
@@ -140,7 +148,7 @@ describe('the Content-Security-Policy', () => {
     await setPartnerFrameOrigins(t.features.onboarding, c.g.partnerId, ['https://pms.example.com']);
     try {
       for (const route of sessionRoutes().filter((r) => r.method === 'GET')) {
-        const response = await session.get(concrete(route.url));
+        const response = await sessionFor(route).get(concrete(route.url));
         expect(response.statusCode, route.url).toBe(200);
         if (route.url.startsWith('/embed/')) {
           expect(ancestorsOf(response), route.url).toBe('https://pms.example.com');

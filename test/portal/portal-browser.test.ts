@@ -45,17 +45,22 @@ describe.runIf(run)('the portal in Chromium', () => {
 
   it('prescribes from an SSO link with the keyboard alone, and confirms with the SCID, the medicine, the delivery and the QR code', async () => {
     const page = await freshPage();
-    const redirectPath = `/dashboard/patients/${c.patientId}/prescriptions?reserved_1=abc&repeats=2`;
+    const redirectPath = `/dashboard/patients/${c.patientId}/prescriptions?reserved_1=abc&repeats=1`;
     const landed = await page.goto(await mintSsoUrl(t, c.g, redirectPath));
     expect(landed?.status()).toBe(200);
     expect(new URL(page.url()).pathname).toBe(`/dashboard/patients/${c.patientId}/prescriptions`);
     await expect.poll(() => page.getByText('reserved_1').isVisible()).toBe(true);
     expect(await page.locator('.reserved dd').textContent()).toBe('abc');
 
-    // Tab order: the medicine, then each field in turn, then the button; every one has its label.
+    // The medicine is found by name: a search from the keyboard (Enter in the search field
+    // searches), then the tab order: the medicine, each field in turn, the button; every one labelled.
+    await tabTo(page, 'search');
+    await page.keyboard.type('amoxicillin caps');
+    await Promise.all([page.waitForNavigation(), page.keyboard.press('Enter')]);
+    expect(await page.locator('#pbs-found-title + ul > li').count()).toBe(1);
     await tabTo(page, 'medicine');
     await page.keyboard.press('ArrowDown');
-    expect(await page.getByLabel('Medicine', { exact: true }).inputValue()).toBe('formulary:amoxicillin-500-capsule');
+    expect(await page.getByLabel('Medicine', { exact: true }).inputValue()).toBe('pbs:2622B');
     const typed: Array<[string, string, string]> = [
       ['quantity', 'Quantity', '20'],
       ['repeats', 'Repeats', ''],
@@ -64,15 +69,14 @@ describe.runIf(run)('the portal in Chromium', () => {
       ['doctor_instructions', 'Doctor instructions', 'Review in two weeks'],
     ];
     for (const [id, label, text] of typed) {
-      await page.keyboard.press('Tab');
-      expect(await activeId(page)).toBe(id);
+      // The PBS and detail fields between them are left as they are.
+      await tabTo(page, id);
       if (text !== '') await page.keyboard.type(text);
       expect(await page.getByLabel(label, { exact: true }).getAttribute('id')).toBe(id);
     }
-    await page.keyboard.press('Tab');
-    expect(await activeId(page)).toBe('send_to');
+    await tabTo(page, 'send_to');
     expect(await page.getByLabel('Send token to', { exact: true }).inputValue()).toBe('patient-sms');
-    expect(await page.getByLabel('Repeats', { exact: true }).inputValue()).toBe('2');
+    expect(await page.getByLabel('Repeats', { exact: true }).inputValue()).toBe('1');
     await takeScreenshot(page, 'portal-form.png');
 
     await page.keyboard.press('Tab');
@@ -82,11 +86,11 @@ describe.runIf(run)('the portal in Chromium', () => {
     const scid = (await page.getByLabel('SCID', { exact: true }).textContent())!.trim();
     expect(scid).toMatch(/^[A-Z0-9]{18}$/);
     await expect.poll(() => page.getByRole('status').first().textContent()).toContain('Prescription created');
-    expect(await page.locator('dd', { hasText: 'Amoxicillin 500 mg Capsule' }).count()).toBe(1);
+    expect(await page.locator('dd', { hasText: 'Amoxicillin 500 mg (as trihydrate) Capsule' }).count()).toBe(1);
     expect(await page.getByLabel('Token sent by').textContent()).toBe('SMS to the patient (0412345678)');
     expect(await page.locator('figure.qr-code svg').isVisible()).toBe(true);
     await takeScreenshot(page, 'portal-confirmation.png');
-    expect(await storedPrescription(t, scid)).toMatchObject({ quantity: '20', number_of_repeats_authorised: '2', repeat_intervals: '14', doctor_notes: 'Review in two weeks' });
+    expect(await storedPrescription(t, scid)).toMatchObject({ quantity: '20', number_of_repeats_authorised: '1', repeat_intervals: '14', doctor_notes: 'Review in two weeks' });
 
     // Manage: each change is confirmed first.
     await page.getByRole('button', { name: 'Cease prescription', exact: true }).click();
@@ -124,7 +128,7 @@ describe.runIf(run)('the portal in Chromium', () => {
   it('refuses a form posted without its CSRF token (403) and creates nothing', async () => {
     const page = await freshPage();
     await page.goto(await mintSsoUrl(t, c.g, `/embed/patients/${c.patientId}/prescriptions`));
-    await page.getByLabel('Medicine', { exact: true }).selectOption('formulary:cefalexin-500-capsule');
+    await page.getByLabel('Medicine', { exact: true }).selectOption('pbs:1234X');
     await page.getByLabel('Quantity', { exact: true }).fill('10');
     await page.locator('input[name="_csrf"]').evaluate((input) => input.remove());
     const before = await prescriptionCount();
@@ -141,7 +145,7 @@ describe.runIf(run)('the portal in Chromium', () => {
     await page.goto(await mintSsoUrl(t, c.g, `/embed/patients/${c.patientId}/prescriptions?${query}`));
     const warnings = page.getByRole('status').filter({ hasText: 'Some prefilled values were not used' });
     expect(await warnings.locator('li').allTextContents()).toEqual([
-      'quantity "0" was ignored: it must be a whole number from 1 to 99.',
+      'quantity "0" was ignored: it must be a whole number from 1 to 999.',
       'repeats "abc" was ignored: it must be a whole number from 0 to 99.',
       'repeats_interval "400" was ignored: it must be a whole number from 1 to 365.',
     ]);

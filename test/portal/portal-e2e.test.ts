@@ -93,7 +93,8 @@ describe.runIf(run)('SSO to a signed webhook, end to end', () => {
   async function prescribeInBrowser(medicine: string): Promise<string> {
     await page.getByLabel('Medicine', { exact: true }).selectOption(medicine);
     await page.getByLabel('Quantity', { exact: true }).fill('20');
-    await page.getByLabel('Repeats', { exact: true }).fill('1');
+    // Within every sandbox item's PBS maximum repeats (Cefalexin's is 0).
+    await page.getByLabel('Repeats', { exact: true }).fill('0');
     await page.getByLabel('Send token to', { exact: true }).selectOption('patient-sms');
     await page.getByRole('button', { name: 'Create prescription', exact: true }).click();
     return (await page.getByLabel('SCID', { exact: true }).textContent())!.trim();
@@ -122,7 +123,7 @@ describe.runIf(run)('SSO to a signed webhook, end to end', () => {
     const { redirect_url: redirectUrl } = ((await sso.json()) as { data: { redirect_url: string } }).data;
     expect(redirectUrl.startsWith(`${server.url}/auth/sso?token=`)).toBe(true);
     await page.goto(redirectUrl);
-    ceasedScid = await prescribeInBrowser('formulary:amoxicillin-500-capsule');
+    ceasedScid = await prescribeInBrowser('pbs:2622B');
     expect(ceasedScid).toMatch(/^[A-Z0-9]{18}$/);
     expectSignedWithReserved(await deliveryFor('prescription.created', ceasedScid));
     expect(await readByScid(ceasedScid)).toMatchObject({ scid: ceasedScid, status: 'Active', item_name: 'Amoxicillin' });
@@ -136,7 +137,7 @@ describe.runIf(run)('SSO to a signed webhook, end to end', () => {
 
   it('cancel, on another prescription: prescription.cancelled, signed, with reserved_1', async () => {
     await page.getByRole('link', { name: /^New prescription for/ }).click();
-    const scid = await prescribeInBrowser('formulary:cefalexin-500-capsule');
+    const scid = await prescribeInBrowser('pbs:1234X');
     expect(scid).not.toBe(ceasedScid);
     await changeInBrowser('Cancel');
     expectSignedWithReserved(await deliveryFor('prescription.cancelled', scid));
@@ -145,7 +146,7 @@ describe.runIf(run)('SSO to a signed webhook, end to end', () => {
 
   it('reissue: prescription.reissued for the same SCID, signed, with reserved_1', async () => {
     await page.getByRole('link', { name: /^New prescription for/ }).click();
-    const scid = await prescribeInBrowser('formulary:sertraline-50-tablet');
+    const scid = await prescribeInBrowser('pbs:2236Q');
     await page.getByRole('button', { name: 'Reissue prescription', exact: true }).click();
     await page.getByLabel('Send token to', { exact: true }).selectOption('patient-email');
     await page.getByRole('button', { name: 'Confirm', exact: true }).click();

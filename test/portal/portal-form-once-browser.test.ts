@@ -40,7 +40,7 @@ describe.runIf(run)('a form submits once, in Chromium', () => {
   async function filledForm(): Promise<{ page: Page; posts: Request[] }> {
     const page = await (await browser.newContext()).newPage();
     await page.goto(await mintSsoUrl(t, c.g, formPath()));
-    await page.getByLabel('Medicine', { exact: true }).selectOption('formulary:amoxicillin-500-capsule');
+    await page.getByLabel('Medicine', { exact: true }).selectOption('pbs:2622B');
     await page.getByLabel('Quantity', { exact: true }).fill('20');
     const posts: Request[] = [];
     page.on('request', (request) => {
@@ -90,7 +90,7 @@ describe.runIf(run)('a form submits once, in Chromium', () => {
     expect(await page.locator('input[name="form_id"]').inputValue()).toBe(formId);
     expect(await page.getByRole('heading', { name: 'This form was already sent' }).isVisible()).toBe(true);
     // Chromium restores what was typed; set it again in case it does not, the form id decides.
-    await page.getByLabel('Medicine', { exact: true }).selectOption('formulary:amoxicillin-500-capsule');
+    await page.getByLabel('Medicine', { exact: true }).selectOption('pbs:2622B');
     await page.getByLabel('Quantity', { exact: true }).fill('20');
     await Promise.all([page.waitForURL(CREATED), page.getByRole('button', { name: 'Create prescription' }).click()]);
     expect(CREATED.exec(page.url())![1]).toBe(scid);

@@ -23,7 +23,7 @@ useTestApp({}, async (app) => {
 
 const form = (patientId = c.patientId) => `/embed/patients/${patientId}/prescriptions`;
 const page = (scid: string) => `${form()}/${scid}`;
-const FIELDS = { medicine: 'formulary:amoxicillin-500-capsule', quantity: '20', repeats: '1', repeat_interval_days: '7', send_to: 'patient-sms', intent: 'create' };
+const FIELDS = { medicine: 'pbs:2622B', quantity: '20', repeats: '1', repeat_interval_days: '7', send_to: 'patient-sms', intent: 'create' };
 
 const eventTypes = async (type: string) => (await outboxEvents(t, c.g.organizationId)).filter((e) => e.event_type === type);
 const prescriptionCount = async () => (await t.deps.database.selectFrom('prescriptions').select('id').where('organization_id', '=', c.g.organizationId).execute()).length;

@@ -75,7 +75,7 @@ describe.runIf(run)('the portal inside a partner\'s iframe', () => {
     await setPartnerFrameOrigins(t.features.onboarding, c.g.partnerId, ['https://other.example', partnerSite.origin]);
     const { page, refusals, blocked } = await openFramed(`/embed/patients/${c.patientId}/prescriptions?reserved_1=framed`);
     const frame = page.frameLocator('iframe[title="Prescribing"]');
-    await frame.getByLabel('Medicine', { exact: true }).selectOption('formulary:atorvastatin-20-tablet');
+    await frame.getByLabel('Medicine', { exact: true }).selectOption('pbs:8214K');
     await frame.getByLabel('Quantity', { exact: true }).fill('30');
     await frame.getByLabel('Send token to', { exact: true }).selectOption('patient-email');
     await frame.getByRole('button', { name: 'Create prescription', exact: true }).click();

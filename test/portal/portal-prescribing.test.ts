@@ -9,8 +9,7 @@ import { givenCatalogDrugs, givenUserDrug, validDrug } from '../custom-drugs/cus
 import { auditEntriesAfter, lastAuditSeq } from '../audit/audit-helpers.ts';
 import { snapshotDatabase } from '../database-snapshot.ts';
 import { givenUser, useTestApp } from '../given.ts';
-import { givenClinic, givenPrescription, outboxEvents, prescriptionsClient, productionEnv, storedPrescription } from '../prescriptions/prescriptions-given.ts';
-import { createTestApp } from '../test-app.ts';
+import { givenClinic, givenPrescription, outboxEvents, prescriptionsClient, storedPrescription } from '../prescriptions/prescriptions-given.ts';
 import { csrfOf, formIdFieldOf, scidOfRedirect, signIn } from './portal-given.ts';
 
 let catalogDrugId: string;
@@ -35,20 +34,21 @@ const selectedIn = (html: string, id: string) => {
   return /<option value="([^"]*)" selected/.exec(select)?.[1];
 };
 const create = (fields: Record<string, string>, client = session) =>
-  client.submit(form(), { medicine: 'formulary:amoxicillin-500-capsule', quantity: '20', repeats: '1', repeat_interval_days: '7', patient_instructions: '', doctor_instructions: '', send_to: 'patient-sms', intent: 'create', ...fields });
+  client.submit(form(), { medicine: 'pbs:2622B', quantity: '20', repeats: '1', repeat_interval_days: '7', patient_instructions: '', doctor_instructions: '', send_to: 'patient-sms', intent: 'create', ...fields });
 const prescriptionCount = async () => (await t.deps.database.selectFrom('prescriptions').select('id').execute()).length;
 /** The prescription entries of the audit trail after `seq`, as [action, outcome, SCID]. */
 const prescriptionEntriesAfter = async (seq: number) =>
   (await auditEntriesAfter(t, seq)).filter((entry) => entry.action.startsWith('prescription.')).map((entry) => [entry.action, entry.outcome, entry.prescription_scid]);
 
 describe('the new-prescription form', () => {
-  it("offers the organization's catalog, the prescriber's own drugs and the sandbox formulary, never a colleague's own, escaped", async () => {
+  it("offers the PBS Schedule, the organization's catalog and the prescriber's own drugs, never a colleague's own, escaped", async () => {
     const page = await session.get(form());
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain(`<optgroup label="Your organization&#39;s catalog">`);
     expect(page.body).toContain(`<option value="drug:${catalogDrugId}">Doxycycline &lt;b&gt;hyclate&lt;/b&gt; 100mg Capsule</option>`);
     expect(page.body).toContain(`<option value="drug:${ownDrugId}">Ibuprofen 400mg Tablet</option>`);
-    expect(page.body).toContain('<option value="formulary:amoxicillin-500-capsule">Amoxicillin 500 mg Capsule</option>');
+    expect(page.body).toContain('<optgroup label="PBS Schedule">');
+    expect(page.body).toContain('<option value="pbs:2622B">Amoxicillin Capsule 500 mg (as trihydrate) (APO-Amoxicillin, Amoxil, Moxacin): PBS 2622B, Unrestricted benefit, max quantity 20, 1 repeat</option>');
     expect(page.body).not.toContain(colleaguesDrugId);
     expect(page.body).not.toContain('<b>hyclate');
   });
@@ -80,9 +80,9 @@ describe('the new-prescription form', () => {
   });
 
   it('ignores numbers out of range with a warning on the form, and truncates long instructions', async () => {
-    const { body } = await session.get(`${form()}?quantity=100&repeats=-1&repeats_interval=366&patient_instructions=${'p'.repeat(260)}&doctor_instructions=${'d'.repeat(60)}`);
+    const { body } = await session.get(`${form()}?quantity=1000&repeats=-1&repeats_interval=366&patient_instructions=${'p'.repeat(260)}&doctor_instructions=${'d'.repeat(60)}`);
     expect(body).toContain('Some prefilled values were not used');
-    expect(body).toContain('quantity &quot;100&quot; was ignored: it must be a whole number from 1 to 99.');
+    expect(body).toContain('quantity &quot;1000&quot; was ignored: it must be a whole number from 1 to 999.');
     expect(body).toContain('repeats &quot;-1&quot; was ignored: it must be a whole number from 0 to 99.');
     expect(body).toContain('repeats_interval &quot;366&quot; was ignored: it must be a whole number from 1 to 365.');
     expect([valueOf(body, 'quantity'), valueOf(body, 'repeats'), valueOf(body, 'repeat_interval_days')]).toEqual(['', '', '']);
@@ -131,7 +131,7 @@ describe('creating a prescription', () => {
     const confirmation = await session.get(String(response.headers.location));
     expect(confirmation.body).toContain('<p class="notice success" role="status">Prescription created.</p>');
     expect(confirmation.body).toContain(`<dd aria-labelledby="scid-term" class="scid">${scid}</dd>`);
-    expect(confirmation.body).toContain('<dd>Amoxicillin 500 mg Capsule</dd>');
+    expect(confirmation.body).toContain('<dd>Amoxicillin 500 mg (as trihydrate) Capsule</dd>');
     expect(confirmation.body).toContain('SMS to the patient (0412345678)');
     expect(confirmation.body).toContain(await QRCode.toString(scid, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 }));
     const read = await prescriptionsClient(t, c).read(scid);
@@ -162,7 +162,7 @@ describe('creating a prescription', () => {
     const response = await create({ medicine: '', quantity: '0', repeats: '100', doctor_instructions: 'd'.repeat(51) });
     expect(response.statusCode).toBe(422);
     expect(response.body).toContain('<p class="error" id="medicine-error">Choose a medicine.</p>');
-    expect(response.body).toContain('<p class="error" id="quantity-error">Quantity must be a whole number from 1 to 99</p>');
+    expect(response.body).toContain('<p class="error" id="quantity-error">Quantity must be a whole number from 1 to 999</p>');
     expect(response.body).toContain('<p class="error" id="repeats-error">Repeats must be a whole number from 0 to 99</p>');
     expect(response.body).toMatch(/<p class="error" id="doctor_instructions-error">.*50 characters/);
     expect(response.body).toMatch(/id="quantity"[^>]*value="0"[^>]*aria-invalid="true"/);
@@ -182,23 +182,13 @@ describe('creating a prescription', () => {
     const page = await session.get(form('dashboard'));
     expect(page.body).toContain('<nav aria-label="Portal">');
     expect((await session.get(form())).body).not.toContain('<nav');
-    const created = await session.submit(form('dashboard'), { medicine: 'formulary:cefalexin-500-capsule', quantity: '10', send_to: 'patient-email', intent: 'create' });
+    const created = await session.submit(form('dashboard'), { medicine: 'pbs:1234X', quantity: '10', send_to: 'patient-email', intent: 'create' });
     expect(created.headers.location).toMatch(new RegExp(`^${form('dashboard')}/[A-Z0-9]{18}\\?created=1$`));
   });
-  it('offers no sandbox formulary in production, and refuses an entry of it posted anyway', async () => {
-    const production = await createTestApp({ env: productionEnv() });
-    try {
-      const clinic = await givenClinic(production);
-      const theirs = await signIn(production, clinic.g, `/embed/patients/${clinic.patientId}/prescriptions`);
-      const page = await theirs.get(`/embed/patients/${clinic.patientId}/prescriptions`);
-      expect(page.body).not.toContain('Sandbox formulary');
-      expect(page.body).not.toContain('formulary:');
-      const posted = await theirs.submit(`/embed/patients/${clinic.patientId}/prescriptions`, { medicine: 'formulary:amoxicillin-500-capsule', quantity: '5', send_to: 'patient-sms', intent: 'create' });
-      expect(posted.statusCode).toBe(422);
-      expect(posted.body).toContain('Medicine is not a drug of the organization catalog');
-    } finally {
-      await production.close();
-    }
+  it('refuses a PBS code the current schedule lacks, posted anyway', async () => {
+    const posted = await session.submit(form(), { medicine: 'pbs:9999Z', quantity: '5', send_to: 'patient-sms', intent: 'create' });
+    expect(posted.statusCode).toBe(422);
+    expect(posted.body).toContain('<p class="error" id="medicine-error">Medicine is not an item of the current PBS Schedule (9999Z)</p>');
   });
 });
 
@@ -268,10 +258,11 @@ describe('managing a prescription', () => {
     expect(await prescriptionEntriesAfter(seq)).toEqual([read, ['prescription.cancel', 'refused', scid], read]);
   });
 
-  it('answers a 400 page for a mistyped SCID', async () => {
+  it('answers a 400 page for a SCID of the wrong form, and a 404 page for a vendor-format SCID it does not hold', async () => {
     const response = await session.get(page('NOT-A-SCID'));
     expect(response.statusCode).toBe(400);
-    expect(response.body).toContain('is not a valid SCID');
+    expect(response.body).toContain('is not a SCID');
+    expect((await session.get(page('2F3WFX8J4WQH8T72X9'))).statusCode).toBe(404);
   });
 });
 

@@ -1,6 +1,7 @@
 // Factories for the prescription tests: a clinic (the tests' client, whose prescriber is made
 // ready to prescribe through update user, as a partner would, with a patient) and the calls of
 // the prescription, patient and test helper routes. Everything is created through the API.
+import { importPbsSchedule, SANDBOX_PBS_SCHEDULE } from '../../src/medicines/index.ts';
 import { randomBytes } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import { generateSigningKeyPem } from '../../src/platform/signing-keys.ts';
@@ -57,6 +58,8 @@ export async function givenClinic(t: TestApp, options: { validated?: boolean; pa
   const client = await givenClient(t, options.partner ? { partner: options.partner } : {});
   const { g, prescriber: headers } = client;
   await makeReadyToPrescribe(t, { g, headers }, g.userId);
+  // The medicines the sandbox ships, as `erx sandbox seed` loads them (the same schedule again changes nothing).
+  await importPbsSchedule(t.features.medicines, SANDBOX_PBS_SCHEDULE);
   if (options.validated !== false) {
     const validated = await send(t, 'GET', `/v1/organizations/${g.organizationId}/validate`, headers);
     if (validated.statusCode !== 200) throw new Error(`validate failed: ${validated.body}`);

@@ -50,6 +50,7 @@ describe('create', () => {
       number_of_repeats_authorised: '1',
       repeat_intervals: '7',
       patient_instructions: 'One capsule three times a day',
+      prescriber_script_number: expect.stringMatching(/^[1-9][0-9]*$/),
       prescriber: { given_name: 'Anna', family_name: 'Smith', user_id: c.g.userId },
       custom_drug_details: {},
       delivery: { method: 'SMS', recipient_type: 'PATIENT', destination: '0412345678' },
@@ -128,14 +129,21 @@ describe('what the change routes answer besides 200 and the lifecycle 409', () =
   const UNKNOWN_PATIENT = '3f1c2a9e-5b7d-4c1e-9a2b-6d8e0f1a2b3c';
   const ACTIONS = PRESCRIPTION_CHANGES;
 
-  it.each(ACTIONS)('%s: 400 for a mistyped SCID, before looking anything up (even an unknown patient)', async (action) => {
+  it.each(ACTIONS)('%s: 400 for a SCID of the wrong form, before looking anything up (even an unknown patient)', async (action) => {
+    for (const malformed of ['A12425GABC1234002', 'A12425GABC-234002M']) {
+      for (const patientId of [c.patientId, UNKNOWN_PATIENT]) {
+        const response = await api.change(action, malformed, undefined, { patientId });
+        expect(response.statusCode).toBe(400);
+        expect(response.json().error.detail).toBe(`"${malformed}" is not a SCID: 18 letters and digits`);
+      }
+    }
+  });
+
+  it.each(ACTIONS)('%s: 404 for a SCID whose check character does not fit (any 18 letters and digits are looked up)', async (action) => {
     const { scid } = await givenPrescription(t, c);
     const typo = `${scid.slice(0, 17)}${scid[17] === '0' ? '1' : '0'}`;
-    for (const patientId of [c.patientId, UNKNOWN_PATIENT]) {
-      const response = await api.change(action, typo, undefined, { patientId });
-      expect(response.statusCode).toBe(400);
-      expect(response.json().error.detail).toBe(`"${typo}" is not a valid SCID: 18 letters and digits, the last a check character`);
-    }
+    const response = await api.change(action, typo);
+    expect(response.statusCode).toBe(404);
   });
 
   it.each(ACTIONS)("%s: 404 for an unknown SCID, another patient's, another organization's patient or user, before judging the body", async (action) => {

@@ -77,12 +77,12 @@ describe('the medicine', () => {
   });
 
   it("refuses a drug whose quantity is out of range unless the body sends one, and repeats over the drug's max_repeats", async () => {
-    const id = await catalogDrug({ quantity: '120', max_repeats: '2' });
+    const id = await catalogDrug({ quantity: '1200', max_repeats: '2' });
     const base = { ...withoutItem(prescribeBody()), custom_drug_id: id, quantity: undefined, repeats: 1 };
     const response = await api.prescribe(base);
     expect(response.statusCode).toBe(422);
     expect(response.json().error.validation).toEqual([
-      { field: 'quantity', message: "must be a whole number from 1 to 99 (the custom drug's quantity is 120; send quantity)", code: 'VALIDATION_ERROR' },
+      { field: 'quantity', message: "must be a whole number from 1 to 999 (the custom drug's quantity is 1200; send quantity)", code: 'VALIDATION_ERROR' },
     ]);
     expect((await api.prescribe({ ...base, quantity: 60 })).statusCode).toBe(201);
     expect(await refusedFields({ ...base, quantity: 60, repeats: 3 })).toEqual(['repeats']);
@@ -102,14 +102,14 @@ describe('the medicine', () => {
 
 describe('the limits', () => {
   it.each([
-    ['quantity', 1], ['quantity', 99], ['quantity', '99'], ['repeats', 0], ['repeats', 99], ['repeat_interval_days', 1], ['repeat_interval_days', 365],
+    ['quantity', 1], ['quantity', 99], ['quantity', 999], ['quantity', '999'], ['repeats', 0], ['repeats', 99], ['repeat_interval_days', 1], ['repeat_interval_days', 365],
     ['patient_instructions', 'x'.repeat(250)], ['doctor_instructions', 'x'.repeat(50)], ['item_name', 'x'.repeat(280)],
   ])('accepts %s %j', async (field, value) => {
     expect((await api.prescribe(prescribeBody({ [field]: value }))).statusCode).toBe(201);
   });
 
   it.each([
-    ['quantity', 0], ['quantity', 100], ['quantity', '1.5'], ['quantity', 2.5], ['quantity', 'ten'], ['quantity', true],
+    ['quantity', 0], ['quantity', 1000], ['quantity', '1000'], ['quantity', '1.5'], ['quantity', 2.5], ['quantity', 'ten'], ['quantity', true],
     ['repeats', -1], ['repeats', 100], ['repeat_interval_days', 0], ['repeat_interval_days', 366],
     ['patient_instructions', 'x'.repeat(251)], ['doctor_instructions', 'x'.repeat(51)], ['item_name', 'x'.repeat(281)], ['item_name', ''],
     ['pbs_code', '85-2L'], ['schedule_number', '4'], ['private_prescription', 'yes'], ['reserved_1', 7], ['reserved_2', 'x'.repeat(1001)],

@@ -16,8 +16,9 @@ import {
   RECIPIENT_TYPES,
 } from './stored-values.ts';
 import { webhookAttemptsColumns, webhookDeliveriesColumns, webhookEventsColumns } from './webhook-tables.ts';
-import { portalFormIdsColumns, portalSessionsColumns, ssoTokensColumns } from './portal-tables.ts';
+import { portalFormIdsColumns, portalSessionsColumns, prescriptionDraftsColumns, ssoTokensColumns } from './portal-tables.ts';
 import { auditChainColumns, auditEntriesColumns } from './audit-tables.ts';
+import { pbsItemsColumns, pbsItemWordsColumns, pbsSchedulesColumns } from './medicine-tables.ts';
 
 const partnersColumns = {
   id: text(),
@@ -209,6 +210,12 @@ const prescriptionsColumns = {
   reason_for_prescribing: text().orNull(),
   patient_instructions: text().orNull(),
   doctor_notes: text().orNull(),
+  pbsdva_authority_number: text().orNull(),
+  phone_approval_authority_number: text().orNull(),
+  controlled_substance_reference: text().orNull(),
+  annotations: text().orNull(),
+  /** The prescription's number in its prescriber's sequence (migration 0017), as the vendor's string. */
+  prescriber_script_number: text().withDefault(),
   flags: json(),
   custom_drug_id: text().orNull(),
   custom_product_id: text().orNull(),
@@ -224,6 +231,12 @@ const prescriptionsColumns = {
   created_at: time(),
   updated_at: time(),
   updated_by_user_id: text(),
+} as const;
+
+/** The last prescriber_script_number each prescriber was given (migration 0017). */
+const prescriberScriptNumbersColumns = {
+  user_id: text(),
+  last_number: integer(),
 } as const;
 
 /** Every table of the database: the one list the row types and the schema test read. */
@@ -253,6 +266,11 @@ export const TABLES = {
   audit_entries: auditEntriesColumns,
   audit_chain: auditChainColumns,
   retention_marks: retentionMarksColumns,
+  pbs_schedules: pbsSchedulesColumns,
+  pbs_items: pbsItemsColumns,
+  pbs_item_words: pbsItemWordsColumns,
+  prescriber_script_numbers: prescriberScriptNumbersColumns,
+  prescription_drafts: prescriptionDraftsColumns,
 } as const satisfies Readonly<Record<string, TableColumns>>;
 
 export type Database = { -readonly [T in keyof typeof TABLES]: RowOf<(typeof TABLES)[T]> };
@@ -272,4 +290,6 @@ export type WebhookAttemptsTable = Database['webhook_attempts'];
 export type SsoTokensTable = Database['sso_tokens'];
 export type PortalSessionsTable = Database['portal_sessions'];
 export type PortalFormIdsTable = Database['portal_form_ids'];
+export type PrescriptionDraftsTable = Database['prescription_drafts'];
 export type AuditEntriesTable = Database['audit_entries'];
+export type PbsItemsTable = Database['pbs_items'];

@@ -17,6 +17,9 @@ import * as customDrugCounts from '../../../migrations/0012-custom-drug-counts.t
 import * as auditTrail from '../../../migrations/0013-audit-trail.ts';
 import * as retention from '../../../migrations/0014-retention.ts';
 import * as webhookEventTraceContext from '../../../migrations/0015-webhook-event-trace-context.ts';
+import * as pbsSchedule from '../../../migrations/0016-pbs-schedule.ts';
+import * as prescriptionFields from '../../../migrations/0017-prescription-fields.ts';
+import * as prescriptionDrafts from '../../../migrations/0018-prescription-drafts.ts';
 
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0001-foundation': foundation,
@@ -34,6 +37,9 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0013-audit-trail': auditTrail,
   '0014-retention': retention,
   '0015-webhook-event-trace-context': webhookEventTraceContext,
+  '0016-pbs-schedule': pbsSchedule,
+  '0017-prescription-fields': prescriptionFields,
+  '0018-prescription-drafts': prescriptionDrafts,
 };
 
 export interface MigrationReport {

@@ -1,5 +1,6 @@
 // The SSO and portal tables (see database-schema.ts).
-import { text, time } from './table-columns.ts';
+import { json, oneOf, text, time } from './table-columns.ts';
+import { DRAFT_STATUSES } from './stored-values.ts';
 
 /** A single-use SSO token minted by POST /v1/sso, keyed by its SHA-256 (the token is never stored). */
 export const ssoTokensColumns = {
@@ -44,4 +45,24 @@ export const portalFormIdsColumns = {
   claimed_at: time(),
   /** The SCID the form's first post made or changed. */
   result: text().orNull(),
+} as const;
+
+/** A prescription prepared by a queue manager for a named prescriber (migration 0018). */
+export const prescriptionDraftsColumns = {
+  id: text(),
+  organization_id: text(),
+  patient_id: text(),
+  prescriber_user_id: text(),
+  prepared_by_user_id: text(),
+  status: oneOf(DRAFT_STATUSES),
+  /** The validated prescribe body (JSON), handed back to the create path on approval. */
+  body: json(),
+  /** The medicine as the queue lists it. */
+  medicine: text(),
+  decline_reason: text().orNull(),
+  /** The prescription the approval created. */
+  scid: text().orNull(),
+  decided_by_user_id: text().orNull(),
+  decided_at: time().orNull(),
+  created_at: time(),
 } as const;

@@ -6,6 +6,10 @@ export const PRESCRIPTION_STATUSES = ['Active', 'Ceased', 'Cancelled', 'Error'] 
 export type PrescriptionStatus = (typeof PRESCRIPTION_STATUSES)[number];
 
 export const PRESCRIPTION_TYPES = ['ELECTRONIC'] as const;
+
+/** A prescription draft: `waiting` until its prescriber approves or declines it, once. */
+export const DRAFT_STATUSES = ['waiting', 'approved', 'declined'] as const;
+export type DraftStatus = (typeof DRAFT_STATUSES)[number];
 export const DELIVERY_METHODS = ['SMS', 'EMAIL'] as const;
 export const RECIPIENT_TYPES = ['PATIENT', 'PHARMACY'] as const;
 

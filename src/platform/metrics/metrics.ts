@@ -64,6 +64,8 @@ export interface Metrics {
   watchWebhookBacklog(read: () => Promise<WebhookBacklog>): Unwatch;
   /** The database's connection pool, read at each scrape (PostgreSQL). */
   watchDatabasePool(read: () => PoolCounts): Unwatch;
+  /** Days until the HI Service (NASH) certificate expires, read at each scrape (erx_hi_certificate_days_left; ERX_HI=soap only). */
+  watchHiCertificateDaysLeft(read: () => number): Unwatch;
   /** The text exposition of everything kept, and its content type, for GET /metrics. */
   scrape(): Promise<{ contentType: string; body: string }>;
 }
@@ -83,5 +85,6 @@ export const NO_METRICS: Metrics = {
   watchWebhookWindows: () => nothing,
   watchWebhookBacklog: () => nothing,
   watchDatabasePool: () => nothing,
+  watchHiCertificateDaysLeft: () => nothing,
   scrape: async () => ({ contentType: 'text/plain; version=0.0.4; charset=utf-8', body: '' }),
 };

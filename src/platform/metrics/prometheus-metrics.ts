@@ -125,6 +125,19 @@ export function createPrometheusMetrics(): Metrics {
     poolGauge('erx_database_pool_waiting_requests', 'Queries waiting for a client of the PostgreSQL connection pool.', 'waiting'),
   ];
 
+  // Registered with the first certificate watched: without the SOAP adapter the series does not exist.
+  let readCertificateDaysLeft: (() => number) | undefined;
+  let certificateGauge: Gauge | undefined;
+  const registerCertificateGauge = () =>
+    new Gauge({
+      name: 'erx_hi_certificate_days_left',
+      help: 'Days until the NASH certificate erx presents to the HI Service expires (negative once expired).',
+      registers,
+      collect(this: Gauge) {
+        this.set(readCertificateDaysLeft ? readCertificateDaysLeft() : Number.NaN);
+      },
+    });
+
   const watch = <T>(set: Set<T>, item: T): Unwatch => {
     set.add(item);
     return () => set.delete(item);
@@ -161,6 +174,13 @@ export function createPrometheusMetrics(): Metrics {
       readPool = read;
       return () => {
         if (readPool === read) readPool = undefined;
+      };
+    },
+    watchHiCertificateDaysLeft(read) {
+      certificateGauge ??= registerCertificateGauge();
+      readCertificateDaysLeft = read;
+      return () => {
+        if (readCertificateDaysLeft === read) readCertificateDaysLeft = undefined;
       };
     },
     async scrape() {

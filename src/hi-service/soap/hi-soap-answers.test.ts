@@ -1,0 +1,119 @@
+// The one answer table, as a table of cases: hand-written answers in the shape ADHA's clients
+// parse (signed with the test HI signing certificate where the service signs), each read and
+// mapped as the adapter does, to found / no match / rejection / unreachable.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { HiServiceRejectedError, HiServiceUnreachableError } from '../index.ts';
+import { IHI_ANSWER_READERS, mapSoapAnswer, providerAnswerReaders } from './hi-soap-answers.ts';
+import { readSoapAnswer } from './hi-soap-read.ts';
+import { SEARCH_IHI, SEARCH_PROVIDER_INDIVIDUAL } from './hi-soap-wire.ts';
+import { createTestCa, createTestPki, issueNashCertificate, type TestPki } from '../../../test/hi-service/test-pki.ts';
+import { answerXml, faultXml, ihiResultXml, providerResultXml, serviceMessagesXml } from '../../../test/hi-service/soap/soap-answer-xml.ts';
+
+let pki: TestPki;
+let stranger: { keyPem: string; certPem: string };
+beforeAll(() => {
+  pki = createTestPki();
+  stranger = issueNashCertificate(createTestCa('another CA'));
+});
+
+const HPII = '8003619166667284';
+const IHI = '8003601240022579';
+const OUR_MESSAGE_ID = 'urn:uuid:11111111-1111-4111-8111-111111111111';
+type Signer = 'hi' | 'stranger' | 'none';
+type Expected = { result: unknown } | { rejected: [severity: string, code: string] } | { unreachable: RegExp };
+
+interface AnswerCase {
+  name: string;
+  status?: number;
+  contentType?: string;
+  body: () => string;
+  signer: Signer;
+  expected: Expected;
+}
+
+function writeAnswer(test: AnswerCase): { status: number; contentType: string; body: string } {
+  const signer = test.signer === 'hi' ? pki.hiSigner : test.signer === 'stranger' ? stranger : undefined;
+  const raw = test.body();
+  const body = raw.startsWith('<?xml') || !raw.startsWith('<') ? raw : answerXml(raw, signer);
+  return { status: test.status ?? 200, contentType: test.contentType ?? 'application/soap+xml; charset=utf-8', body };
+}
+
+async function expectMapped(actual: () => unknown, expected: Expected): Promise<void> {
+  if ('result' in expected) return expect(actual()).toStrictEqual(expected.result);
+  if ('rejected' in expected) {
+    let error: unknown;
+    try {
+      actual();
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(HiServiceRejectedError);
+    expect(error).toMatchObject({ severity: expected.rejected[0], code: expected.rejected[1] });
+    return;
+  }
+  expect(actual).toThrow(HiServiceUnreachableError);
+  expect(actual).toThrow(expected.unreachable);
+  expect(actual).not.toThrow(HiServiceRejectedError);
+}
+
+const messages = serviceMessagesXml;
+const found = (status?: string, recordStatus?: string) => ({ kind: 'found', ihi_number: IHI, ...(status ? { ihi_status: status } : {}), ...(recordStatus ? { ihi_record_status: recordStatus } : {}) });
+
+const IHI_CASES: AnswerCase[] = [
+  { name: 'a found IHI, statuses upper-cased', body: () => ihiResultXml({ ihi: IHI, status: 'Active', recordStatus: 'Verified' }), signer: 'hi', expected: { result: found('ACTIVE', 'VERIFIED') } },
+  { name: 'a found IHI in an answer relating to our request', body: () => answerXml(ihiResultXml({ ihi: IHI }), pki.hiSigner).replace('<soap:Header>', `<soap:Header><wsa:RelatesTo xmlns:wsa="http://www.w3.org/2005/08/addressing">${OUR_MESSAGE_ID}</wsa:RelatesTo>`), signer: 'hi', expected: { result: found() } },
+  { name: 'a found IHI with other statuses', body: () => ihiResultXml({ ihi: IHI, status: 'Deceased', recordStatus: 'Provisional' }), signer: 'hi', expected: { result: found('DECEASED', 'PROVISIONAL') } },
+  { name: 'a found IHI without statuses', body: () => ihiResultXml({ ihi: IHI }), signer: 'hi', expected: { result: found() } },
+  { name: 'a found IHI with a warning message', body: () => ihiResultXml({ ihi: IHI, status: 'Active', messages: messages([['01612', 'Warning']]) }), signer: 'hi', expected: { result: found('ACTIVE') } },
+  { name: 'a result with the informational no-match message', body: () => ihiResultXml({ messages: messages([['01439', 'Informational']]) }), signer: 'hi', expected: { result: { kind: 'no_match' } } },
+  { name: 'a result with neither IHI nor messages', body: () => ihiResultXml({}), signer: 'hi', expected: { result: { kind: 'no_match' } } },
+  { name: 'an informational no-match fault, signed', status: 500, body: () => faultXml('Sender', messages([['01439', 'Informational']])), signer: 'hi', expected: { result: { kind: 'no_match' } } },
+  { name: 'an informational no-match fault, unsigned', status: 500, body: () => faultXml('Sender', messages([['01439', 'Informational']])), signer: 'none', expected: { result: { kind: 'no_match' } } },
+  { name: 'an Error fault', status: 500, body: () => faultXml('Sender', messages([['01966', 'Error']])), signer: 'hi', expected: { rejected: ['Error', '01966'] } },
+  { name: 'a Fatal fault, unsigned', status: 500, body: () => faultXml('Receiver', messages([['02000', 'Fatal'], ['01966', 'Error']])), signer: 'none', expected: { rejected: ['Fatal', '02000'] } },
+  { name: 'a result carrying an Error message', body: () => ihiResultXml({ ihi: IHI, messages: messages([['01966', 'Error']]) }), signer: 'hi', expected: { rejected: ['Error', '01966'] } },
+  { name: 'a gateway fault without service messages', status: 500, body: () => faultXml('Receiver'), signer: 'none', expected: { rejected: ['Fatal', 'soap:Receiver'] } },
+  { name: 'a sender fault without service messages', status: 400, body: () => faultXml('Sender'), signer: 'none', expected: { rejected: ['Error', 'soap:Sender'] } },
+  { name: 'a message of unknown severity, taken at its worst', status: 500, body: () => faultXml('Sender', messages([['01439', 'Informational']]).replace('<ce:severity>Informational</ce:severity>', '<ce:severity>Odd</ce:severity>')), signer: 'none', expected: { rejected: ['Fatal', '01439'] } },
+  { name: 'a code that is not a short token', status: 500, body: () => faultXml('Sender', messages([['WOOD Jessica 2002-12-12', 'Error']])), signer: 'none', expected: { rejected: ['Error', 'unreadable-code'] } },
+  { name: 'an unsigned result', body: () => ihiResultXml({ ihi: IHI, status: 'Active' }), signer: 'none', expected: { unreachable: /not signed/ } },
+  { name: 'a result signed by another CA', body: () => ihiResultXml({ ihi: IHI }), signer: 'stranger', expected: { unreachable: /does not chain/ } },
+  { name: 'a result changed after signing', body: () => answerXml(ihiResultXml({ ihi: IHI }), pki.hiSigner).replace(IHI, '8003608666670997'), signer: 'hi', expected: { unreachable: /does not verify/ } },
+  { name: 'a signed fault changed after signing', status: 500, body: () => answerXml(faultXml('Sender', messages([['01966', 'Error']])), pki.hiSigner).replace('01966', '01439'), signer: 'hi', expected: { unreachable: /does not verify/ } },
+  { name: 'a result whose IHI fails its check digit', body: () => ihiResultXml({ ihi: '8003601240022578' }), signer: 'hi', expected: { unreachable: /not a valid IHI/ } },
+  { name: 'a result with an HPI-I where the IHI goes', body: () => ihiResultXml({ ihi: HPII }), signer: 'hi', expected: { unreachable: /not a valid IHI/ } },
+  { name: 'an unknown IHI status', body: () => ihiResultXml({ ihi: IHI, status: 'Dormant' }), signer: 'hi', expected: { unreachable: /unknown ihiStatus/ } },
+  { name: 'truncated XML', body: () => answerXml(ihiResultXml({ ihi: IHI }), pki.hiSigner).slice(0, 400), signer: 'hi', expected: { unreachable: /without a SOAP 1.2 envelope/ } },
+  { name: 'HTTP 503 with an HTML page', status: 503, contentType: 'text/html', body: () => 'Service Unavailable', signer: 'none', expected: { unreachable: /HTTP 503/ } },
+  { name: 'HTTP 502 with no body', status: 502, body: () => '', signer: 'none', expected: { unreachable: /HTTP 502/ } },
+  { name: 'an envelope without the response element', body: () => '<x:other xmlns:x="urn:x"/>', signer: 'hi', expected: { unreachable: /no result/ } },
+  { name: 'an answer relating to another request', body: () => answerXml(ihiResultXml({ ihi: IHI }), pki.hiSigner).replace('<soap:Header>', '<soap:Header><wsa:RelatesTo xmlns:wsa="http://www.w3.org/2005/08/addressing">urn:uuid:00000000-0000-4000-8000-000000000000</wsa:RelatesTo>'), signer: 'hi', expected: { unreachable: /another request/ } },
+  { name: 'HTTP 500 with a signed result but no fault', status: 500, body: () => ihiResultXml({ ihi: IHI }), signer: 'hi', expected: { unreachable: /HTTP 500 without a fault/ } },
+];
+
+describe('IHI search answers', () => {
+  it.each(IHI_CASES)('$name', async (test) => {
+    const read = readSoapAnswer(writeAnswer(test), SEARCH_IHI, { trustedCaPem: pki.ca.certPem, now: new Date() }, OUR_MESSAGE_ID);
+    await expectMapped(() => mapSoapAnswer(read, IHI_ANSWER_READERS), test.expected);
+  });
+});
+
+const PROVIDER_CASES: AnswerCase[] = [
+  { name: 'an active HPI-I (A)', body: () => providerResultXml({ hpii: HPII, status: 'A' }), signer: 'hi', expected: { result: { kind: 'verified' } } },
+  { name: 'an active HPI-I (Active)', body: () => providerResultXml({ hpii: HPII, status: 'Active' }), signer: 'hi', expected: { result: { kind: 'verified' } } },
+  { name: 'a deactivated HPI-I', body: () => providerResultXml({ hpii: HPII, status: 'D' }), signer: 'hi', expected: { result: { kind: 'inactive' } } },
+  { name: 'a retired HPI-I', body: () => providerResultXml({ hpii: HPII, status: 'Retired' }), signer: 'hi', expected: { result: { kind: 'inactive' } } },
+  { name: 'an HPI-I without a status', body: () => providerResultXml({ hpii: HPII }), signer: 'hi', expected: { result: { kind: 'no_status' } } },
+  { name: 'an HPI-I with a status erx does not know', body: () => providerResultXml({ hpii: HPII, status: 'X' }), signer: 'hi', expected: { result: { kind: 'no_status' } } },
+  { name: 'no record (informational)', body: () => providerResultXml({ messages: messages([['WSE0035', 'Informational']]) }), signer: 'hi', expected: { result: { kind: 'no_match' } } },
+  { name: 'an Error fault', status: 500, body: () => faultXml('Sender', messages([['01611', 'Error']])), signer: 'hi', expected: { rejected: ['Error', '01611'] } },
+  { name: 'another HPI-I than the one asked about', body: () => providerResultXml({ hpii: '8003610001647326', status: 'A' }), signer: 'hi', expected: { unreachable: /not the one asked about/ } },
+  { name: 'an unsigned result', body: () => providerResultXml({ hpii: HPII, status: 'A' }), signer: 'none', expected: { unreachable: /not signed/ } },
+];
+
+describe('provider search answers', () => {
+  it.each(PROVIDER_CASES)('$name', async (test) => {
+    const read = readSoapAnswer(writeAnswer(test), SEARCH_PROVIDER_INDIVIDUAL, { trustedCaPem: pki.ca.certPem, now: new Date() });
+    await expectMapped(() => mapSoapAnswer(read, providerAnswerReaders(HPII)), test.expected);
+  });
+});

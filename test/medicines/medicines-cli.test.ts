@@ -1,0 +1,64 @@
+// `erx medicines import <path> [--json]`, as an operator runs it: a folder, then the same
+// schedule as the published zip (unchanged), then the next schedule; a malformed file is one
+// line on stderr naming the file, line and column, exit 1. Progress goes to stderr only on a
+// terminal (a pseudo-terminal from util-linux `script`, where there is one).
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCliEnvironment, ERX_BIN, expectOneLineRefusal, runErx, runErxJson, type CliEnvironment } from '../cli/cli-helpers.ts';
+import { SANDBOX_PBS_SCHEDULE } from '../../src/medicines/index.ts';
+import { editLine, givenEditedSchedule, SCHEDULE_3963, SCHEDULE_3963_ZIP, SCHEDULE_3964 } from './medicines-given.ts';
+
+let cli: CliEnvironment;
+beforeAll(() => {
+  cli = createCliEnvironment();
+});
+afterAll(() => cli.cleanup());
+
+const SCRIPT = '/usr/bin/script';
+
+describe('erx medicines import', () => {
+  it('imports a folder, says the same schedule again changes nothing, and replaces it with the next one', async () => {
+    const first = await runErx(cli.env, ['medicines', 'import', SCHEDULE_3963]);
+    expect(first).toEqual({ code: 0, stdout: 'imported PBS schedule 3963 (effective 2026-04-01), 5 items\n', stderr: '' });
+    const again = await runErx(cli.env, ['medicines', 'import', SCHEDULE_3963_ZIP]);
+    expect(again).toEqual({ code: 0, stdout: 'unchanged: the catalogue already holds PBS schedule 3963 (effective 2026-04-01), 5 items\n', stderr: '' });
+    const next = await runErxJson(cli.env, ['medicines', 'import', SCHEDULE_3964]);
+    expect(next).toEqual({ schedule_code: '3964', effective_date: '2026-05-01', item_count: 5, changed: true, previous_schedule_code: '3963', unmatched_relationships: 0 });
+    const audit = await runErxJson<Array<{ action: string }>>(cli.env, ['audit', 'list']);
+    expect(audit.filter((entry) => entry.action === 'admin.pbs_schedule_import')).toHaveLength(2);
+  });
+
+  it('refuses a malformed file in one line naming the file, line and column, and keeps the schedule', async () => {
+    const edited = givenEditedSchedule('items.csv', editLine(5, (line) => line.replace('"30","5"', '"30","five"')));
+    try {
+      const refused = await runErx(cli.env, ['medicines', 'import', edited.folder, '--json']);
+      expectOneLineRefusal(refused, /^erx: tables_as_csv\/items\.csv line 5, column number_of_repeats: expected a whole number, found "five"$/);
+    } finally {
+      edited.cleanup();
+    }
+    expectOneLineRefusal(await runErx(cli.env, ['medicines', 'import', '/nonexistent/schedule.zip']), /^erx: \/nonexistent\/schedule\.zip: cannot be read/);
+    expect(await runErxJson(cli.env, ['medicines', 'import', SCHEDULE_3964])).toMatchObject({ schedule_code: '3964', changed: false });
+  });
+
+  it('is seeded with the extract the sandbox ships when the catalogue is empty, and keeps an imported schedule', async () => {
+    const fresh = createCliEnvironment();
+    try {
+      await runErxJson(fresh.env, ['sandbox', 'seed']);
+      expect(await runErxJson(fresh.env, ['medicines', 'import', SANDBOX_PBS_SCHEDULE])).toMatchObject({ schedule_code: '3963', item_count: 32, changed: false });
+      await runErxJson(fresh.env, ['medicines', 'import', SCHEDULE_3964]);
+      await runErxJson(fresh.env, ['sandbox', 'seed']);
+      expect(await runErxJson(fresh.env, ['medicines', 'import', SCHEDULE_3964])).toMatchObject({ changed: false });
+    } finally {
+      await fresh.cleanup();
+    }
+  });
+
+  it.skipIf(!fs.existsSync(SCRIPT))('shows each table being read on a terminal', () => {
+    const command = [process.execPath, ERX_BIN, 'medicines', 'import', SCHEDULE_3963].map((part) => `'${part}'`).join(' ');
+    const output = execFileSync(SCRIPT, ['-qec', command, '/dev/null'], { env: cli.env, encoding: 'utf8' });
+    expect(output).toContain('\rmedicines import: items.csv 7 rows');
+    expect(output).toContain('\rmedicines import: writing 5 items');
+    expect(output).toContain('imported PBS schedule 3963 (effective 2026-04-01), 5 items, replacing schedule 3964');
+  });
+});
