@@ -10,7 +10,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { installAuditScope } from './audit/index.ts';
-import { authRoutes, installBearerAuth, requireDeclaredAuth, type RouteCatalogEntry } from './auth/index.ts';
+import { authRoutes, installBearerAuth, installPartnerAuth, requireDeclaredAuth, type RouteCatalogEntry } from './auth/index.ts';
 import { customDrugRoutes } from './custom-drugs/index.ts';
 import type { Config } from './config.ts';
 import type { Features } from './features.ts';
@@ -21,6 +21,7 @@ import { createClientErrorHandler, createFrameworkErrorHandler, installErrorHand
 import { installJsonBodyParser } from './platform/http/json-body.ts';
 import { createLazyChildLogger } from './platform/http/lazy-request-logger.ts';
 import { describeOpenApi } from './platform/http/openapi.ts';
+import { describeWebhooksForOpenApi, partnerWebhookRoutes } from './webhooks/index.ts';
 import { installRequestLog } from './platform/http/request-log.ts';
 import { installRequestMetrics } from './platform/metrics/http-request-metrics.ts';
 import { NO_METRICS } from './platform/metrics/metrics.ts';
@@ -51,6 +52,7 @@ export const API_ROUTE_MODULES: Mount[] = [
   (app, { auth }, config) => authRoutes(app, { auth, config }),
   (app, { patients }) => patientsRoutes(app, patients),
   (app, { customDrugs }, config) => customDrugRoutes(app, { customDrugs, config }),
+  (app, { webhooks }) => partnerWebhookRoutes(app, webhooks),
   (app, { users }) => userRoutes(app, users),
   (app, { prescriptions }) => prescriptionsRoutes(app, prescriptions),
   sandboxOnly((app, { prescriptions }) => prescriptionTestHelpersRoutes(app, prescriptions)),
@@ -124,7 +126,7 @@ export async function buildApp(
   installErrorHandling(app, errorRendering);
   installSuccessReply(app, deps.clock);
   installNosniff(app);
-  await app.register(swagger, describeOpenApi(config));
+  await app.register(swagger, describeOpenApi(config, describeWebhooksForOpenApi()));
   await app.register(swaggerUi, {
     routePrefix: `${config.basePath}/docs`,
     uiConfig: { url: `${config.basePath}/openapi.json` },
@@ -133,8 +135,9 @@ export async function buildApp(
 
   await app.register(
     async (api) => {
-      requireDeclaredAuth(api, ['public', 'bearer'], catalog);
+      requireDeclaredAuth(api, ['public', 'bearer', 'partner'], catalog);
       installBearerAuth(api, features.auth);
+      installPartnerAuth(api, features.auth);
       installIdempotencyKeys(api, features.idempotency);
       for (const register of surfaces.api) register(api as unknown as App, features, config);
     },

@@ -74,6 +74,11 @@ export const AUDIT_ACTIONS = {
   'admin.webhook_secret_rotate': { type: 'administration', code: 'U', display: 'webhook secret rotated' },
   'admin.webhook_replay': { type: 'administration', code: 'E', display: 'webhook events replayed' },
   'admin.webhook_ping': { type: 'administration', code: 'E', display: 'webhook endpoint pinged' },
+  // The same changes made by a partner itself through /v1/partner/ (actor kind partner).
+  'partner.webhook_endpoint_set': { type: 'administration', code: 'U', display: 'webhook endpoint set by the partner' },
+  'partner.webhook_secret_rotate': { type: 'administration', code: 'U', display: 'webhook secret rotated by the partner' },
+  'partner.webhook_replay': { type: 'administration', code: 'E', display: 'webhook events replayed by the partner' },
+  'partner.webhook_ping': { type: 'administration', code: 'E', display: 'webhook endpoint pinged by the partner' },
   'admin.sandbox_seed': { type: 'administration', code: 'C', display: 'sandbox seeded' },
   'admin.pbs_schedule_import': { type: 'administration', code: 'U', display: 'PBS schedule imported into the medicines catalogue' },
   'admin.audit_pruned': { type: 'administration', code: 'D', display: 'audit entries past retention removed' },

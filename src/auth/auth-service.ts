@@ -105,7 +105,7 @@ export interface CredentialAttempt {
  * overlap lasts: rotating lets callers switch over, and the old secret stops at the overlap's
  * end whatever any cache holds, because the expiry is compared with the clock on every check.
  */
-function secretAccepted(matches: SecretChecker, presented: string, currentHash: string, previous: PreviousSecret | null, now: Date): boolean {
+export function secretAccepted(matches: SecretChecker, presented: string, currentHash: string, previous: PreviousSecret | null, now: Date): boolean {
   return matches(presented, currentHash) || (previous !== null && previousSecretAccepted(matches, presented, previous, now));
 }
 
@@ -211,7 +211,7 @@ export function publicKeysOf(ctx: AuthContext): SigningKeys['jwks'] {
   return ctx.keys.jwks;
 }
 
-function rateLimited(ctx: AuthContext, kind: RateLimitKind, retryAfterSeconds: number): ApiError {
+export function rateLimited(ctx: AuthContext, kind: RateLimitKind, retryAfterSeconds: number): ApiError {
   ctx.metrics.recordRateLimitRefusal(kind);
   return new ApiError('RATE_LIMIT_EXCEEDED', `Too many requests; retry after ${retryAfterSeconds} seconds`, undefined, {
     'retry-after': String(retryAfterSeconds),

@@ -117,3 +117,8 @@ export async function markIntegrationValidated(
     .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }
+
+/** A partner's secret hash and the one its last rotation replaced, for its own credentials (/v1/partner/). */
+export async function findPartnerSecret(db: Kysely<Database>, partnerId: string): Promise<({ secret_hash: string | null } & PreviousSecret) | undefined> {
+  return db.selectFrom('partners').select(SECRET_COLUMNS).where('id', '=', partnerId).executeTakeFirst();
+}

@@ -11,7 +11,7 @@ import { currentAuditScope, runInAuditScope, type AuditTrail } from '../audit/in
 import type { Clock } from '../platform/clock.ts';
 import type { ClaimedIds } from './credential-failures.ts';
 
-export type CredentialEndpoint = '/v1/token' | '/v1/sso';
+export type CredentialEndpoint = '/v1/token' | '/v1/sso' | '/v1/partner';
 
 /** Why credentials were refused: ids that cannot name anyone, a failed check, an address locked out after failures. */
 export type CredentialRefusal = 'ids_malformed' | 'credentials_invalid' | 'locked_out';

@@ -8,6 +8,7 @@ import { rolesWith, type Capability } from './capabilities.ts';
 import { whenReady, type Awaitable } from '../platform/awaitable.ts';
 import type { AuthContext, Principal } from './auth-service.ts';
 import { authenticateBearer, type BearerRequirement } from './bearer-auth.ts';
+import { authenticatePartner } from './partner-auth.ts';
 
 export type RouteAuth =
   /** Anyone: the token call, health, public keys, the portal's SSO landing. */
@@ -15,7 +16,9 @@ export type RouteAuth =
   /** `Authorization: Bearer` with `x-organization-secret`, checked against scopes and roles. */
   | ({ kind: 'bearer' } & BearerRequirement)
   /** A portal session cookie; with a capability, the session's user must hold it (else a 403 page). */
-  | { kind: 'session'; capability?: Capability };
+  | { kind: 'session'; capability?: Capability }
+  /** The partner's own credentials (`x-partner-id`, `x-partner-secret`): the /v1/partner/ self-service routes. */
+  | { kind: 'partner' };
 
 export type RouteAuthKind = RouteAuth['kind'];
 
@@ -25,6 +28,8 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     principal: Principal | null;
+    /** The partner a `partner` route's credentials authenticated. */
+    partnerId: string | null;
   }
 }
 
@@ -55,6 +60,7 @@ export function requireDeclaredAuth(app: FastifyInstance, kinds: readonly RouteA
       throw new Error(`route ${String(route.method)} ${route.url} declares ${declared}; this context serves ${kinds.join(', ')}`);
     }
     if (auth.kind === 'bearer') documentAuth(route.schema as Record<string, unknown> | undefined, auth);
+    if (auth.kind === 'partner' && route.schema) (route.schema as Record<string, unknown>).security = [{ partnerId: [], partnerSecret: [] }];
     for (const method of [route.method].flat()) {
       if (method !== 'HEAD') catalog.push({ method, url: route.url, auth });
     }
@@ -83,6 +89,22 @@ export function installBearerAuth(app: FastifyInstance, auth: AuthContext): void
     if (pending instanceof Promise) pending.then(() => done(), done);
     else done();
   });
+}
+
+/** The partner check of every `partner` route: sets request.partnerId or fails with the spec's 401 (429 when locked out). */
+export function installPartnerAuth(app: FastifyInstance, auth: AuthContext): void {
+  app.decorateRequest('partnerId', null);
+  app.addHook('onRequest', async (request) => {
+    if (request.routeOptions.config.auth?.kind !== 'partner') return;
+    request.partnerId = await authenticatePartner(auth, request.headers, request.ip);
+    identifyAuditActor({ kind: 'partner', partnerId: request.partnerId });
+  });
+}
+
+/** The authenticated partner of a `partner` route. */
+export function partnerOf(request: FastifyRequest): string {
+  if (!request.partnerId) throw new Error('partnerOf called on a route without partner authentication');
+  return request.partnerId;
 }
 
 function credentialsOf(request: FastifyRequest) {

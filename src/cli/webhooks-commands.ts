@@ -52,6 +52,7 @@ export function registerWebhooksCommands(program: Command): void {
         `webhook_url:       ${view.webhook_url ?? '(none registered)'}`,
         `enabled:           ${view.enabled ? 'yes' : 'no (deliveries wait until enabled)'}`,
         `secret issued at:  ${view.secret_issued_at ?? '(no secret)'}`,
+        `standard webhooks: ${view.standard_webhooks ? 'yes (webhook-id, webhook-timestamp, webhook-signature)' : view.secret_issued_at ? 'no: a secret issued before them signs X-Webhook-Signature only; rotate-secret upgrades it' : 'no'}`,
         ...(view.previous_secret_valid_until ? [`old secret signs until: ${view.previous_secret_valid_until}`] : []),
         `deliveries:        ${view.deliveries.pending} pending, ${view.deliveries.delivered} delivered, ${view.deliveries.failed} failed`,
       ]);

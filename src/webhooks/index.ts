@@ -40,4 +40,14 @@ export {
 export type { WebhookHttpClient } from './webhook-http-attempt.ts';
 export { createWebhookOutbox, type WebhookOutbox } from './webhook-outbox.ts';
 export { pingWebhookEndpoint } from './webhook-ping.ts';
-export { signatureOf, signWebhookPayload } from './webhook-signature.ts';
+export {
+  deliveryAuthHeaders,
+  generateWebhookSecret,
+  isStandardWebhooksSecret,
+  signatureOf,
+  signWebhookPayload,
+  standardSignatureOf,
+} from './webhook-signature.ts';
+export { describeWebhooksForOpenApi, listEventTypes, WEBHOOK_EVENT_TYPES } from './webhook-event-types.ts';
+export { partnerWebhookRoutes } from './partner-webhook-routes.ts';
+export { PARTNER_OVERLAP_HOURS, RECOVER_PER_SECOND } from './partner-webhooks.ts';

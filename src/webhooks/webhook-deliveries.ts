@@ -8,7 +8,7 @@ import { traceWebhookAttempt } from './webhook-attempt-span.ts';
 import { nextStepAfter, type NextStep, type OutcomeClass } from './webhook-delivery-rules.ts';
 import type { WebhookEndpointRow } from './webhook-endpoints-store.ts';
 import { createWebhookHttpClient, type AttemptResult, type WebhookHttpClient } from './webhook-http-attempt.ts';
-import { signWebhookPayload } from './webhook-signature.ts';
+import { deliveryAuthHeaders } from './webhook-signature.ts';
 import type { WebhooksContext } from './webhooks-service.ts';
 import { fencedKey, findPartnersWithDueDeliveries, releaseDeliveryLeases, type ClaimedDeliveryWithBody, type FencedOutcomeRow } from './webhooks-store.ts';
 
@@ -116,12 +116,12 @@ export async function findEndpointsWithDueDeliveries(ctx: WebhooksContext): Prom
   return findPartnersWithDueDeliveries(ctx.db, ctx.clock.now().toISOString());
 }
 
-/** The X-Webhook-Signature for a delivery sent now: both secrets during a rotation's overlap. */
-export function signDelivery(endpoint: DeliveryEndpoint, body: string, clock: Clock): string {
+/** The signature headers of a delivery of `eventId` sent now: both secrets during a rotation's overlap. */
+export function signDelivery(endpoint: DeliveryEndpoint, eventId: string, body: string, clock: Clock): Record<string, string> {
   const now = clock.now();
   const secrets = [endpoint.secret];
   if (endpoint.previousSecret && endpoint.previousSecretUntil! > now.toISOString()) secrets.push(endpoint.previousSecret);
-  return signWebhookPayload(body, secrets, Math.floor(now.getTime() / 1000));
+  return deliveryAuthHeaders(eventId, body, secrets, Math.floor(now.getTime() / 1000));
 }
 
 export interface AttemptReport {
@@ -137,7 +137,7 @@ export interface AttemptReport {
 
 /** Makes the claimed attempt, signed as it is sent. Never throws: a failure is an outcome class. */
 export async function sendClaimedAttempt(ctx: WebhooksContext, sender: WebhookHttpClient, endpoint: DeliveryEndpoint, delivery: ClaimedDelivery): Promise<AttemptResult> {
-  const send = () => sender.send({ url: endpoint.url, body: delivery.body, signature: signDelivery(endpoint, delivery.body, ctx.clock), timeoutMs: ctx.settings.timeoutMs });
+  const send = () => sender.send({ url: endpoint.url, body: delivery.body, authHeaders: signDelivery(endpoint, delivery.eventId, delivery.body, ctx.clock), timeoutMs: ctx.settings.timeoutMs });
   const result = await (ctx.tracer ? traceWebhookAttempt(ctx.tracer, endpoint.url, delivery, send) : send());
   recordAttemptMetrics(ctx, delivery, result);
   return result;

@@ -1,17 +1,17 @@
 // Each partner's one webhook endpoint (spec: registered out of band with the operator): its URL
-// under the operating mode's rules, its secret (issued once, `whsec_` + 32 random bytes, stored
-// encrypted, never shown again), rotation with an overlap during which both secrets sign, and
-// disabling (deliveries wait, pending, until it is enabled again).
+// under the operating mode's rules, its secret (issued once, `whsec_` + standard base64 of 32
+// random bytes, see webhook-signature.ts; stored encrypted, never shown again), rotation with an
+// overlap during which both secrets sign, and disabling (deliveries wait until it is enabled).
 import type { Kysely } from 'kysely';
 import { auditRecords } from '../audit/index.ts';
 import type { Database } from '../platform/db/database-schema.ts';
-import { decryptSecret, encryptSecret, generateSecret } from '../platform/secrets.ts';
+import { decryptSecret, encryptSecret } from '../platform/secrets.ts';
 import { BlockedAddressError, assertPublicAddresses, resolveHost } from './webhook-host-resolution.ts';
 import { countDeliveriesByStatus, findWebhookEndpoint, updateWebhookEndpoint, type WebhookEndpointRow } from './webhook-endpoints-store.ts';
 import { webhookOutbox } from './webhook-outbox.ts';
-import { WebhooksError, type WebhooksContext } from './webhooks-service.ts';
+import { generateWebhookSecret, isStandardWebhooksSecret } from './webhook-signature.ts';
+import { webhookAction, WebhooksError, type WebhookActor, type WebhooksContext } from './webhooks-service.ts';
 
-export const WEBHOOK_SECRET_PREFIX = 'whsec_';
 /** DESIGN decision 14: the old secret keeps signing for 24 h unless the operator says otherwise. */
 export const DEFAULT_ROTATION_OVERLAP = '24h';
 const MAX_URL_LENGTH = 2048;
@@ -62,7 +62,7 @@ export interface PreparedEndpoint {
 /** A checked URL and a new secret, for a partner being created with its endpoint (`erx partner create --webhook-url`). */
 export async function prepareWebhookEndpoint(ctx: WebhooksContext, url: string): Promise<PreparedEndpoint> {
   const checked = await checkWebhookUrl(ctx, url);
-  const secret = generateSecret(WEBHOOK_SECRET_PREFIX);
+  const secret = generateWebhookSecret();
   return { url: checked, secret, secretEncrypted: encryptSecret(secret, ctx.secretKey), issuedAt: ctx.clock.now().toISOString() };
 }
 
@@ -81,7 +81,7 @@ export interface EndpointSet {
 }
 
 /** Registers or changes the partner's endpoint; the first registration issues its secret. */
-export async function setWebhookEndpoint(ctx: WebhooksContext, partnerId: string, url: string): Promise<EndpointSet> {
+export async function setWebhookEndpoint(ctx: WebhooksContext, partnerId: string, url: string, by: WebhookActor = 'operator'): Promise<EndpointSet> {
   await requirePartner(ctx.db, partnerId);
   const prepared = await prepareWebhookEndpoint(ctx, url);
   return ctx.unitOfWork.run(async ({ trx, record }) => {
@@ -92,7 +92,7 @@ export async function setWebhookEndpoint(ctx: WebhooksContext, partnerId: string
       ...(issuing ? { webhook_secret_encrypted: prepared.secretEncrypted, webhook_secret_issued_at: prepared.issuedAt } : {}),
     });
     record(webhookOutbox, { wake: partnerId }); // deliveries that waited for an endpoint
-    record(auditRecords, { action: 'admin.webhook_endpoint_set', detail: { partnerId } });
+    record(auditRecords, { action: webhookAction(by, 'webhook_endpoint_set'), detail: { partnerId } });
     return { partner_id: partnerId, webhook_url: prepared.url, previous_url: row.webhook_url, webhook_secret: issuing ? prepared.secret : null };
   });
 }
@@ -105,8 +105,8 @@ export interface SecretRotated {
 }
 
 /** Issues a new secret; the current one keeps signing (second v1) for `overlapMs`. */
-export async function rotateWebhookSecret(ctx: WebhooksContext, partnerId: string, overlapMs: number): Promise<SecretRotated> {
-  const secret = generateSecret(WEBHOOK_SECRET_PREFIX);
+export async function rotateWebhookSecret(ctx: WebhooksContext, partnerId: string, overlapMs: number, by: WebhookActor = 'operator'): Promise<SecretRotated> {
+  const secret = generateWebhookSecret();
   return ctx.unitOfWork.run(async ({ trx, record }) => {
     const row = await requirePartner(trx, partnerId);
     if (row.webhook_secret_encrypted === null) {
@@ -120,7 +120,7 @@ export async function rotateWebhookSecret(ctx: WebhooksContext, partnerId: strin
       webhook_previous_secret_encrypted: validUntil ? row.webhook_secret_encrypted : null,
       webhook_previous_secret_expires_at: validUntil,
     });
-    record(auditRecords, { action: 'admin.webhook_secret_rotate', detail: { partnerId } });
+    record(auditRecords, { action: webhookAction(by, 'webhook_secret_rotate'), detail: { partnerId } });
     return { partner_id: partnerId, webhook_secret: secret, previous_secret_valid_until: validUntil };
   });
 }
@@ -130,6 +130,8 @@ export interface EndpointView {
   webhook_url: string | null;
   enabled: boolean;
   secret_issued_at: string | null;
+  /** Whether deliveries carry Standard Webhooks headers: false for a secret issued before them (rotate to upgrade). */
+  standard_webhooks: boolean;
   previous_secret_valid_until: string | null;
   deliveries: { pending: number; delivered: number; failed: number };
 }
@@ -144,6 +146,7 @@ export async function showWebhookEndpoint(ctx: WebhooksContext, partnerId: strin
     webhook_url: row.webhook_url,
     enabled: row.webhook_enabled === 1,
     secret_issued_at: row.webhook_secret_issued_at,
+    standard_webhooks: row.webhook_secret_encrypted !== null && isStandardWebhooksSecret(decryptSecret(row.webhook_secret_encrypted, ctx.secretKey)),
     previous_secret_valid_until: previousUntil && previousUntil > ctx.clock.now().toISOString() ? previousUntil : null,
     deliveries: { pending: counts.pending ?? 0, delivered: counts.delivered ?? 0, failed: counts.failed ?? 0 },
   };

@@ -12,6 +12,9 @@ export interface EventQuery {
   /** ISO times, inclusive, on the event's creation. */
   since?: string | undefined;
   until?: string | undefined;
+  organizationId?: string | undefined;
+  /** Newest first only: events strictly before this (created_at, id), the previous page's last. */
+  before?: { createdAt: string; id: string } | undefined;
   limit: number;
   order: 'oldest first' | 'newest first';
 }
@@ -46,6 +49,10 @@ export async function listEventsWithLatestDelivery(db: Kysely<Database>, q: Even
     .$if(q.eventType !== undefined, (qb) => qb.where('e.event_type', '=', q.eventType!))
     .$if(q.since !== undefined, (qb) => qb.where('e.created_at', '>=', q.since!))
     .$if(q.until !== undefined, (qb) => qb.where('e.created_at', '<=', q.until!))
+    .$if(q.organizationId !== undefined, (qb) => qb.where('e.organization_id', '=', q.organizationId!))
+    .$if(q.before !== undefined, (qb) =>
+      qb.where((eb) => eb.or([eb('e.created_at', '<', q.before!.createdAt), eb.and([eb('e.created_at', '=', q.before!.createdAt), eb('e.id', '<', q.before!.id)])])),
+    )
     .orderBy('e.created_at', direction)
     .orderBy('e.id', direction)
     .limit(q.limit)

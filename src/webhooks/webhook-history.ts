@@ -8,7 +8,7 @@ import { newDeliveryId } from './webhook-events.ts';
 import { findWebhookEndpoint } from './webhook-endpoints-store.ts';
 import { findEvents, listAttemptsOfEvent, listDeliveriesOfEvent, listEventsWithLatestDelivery, type EventWithLatestDelivery } from './webhook-history-store.ts';
 import { webhookOutbox } from './webhook-outbox.ts';
-import { WebhooksError, type WebhooksContext } from './webhooks-service.ts';
+import { webhookAction, WebhooksError, type WebhookActor, type WebhooksContext } from './webhooks-service.ts';
 
 export { DELIVERY_STATUSES, type DeliveryStatus } from '../platform/db/stored-values.ts';
 import { DELIVERY_STATUSES, type DeliveryStatus } from '../platform/db/stored-values.ts';
@@ -131,6 +131,10 @@ export interface ReplayRequest {
   filter?: EventFilter;
   requestedBy: string;
   dryRun: boolean;
+  /** Who asks: the operator (CLI) or the partner itself (/v1/partner/). */
+  by?: WebhookActor;
+  /** At most this many replays per second (recover); unbounded when absent. */
+  perSecond?: number;
   onProgress?: (done: number, total: number) => void;
 }
 
@@ -153,11 +157,14 @@ export async function replayWebhookEvents(ctx: WebhooksContext, request: ReplayR
   }
   for (let start = 0; start < events.length; start += REPLAY_BATCH) {
     const batch = events.slice(start, start + REPLAY_BATCH);
-    const now = ctx.clock.now().toISOString();
-    const rows = batch.map((e) => ({ id: newDeliveryId(), event_id: e.id, partner_id: e.partner_id, reason: 'replay' as const, requested_by: request.requestedBy, status: 'pending' as const, next_attempt_at: now, created_at: now }));
+    const nowMs = ctx.clock.now().getTime();
+    const now = new Date(nowMs).toISOString();
+    // A bounded rate: the i-th replay is due i / perSecond seconds from now (the dispatcher sends nothing early).
+    const dueAt = (i: number) => (request.perSecond ? new Date(nowMs + Math.floor((start + i) / request.perSecond) * 1000).toISOString() : now);
+    const rows = batch.map((e, i) => ({ id: newDeliveryId(), event_id: e.id, partner_id: e.partner_id, reason: 'replay' as const, requested_by: request.requestedBy, status: 'pending' as const, next_attempt_at: dueAt(i), created_at: now }));
     await ctx.unitOfWork.run(async ({ record }) => {
       for (const delivery of rows) record(webhookOutbox, { delivery });
-      record(auditRecords, { action: 'admin.webhook_replay', detail: replayDetail(rows) });
+      record(auditRecords, { action: webhookAction(request.by ?? 'operator', 'webhook_replay'), detail: replayDetail(rows) });
     });
     result.replayed.push(...rows.map((row) => ({ event_id: row.event_id, delivery_id: row.id })));
     request.onProgress?.(result.replayed.length, events.length);

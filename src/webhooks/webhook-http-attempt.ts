@@ -20,8 +20,8 @@ const RESPONSE_BODY_READ_LIMIT_BYTES = 64 * 1024;
 export interface AttemptRequest {
   url: string;
   body: string;
-  /** The X-Webhook-Signature value, made for this attempt. */
-  signature: string;
+  /** X-Webhook-Signature and the Standard Webhooks headers, made for this attempt. */
+  authHeaders: Record<string, string>;
   timeoutMs: number;
 }
 
@@ -79,7 +79,7 @@ async function sendAttempt(agent: Agent, options: WebhookHttpClientOptions, atte
       method: 'POST',
       dispatcher: agent,
       signal: deadline,
-      headers: { 'Content-Type': 'application/json', 'User-Agent': WEBHOOK_USER_AGENT, 'X-Webhook-Signature': attempt.signature },
+      headers: { 'Content-Type': 'application/json', 'User-Agent': WEBHOOK_USER_AGENT, ...attempt.authHeaders },
       body: attempt.body,
     });
     statusCode = response.statusCode;

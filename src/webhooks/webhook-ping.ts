@@ -4,7 +4,7 @@
 import { eventMetadata, newEventId, PING_EVENT_TYPE } from './webhook-events.ts';
 import { deliveryEndpointOf, openWebhookSender, signDelivery } from './webhook-deliveries.ts';
 import { findWebhookEndpoint } from './webhook-endpoints-store.ts';
-import { WebhooksError, type WebhooksContext } from './webhooks-service.ts';
+import { webhookAction, WebhooksError, type WebhookActor, type WebhooksContext } from './webhooks-service.ts';
 
 export interface PingResult {
   partner_id: string;
@@ -18,7 +18,7 @@ export interface PingResult {
   detail: string | null;
 }
 
-export async function pingWebhookEndpoint(ctx: WebhooksContext, partnerId: string): Promise<PingResult> {
+export async function pingWebhookEndpoint(ctx: WebhooksContext, partnerId: string, by: WebhookActor = 'operator'): Promise<PingResult> {
   const row = await findWebhookEndpoint(ctx.db, partnerId);
   if (!row) throw new WebhooksError(`partner ${partnerId} not found`);
   // A disabled endpoint can still be pinged: checking it is how an operator decides to enable it.
@@ -36,10 +36,10 @@ export async function pingWebhookEndpoint(ctx: WebhooksContext, partnerId: strin
   const body = JSON.stringify(envelope);
   const sender = openWebhookSender(ctx);
   try {
-    const result = await sender.send({ url: endpoint.url, body, signature: signDelivery(endpoint, body, ctx.clock), timeoutMs: ctx.settings.timeoutMs });
+    const result = await sender.send({ url: endpoint.url, body, authHeaders: signDelivery(endpoint, envelope.event_id, body, ctx.clock), timeoutMs: ctx.settings.timeoutMs });
     // A ping changes nothing stored: noted as an access, written before the command answers.
     await ctx.audit.noteAccess({
-      action: 'admin.webhook_ping',
+      action: webhookAction(by, 'webhook_ping'),
       outcome: result.outcome === 'success' ? 'success' : 'error',
       detail: { partnerId, subjectId: envelope.event_id, ...(result.statusCode === null ? {} : { reason: `http_${result.statusCode}` }) },
     });

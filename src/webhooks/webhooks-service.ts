@@ -27,6 +27,14 @@ export class WebhooksError extends Error {
   override name = 'WebhooksError';
 }
 
+/** Who changes an endpoint or replays: the operator (CLI, `admin.*` entries) or the partner itself (/v1/partner/). */
+export type WebhookActor = 'operator' | 'partner';
+
+/** The audit action of a webhook change made by `by`. */
+export function webhookAction<A extends 'webhook_endpoint_set' | 'webhook_secret_rotate' | 'webhook_replay' | 'webhook_ping'>(by: WebhookActor, action: A): `admin.${A}` | `partner.${A}` {
+  return by === 'partner' ? `partner.${action}` : `admin.${action}`;
+}
+
 export interface WebhookSettings {
   /** Per attempt: the spec's 10 s unless configured (tests). */
   timeoutMs: number;

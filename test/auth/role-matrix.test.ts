@@ -64,7 +64,7 @@ const EXPECTED: Record<string, Capability> = {
 /** Session pages anyone signed in may use. */
 const OPEN_TO_EVERY_SESSION = ['POST /auth/sign-out'];
 
-const capabilityOf = (route: RouteCatalogEntry) => (route.auth.kind === 'public' ? undefined : route.auth.capability);
+const capabilityOf = (route: RouteCatalogEntry) => (route.auth.kind === 'public' || route.auth.kind === 'partner' ? undefined : route.auth.capability);
 const declaring = () => t.app.routeCatalog.filter((route) => capabilityOf(route) !== undefined);
 const refusedRoles = (capability: Capability) => ROLES.filter((role) => !rolesWith(capability).includes(role));
 

@@ -45,7 +45,7 @@ describe('erx operator CLI', () => {
     expect((await runErxJson(cli.env, ['migrate'])).applied).toEqual([]);
     const partner = await runErxJson(cli.env, ['partner', 'create', 'acme-pms', '--name', 'Acme PMS', '--webhook-url', 'https://hooks.example/erx']);
     expect(partner.partner_secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    expect(partner.webhook_secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
+    expect(partner.webhook_secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     const org = await runErxJson(cli.env, ['org', 'create', '--name', 'Harbour Clinic', '--hpio', '8003624166667003']);
     expect(org.organization_id).toMatch(/^[0-9a-f-]{36}$/);
     expect((await runErxJson(cli.env, ['org', 'enable-partner', org.organization_id, 'acme-pms'])).already_enabled).toBe(false);

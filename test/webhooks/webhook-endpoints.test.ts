@@ -50,8 +50,8 @@ describe('registering an endpoint', () => {
   it('issues a whsec_ secret of 32 random bytes once, stores it only encrypted, and never shows it again', async () => {
     const { partner_id } = await givenPartner(bed.t);
     const first = await setWebhookEndpoint(bed.webhooks, partner_id, 'http://127.0.0.1:9/a');
-    expect(first.webhook_secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
-    expect(Buffer.from(first.webhook_secret!.slice(6), 'base64url')).toHaveLength(32);
+    expect(first.webhook_secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    expect(Buffer.from(first.webhook_secret!.slice(6), 'base64')).toHaveLength(32);
     const stored = (await storedSecretColumn(partner_id))!;
     expect(stored).not.toContain(first.webhook_secret!.slice(6));
     expect(decryptSecret(stored, bed.t.deps.secretKey)).toBe(first.webhook_secret);
@@ -66,7 +66,7 @@ describe('registering an endpoint', () => {
 
   it('partner create --webhook-url registers the endpoint the same way', async () => {
     const created = await createPartner(bed.t.features.onboarding, { partnerId: `hooked-${Date.now()}`, webhookUrl: 'http://localhost:8080/hooks' });
-    expect(created.webhook_secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
+    expect(created.webhook_secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     expect(decryptSecret((await storedSecretColumn(created.partner_id))!, bed.t.deps.secretKey)).toBe(created.webhook_secret);
     const view = await showWebhookEndpoint(bed.webhooks, created.partner_id);
     expect(view.webhook_url).toBe('http://localhost:8080/hooks');

@@ -40,7 +40,7 @@ describe('secret rotation', () => {
 
     const rotated = await rotateWebhookSecret(bed.webhooks, g.partnerId, 1500);
     const fresh = rotated.webhook_secret;
-    expect(fresh).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
+    expect(fresh).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     expect(fresh).not.toBe(old);
     expect(Date.parse(rotated.previous_secret_valid_until!) - Date.now()).toBeGreaterThan(1000);
 
