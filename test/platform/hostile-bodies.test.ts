@@ -8,8 +8,10 @@ const { t, c } = useTestApp({});
 
 const nested = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
 
+// The partner self-service routes take the partner's own credentials; every other route the owner's token.
 function send(method: string, url: string, payload: string) {
-  return t.app.inject({ method: method as 'POST', url, headers: { ...c.owner, 'content-type': 'application/json' }, payload });
+  const credentials = url.startsWith('/v1/partner/') ? { 'x-partner-id': c.g.partnerId, 'x-partner-secret': c.g.partnerSecret } : c.owner;
+  return t.app.inject({ method: method as 'POST', url, headers: { ...credentials, 'content-type': 'application/json' }, payload });
 }
 
 function concreteUrl(url: string): string {

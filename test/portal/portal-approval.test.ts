@@ -48,7 +48,7 @@ describe('preparing a draft', () => {
   it('stores a waiting draft: no SCID, no prescription, no event; one audit entry', async () => {
     const draftId = await prepareDraftAs(manager, c, c.g.userId);
     const draft = await storedDraft(draftId);
-    expect(draft).toMatchObject({ status: 'waiting', scid: null, prescriber_user_id: c.g.userId, prepared_by_user_id: manager.userId, patient_id: c.patientId, medicine: 'Amoxicillin 500 mg Capsule' });
+    expect(draft).toMatchObject({ status: 'waiting', scid: null, prescriber_user_id: c.g.userId, prepared_by_user_id: manager.userId, patient_id: c.patientId, medicine: 'Amoxicillin 500 mg (as trihydrate) Capsule' });
     expect(JSON.parse(draft.body)).toMatchObject({ item_name: 'Amoxicillin', quantity: '20', repeats: '1', delivery: { method: 'SMS', recipient_type: 'PATIENT' } });
     expect(await prescriptionsOf(c.g.organizationId)).toEqual([]);
     expect((await outboxEvents(t, c.g.organizationId)).map((e) => e.event_type)).toEqual([]);
