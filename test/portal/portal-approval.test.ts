@@ -26,6 +26,7 @@ useTestApp({ each: true }, async (app) => {
 const storedDraft = (draftId: string) => t.deps.database.selectFrom('prescription_drafts').selectAll().where('id', '=', draftId).executeTakeFirstOrThrow();
 const draftsOf = (organizationId: string) => t.deps.database.selectFrom('prescription_drafts').select('id').where('organization_id', '=', organizationId).execute();
 const prescriptionsOf = (organizationId: string) => t.deps.database.selectFrom('prescriptions').select(['scid', 'prescriber_user_id', 'quantity']).where('organization_id', '=', organizationId).execute();
+const tokenMessagesOf = (organizationId: string) => t.deps.database.selectFrom('token_messages').select(['prescription_id', 'channel', 'body']).where('organization_id', '=', organizationId).execute();
 const auditActions = async () => (await t.deps.database.selectFrom('audit_entries').select(['action', 'outcome']).where('organization_id', '=', c.g.organizationId).orderBy('seq').execute()).map((e) => e.action);
 
 describe('preparing a draft', () => {
@@ -52,6 +53,7 @@ describe('preparing a draft', () => {
     expect(JSON.parse(draft.body)).toMatchObject({ item_name: 'Amoxicillin', quantity: '20', repeats: '1', delivery: { method: 'SMS', recipient_type: 'PATIENT' } });
     expect(await prescriptionsOf(c.g.organizationId)).toEqual([]);
     expect((await outboxEvents(t, c.g.organizationId)).map((e) => e.event_type)).toEqual([]);
+    expect(await tokenMessagesOf(c.g.organizationId)).toEqual([]);
     expect((await auditActions()).filter((a) => a === 'prescription.draft_prepare')).toHaveLength(1);
     const shown = await manager.get(`${draftPath(draftId)}?prepared=1`);
     expect(shown.body).toContain('Draft prepared: it waits for its prescriber.');
@@ -153,6 +155,9 @@ describe('approving and declining', () => {
     const events = await outboxEvents(t, c.g.organizationId);
     expect(events.map((e) => e.event_type)).toEqual(['prescription.created']);
     expect(events[0]!.envelope).toMatchObject({ data: { scid, user_id: c.g.userId, patient_id: c.patientId }, metadata: { reserved_1: 'visit-7' } });
+    // The token goes out only now, as for any create: one message to the draft's delivery, after this commit.
+    const prescriptionId = (await t.deps.database.selectFrom('prescriptions').select('id').where('scid', '=', scid).executeTakeFirstOrThrow()).id;
+    expect(await tokenMessagesOf(c.g.organizationId)).toEqual([{ prescription_id: prescriptionId, channel: 'SMS', body: expect.stringContaining('/tokens/') }]);
     const actions = await auditActions();
     expect(actions.filter((a) => a === 'prescription.draft_approve')).toHaveLength(1);
     expect(actions.filter((a) => a === 'prescription.create')).toHaveLength(1);
