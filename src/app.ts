@@ -21,7 +21,7 @@ import { createClientErrorHandler, createFrameworkErrorHandler, installErrorHand
 import { installJsonBodyParser } from './platform/http/json-body.ts';
 import { createLazyChildLogger } from './platform/http/lazy-request-logger.ts';
 import { describeOpenApi } from './platform/http/openapi.ts';
-import { describeWebhooksForOpenApi, partnerWebhookRoutes } from './webhooks/index.ts';
+import { describeWebhooksForOpenApi, eventFeedRoutes, partnerWebhookRoutes } from './webhooks/index.ts';
 import { installRequestLog } from './platform/http/request-log.ts';
 import { installRequestMetrics } from './platform/metrics/http-request-metrics.ts';
 import { NO_METRICS } from './platform/metrics/metrics.ts';
@@ -53,6 +53,7 @@ export const API_ROUTE_MODULES: Mount[] = [
   (app, { patients }) => patientsRoutes(app, patients),
   (app, { customDrugs }, config) => customDrugRoutes(app, { customDrugs, config }),
   (app, { webhooks }) => partnerWebhookRoutes(app, webhooks),
+  (app, { webhooks }) => eventFeedRoutes(app, webhooks),
   (app, { users }) => userRoutes(app, users),
   (app, { prescriptions }) => prescriptionsRoutes(app, prescriptions),
   sandboxOnly((app, { prescriptions }) => prescriptionTestHelpersRoutes(app, prescriptions)),

@@ -34,6 +34,8 @@ export const AUDIT_ACTIONS = {
   'prescription.reissue': { type: 'rest', code: 'U', interaction: 'update', display: 'prescription reissued' },
   'prescription.read': { type: 'rest', code: 'R', interaction: 'read', display: 'prescription read' },
   'prescription.list': { type: 'rest', code: 'R', interaction: 'search-type', display: 'prescriptions listed' },
+  // The event feed: a partner read its events of an organization (their envelopes name patients and prescriptions).
+  'webhook.events_read': { type: 'rest', code: 'R', interaction: 'search-type', display: 'webhook events listed from the event feed' },
   'prescription.token_page': { type: 'rest', code: 'R', interaction: 'read', display: 'prescription token page shown' },
   // The approval queue: a draft prepared for a named prescriber, approved (its prescription.create follows) or declined.
   'prescription.draft_prepare': { type: 'rest', code: 'C', interaction: 'create', display: 'prescription draft prepared for approval' },

@@ -50,4 +50,5 @@ export {
 } from './webhook-signature.ts';
 export { describeWebhooksForOpenApi, listEventTypes, WEBHOOK_EVENT_TYPES } from './webhook-event-types.ts';
 export { partnerWebhookRoutes } from './partner-webhook-routes.ts';
+export { eventFeedRoutes } from './event-feed-routes.ts';
 export { PARTNER_OVERLAP_HOURS, RECOVER_PER_SECOND } from './partner-webhooks.ts';

@@ -14,6 +14,11 @@ export const webhookEventsColumns = {
   created_at: time(),
   /** W3C traceparent of the span active when the event was written (traces on); its attempts' spans link to it. */
   traceparent: text().orNull(),
+  /**
+   * PostgreSQL: the writing transaction's id (pg_current_xact_id(), by the column default), so
+   * the event feed lists only events no in-flight transaction can still precede. Null on SQLite.
+   */
+  commit_xid: integer().orNull().withDefault(),
 } as const;
 
 /** One run of up to 3 attempts of one event: the event's own, or an operator's replay. */
