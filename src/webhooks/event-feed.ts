@@ -14,7 +14,8 @@
 // (commit_xid, id): one transaction's events appear together. A long transaction anywhere in
 // the cluster delays the feed (never skips). SQLite has one writer at a time, so insertion
 // order is commit order: the position there is the rowid (retention removes old events only,
-// so a rowid is not handed out twice below a cursor in use).
+// so a rowid is not handed out twice below a cursor in use; erx runs no VACUUM, which could
+// renumber it, and its backups copy pages, keeping it).
 import type { Principal } from '../auth/index.ts';
 import { invalidRequest, type ValidationIssue } from '../platform/http/api-error.ts';
 import { listFeedEvents, type FeedPosition } from './event-feed-store.ts';
