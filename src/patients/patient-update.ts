@@ -96,6 +96,7 @@ const OPTIONAL_VIEW_FIELDS = ['title', 'phone', 'email', 'ihi_status', 'ihi_reco
 // would only widen where they travel.
 function viewOfUpdated(row: PatientRow, record: PatientRecord, reverified: boolean): PatientUpdatedData {
   const data: PatientUpdatedData = {
+    patient_id: row.id,
     platform_patient_id: row.id,
     partner_patient_id: row.partner_patient_id,
     given_name: record.given_name,

@@ -238,6 +238,7 @@ export const PatientCreatedData = Type.Object({
 export type PatientCreatedData = Static<typeof PatientCreatedData>;
 
 export const PatientUpdatedData = Type.Object({
+  patient_id: Type.String({ description: 'The patient id of the path (the same value as platform_patient_id), as the vendor answers.' }),
   platform_patient_id: Type.String(),
   partner_patient_id: Type.String(),
   given_name: Type.String(),

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { decodeLastKey, encodeLastKey, readPageLimit } from './prescription-paging.ts';
 
 const PATIENT = '0b7e9c52-3f1d-4a6e-8c2b-5d9f1e3a7c40';
-const POSITION = { createdAt: '2026-11-22T00:00:00.000Z', id: '7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f' };
+const POSITION = { createdAt: '2026-11-22T00:00:00.000Z', id: '7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f', offset: 20 };
 const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
 
 describe('lastKey', () => {
@@ -21,6 +21,10 @@ describe('lastKey', () => {
     { reason: 'a time in another form', lastKey: encode({ p: PATIENT, c: '2026-11-22', i: POSITION.id }) },
     { reason: 'an id that is not a UUID', lastKey: encode({ p: PATIENT, c: POSITION.createdAt, i: 'x' }) },
     { reason: 'a missing field', lastKey: encode({ p: PATIENT, c: POSITION.createdAt }) },
+    { reason: 'without an offset', lastKey: encode({ p: PATIENT, c: POSITION.createdAt, i: POSITION.id }) },
+    { reason: 'a zero offset', lastKey: encode({ p: PATIENT, c: POSITION.createdAt, i: POSITION.id, o: 0 }) },
+    { reason: 'a fractional offset', lastKey: encode({ p: PATIENT, c: POSITION.createdAt, i: POSITION.id, o: 1.5 }) },
+    { reason: 'an offset given as text', lastKey: encode({ p: PATIENT, c: POSITION.createdAt, i: POSITION.id, o: '20' }) },
     { reason: 'too long', lastKey: 'A'.repeat(513) },
     { reason: 'empty', lastKey: '' },
   ])('refuses a lastKey that is $reason', ({ lastKey }) => {

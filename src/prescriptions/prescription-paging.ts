@@ -10,7 +10,12 @@ export const PAGE_LIMITS = { default: 20, max: 50 } as const;
 export interface PagePosition {
   createdAt: string;
   id: string;
+  /** How many prescriptions the walk has passed: the next page's pagination.offset. */
+  offset: number;
 }
+
+/** Far above any offset a walk reaches; a larger one is not a key the service wrote. */
+const MAX_OFFSET = 1_000_000_000;
 
 /** An ISO-8601 UTC time as the service writes it (Date.prototype.toISOString). */
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -19,7 +24,7 @@ const BASE64URL = /^[A-Za-z0-9_-]+$/;
 const MAX_LAST_KEY_LENGTH = 512;
 
 export function encodeLastKey(patientId: string, position: PagePosition): string {
-  return Buffer.from(JSON.stringify({ p: patientId, c: position.createdAt, i: position.id })).toString('base64url');
+  return Buffer.from(JSON.stringify({ p: patientId, c: position.createdAt, i: position.id, o: position.offset })).toString('base64url');
 }
 
 /** The position a lastKey names, or undefined when it is not one the service wrote for this patient's list. */
@@ -32,9 +37,14 @@ export function decodeLastKey(patientId: string, lastKey: string): PagePosition 
     return undefined;
   }
   if (typeof parsed !== 'object' || parsed === null) return undefined;
-  const { p, c, i } = parsed as Record<string, unknown>;
+  const { p, c, i, o } = parsed as Record<string, unknown>;
   if (p !== patientId || typeof c !== 'string' || !ISO_TIME.test(c) || typeof i !== 'string' || !isUuid(i)) return undefined;
-  return { createdAt: c, id: i };
+  if (!isOffset(o)) return undefined;
+  return { createdAt: c, id: i, offset: o };
+}
+
+function isOffset(value: unknown): value is number {
+  return typeof value === 'number' && Number.isInteger(value) && value > 0 && value <= MAX_OFFSET;
 }
 
 /** The page size `limit` asks for (absent: the default), or undefined when it is not a whole number from 1 to the maximum. */

@@ -46,6 +46,7 @@ export async function listPatientPrescriptions(
   const page = rows.slice(0, limit);
   const last = page.at(-1);
   const hasNext = rows.length > limit && last !== undefined;
+  const offset = after?.offset ?? 0;
   await ctx.audit.noteAccess({ action: 'prescription.list', organizationId: patient.organization_id, patientId: patient.id, detail: { count: page.length } });
   return {
     data: {
@@ -53,7 +54,7 @@ export async function listPatientPrescriptions(
       prescriber: { given_name: prescriber.given_name, family_name: prescriber.family_name, user_id: prescriber.user_id },
       prescriptions: page.map((row) => viewOfPrescription(row, ctx)),
     },
-    pagination: { count: page.length, hasNext, limit, lastKey: hasNext ? encodeLastKey(patient.id, { createdAt: last.created_at, id: last.id }) : null },
+    pagination: { count: page.length, hasNext, limit, offset, lastKey: hasNext ? encodeLastKey(patient.id, { createdAt: last.created_at, id: last.id, offset: offset + page.length }) : null },
   };
 }
 

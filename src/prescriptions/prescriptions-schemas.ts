@@ -142,6 +142,7 @@ export const Pagination = Type.Object({
   count: Type.Integer({ description: 'Prescriptions on this page.' }),
   hasNext: Type.Boolean(),
   limit: Type.Integer(),
+  offset: Type.Integer({ description: 'How many prescriptions of the walk came before this page (0 on the first page).' }),
   lastKey: Type.Union([Type.String(), Type.Null()], { description: 'Pass as lastKey for the next page; null on the last page.' }),
 });
 export type Pagination = Static<typeof Pagination>;

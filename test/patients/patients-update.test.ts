@@ -41,6 +41,13 @@ describe('partial update', () => {
     expect(decryptSecret(row.medicare_card_number_encrypted!, t.deps.secretKey)).toBe(wood.medicare_card_number);
   });
 
+  it("answers the path's patient_id beside platform_patient_id, as the vendor's update does", async () => {
+    const id = await givenWood();
+    const data = await updated(id, { phone: '0498765432' });
+    expect(data.patient_id).toBe(id);
+    expect(data.platform_patient_id).toBe(id);
+  });
+
   it('clears a nullable field sent as null', async () => {
     const id = await givenWood({ medicare_valid_to: '2030-01-31' });
     await updated(id, { medicare_card_number: null, medicare_irn: null, medicare_valid_to: null });

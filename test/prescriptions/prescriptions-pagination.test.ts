@@ -19,7 +19,7 @@ async function givenPrescriptions(patientId: string, count: number): Promise<str
 interface Page {
   scids: string[];
   dates: string[];
-  pagination: { count: number; hasNext: boolean; limit: number; lastKey: string | null };
+  pagination: { count: number; hasNext: boolean; limit: number; offset: number; lastKey: string | null };
 }
 
 async function readPage(patientId: string, limit: number | undefined, lastKey: string | null): Promise<Page> {
@@ -56,6 +56,7 @@ describe('paging through 120 prescriptions', () => {
     expect(pages.map((page) => page.pagination.count)).toEqual([50, 50, 20]);
     expect(pages.map((page) => page.pagination.hasNext)).toEqual([true, true, false]);
     expect(pages.map((page) => page.pagination.limit)).toEqual([50, 50, 50]);
+    expect(pages.map((page) => page.pagination.offset)).toEqual([0, 50, 100]);
     expect(pages.at(-1)!.pagination.lastKey).toBeNull();
     const seen = pages.flatMap((page) => page.scids);
     expect(seen).toHaveLength(120);
@@ -86,6 +87,7 @@ describe('paging through 120 prescriptions', () => {
     expect(byDefault.map((page) => page.pagination.count)).toEqual([20, 1]);
     const single = await walk(patientId, 1);
     expect(single).toHaveLength(21);
+    expect(single.map((page) => page.pagination.offset)).toEqual([...Array(21).keys()]);
     expect(single.flatMap((page) => page.scids).sort()).toEqual([...created].sort());
   });
 

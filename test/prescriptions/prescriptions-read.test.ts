@@ -47,7 +47,7 @@ describe('GET .../prescriptions', () => {
     expect(body.data.prescriber).toEqual({ given_name: 'Anna', family_name: 'Smith', user_id: c.g.userId });
     expect(body.data.prescriptions.map((p: { scid: string }) => p.scid)).toEqual([second.scid, first.scid]);
     expect(body.data.prescriptions[0].delivery).toEqual({ method: 'EMAIL', recipient_type: 'PATIENT', destination: 'j.wood@example.com' });
-    expect(body.pagination).toEqual({ count: 2, hasNext: false, limit: 20, lastKey: null });
+    expect(body.pagination).toEqual({ count: 2, hasNext: false, limit: 20, offset: 0, lastKey: null });
   });
 
   it('names the path user as the (deprecated) prescriber, whoever wrote the prescriptions', async () => {
@@ -60,10 +60,10 @@ describe('GET .../prescriptions', () => {
     const { patientId } = await givenPatient(t, c);
     const response = await api.list('', { patientId });
     expect(response.json().data.prescriptions).toEqual([]);
-    expect(response.json().pagination).toEqual({ count: 0, hasNext: false, limit: 20, lastKey: null });
+    expect(response.json().pagination).toEqual({ count: 0, hasNext: false, limit: 20, offset: 0, lastKey: null });
   });
 
-  it.each(['?limit=0', '?limit=51', '?limit=ten', '?limit=', '?limit=1&limit=2', '?lastKey=not-a-key', `?lastKey=${encodeLastKey(ANOTHER_PATIENT, { createdAt: '2026-11-22T00:00:00.000Z', id: ANOTHER_PATIENT })}`])(
+  it.each(['?limit=0', '?limit=51', '?limit=ten', '?limit=', '?limit=1&limit=2', '?lastKey=not-a-key', `?lastKey=${encodeLastKey(ANOTHER_PATIENT, { createdAt: '2026-11-22T00:00:00.000Z', id: ANOTHER_PATIENT, offset: 20 })}`])(
     'answers 400 for %s, before looking anything up',
     async (query) => {
       for (const patientId of [c.patientId, UNKNOWN_PATIENT]) {
