@@ -3,7 +3,7 @@
 // (an event of another partner is "not found", as an unknown one is) and audited as the
 // partner's own (partner.* actions, actor kind partner from the request's scope).
 import { rotateWebhookSecret, setWebhookEndpoint, showWebhookEndpoint } from './webhook-endpoints.ts';
-import { listWebhookAttempts, parseEventFilter, replayWebhookEvents, type EventSummary } from './webhook-history.ts';
+import { listWebhookAttempts, parseEventFilter, replayWebhookEvents, summarizeEvent, type EventSummary } from './webhook-history.ts';
 import { findEvents, listEventsWithLatestDelivery } from './webhook-history-store.ts';
 import { pingWebhookEndpoint } from './webhook-ping.ts';
 import { WebhooksError, type WebhooksContext } from './webhooks-service.ts';
@@ -63,18 +63,7 @@ export async function listPartnerEvents(ctx: WebhooksContext, partnerId: string,
     limit: limit + 1,
     order: 'newest first',
   });
-  const events = rows.slice(0, limit).map((row) => ({
-    event_id: row.id,
-    event_type: row.event_type,
-    partner_id: row.partner_id,
-    organization_id: row.organization_id,
-    created_at: row.created_at,
-    status: row.status,
-    attempts: Number(row.attempts_made),
-    last_outcome: row.last_outcome,
-    last_status_code: row.last_status_code,
-    finished_at: row.delivered_or_failed_at,
-  }));
+  const events = rows.slice(0, limit).map(summarizeEvent);
   return { events, next_cursor: rows.length > limit ? encodeCursor(events[events.length - 1]!) : null };
 }
 

@@ -81,10 +81,11 @@ async function requirePartnerIfNamed(ctx: WebhooksContext, partnerId: string | u
 export async function listWebhookEvents(ctx: WebhooksContext, filter: EventFilter): Promise<EventSummary[]> {
   await requirePartnerIfNamed(ctx, filter.partnerId);
   const rows = await listEventsWithLatestDelivery(ctx.db, { ...filter, limit: filter.limit ?? DEFAULT_LIST_LIMIT, order: 'newest first' });
-  return rows.map(summarize);
+  return rows.map(summarizeEvent);
 }
 
-function summarize(row: EventWithLatestDelivery): EventSummary {
+/** An event as the operator's list and the partner's list show it. */
+export function summarizeEvent(row: EventWithLatestDelivery): EventSummary {
   return {
     event_id: row.id,
     event_type: row.event_type,
