@@ -10,8 +10,12 @@ export const PAGE_LIMITS = { default: 20, max: 50 } as const;
 export interface PagePosition {
   createdAt: string;
   id: string;
-  /** How many prescriptions the walk has passed: the next page's pagination.offset. */
-  offset: number;
+  /**
+   * How many prescriptions the walk has passed: the next page's pagination.offset. Absent in a
+   * key written before pages carried an offset (a walk that spans an upgrade); the read then
+   * counts it.
+   */
+  offset: number | undefined;
 }
 
 /** Far above any offset a walk reaches; a larger one is not a key the service wrote. */
@@ -23,7 +27,7 @@ const BASE64URL = /^[A-Za-z0-9_-]+$/;
 /** Far above any cursor the service writes (about 130 characters). */
 const MAX_LAST_KEY_LENGTH = 512;
 
-export function encodeLastKey(patientId: string, position: PagePosition): string {
+export function encodeLastKey(patientId: string, position: PagePosition & { offset: number }): string {
   return Buffer.from(JSON.stringify({ p: patientId, c: position.createdAt, i: position.id, o: position.offset })).toString('base64url');
 }
 
@@ -39,7 +43,7 @@ export function decodeLastKey(patientId: string, lastKey: string): PagePosition 
   if (typeof parsed !== 'object' || parsed === null) return undefined;
   const { p, c, i, o } = parsed as Record<string, unknown>;
   if (p !== patientId || typeof c !== 'string' || !ISO_TIME.test(c) || typeof i !== 'string' || !isUuid(i)) return undefined;
-  if (!isOffset(o)) return undefined;
+  if (o !== undefined && !isOffset(o)) return undefined;
   return { createdAt: c, id: i, offset: o };
 }
 

@@ -11,7 +11,7 @@ import { summaryOfPatient, viewOfPrescription } from './prescription-view.ts';
 import { storedFormsOfTokenPageKey } from './token-page-keys.ts';
 import type { ListQuery, Pagination, PrescriptionData, PrescriptionListData } from './prescriptions-schemas.ts';
 import { readScid, requirePrescriberAndPatient, type PatientPath, type PrescribingCaller, type PrescriptionsContext } from './prescriptions-service.ts';
-import { findPrescriptionByToken, findPrescriptionOfPatient, listPrescriptionsOfPatient, type PrescriptionRow } from './prescriptions-store.ts';
+import { countPrescriptionsThrough, findPrescriptionByToken, findPrescriptionOfPatient, listPrescriptionsOfPatient, type PrescriptionRow } from './prescriptions-store.ts';
 
 /** The patient's prescription with this SCID; 404 naming both when there is none (another patient's, another organization's). */
 export async function requirePrescription(ctx: PrescriptionsContext, patient: Pick<PatientRow, 'id' | 'organization_id'>, scid: string): Promise<PrescriptionRow> {
@@ -42,11 +42,12 @@ export async function listPatientPrescriptions(
   const { limit, after } = readListQuery(ids.patientId, query.value, query.issues);
   const { prescriber, patient } = await requirePrescriberAndPatient(ctx, caller, ids);
   // One more than the page: whether it is there says whether a next page exists.
-  const rows = await listPrescriptionsOfPatient(ctx.db, { organizationId: patient.organization_id, patientId: patient.id }, after, limit + 1);
+  const scope = { organizationId: patient.organization_id, patientId: patient.id };
+  const rows = await listPrescriptionsOfPatient(ctx.db, scope, after, limit + 1);
   const page = rows.slice(0, limit);
   const last = page.at(-1);
   const hasNext = rows.length > limit && last !== undefined;
-  const offset = after?.offset ?? 0;
+  const offset = after === undefined ? 0 : (after.offset ?? (await countPrescriptionsThrough(ctx.db, scope, after)));
   await ctx.audit.noteAccess({ action: 'prescription.list', organizationId: patient.organization_id, patientId: patient.id, detail: { count: page.length } });
   return {
     data: {

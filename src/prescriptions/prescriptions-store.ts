@@ -70,6 +70,18 @@ const pageAfter = precompileQuery<PageParams & { createdAt: string; id: string }
     .limit(param('take')),
 );
 
+/** How many of the patient's prescriptions sort at or before a position (newest first): a walk's offset after it. */
+export async function countPrescriptionsThrough(db: Kysely<Database>, scope: { organizationId: string; patientId: string }, position: { createdAt: string; id: string }): Promise<number> {
+  const row = await db
+    .selectFrom('prescriptions')
+    .select((eb) => eb.fn.countAll<number | string | bigint>().as('count'))
+    .where('organization_id', '=', scope.organizationId)
+    .where('patient_id', '=', scope.patientId)
+    .where((eb) => eb(eb.refTuple('created_at', 'id'), '>=', eb.tuple(position.createdAt, position.id)))
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
 /** Up to `take` of the patient's prescriptions, newest first, strictly after `after` when given. */
 export function listPrescriptionsOfPatient(
   db: Kysely<Database>,

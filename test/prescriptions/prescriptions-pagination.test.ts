@@ -91,6 +91,19 @@ describe('paging through 120 prescriptions', () => {
     expect(single.flatMap((page) => page.scids).sort()).toEqual([...created].sort());
   });
 
+  it('continues a walk from a lastKey written before pages carried an offset, counting the offset', async () => {
+    const { patientId } = await givenPatient(t, c);
+    const created = await givenPrescriptions(patientId, 25);
+    const first = await readPage(patientId, 10, null);
+    const { o, ...withoutOffset } = JSON.parse(Buffer.from(first.pagination.lastKey!, 'base64url').toString('utf8'));
+    expect(o).toBe(10);
+    const second = await readPage(patientId, 10, Buffer.from(JSON.stringify(withoutOffset)).toString('base64url'));
+    expect(second.pagination).toMatchObject({ count: 10, hasNext: true, offset: 10 });
+    const third = await readPage(patientId, 10, second.pagination.lastKey);
+    expect(third.pagination).toMatchObject({ count: 5, hasNext: false, offset: 20 });
+    expect([...first.scids, ...second.scids, ...third.scids].sort()).toEqual([...created].sort());
+  });
+
   it('ends with lastKey null when the last page is exactly full', async () => {
     const { patientId } = await givenPatient(t, c);
     await givenPrescriptions(patientId, 10);
