@@ -1,75 +1,13 @@
-// Every setting the service reads, in one table, parsed once at start. The README's
-// configuration table is checked against SETTINGS by a test, so the two cannot drift.
+// The service's configuration, parsed once at start from the settings of src/config-settings.ts;
+// a bad value stops the start with a ConfigError that names the variable.
 import { isIPv4 } from 'node:net';
 import path from 'node:path';
+import { SETTINGS } from './config-settings.ts';
 import { readTracingSettings, type TracingSettings } from './platform/telemetry/tracing-settings.ts';
 
+export { SETTINGS };
+
 export type Mode = 'sandbox' | 'production';
-
-interface Setting {
-  env: string;
-  default: string;
-  meaning: string;
-}
-
-export const SETTINGS = {
-  port: { env: 'PORT', default: '3000', meaning: 'TCP port the API listens on.' },
-  host: { env: 'HOST', default: '127.0.0.1', meaning: 'Interface to bind (`0.0.0.0` to listen on every interface).' },
-  mode: { env: 'ERX_MODE', default: 'sandbox', meaning: '`sandbox` (HI simulator, keys generated into the data directory) or `production` (explicit keys required).' },
-  databaseUrl: { env: 'DATABASE_URL', default: '', meaning: 'PostgreSQL connection string. Empty: embedded SQLite in the data directory.' },
-  databaseSchema: { env: 'ERX_DATABASE_SCHEMA', default: '', meaning: 'PostgreSQL schema to use (created if missing). Empty: the server default (`public`).' },
-  dataDir: { env: 'ERX_DATA_DIR', default: './data', meaning: 'Directory of the SQLite file and of generated keys.' },
-  basePath: { env: 'ERX_BASE_PATH', default: '', meaning: 'Path prefix the whole API is mounted under, e.g. `/external`.' },
-  publicUrl: { env: 'ERX_PUBLIC_URL', default: '', meaning: 'External base URL of this service (used in printed examples). Empty: `http://HOST:PORT`.' },
-  errorsBase: { env: 'ERX_ERRORS_BASE', default: 'https://api.erx.example/errors', meaning: 'Base URI of `error.type` problem types.' },
-  tokenTtlSeconds: { env: 'ERX_TOKEN_TTL_SECONDS', default: '3600', meaning: 'Lifetime of access tokens, in seconds.' },
-  jwtPrivateKey: { env: 'ERX_JWT_PRIVATE_KEY', default: '', meaning: 'RS256 signing key (PKCS#8 PEM). Required in production; generated into the data directory in sandbox.' },
-  secretKey: { env: 'ERX_SECRET_KEY', default: '', meaning: 'Key (32 bytes, base64) that encrypts secrets and identifiers at rest and from which token page addresses are derived (changing it changes them). Required in production; generated in sandbox.' },
-  rateLimitMax: { env: 'ERX_RATE_LIMIT_MAX', default: '600', meaning: 'Requests allowed per partner and organization in one window; 0 turns rate limiting off.' },
-  rateLimitWindowSeconds: { env: 'ERX_RATE_LIMIT_WINDOW_SECONDS', default: '60', meaning: 'Length of the rate-limit window, in seconds.' },
-  redisUrl: { env: 'REDIS_URL', default: '', meaning: 'Redis URL; when set, rate-limit counters are shared by every instance.' },
-  trustProxy: { env: 'ERX_TRUST_PROXY', default: '', meaning: 'Proxies in front of the server, trusted for the client address in `X-Forwarded-For` (per-address limits): a hop count, or comma-separated addresses or CIDR ranges. Empty: the connecting address.' },
-  bodyLimitBytes: { env: 'ERX_BODY_LIMIT_BYTES', default: '262144', meaning: 'Largest request body accepted, in bytes (413 above it).' },
-  logLevel: { env: 'LOG_LEVEL', default: 'info', meaning: 'pino log level (`silent` to turn logs off).' },
-  hiFixtures: { env: 'ERX_HI_FIXTURES', default: '', meaning: 'Path of an HI Service sandbox fixture file (JSON), merged with the built-in demo set.' },
-  hiLatencyMs: { env: 'ERX_HI_LATENCY_MS', default: '0', meaning: 'Simulated HI Service latency per call in sandbox, in milliseconds.' },
-  hiAdapter: { env: 'ERX_HI', default: '', meaning: 'The HI Service behind erx: `simulator` (the sandbox fixtures; refused in production) or `soap` (the national HI Service, settings below). Empty: `simulator` in sandbox, `soap` in production.' },
-  hiTimeoutMs: { env: 'ERX_HI_TIMEOUT_MS', default: '10000', meaning: 'Longest wait for one HI Service call, in milliseconds; past it the call counts as unreachable.' },
-  hiBudgetMs: { env: 'ERX_HI_BUDGET_MS', default: '25000', meaning: "Longest time one request may spend on HI Service calls across the precheck's search paths, in milliseconds; past it the remaining paths are not tried (`hi_service_error`)." },
-  hiEndpoint: { env: 'ERX_HI_ENDPOINT', default: '', meaning: 'HTTPS URL of the HI Service B2B gateway (`ERX_HI=soap`).' },
-  hiCert: { env: 'ERX_HI_CERT', default: '', meaning: "Path of erx's NASH certificate and key (erx acts as the organizations' Contracted Service Provider), a PKCS#12 file (`ERX_HI=soap`): mutual TLS and the message signature." },
-  hiCertPassphrase: { env: 'ERX_HI_CERT_PASSPHRASE', default: '', meaning: 'Passphrase of the PKCS#12 file (`ERX_HI=soap`). Never logged.' },
-  hiCa: { env: 'ERX_HI_CA', default: '', meaning: "Path of a PEM bundle trusted for the gateway's TLS and its signed answers. Empty: the system's trusted certificates." },
-  hiVendorQualifier: { env: 'ERX_HI_VENDOR_QUALIFIER', default: '', meaning: 'Qualifier of the vendor id in the `product` header, as registered with Services Australia (`ERX_HI=soap`).' },
-  hiVendorId: { env: 'ERX_HI_VENDOR_ID', default: '', meaning: 'Vendor id in the `product` header (`ERX_HI=soap`).' },
-  hiProductName: { env: 'ERX_HI_PRODUCT_NAME', default: '', meaning: 'Product name in the `product` header, as registered (`ERX_HI=soap`).' },
-  hiProductVersion: { env: 'ERX_HI_PRODUCT_VERSION', default: '', meaning: 'Product version in the `product` header, as registered (`ERX_HI=soap`).' },
-  hiSignatureAlgorithm: { env: 'ERX_HI_SIGNATURE_ALGORITHM', default: 'rsa-sha1', meaning: 'Algorithm of the message signature: `rsa-sha1` (what the HI Service takes today) or `rsa-sha256`.' },
-  hiDigestAlgorithm: { env: 'ERX_HI_DIGEST_ALGORITHM', default: 'sha1', meaning: 'Digest of the signed parts: `sha1` or `sha256`.' },
-  hiCheckHpio: { env: 'ERX_HI_CHECK_HPIO', default: '', meaning: '`erx hi check`: the HPI-O the check asks on behalf of (a test organization of the vendor test environment).' },
-  hiCheckHpii: { env: 'ERX_HI_CHECK_HPII', default: '', meaning: '`erx hi check`: the test provider\'s HPI-I.' },
-  hiCheckFamilyName: { env: 'ERX_HI_CHECK_FAMILY_NAME', default: '', meaning: "`erx hi check`: the test provider's family name." },
-  hiCheckGivenName: { env: 'ERX_HI_CHECK_GIVEN_NAME', default: '', meaning: "`erx hi check`: the test provider's given name." },
-  hiCheckDateOfBirth: { env: 'ERX_HI_CHECK_DATE_OF_BIRTH', default: '', meaning: "`erx hi check`: the test provider's date of birth (YYYY-MM-DD)." },
-  hiCheckSex: { env: 'ERX_HI_CHECK_SEX', default: '', meaning: "`erx hi check`: the test provider's sex (M, F, N or I)." },
-  webhookTimeoutMs: { env: 'ERX_WEBHOOK_TIMEOUT_MS', default: '', meaning: "Timeout of one webhook attempt, in milliseconds. Empty: the spec's 10 s. Meant for tests; partners rely on the 10 s." },
-  webhookMaxInFlight: { env: 'ERX_WEBHOOK_MAX_IN_FLIGHT', default: '16', meaning: 'Most webhook deliveries one process has in flight to one endpoint (a 429 halves it for a while).' },
-  webhookPollMs: { env: 'ERX_WEBHOOK_POLL_MS', default: '1000', meaning: 'How often a dispatcher looks for due deliveries it was not woken for (other processes on SQLite, retries, expired leases), in milliseconds; at most 1000.' },
-  portalUrl: { env: 'ERX_PORTAL_URL', default: '', meaning: 'Origin of the prescribing portal, used in the `redirect_url` of `POST /v1/sso`. Empty: the public URL.' },
-  portalIdleTimeoutSeconds: { env: 'ERX_PORTAL_IDLE_TIMEOUT_SECONDS', default: '1800', meaning: 'A portal session ends after this many seconds without a request (60 to 43200).' },
-  sandboxPublic: { env: 'ERX_SANDBOX_PUBLIC', default: '', meaning: '`1` lets sandbox mode (test helpers, webhooks to any address) bind a `HOST` other than loopback; without it such a start is refused.' },
-  auditRetentionYears: { env: 'ERX_AUDIT_RETENTION_YEARS', default: '7', meaning: 'Years audit entries are kept before `erx audit prune` removes them: a whole number, at least 7 (Australian health records law; longer where a state requires it).' },
-  metricsPort: { env: 'ERX_METRICS_PORT', default: '', meaning: 'TCP port of the Prometheus metrics listener (`GET /metrics`, bound to `HOST`), apart from the API\'s. Empty: no metrics listener.' },
-  customDrugsMax: { env: 'ERX_CUSTOM_DRUGS_MAX', default: '10000', meaning: 'Most custom drugs one organization may hold, its users\' included (422 past it).' },
-  retentionWebhookDays: { env: 'ERX_RETENTION_WEBHOOK_DAYS', default: '90', meaning: 'Webhook events whose deliveries all finished are deleted, with their deliveries and attempts, this many days after the event (`erx prune`, and hourly beside every dispatcher).' },
-  retentionBodiesDays: { env: 'ERX_RETENTION_BODIES_DAYS', default: '30', meaning: 'Receivers\' response bodies kept on webhook attempts, in days; older attempts keep their row without the body.' },
-  smsTwilioAccountSid: { env: 'ERX_SMS_TWILIO_ACCOUNT_SID', default: '', meaning: 'Twilio Account SID tokens are sent by SMS with (with the auth token and `ERX_SMS_FROM`). Empty: SMS tokens are kept, not sent.' },
-  smsTwilioAuthToken: { env: 'ERX_SMS_TWILIO_AUTH_TOKEN', default: '', meaning: 'Twilio auth token of that account.' },
-  smsFrom: { env: 'ERX_SMS_FROM', default: '', meaning: 'Sender of token SMS: a Twilio number in E.164 form or an alphanumeric sender id.' },
-  smsTwilioBaseUrl: { env: 'ERX_SMS_TWILIO_BASE_URL', default: 'https://api.twilio.com', meaning: "Base URL of Twilio's API (tests point it at a local fake)." },
-  smtpUrl: { env: 'ERX_SMTP_URL', default: '', meaning: 'SMTP server tokens are e-mailed through: `smtp://user:pass@host:port` or `smtps://...` (with `ERX_SMTP_FROM`). Empty: e-mailed tokens are kept, not sent.' },
-  smtpFrom: { env: 'ERX_SMTP_FROM', default: '', meaning: 'From address of token e-mails.' },
-} as const satisfies Record<string, Setting>;
 
 export interface Config {
   port: number;

@@ -14,7 +14,7 @@ export const FACED = [...FEATURES, 'hi-service', 'identifiers'];
 
 /** Bottom first: a file may import its own rung and the rungs below, never one above. */
 export const LAYERS: Layer[] = [
-  { name: 'foundation', paths: ['src/platform/', 'src/identifiers/', 'src/config.ts', 'migrations/'] },
+  { name: 'foundation', paths: ['src/platform/', 'src/identifiers/', 'src/config.ts', 'src/config-settings.ts', 'migrations/'] },
   { name: 'outside-service ports', paths: ['src/hi-service/'] },
   { name: 'what features are built from', paths: ['src/deps.ts', 'src/route-module.ts'] },
   { name: 'features', paths: FEATURES.map((feature) => `src/${feature}/`) },
