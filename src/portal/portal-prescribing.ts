@@ -1,32 +1,19 @@
 // Prescribing from the portal: the new-prescription form (prefilled from its address, its
-// medicines narrowed by a search), creating the prescription, the prescription's own page
-// (the confirmation after creating it), and ceasing, cancelling or reissuing it after a
-// confirmation step. Creating and changing call the prescriptions service with the session
-// as the caller and its user as the acting prescriber, and with the session's reserved_1..3,
-// so the same rules hold and the same events are written as through any other entry point.
-import { holdsCapability, needsReadinessFor, type Capability } from '../auth/index.ts';
+// medicines narrowed by a search) and creating the prescription (the prescription's own page
+// and its changes are in portal-prescription-page.ts). Creating calls the prescriptions service
+// with the session as the caller and its user as the acting prescriber, and with the session's
+// reserved_1..3, so the same rules hold and the same events are written as through any other
+// entry point.
 import { findPbsItem, searchMedicines } from '../medicines/index.ts';
 import { requirePatient } from '../patients/index.ts';
 import { ApiError } from '../platform/http/api-error.ts';
 import { bodyFields, type SubmittedBody } from '../platform/http/body-validation.ts';
-import {
-  changePrescriptionOrRefuse,
-  type PrescriptionChange,
-  PRESCRIPTION_CHANGES,
-  TRANSITIONS,
-  readPatientPrescriptionWithMessage,
-  requirePatientPrescriptionScid,
-  prescribeOrRefuse,
-  describeMedicine,
-  renderScidQrCode,
-  type Prescription,
-} from '../prescriptions/index.ts';
-import { DETAIL_FIELDS, DETAIL_LABELS } from './prescription-form-fields.ts';
+import { prescribeOrRefuse } from '../prescriptions/index.ts';
 import type { PortalSession } from '../sso/index.ts';
 import { readPrescriberProfile } from '../users/index.ts';
 import { formIdOfAddress, issueFormId, resultOfSentForm, submitOnce, type FormAttempt } from './portal-forms-service.ts';
-import { choiceOfDelivery, deliveryChoicesOf, describeDelivery, medicineGroupsOf, MEDICINES_LISTED, pbsItemsFoundOf, type Choice, type MedicineGroup, type PbsItemFound } from './prescription-choices.ts';
-import { deliveryOfChoice, EMPTY_FORM, firstFieldInError, formErrorsOf, medicineValueOfDrug, pbsCodeOfChoice, prescribeBodyOf, readFormValues, readPrefill, type FormErrors, type FormValues } from './prescription-form.ts';
+import { deliveryChoicesOf, medicineGroupsOf, MEDICINES_LISTED, pbsItemsFoundOf, type Choice, type MedicineGroup, type PbsItemFound } from './prescription-choices.ts';
+import { EMPTY_FORM, firstFieldInError, formErrorsOf, medicineValueOfDrug, pbsCodeOfChoice, prescribeBodyOf, readFormValues, readPrefill, type FormErrors, type FormValues } from './prescription-form.ts';
 import { shownReserved, viewOfPatientRow, viewOfPrescriber, type PatientView, type PortalContext, type PrescriberView } from './portal-service.ts';
 import type { EventMetadata } from '../webhooks/index.ts';
 
@@ -119,12 +106,12 @@ export async function readPrescriptionForm(ctx: PortalContext, session: PortalSe
 export type FormOutcome = { kind: 'created'; scid: string } | { kind: 'form'; status: 200 | 409 | 422; page: FormPage };
 
 /** The 409 a prescribing call may answer (the lifecycle or the prescriber's readiness refuses), as a message to show; anything else is thrown on. */
-function conflictMessageOf(error: unknown): string {
+export function conflictMessageOf(error: unknown): string {
   if (error instanceof ApiError && error.code === 'CONFLICT') return error.detail;
   throw error;
 }
 
-const formIdOf = (submitted: SubmittedBody): string => {
+export const formIdOf = (submitted: SubmittedBody): string => {
   const sent = bodyFields(submitted).form_id;
   return typeof sent === 'string' ? sent : '';
 };
@@ -165,141 +152,4 @@ async function createFromForm(ctx: PortalContext, session: PortalSession, patien
     refusal = { status: 409, errors: { fields: {}, general: [conflictMessageOf(error)] } };
   }
   return { kind: 'form', status: refusal.status, page: await formPageOf(ctx, session, patientId, values, { errors: refusal.errors, formId }) };
-}
-
-export interface PrescriptionPage {
-  patient: PatientView;
-  scid: string;
-  status: string;
-  medicine: string;
-  quantity: string;
-  repeats: string;
-  repeatIntervalDays: string | undefined;
-  patientInstructions: string | undefined;
-  doctorNotes: string | undefined;
-  prescriber: string;
-  /** The prescription's other fields that are set, in the form's words. */
-  details: Array<{ label: string; value: string }>;
-  createdDate: string;
-  delivery: string;
-  /** How the token's latest message went (undefined: none was written, e.g. before token delivery existed). */
-  tokenMessage: { status: string; error: string | null; at: string } | undefined;
-  /** The current delivery as a choice (preselected when reissuing). */
-  deliveryChoice: string;
-  tokenUrl: string;
-  qrSvg: string;
-  /** The changes the prescription's status allows and the session's role may make. */
-  actions: PrescriptionChange[];
-  /** Whether the status allows any change at all (whoever asks). */
-  changeable: boolean;
-  /** Whether the page offers a new prescription (the role may prescribe). */
-  offersNewPrescription: boolean;
-  reserved: Array<{ name: string; value: string }>;
-}
-
-/** The set fields beyond the medicine, counts and instructions: the script number, the PBS code, then the form's details. */
-function detailsOf(p: Prescription): PrescriptionPage['details'] {
-  const details = [{ label: 'Prescriber script number', value: p.prescriber_script_number }];
-  if (p.pbs_code !== undefined) details.push({ label: 'PBS code', value: p.pbs_code });
-  for (const field of DETAIL_FIELDS) {
-    const value = p[field];
-    if (typeof value === 'string') details.push({ label: DETAIL_LABELS[field], value });
-    else if (value === true) details.push({ label: DETAIL_LABELS[field], value: 'Yes' });
-  }
-  return details;
-}
-
-/** What each change asks of the session's roles (capabilities.ts). */
-export const CHANGE_CAPABILITIES = { cease: 'portal:prescribe', cancel: 'portal:prescribe', reissue: 'portal:reissue' } as const satisfies Record<PrescriptionChange, Capability>;
-
-/** The prescription (404 for another patient's or organization's), with its token's QR code and the changes it allows. */
-export async function readPrescriptionPage(ctx: PortalContext, session: PortalSession, patientId: string, scid: string): Promise<PrescriptionPage> {
-  const { patient, prescription: p, tokenMessage } = await readPatientPrescriptionWithMessage(ctx.prescriptions, session, { userId: session.userId, patientId, scid });
-  const allowed = PRESCRIPTION_CHANGES.filter((action) => TRANSITIONS[action].from === p.status);
-  return {
-    patient: { patientId: patient.patient_id, name: `${patient.given_name} ${patient.family_name}`, dateOfBirth: patient.date_of_birth.slice(0, 10), partnerPatientId: patient.partner_patient_id },
-    scid: p.scid,
-    status: p.status,
-    medicine: describeMedicine(p),
-    quantity: p.quantity,
-    repeats: p.number_of_repeats_authorised,
-    repeatIntervalDays: p.repeat_intervals,
-    patientInstructions: p.patient_instructions,
-    doctorNotes: p.doctor_notes,
-    prescriber: [p.prescriber.title, p.prescriber.given_name, p.prescriber.family_name].filter(Boolean).join(' '),
-    details: detailsOf(p),
-    createdDate: p.created_date,
-    delivery: describeDelivery(p.delivery),
-    tokenMessage: tokenMessage && { status: tokenMessage.status, error: tokenMessage.last_error, at: (tokenMessage.completed_at ?? tokenMessage.created_at).slice(0, 16).replace('T', ' ') },
-    deliveryChoice: choiceOfDelivery(p.delivery),
-    tokenUrl: p.url,
-    qrSvg: await renderScidQrCode(p.scid),
-    actions: allowed.filter((action) => holdsCapability(session.roles, CHANGE_CAPABILITIES[action])),
-    changeable: allowed.length > 0,
-    offersNewPrescription: holdsCapability(session.roles, 'portal:prescribe'),
-    reserved: shownReserved(session.reserved),
-  };
-}
-
-export interface ChangeConfirmation {
-  /** The confirmation form's one-time id. */
-  formId: string;
-  action: PrescriptionChange;
-  prescription: PrescriptionPage;
-  /** For a reissue: where the token can go this time. */
-  deliveries: Choice[];
-  errors: string[];
-}
-
-export type ChangeOutcome = { kind: 'done' } | { kind: 'confirm'; status: 200 | 409 | 422; confirmation: ChangeConfirmation };
-
-type ChangeForm = { action: PrescriptionChange; sendTo: string; formId?: string };
-
-async function confirmationOf(ctx: PortalContext, session: PortalSession, ids: { patientId: string; scid: string }, form: ChangeForm, errors: string[]): Promise<ChangeConfirmation> {
-  const { action, sendTo } = form;
-  const prescription = await readPrescriptionPage(ctx, session, ids.patientId, ids.scid);
-  const deliveries = action === 'reissue' ? deliveryChoicesOf(await requirePatient(ctx.patients, session.organizationId, ids.patientId), sendTo || prescription.deliveryChoice) : [];
-  const formId = form.formId ?? issueFormId(ctx.forms, session, { purpose: action, target: prescription.scid });
-  return { formId, action, prescription, deliveries, errors };
-}
-
-/**
- * A change asked for without `confirm=yes` shows its confirmation step; confirmed, it is made
- * through the prescriptions service (which refuses what the lifecycle does not allow: 409,
- * shown on the confirmation page), once per confirmation form. An rx_reader's reissue does not
- * ask the reader to be able to prescribe (capabilities.ts).
- */
-export async function submitPrescriptionChange(
-  ctx: PortalContext,
-  session: PortalSession,
-  ids: { patientId: string; scid: string },
-  action: PrescriptionChange,
-  submitted: SubmittedBody,
-): Promise<ChangeOutcome> {
-  const fields = bodyFields(submitted);
-  const sendTo = typeof fields.send_to === 'string' ? fields.send_to : '';
-  if (fields.confirm !== 'yes') return { kind: 'confirm', status: 200, confirmation: await confirmationOf(ctx, session, ids, { action, sendTo }, []) };
-  const scid = await requirePatientPrescriptionScid(ctx.prescriptions, session, { userId: session.userId, ...ids });
-  const form = { action, sendTo, formId: formIdOf(submitted) };
-  const once = await submitOnce(ctx.forms, session, form.formId, { purpose: action, target: scid }, async (): Promise<FormAttempt<ChangeOutcome>> => {
-    const outcome = await changeFromForm(ctx, session, ids, form, submitted);
-    return { result: outcome.kind === 'done' ? scid : undefined, outcome };
-  });
-  return once.kind === 'first' ? once.outcome : { kind: 'done' };
-}
-
-async function changeFromForm(ctx: PortalContext, session: PortalSession, ids: { patientId: string; scid: string }, form: Required<ChangeForm>, submitted: SubmittedBody): Promise<ChangeOutcome> {
-  const { action, sendTo } = form;
-  const delivery = action === 'reissue' ? deliveryOfChoice(sendTo) : undefined;
-  const body = { ...session.reserved, ...(delivery ? { delivery } : {}) };
-  const actorMustPrescribe = needsReadinessFor(session.roles, CHANGE_CAPABILITIES[action]);
-  let refusal: { status: 409 | 422; errors: string[] };
-  try {
-    const read = await changePrescriptionOrRefuse(ctx.prescriptions, session, { userId: session.userId, ...ids }, action, { value: body, issues: submitted.issues }, actorMustPrescribe);
-    if (read.ok) return { kind: 'done' };
-    refusal = { status: 422, errors: read.errors.map((error) => error.message) };
-  } catch (error) {
-    refusal = { status: 409, errors: [conflictMessageOf(error)] };
-  }
-  return { kind: 'confirm', status: refusal.status, confirmation: await confirmationOf(ctx, session, ids, form, refusal.errors) };
 }

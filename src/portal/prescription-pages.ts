@@ -11,7 +11,8 @@ import type { RouteModule } from '../route-module.ts';
 import type { PortalContext } from './portal-service.ts';
 import { layoutOf, PORTAL_FRAMES, portalPaths } from './page-layout.ts';
 import { sessionOf } from './portal-context.ts';
-import { CHANGE_CAPABILITIES, readPrescriptionForm, readPrescriptionPage, submitPrescriptionChange, submitPrescriptionForm } from './portal-prescribing.ts';
+import { readPrescriptionForm, submitPrescriptionForm } from './portal-prescribing.ts';
+import { CHANGE_CAPABILITIES, readPrescriptionPage, submitPrescriptionChange } from './portal-prescription-page.ts';
 import { PrescriptionFormBody } from './prescription-form.ts';
 
 const session = (capability: Capability) => ({ auth: { kind: 'session' as const, capability } });
