@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErxApiError, ErxNetworkError, type BodyOf } from '../../packages/erx-client/src/index.ts';
 import { HI_DEMO_PATIENTS } from '../../src/hi-service/index.ts';
+import { givenIntegration } from '../given.ts';
 import { patientBody } from '../patients/patients-given.ts';
 import { prescribeBody } from '../prescriptions/prescriptions-given.ts';
 import { clientOf, createClientBed, type ClientBed } from './erx-client-given.ts';
@@ -176,12 +177,17 @@ describe('errors', () => {
     expect(tokenRequests()).toBe(1);
   });
 
-  it("another organization's patient is a typed 404", async () => {
+  it("another organization's patient is a typed 404, though the partner is the same", async () => {
+    const { g } = bed.clinic;
+    const other = await givenIntegration(bed.t, { partner: { partner_id: g.partnerId, partner_secret: g.partnerSecret } });
+    const theirs = clientOf(bed, { organizationId: other.organizationId, organizationSecret: other.organizationSecret, userId: other.userId });
+    const { data } = await theirs.client.patients.create({ ...newPatient(), partner_id: g.partnerId });
     const { client } = clientOf(bed);
-    const error = (await client.patients.get('00000000-0000-4000-8000-000000000000').catch((e: unknown) => e)) as ErxApiError;
+    const error = (await client.patients.get(data.platform_patient_id).catch((e: unknown) => e)) as ErxApiError;
     expect(error).toBeInstanceOf(ErxApiError);
     expect(error.status).toBe(404);
     expect(error.code).toBe('RESOURCE_NOT_FOUND');
+    await expect(theirs.client.patients.get(data.platform_patient_id)).resolves.toMatchObject({ data: { platform_patient_id: data.platform_patient_id } });
   });
 });
 

@@ -17,7 +17,7 @@ export interface TransportSettings {
   sleep: (ms: number) => Promise<void>;
   now: () => number;
   userAgent: string;
-  /** The headers of `kind` for one try; `fresh` asks for a new token (after a 401 for an expired one). */
+  /** The headers of `kind` for one try (a bearer token from the cache, fetched when due). */
   authHeaders: (kind: AuthKind) => Promise<Record<string, string>>;
   /** Forgets the token sent with a try that erx refused as invalid or expired. */
   dropToken: (sent: string | undefined) => void;
@@ -81,38 +81,62 @@ function isStaleToken(error: ErxApiError): boolean {
   return error.status === 401 && error.problem?.detail === 'Valid authentication token is required';
 }
 
-/** Sends the call, trying again as the retry policy allows; the parsed success body, or a typed error. */
-export async function sendCall(settings: TransportSettings, spec: CallSpec): Promise<unknown> {
+interface PreparedCall {
+  method: string;
+  kind: AuthKind;
+  url: string;
+  idempotencyKey: string | undefined;
+  /** Whether a try that may have reached erx can be sent again. */
+  repeatable: boolean;
+}
+
+function prepare(settings: TransportSettings, spec: CallSpec): PreparedCall {
   const method = spec.method.toUpperCase();
-  const kind = authKindOf(spec.template);
   const idempotencyKey = spec.idempotencyKey ?? (method === 'POST' && IDEMPOTENT_CREATES.has(spec.template) ? randomUUID() : undefined);
   const repeatable = method !== 'POST' || idempotencyKey !== undefined || REPEATABLE_POSTS.has(spec.template);
-  const url = buildUrl(settings.baseUrl, spec);
+  return { method, kind: authKindOf(spec.template), url: buildUrl(settings.baseUrl, spec), idempotencyKey, repeatable };
+}
+
+type TryOutcome = { response: Response; body: unknown; sentToken: string | undefined } | { failure: unknown };
+
+async function tryOnce(settings: TransportSettings, call: PreparedCall, spec: CallSpec): Promise<TryOutcome> {
+  const headers: Record<string, string> = { accept: 'application/json', 'user-agent': settings.userAgent, ...(await settings.authHeaders(call.kind)) };
+  if (spec.body !== undefined) headers['content-type'] = 'application/json';
+  if (call.idempotencyKey !== undefined) headers['idempotency-key'] = call.idempotencyKey;
+  try {
+    const init = { method: call.method, headers, body: spec.body === undefined ? undefined : JSON.stringify(spec.body), signal: spec.signal };
+    const response = await settings.fetch(call.url, init);
+    return { response, body: await readBody(response), sentToken: headers.authorization };
+  } catch (failure) {
+    if (spec.signal?.aborted) throw failure;
+    return { failure };
+  }
+}
+
+/** Sends the call, trying again as the retry policy allows; the parsed success body, or a typed error. */
+export async function sendCall(settings: TransportSettings, spec: CallSpec): Promise<unknown> {
+  const call = prepare(settings, spec);
   let renewedToken = false;
   for (let attempt = 0; ; attempt++) {
-    const headers: Record<string, string> = { accept: 'application/json', 'user-agent': settings.userAgent, ...(await settings.authHeaders(kind)) };
-    if (spec.body !== undefined) headers['content-type'] = 'application/json';
-    if (idempotencyKey !== undefined) headers['idempotency-key'] = idempotencyKey;
-    let response: Response;
-    try {
-      response = await settings.fetch(url, { method, headers, body: spec.body === undefined ? undefined : JSON.stringify(spec.body), signal: spec.signal });
-    } catch (cause) {
-      if (spec.signal?.aborted) throw cause;
-      const delay = repeatable ? retryDelay(settings.retry, attempt, undefined, null, settings.now()) : undefined;
-      if (delay === undefined) throw new ErxNetworkError(method, spec.template, attempt + 1, { cause });
+    const outcome = await tryOnce(settings, call, spec);
+    if ('failure' in outcome) {
+      const delay = call.repeatable ? retryDelay(settings.retry, attempt, undefined, null, settings.now()) : undefined;
+      if (delay === undefined) throw new ErxNetworkError(call.method, spec.template, attempt + 1, { cause: outcome.failure });
       await settings.sleep(delay);
       continue;
     }
-    const body = await readBody(response);
+    const { response, body } = outcome;
     if (response.ok) return body;
-    const error = new ErxApiError(response.status, body, response.headers, method, spec.template);
-    if (kind === 'bearer' && !renewedToken && isStaleToken(error)) {
+    const error = new ErxApiError(response.status, body, response.headers, call.method, spec.template);
+    if (call.kind === 'bearer' && !renewedToken && isStaleToken(error)) {
+      // Once per call, and not counted as a try: the token expired (or erx's keys changed) since it was kept.
       renewedToken = true;
-      settings.dropToken(headers.authorization);
+      settings.dropToken(outcome.sentToken);
       attempt -= 1;
       continue;
     }
-    const delay = repeatable || response.status === 429 ? retryDelay(settings.retry, attempt, response.status, response.headers.get('retry-after'), settings.now()) : undefined;
+    const mayRepeat = call.repeatable || response.status === 429;
+    const delay = mayRepeat ? retryDelay(settings.retry, attempt, response.status, response.headers.get('retry-after'), settings.now()) : undefined;
     if (delay === undefined) throw error;
     await settings.sleep(delay);
   }
