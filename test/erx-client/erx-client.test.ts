@@ -211,8 +211,8 @@ describe('pages', () => {
     expect([...walked].sort()).toEqual([...scids].sort());
 
     const events = [];
-    for await (const event of client.events.all({ limit: 2 })) events.push(event as { event_id: string; event_type: string; data: { scid?: string } });
-    const created = events.filter((e) => e.event_type === 'prescription.created').map((e) => e.data.scid);
+    for await (const event of client.events.all({ limit: 2 })) events.push(event);
+    const created = events.flatMap((e) => (e.event_type === 'prescription.created' ? [e.data.scid] : []));
     expect(created).toEqual(scids);
     expect(new Set(events.map((e) => e.event_id)).size).toBe(events.length);
   });

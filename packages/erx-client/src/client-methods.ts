@@ -2,7 +2,7 @@
 // client's user fill the path, so a partner passes only what the call is about. Pages are
 // walked by async iterators: a patient's prescriptions (pagination.lastKey) and the
 // organization's event feed (`next` while `has_more`).
-import type { BodyOf, Call, DataOf, Operation, QueryOf, SuccessBody } from './operations.js';
+import type { BodyOf, Call, DataOf, ErxWebhookEvent, Operation, QueryOf, SuccessBody } from './operations.js';
 
 const PATIENTS = '/v1/organizations/{organization_id}/users/{user_id}/patients';
 const PATIENT = '/v1/organizations/{organization_id}/users/{user_id}/patients/{patient_id}';
@@ -12,7 +12,8 @@ const EVENTS = '/v1/organizations/{organization_id}/events';
 /** One page: the patient, the prescriber, the prescriptions, and the envelope's pagination. */
 export type PrescriptionPage = DataOf<typeof PRESCRIPTIONS, 'get'> & Pick<SuccessBody<Operation<typeof PRESCRIPTIONS, 'get'>>, 'pagination'>;
 export type Prescription = PrescriptionPage['prescriptions'][number];
-export type EventPage = DataOf<typeof EVENTS, 'get'>;
+/** One page of the event feed; each event is exactly a webhook body. */
+export type EventPage = Omit<DataOf<typeof EVENTS, 'get'>, 'events'> & { events: ErxWebhookEvent[] };
 
 export interface PageOptions {
   /** Items per page (erx's bounds apply: 1-50 prescriptions, 1-100 events). */
@@ -43,7 +44,7 @@ export function describeMethods(request: Call, ids: { organizationId: string; us
     let after = options.after;
     for (;;) {
       const answer = await request('get', EVENTS, { path: org, query: { after, limit: limitOf(options) }, signal: options.signal });
-      yield answer.data;
+      yield answer.data as EventPage;
       if (!answer.data.has_more || answer.data.next === null) return;
       after = answer.data.next;
     }

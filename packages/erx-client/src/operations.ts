@@ -1,8 +1,15 @@
 // Types of erx's operations, read from the generated `paths` (generated/openapi.ts): which paths
 // take which method, and each operation's path parameters, query, body and success body.
-import type { paths } from './generated/openapi.js';
+import type { paths, webhooks } from './generated/openapi.js';
 
-export type { paths };
+export type { paths, webhooks };
+
+/** The event types erx sends (the OpenAPI document's `webhooks`). */
+export type ErxEventType = keyof webhooks;
+/** One webhook delivery's body, the same as the event feed lists: a union told apart by `event_type`. */
+export type ErxWebhookEvent = {
+  [K in keyof webhooks]: webhooks[K] extends { post: { requestBody: { content: { 'application/json': infer B } } } } ? B : never;
+}[keyof webhooks];
 export type HttpMethod = 'get' | 'post' | 'put' | 'delete' | 'patch';
 
 /** The paths that have an operation for `M`. */

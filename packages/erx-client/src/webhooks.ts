@@ -10,6 +10,7 @@
 // Comparisons are constant-time. Only node:crypto.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { WebhookVerificationError } from './errors.js';
+import type { ErxWebhookEvent } from './operations.js';
 
 export type WebhookScheme = 'standard-webhooks' | 'x-webhook-signature';
 
@@ -22,7 +23,7 @@ export interface VerifyWebhookOptions {
   scheme?: WebhookScheme;
 }
 
-export interface VerifiedWebhook<T = unknown> {
+export interface VerifiedWebhook<T = ErxWebhookEvent> {
   /** The parsed body. */
   payload: T;
   scheme: WebhookScheme;
@@ -91,7 +92,7 @@ function signedParts(headers: HeaderBag): Signed[] {
 }
 
 /** Verifies a delivery and answers its parsed body; throws WebhookVerificationError otherwise. */
-export function verifyWebhook<T = unknown>(rawBody: string | Uint8Array, headers: HeaderBag, secrets: string | readonly string[], options: VerifyWebhookOptions = {}): VerifiedWebhook<T> {
+export function verifyWebhook<T = ErxWebhookEvent>(rawBody: string | Uint8Array, headers: HeaderBag, secrets: string | readonly string[], options: VerifyWebhookOptions = {}): VerifiedWebhook<T> {
   const keys = typeof secrets === 'string' ? [secrets] : secrets;
   if (keys.length === 0) throw new WebhookVerificationError('no secret to verify with');
   const body = typeof rawBody === 'string' ? rawBody : Buffer.from(rawBody).toString('utf8');
