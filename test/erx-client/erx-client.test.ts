@@ -3,7 +3,7 @@
 // Idempotency-Key (one patient), Retry-After honoured, bounded retries, typed errors carrying
 // erx's problem details, no retry of a 4xx, and the prescription and event page iterators.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ErxApiError, ErxNetworkError, type BodyOf } from '../../packages/erx-client/src/index.ts';
+import { DEFAULT_SCOPES, ErxApiError, ErxNetworkError, type BodyOf } from '../../packages/erx-client/src/index.ts';
 import { HI_DEMO_PATIENTS } from '../../src/hi-service/index.ts';
 import { givenIntegration } from '../given.ts';
 import { patientBody } from '../patients/patients-given.ts';
@@ -188,6 +188,31 @@ describe('errors', () => {
     expect(error.status).toBe(404);
     expect(error.code).toBe('RESOURCE_NOT_FOUND');
     await expect(theirs.client.patients.get(data.platform_patient_id)).resolves.toMatchObject({ data: { platform_patient_id: data.platform_patient_id } });
+  });
+});
+
+describe('named methods', () => {
+  it('reach their operations: sso, patient update, users, the catalog as the owner, the partner API', async () => {
+    const { g } = bed.clinic;
+    const { client } = clientOf(bed, { scopes: DEFAULT_SCOPES });
+    const sso = await client.sso({ redirect_path: '/prescriptions/new' });
+    expect(sso.data).toMatchObject({ sso_token: expect.any(String), redirect_url: expect.any(String) });
+    const updated = await client.patients.update(bed.clinic.patientId, { email: 'jessica.wood@example.test' });
+    expect(updated.data.patient_id).toBe(bed.clinic.patientId);
+    expect((await client.patients.get(bed.clinic.patientId)).data.email).toBe('jessica.wood@example.test');
+    expect((await client.users.get(g.userId)).data).toMatchObject({ user_id: g.userId });
+
+    const owner = client.forUser(g.ownerId);
+    const drug = { item_generic_name: 'Amoxicillin', item_strength: '500mg', item_form: 'Capsule', route_of_administration: 'Oral', quantity: '20', max_repeats: '2', poison_class: 'S4' };
+    const refused = (await client.customDrugs.create([drug]).catch((e: unknown) => e)) as ErxApiError;
+    expect(refused.status).toBe(401); // the spec: a user who is not an owner or admin
+    await owner.customDrugs.create([drug]);
+    const listed = await owner.customDrugs.list();
+    expect(JSON.stringify(listed.data)).toContain('Amoxicillin');
+
+    const types = await client.partner.eventTypes();
+    expect(JSON.stringify(types.data)).toContain('prescription.created');
+    expect((await client.partner.webhookEndpoint()).success).toBe(true);
   });
 });
 
