@@ -242,3 +242,14 @@ describe('pages', () => {
     expect(new Set(events.map((e) => e.event_id)).size).toBe(events.length);
   });
 });
+
+describe('credentials', () => {
+  it('are not readable from the client object', async () => {
+    const { client } = clientOf(bed);
+    await client.validate();
+    const { partnerSecret, organizationSecret } = bed.clinic.g;
+    const shown = JSON.stringify(client) + Object.keys(client).join();
+    expect(shown).not.toContain(partnerSecret);
+    expect(shown).not.toContain(organizationSecret);
+  });
+});

@@ -39,8 +39,8 @@ export interface ErxClientOptions {
   userAgent?: string;
 }
 
+/** The credentials stay inside: a client logged or serialized shows none of them. */
 export interface ErxClient extends ErxMethods {
-  readonly options: Readonly<ErxClientOptions>;
   /** Any operation of erx's OpenAPI document, typed by it; answers the success body (the envelope). */
   request: Call;
   /** A client for another user of the same organization (its own token). */
@@ -86,7 +86,6 @@ export function createErxClient(options: ErxClientOptions): ErxClient {
     return answer.data;
   }, now);
   return {
-    options,
     request,
     forUser: (userId) => createErxClient({ ...options, userId }),
     ...describeMethods(request, options, () => tokens.current()),
