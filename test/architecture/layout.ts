@@ -4,7 +4,7 @@
 import type { Layer } from './import-graph.ts';
 
 /** Where the test reads imports from. */
-export const SCANNED = ['src', 'migrations', 'test', 'bench'];
+export const SCANNED = ['src', 'migrations', 'test', 'bench', 'scripts', 'packages/erx-client/src'];
 
 /** The feature folders: each owns its routes, schemas, service and storage. */
 export const FEATURES = ['audit', 'auth', 'custom-drugs', 'idempotency', 'medicines', 'onboarding', 'patients', 'portal', 'prescriptions', 'retention', 'sso', 'system', 'token-delivery', 'users', 'webhooks'];
@@ -14,13 +14,15 @@ export const FACED = [...FEATURES, 'hi-service', 'identifiers'];
 
 /** Bottom first: a file may import its own rung and the rungs below, never one above. */
 export const LAYERS: Layer[] = [
+  // The partners' client stands alone: it imports nothing of erx (its types are generated).
+  { name: 'partner client package', paths: ['packages/erx-client/src/'] },
   { name: 'foundation', paths: ['src/platform/', 'src/identifiers/', 'src/config.ts', 'src/config-settings.ts', 'migrations/'] },
   { name: 'outside-service ports', paths: ['src/hi-service/'] },
   { name: 'what features are built from', paths: ['src/deps.ts', 'src/route-module.ts'] },
   { name: 'features', paths: FEATURES.map((feature) => `src/${feature}/`) },
   { name: 'composition root', paths: ['src/features.ts'] },
   { name: 'HTTP surface and runtime', paths: ['src/app.ts', 'src/runtime.ts', 'src/hi-runtime.ts', 'src/server.ts'] },
-  { name: 'CLI', paths: ['src/cli/', 'src/main.ts'] },
+  { name: 'CLI and tools', paths: ['src/cli/', 'src/main.ts', 'scripts/'] },
   // Unit tests beside the code (src/**/*.test.ts) sit here too: they may use the test helpers.
   { name: 'tests and bench', paths: ['test/', 'bench/', '*.test.ts'] },
 ];
