@@ -47,7 +47,7 @@ async function prepareProviderWrite(
   if (!needsHiLookup(stored, patch)) return { patch, stored, identity, verified: false };
   checkOrganizationHpio(caller.organizationHpio);
   if (await isHpiiHeldByAnother(ctx.db, owner.organizationId, identity.hpii_number, owner.userId)) throw hpiiConflict();
-  rejectUnverified(await askHiService(ctx, { hpio: caller.organizationHpio!, userId: caller.userId }, identity, owner.userId));
+  rejectUnverified(await askHiService(ctx, { hpio: caller.organizationHpio!, userId: caller.userId }, identity, owner.userId), `${sentAs}.hpii_number`);
   return { patch, stored, identity, verified: true };
 }
 
