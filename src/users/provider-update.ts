@@ -1,4 +1,5 @@
-// Update user (PUT .../users/{user_id}): full_name and provider_details, only the fields sent.
+// Update user (PUT .../users/{user_id}): full_name and provider_details (or its alias
+// prescriber_details), only the fields sent.
 // Every check that can fail runs before anything is written (the HI lookup last of them), and
 // the write (provider record and full_name) is one transaction, so a failure saves nothing.
 // The user.update entry commits with it; the HI lookup has its own entry (hi.provider_verify).
@@ -17,6 +18,7 @@ import { claimHpii, isHpiiHeldByAnother, writeRecordDetails, writeVerifiedRecord
 import { askHiService, checkHpiiNumber, checkOrganizationHpio, hpiiConflict, needsHiLookup, rejectUnverified } from './provider-verification.ts';
 import type { SubmittedBody } from '../platform/http/body-validation.ts';
 import { readUserUpdate } from './users-input.ts';
+import type { DetailsName } from './users-schemas.ts';
 import { requireUser, type CallerOrganization, type UsersContext } from './users-service.ts';
 import { isUniqueViolation } from '../platform/db/database.ts';
 import { findProviderRecord, updateUserOfOrganization } from './users-store.ts';
@@ -35,16 +37,17 @@ async function prepareProviderWrite(
   owner: RecordOwner,
   caller: CallerOrganization,
   patch: ProviderDetailsPatch,
+  sentAs: DetailsName = 'provider_details',
 ): Promise<ProviderWrite> {
-  checkHpiiNumber(patch.hpii_number, 'provider_details.hpii_number');
+  checkHpiiNumber(patch.hpii_number, `${sentAs}.hpii_number`);
   const stored = await findProviderRecord(ctx.db, owner.organizationId, owner.userId);
   const resolved = resolveIdentity(patch, stored);
-  if (!resolved.identity) throw validationFailed(requiredIdentityIssues(resolved.missing), 'The identity set is incomplete; nothing was saved');
+  if (!resolved.identity) throw validationFailed(requiredIdentityIssues(resolved.missing, `${sentAs}.`), 'The identity set is incomplete; nothing was saved');
   const identity = resolved.identity;
   if (!needsHiLookup(stored, patch)) return { patch, stored, identity, verified: false };
   checkOrganizationHpio(caller.organizationHpio);
   if (await isHpiiHeldByAnother(ctx.db, owner.organizationId, identity.hpii_number, owner.userId)) throw hpiiConflict();
-  rejectUnverified(await askHiService(ctx, { hpio: caller.organizationHpio!, userId: caller.userId }, identity, owner.userId));
+  rejectUnverified(await askHiService(ctx, { hpio: caller.organizationHpio!, userId: caller.userId }, identity, owner.userId), `${sentAs}.hpii_number`);
   return { patch, stored, identity, verified: true };
 }
 
@@ -65,7 +68,7 @@ export async function updateUser(
   const user = await requireUser(ctx, organizationId, pathUserId);
   const update = readUserUpdate(body);
   const owner: RecordOwner = { organizationId, userId: user.id };
-  const write = update.provider_details ? await prepareProviderWrite(ctx, owner, caller, update.provider_details) : undefined;
+  const write = update.provider_details ? await prepareProviderWrite(ctx, owner, caller, update.provider_details, update.detailsName) : undefined;
   const fullName = update.full_name ?? (write && followedFullName(write));
   const at = ctx.clock.now().toISOString();
   try {

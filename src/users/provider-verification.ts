@@ -95,11 +95,11 @@ export async function askHiService(lookup: HiLookup, context: HiCallContext, ide
   return answer;
 }
 
-/** Update user: an unverified answer is a 422 naming the HPI-I field. */
-export function rejectUnverified(answer: HiAnswer): void {
+/** Update user: an unverified answer is a 422 naming the HPI-I field (under the object's name as sent). */
+export function rejectUnverified(answer: HiAnswer, field = 'provider_details.hpii_number'): void {
   if (answer === 'verified') return;
   const { code, message } = UNVERIFIED_ANSWERS[answer];
-  throw validationFailed([{ field: 'provider_details.hpii_number', message, code }], 'The HI Service did not verify the provider; nothing was saved');
+  throw validationFailed([{ field, message, code }], 'The HI Service did not verify the provider; nothing was saved');
 }
 
 export function hpiiConflict(): ApiError {

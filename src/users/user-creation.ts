@@ -27,7 +27,22 @@ const HPII_HELD_WARNING =
 
 export interface UserCreated {
   code: CreatedCode;
-  data: { user_id: string; warning?: string };
+  data: { user_id: string; warning?: string; external_user_id: string | null; parchment_user_id: string; url: string };
+}
+
+/** What the new user is known by: our id, the partner's, and where to read it. */
+type CreatedNames = Pick<UserCreated['data'], 'user_id' | 'external_user_id' | 'parchment_user_id' | 'url'>;
+
+// The vendor's `url` is the user's page in its portal. erx's portal has no page per user (a
+// prescriber sees only its own dashboard), so a portal link would lead nowhere; the user's
+// API resource is the one address that names this user and answers (read user, read:user).
+function namesOf(ctx: UsersContext, row: Insertable<UsersTable> & { id: string }): CreatedNames {
+  return {
+    user_id: row.id,
+    external_user_id: row.partner_user_id ?? null,
+    parchment_user_id: row.id,
+    url: `${ctx.apiUrl}/v1/organizations/${row.organization_id}/users/${row.id}`,
+  };
 }
 
 type ProviderOutcome = { answer: HiAnswer | 'held'; identity: ProviderIdentity; details: ProviderDetailsPatch };
@@ -56,23 +71,24 @@ async function verifyNewProvider(ctx: UsersContext, organization: CallerOrganiza
   return { answer, identity, details: input };
 }
 
-function reportOf(userId: string, outcome: ProviderOutcome | undefined): UserCreated {
-  if (!outcome || outcome.answer === 'verified') return { code: 'USER_CREATED', data: { user_id: userId } };
-  if (outcome.answer === 'held') return { code: 'USER_CREATED_PROVIDER_ALREADY_EXISTS', data: { user_id: userId, warning: HPII_HELD_WARNING } };
-  return { code: 'USER_CREATED_PROVIDER_NOT_FOUND', data: { user_id: userId, warning: UNVERIFIED_ANSWERS[outcome.answer].warning } };
+function reportOf(names: CreatedNames, outcome: ProviderOutcome | undefined): UserCreated {
+  if (!outcome || outcome.answer === 'verified') return { code: 'USER_CREATED', data: names };
+  if (outcome.answer === 'held') return { code: 'USER_CREATED_PROVIDER_ALREADY_EXISTS', data: { ...names, warning: HPII_HELD_WARNING } };
+  return { code: 'USER_CREATED_PROVIDER_NOT_FOUND', data: { ...names, warning: UNVERIFIED_ANSWERS[outcome.answer].warning } };
 }
 
 /** The user, and its provider record when verified and the HPI-I is still free, in one transaction. */
 function insertNewUser(ctx: UsersContext, user: { row: Insertable<UsersTable> & { id: string }; roles: Role[] }, provider: ProviderOutcome | undefined, at: string): Promise<UserCreated> {
   const { row, roles } = user;
   const owner: RecordOwner = { organizationId: row.organization_id, userId: row.id };
+  const names = namesOf(ctx, row);
   return ctx.unitOfWork.run(async ({ trx, record }) => {
     await insertUser(trx, row);
     record(auditRecords, { action: 'user.create', targetUserId: row.id, detail: { roles } });
-    if (provider?.answer !== 'verified') return reportOf(row.id, provider);
-    if (!(await claimHpii(trx, owner, provider.identity.hpii_number, at))) return reportOf(row.id, { ...provider, answer: 'held' });
+    if (provider?.answer !== 'verified') return reportOf(names, provider);
+    if (!(await claimHpii(trx, owner, provider.identity.hpii_number, at))) return reportOf(names, { ...provider, answer: 'held' });
     await writeVerifiedRecord(trx, owner, undefined, provider.identity, detailColumnsOf(provider.details), at);
-    return reportOf(row.id, provider);
+    return reportOf(names, provider);
   });
 }
 
@@ -83,7 +99,7 @@ export async function createOrganizationUser(ctx: UsersContext, organization: Ca
   if (await findUserByEmail(ctx.db, email)) throw emailTaken();
   const roles = rolesOnCreate(input.access_roles);
   const at = ctx.clock.now().toISOString();
-  const row = newUserRow(at, { organizationId, email, givenName: input.given_name, familyName: input.family_name, roles });
+  const row = newUserRow(at, { organizationId, email, givenName: input.given_name, familyName: input.family_name, roles, partnerUserId: input.partner_user_id });
   let provider = holdsAny(roles, PROVIDER_RECORD_ROLES) ? await verifyNewProvider(ctx, organization, input, row.id) : undefined;
   // A write a unique index refused lost a race: for the e-mail (409), or for the HPI-I, which
   // another create claimed between our check and our write (two instances both read no

@@ -1,11 +1,12 @@
 // Reading the user routes' bodies, typed from their schemas: schema failures and the checks a
 // schema cannot express (the prescriber-type dependency, calendar dates, e-mail format, fields
-// a role requires) go out together as one 422; unknown fields are dropped.
+// a role requires) go out together as one 422. Both bodies are closed schemas: an unknown field
+// is among those failures, named (users-schemas.ts says why).
 import { isValidEmail, normaliseEmail } from '../identifiers/index.ts';
 import { ApiError, type ValidationIssue } from '../platform/http/api-error.ts';
 import { readBody, valueOrRefuse, type SubmittedBody } from '../platform/http/body-validation.ts';
 import { checkPrescriberTypeRule, checkProviderFormats, fieldsNeededByType, PROVIDER_FIELD_NAMES, type ProviderDetailsPatch } from './provider-details.ts';
-import { CreateUserBody, UpdateUserBody, type NewUserRequest, type UserUpdate } from './users-schemas.ts';
+import { CreateUserBody, DETAILS_NAMES, UpdateUserBody, type DetailsName, type NewUserRequest, type UserUpdate } from './users-schemas.ts';
 
 export type { NewUserRequest, UserUpdate };
 import type { Role } from '../auth/index.ts';
@@ -28,21 +29,32 @@ function isMissing(value: unknown): boolean {
   return value === undefined || value === '';
 }
 
-function detailsOf(body: { provider_details?: unknown }): ProviderDetailsPatch | undefined {
-  return isPlainObject(body.provider_details) ? (body.provider_details as ProviderDetailsPatch) : undefined;
+/** The provider object of an update and the name it came under (either name; both is refused). */
+function detailsOf(body: Record<string, unknown>): { name: DetailsName; details: ProviderDetailsPatch } | undefined {
+  const name = DETAILS_NAMES.find((candidate) => isPlainObject(body[candidate]));
+  return name ? { name, details: body[name] as ProviderDetailsPatch } : undefined;
+}
+
+function bothDetailsIssues(body: Record<string, unknown>): ValidationIssue[] {
+  if (DETAILS_NAMES.some((name) => body[name] === undefined)) return [];
+  return [{ field: 'prescriber_details', message: 'is another name for provider_details: send one of the two, not both', code: 'VALIDATION_ERROR' }];
 }
 
 export function readUserUpdate(submitted: SubmittedBody): UserUpdate {
   const read = readBody(UpdateUserBody, submitted, {
     errors: (body) => {
-      const details = detailsOf(body);
-      return details ? [...checkPrescriberTypeRule(details), ...checkProviderFormats(details)] : [];
+      const sent = detailsOf(body);
+      const detailIssues = sent ? [...checkPrescriberTypeRule(sent.details, sent.name), ...checkProviderFormats(sent.details, `${sent.name}.`)] : [];
+      return [...bothDetailsIssues(body), ...detailIssues];
     },
     value: (body) => {
       const update: UserUpdate = {};
       if (typeof body.full_name === 'string') update.full_name = body.full_name;
-      const details = detailsOf(body);
-      if (details) update.provider_details = pick<ProviderDetailsPatch>(details, PROVIDER_FIELD_NAMES);
+      const sent = detailsOf(body);
+      if (sent) {
+        update.provider_details = pick<ProviderDetailsPatch>(sent.details, PROVIDER_FIELD_NAMES);
+        update.detailsName = sent.name;
+      }
       return update;
     },
   });
@@ -69,7 +81,7 @@ function emailIssues(email: unknown): ValidationIssue[] {
   return [{ field: 'email', message: 'must be a valid e-mail address', code: 'VALIDATION_ERROR' }];
 }
 
-const NEW_USER_FIELDS = ['given_name', 'family_name', 'email', 'access_roles', ...PROVIDER_FIELD_NAMES.filter((n) => n !== 'given_name' && n !== 'family_name')];
+const NEW_USER_FIELDS = ['given_name', 'family_name', 'email', 'access_roles', 'partner_user_id', ...PROVIDER_FIELD_NAMES.filter((n) => n !== 'given_name' && n !== 'family_name')];
 
 export function readNewUser(submitted: SubmittedBody): NewUserRequest {
   const read = readBody(CreateUserBody, submitted, {

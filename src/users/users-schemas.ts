@@ -4,7 +4,7 @@ import { Type, type Static, type TOptional, type TSchema, type TString, type TUn
 import { OrganizationParams, ASSIGNABLE_ROLES } from '../auth/index.ts';
 import { SuccessEnvelopeSchema } from '../platform/http/envelope.ts';
 import { StringEnum } from '../platform/http/schema-types.ts';
-import { PROVIDER_FIELD_NAMES, PROVIDER_FIELDS, type ProviderField, type ProviderFieldRule } from './provider-details.ts';
+import { PROVIDER_FIELD_NAMES, PROVIDER_FIELDS, type ProviderDetailsPatch, type ProviderField, type ProviderFieldRule } from './provider-details.ts';
 
 export { OrganizationParams };
 export const UserParams = Type.Object({ ...OrganizationParams.properties, user_id: Type.String({ maxLength: 64 }) });
@@ -33,18 +33,35 @@ function providerProperties<N extends ProviderField>(names: readonly N[]): Recor
   return Object.fromEntries(names.map((name) => [name, Type.Optional(providerField(PROVIDER_FIELDS[name]))])) as Record<N, TOptional<ProviderFieldSchema>>;
 }
 
+// The user bodies are closed (additionalProperties: false): a misspelt field or object (say
+// provider_detail) is a 422 naming it, never a 200 that silently changes nothing. Every field
+// the vendor's collection and OpenAPI send is declared, the ignored ones included.
+const closed = { additionalProperties: false } as const;
+
 export const ProviderDetailsPatchSchema = Type.Object(providerProperties(PROVIDER_FIELD_NAMES), {
+  ...closed,
   description:
     'Any subset of the provider fields; only those sent change. hpii_number, given_name, family_name, date_of_birth ' +
     'and sex are verified together with the HI Service; values not sent are taken from the stored record.',
 });
 
+/** The two names the provider object goes by: ours (the vendor's docs) and the vendor's Postman collection's. */
+export const DETAILS_NAMES = ['provider_details', 'prescriber_details'] as const;
+export type DetailsName = (typeof DETAILS_NAMES)[number];
+
+const IGNORED_ON_UPDATE = 'Ignored, as the vendor documents: roles change through PUT .../roles; the e-mail does not change.';
+
 export const UpdateUserBody = Type.Object(
   {
     full_name: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Set explicitly; otherwise it follows the provider names.' })),
     provider_details: Type.Optional(ProviderDetailsPatchSchema),
+    prescriber_details: Type.Optional(
+      Type.Object(ProviderDetailsPatchSchema.properties, { ...closed, description: "The vendor collection's name for provider_details; send one of the two, not both." }),
+    ),
+    access_roles: Type.Optional(Type.Unknown({ description: IGNORED_ON_UPDATE })),
+    email: Type.Optional(Type.Unknown({ description: IGNORED_ON_UPDATE })),
   },
-  { description: 'Only the fields sent change. access_roles and email are ignored.' },
+  { ...closed, description: 'Only the fields sent change; a field the schema does not name is refused (422).' },
 );
 
 type NameField = 'given_name' | 'family_name';
@@ -59,20 +76,27 @@ export const CreateUserBody = Type.Object(
       Type.Array(StringEnum(ASSIGNABLE_ROLES), { maxItems: MAX_ROLE_ENTRIES, description: 'Roles; none means the baseline role member.' }),
     ),
     ...providerProperties(CREATE_PROVIDER_FIELDS),
-    partner_user_id: Type.Optional(Type.String({ maxLength: 200, description: 'Accepted and not stored.' })),
+    partner_user_id: Type.Optional(
+      Type.String({ maxLength: 200, description: "The partner's own id for the user: stored, answered as external_user_id, and read back with the user." }),
+    ),
   },
   {
+    ...closed,
     description:
       'A user. With role provider or rx_queue_manager, date_of_birth, sex, hpii_number and qualifications are required and ' +
       'the HPI-I is verified with the HI Service; provider also needs prescriber_type, and prescriber_number unless the type is T.',
   },
 );
 
-/** Update user: the fields sent (unknown ones are dropped). */
-export type UserUpdate = Static<typeof UpdateUserBody>;
+/** Update user: the fields that change; `detailsName` is the name the provider object was sent under. */
+export interface UserUpdate {
+  full_name?: string;
+  provider_details?: ProviderDetailsPatch;
+  detailsName?: DetailsName;
+}
 
-/** Create user: the fields kept (partner_user_id is accepted and not stored). */
-export type NewUserRequest = Omit<Static<typeof CreateUserBody>, 'partner_user_id'>;
+/** Create user: the fields kept. */
+export type NewUserRequest = Static<typeof CreateUserBody>;
 
 export const RolesBody = Type.Object({
   access_roles: Type.Optional(
@@ -89,8 +113,12 @@ const ProviderDetailsSchema = Type.Object(
   Object.fromEntries(PROVIDER_FIELD_NAMES.map((name) => [name, PROVIDER_FIELDS[name].identity ? Type.String() : Nullable(Type.String())])),
 );
 
+const PartnerUserId = (description: string) => Nullable(Type.String({ description }));
+
 export const UserSchema = Type.Object({
   user_id: Type.String(),
+  partner_user_id: PartnerUserId('The partner_user_id create user received; null when none was sent.'),
+  external_user_id: PartnerUserId("The same as partner_user_id (the vendor's name)."),
   email: Type.String(),
   full_name: Type.String(),
   access_roles: Type.Array(Type.String()),
@@ -111,7 +139,14 @@ export const UserSchema = Type.Object({
 
 export const UserIdResponse = SuccessEnvelopeSchema(Type.Object({ user_id: Type.String() }));
 export const CreatedUserResponse = SuccessEnvelopeSchema(
-  Type.Object({ user_id: Type.String(), warning: Type.Optional(Type.String()) }),
+  Type.Object({
+    user_id: Type.String(),
+    warning: Type.Optional(Type.String()),
+    // The vendor's older answer, beside its newest (user_id), so clients of either read it unchanged.
+    external_user_id: PartnerUserId('The partner_user_id sent (the vendor name); null when none was sent.'),
+    parchment_user_id: Type.String({ description: 'The same as user_id (the vendor name).' }),
+    url: Type.String({ description: 'The new user as an API resource: GET it (scope read:user) to read the user.' }),
+  }),
   'code: USER_CREATED, USER_CREATED_PROVIDER_NOT_FOUND or USER_CREATED_PROVIDER_ALREADY_EXISTS',
 );
 export const UserResponse = SuccessEnvelopeSchema(UserSchema);

@@ -35,12 +35,15 @@ export interface UsersContext {
   unitOfWork: UnitOfWork;
   /** Where reads and HI lookups, which change nothing, are noted. */
   audit: AuditTrail;
+  /** The API's external root (public URL and base path): a created user's `url` starts with it. */
+  apiUrl: string;
 }
 
-export function createUsersContext(deps: Pick<Deps, 'database' | 'clock' | 'hiService'>, features: { unitOfWork: UnitOfWork; audit: AuditTrail }): UsersContext {
+export function createUsersContext(deps: Pick<Deps, 'database' | 'clock' | 'hiService' | 'config'>, features: { unitOfWork: UnitOfWork; audit: AuditTrail }): UsersContext {
   // The built-in identity provider is our own user store; an external one is plugged in here.
   const { unitOfWork, audit } = features;
-  return { db: deps.database, clock: deps.clock, hiService: deps.hiService, identityProvider: createUserStoreIdentityProvider(), unitOfWork, audit };
+  const apiUrl = `${deps.config.publicUrl}${deps.config.basePath}`;
+  return { db: deps.database, clock: deps.clock, hiService: deps.hiService, identityProvider: createUserStoreIdentityProvider(), unitOfWork, audit, apiUrl };
 }
 
 export const USER_NOT_FOUND = 'User not found';
@@ -79,7 +82,7 @@ export async function requireOrganizationUser(
 
 export function newUserRow(
   at: string,
-  fields: { organizationId: string; email: string; givenName: string; familyName: string; roles: Role[] },
+  fields: { organizationId: string; email: string; givenName: string; familyName: string; roles: Role[]; partnerUserId?: string },
 ): Insertable<UsersTable> {
   return {
     id: newId(),
@@ -89,6 +92,7 @@ export function newUserRow(
     family_name: fields.familyName,
     full_name: `${fields.givenName} ${fields.familyName}`,
     roles: JSON.stringify(fields.roles),
+    partner_user_id: fields.partnerUserId ?? null,
     created_at: at,
     updated_at: at,
   };
@@ -96,6 +100,9 @@ export function newUserRow(
 
 export interface UserView {
   user_id: string;
+  /** The partner's own id for the user (null when create user was sent none), under both names. */
+  partner_user_id: string | null;
+  external_user_id: string | null;
   email: string;
   full_name: string;
   access_roles: Role[];
@@ -120,6 +127,8 @@ export async function readUser(ctx: UsersContext, organization: CallerOrganizati
   const details = detailsOf(user, record);
   return {
     user_id: user.id,
+    partner_user_id: user.partner_user_id,
+    external_user_id: user.partner_user_id,
     email: user.email,
     full_name: user.full_name,
     access_roles: roles,

@@ -121,6 +121,7 @@ export async function givenVendorCases(t: TestApp): Promise<VendorCase[]> {
     ...refusals(OP.readPrescription, 'GET', `${prescriptions}/${scid}`),
 
     request(OP.createUser, 201, 'POST', c.usersUrl, c.owner, { given_name: 'Ada', family_name: 'Admin', email: takenEmail, access_roles: ['admin'] }),
+    request(OP.createUser, 201, 'POST', c.usersUrl, c.owner, { given_name: 'Pat', family_name: 'Partner', email: newEmail(), access_roles: ['admin'], partner_user_id: 'PARTNER#USER_1' }),
     request(OP.createUser, 400, 'POST', c.usersUrl, c.owner, { ...providerFields, email: newEmail(), access_roles: ['provider'], hpii_number: INVALID_HPII }),
     request(OP.createUser, 409, 'POST', c.usersUrl, c.owner, { given_name: 'Ada', family_name: 'Again', email: takenEmail }),
     request(OP.createUser, 422, 'POST', c.usersUrl, c.owner, { email: newEmail() }),

@@ -31,7 +31,8 @@ describe('POST users: 201 USER_CREATED', () => {
     expect(response.statusCode).toBe(201);
     expect(response.json()).toMatchObject({ success: true, statusCode: 201, code: 'USER_CREATED', message: 'User created successfully' });
     const { user_id: userId, ...rest } = response.json().data;
-    expect(rest).toEqual({});
+    // Beside user_id, the vendor's older names: no partner_user_id was sent, so no external id.
+    expect(rest).toEqual({ external_user_id: null, parchment_user_id: userId, url: `${t.deps.config.publicUrl}${c.userUrl(userId)}` });
     const stored = await storedUser(t, userId);
     expect(stored).toMatchObject({ email: email.toLowerCase(), organization_id: c.g.organizationId, full_name: 'Ada Admin', enabled: 1 });
     expect(JSON.parse(stored.roles)).toEqual(['admin']);
@@ -163,8 +164,57 @@ describe('POST users: failures save nothing', () => {
     expect(response.json().error.detail).toBe('Insufficient scope');
   });
 
-  it('creates users only in the caller organization', async () => {
-    const response = await create({ given_name: 'Here', family_name: 'Only', email: newEmail(), organization_id: (await givenClient(t)).g.organizationId });
-    expect((await storedUser(t, response.json().data.user_id)).organization_id).toBe(c.g.organizationId);
+  it('refuses an organization_id in the body, naming it: a user is created only in the caller organization', async () => {
+    const other = (await givenClient(t)).g.organizationId;
+    const response = await expectNothingSaved(t, () => create({ given_name: 'Here', family_name: 'Only', email: newEmail(), organization_id: other }), 422);
+    expect(response.json().error.validation).toEqual([{ field: 'organization_id', message: 'is not a known field', code: 'VALIDATION_ERROR' }]);
+  });
+});
+
+describe('POST users: partner_user_id and the vendor names of the answer', () => {
+  it('stores partner_user_id, answers it as external_user_id, and reads it back under both names', async () => {
+    const response = await create({ given_name: 'Pat', family_name: 'Partner', email: newEmail(), access_roles: ['admin'], partner_user_id: 'CLINIC#USER_42' });
+    expect(response.statusCode, response.body).toBe(201);
+    const data = response.json().data;
+    expect(data).toMatchObject({ external_user_id: 'CLINIC#USER_42', parchment_user_id: data.user_id });
+    expect((await storedUser(t, data.user_id)).partner_user_id).toBe('CLINIC#USER_42');
+    expect(await readUserData(t, c, data.user_id)).toMatchObject({ user_id: data.user_id, partner_user_id: 'CLINIC#USER_42', external_user_id: 'CLINIC#USER_42' });
+  });
+
+  it("answers a url that reads the new user (the user's API resource)", async () => {
+    const created = (await create({ given_name: 'Url', family_name: 'Follower', email: newEmail(), access_roles: ['admin'] })).json().data;
+    const url = new URL(created.url);
+    expect(url.origin).toBe(new URL(t.deps.config.publicUrl).origin);
+    const read = await call(t, 'GET', url.pathname, c.owner);
+    expect(read.statusCode, read.body).toBe(200);
+    expect(read.json().data.user_id).toBe(created.user_id);
+  });
+
+  it('answers the HI outcome codes with the same names beside user_id', async () => {
+    const response = await create(providerBody(NO_STATUS_PROVIDER, { partner_user_id: 'CLINIC#NS' }));
+    expect(response.json()).toMatchObject({ code: 'USER_CREATED_PROVIDER_NOT_FOUND', data: { external_user_id: 'CLINIC#NS', warning: expect.any(String) } });
+    expect(response.json().data.parchment_user_id).toBe(response.json().data.user_id);
+  });
+
+  it('refuses a partner_user_id over 200 characters, saving nothing', async () => {
+    const response = await expectNothingSaved(t, () => create({ given_name: 'Long', family_name: 'Id', email: newEmail(), partner_user_id: 'x'.repeat(201) }), 422);
+    expect(response.json().error.validation.map((issue: { field: string }) => issue.field)).toEqual(['partner_user_id']);
+  });
+});
+
+describe('POST users: unknown fields are refused, never dropped', () => {
+  it.each([
+    ['a misspelt field', { hpii: ANNA.hpii_number }, 'hpii'],
+    ['an object create user does not take', { provider_details: providerDetails() }, 'provider_details'],
+  ])('refuses %s with a 422 naming it, saving nothing', async (_case, extra, field) => {
+    const response = await expectNothingSaved(t, () => create({ given_name: 'Un', family_name: 'Known', email: newEmail(), ...extra }), 422);
+    expect(response.json()).toMatchObject({ statusCode: 422, code: 'VALIDATION_ERROR', error: { validation: [{ field, message: 'is not a known field', code: 'VALIDATION_ERROR' }] } });
+    expect(t.hi.providerLookups).toEqual([]);
+  });
+
+  it("accepts every field of the vendor's create user body", async () => {
+    const body = providerBody(ANNA, { phone: '0412345678', title: 'Dr', provider_number: '2123456A', ahpra_number: 'MED0000932846', hospital_provider_number: 'H1', erx_entity_id: 'AB123', partner_user_id: 'P#1' });
+    const response = await create(body);
+    expect(response.statusCode, response.body).toBe(201);
   });
 });

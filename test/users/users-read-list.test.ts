@@ -17,6 +17,9 @@ describe('GET users/{user_id}', () => {
     const stored = await storedUser(t, c.g.userId);
     expect(response.json().data).toEqual({
       user_id: c.g.userId,
+      // The sandbox made this user without a partner_user_id.
+      partner_user_id: null,
+      external_user_id: null,
       email: stored.email,
       full_name: 'Anna Smith',
       access_roles: ['provider'],
@@ -149,8 +152,9 @@ describe('GET users', () => {
     expect(refused.json().error.detail).toBe('Insufficient scope');
   });
 
-  it('reflects a new user at once', async () => {
-    const created = await call(t, 'POST', c.usersUrl, c.owner, { given_name: 'New', family_name: 'Hire', email: `new.hire.${Date.now()}@clinic.example` });
+  it('reflects a new user at once, without its partner_user_id (the spec: no partner-side identifier in the list)', async () => {
+    const body = { given_name: 'New', family_name: 'Hire', email: `new.hire.${Date.now()}@clinic.example`, partner_user_id: 'CLINIC#NEW' };
+    const created = await call(t, 'POST', c.usersUrl, c.owner, body);
     const listed = await call(t, 'GET', c.usersUrl, c.owner);
     expect(listed.json().data).toContainEqual({ user_id: created.json().data.user_id, email: expect.stringMatching(/^new\.hire\./) });
   });

@@ -53,10 +53,19 @@ describe('PUT users/{user_id}: 200 SUCCESS', () => {
     expect(after.full_name).toBe('Renamed');
   });
 
-  it('answers 200 and changes nothing for a body with neither full_name nor provider_details', async () => {
+  it('answers 200 and changes nothing for an empty body', async () => {
     const userId = await givenMember(t, c);
-    const response = await expectNothingSaved(t, put(userId, { colour: 'red' }), 200);
+    const response = await expectNothingSaved(t, put(userId, {}), 200);
     expect(response.json().code).toBe('SUCCESS');
+  });
+
+  it("takes the vendor collection's prescriber_details as provider_details", async () => {
+    const userId = await givenMember(t, c);
+    const response = await call(t, 'PUT', c.userUrl(userId), c.owner, { full_name: 'Dr Anna Smith', prescriber_details: providerDetails() });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(t.hi.providerLookups).toHaveLength(1);
+    expect(await storedRecord(t, userId)).toMatchObject({ status: 'active', hpii_number: ANNA.hpii_number, prescriber_number: '1234567' });
+    expect((await readUserData(t, c, userId)).is_escript_ready).toEqual({ can_prescribe: true });
   });
 
   it('accepts an update of their own details from a user who is not an owner or admin', async () => {
@@ -154,5 +163,37 @@ describe('PUT users/{user_id}: 409 USER_ALREADY_EXISTS', () => {
     await givenProviderRecord(t, other, other.g.userId);
     const response = await call(t, 'PUT', local.userUrl(), local.owner, { provider_details: providerDetails() });
     expect(response.statusCode).toBe(200);
+  });
+});
+
+describe('PUT users/{user_id}: a misspelt field is a 422 naming it, never a 200 that changes nothing', () => {
+  it.each([
+    ['a misspelt provider object', { provider_detail: providerDetails() }, 'provider_detail'],
+    ['the alias in camel case', { prescriberDetails: providerDetails() }, 'prescriberDetails'],
+    ['an unknown top-level field', { full_name: 'Renamed', colour: 'red' }, 'colour'],
+    ['an unknown field inside provider_details', { provider_details: { ...providerDetails(), hpii: ANNA.hpii_number } }, 'provider_details.hpii'],
+    ['an unknown field inside prescriber_details', { prescriber_details: { ...providerDetails(), prescriberType: 'M' } }, 'prescriber_details.prescriberType'],
+  ])('refuses %s, saving nothing', async (_case, body, field) => {
+    const userId = await givenMember(t, c);
+    const response = await expectNothingSaved(t, put(userId, body), 422);
+    expect(response.json()).toMatchObject({ statusCode: 422, code: 'VALIDATION_ERROR', error: { validation: [{ field, message: 'is not a known field', code: 'VALIDATION_ERROR' }] } });
+    expect(t.hi.providerLookups).toEqual([]);
+  });
+
+  it('refuses provider_details and prescriber_details together, saving nothing', async () => {
+    const userId = await givenMember(t, c);
+    const response = await expectNothingSaved(t, put(userId, { provider_details: providerDetails(), prescriber_details: providerDetails() }), 422);
+    expect(response.json().error.validation).toEqual([
+      { field: 'prescriber_details', message: 'is another name for provider_details: send one of the two, not both', code: 'VALIDATION_ERROR' },
+    ]);
+    expect(t.hi.providerLookups).toEqual([]);
+  });
+
+  it('names a failure inside prescriber_details under the name it was sent with', async () => {
+    const userId = await givenMember(t, c);
+    const response = await expectNothingSaved(t, put(userId, { prescriber_details: providerDetails(ANNA, { date_of_birth: '1970-02-30' }) }), 422);
+    expect(response.json().error.validation).toEqual([{ field: 'prescriber_details.date_of_birth', message: 'must be a calendar date (YYYY-MM-DD)', code: 'VALIDATION_ERROR' }]);
+    const incomplete = await expectNothingSaved(t, put(userId, { prescriber_details: { given_name: 'Anna' } }), 422);
+    expect(incomplete.json().error.validation.map((issue: { field: string }) => issue.field)).toContain('prescriber_details.hpii_number');
   });
 });

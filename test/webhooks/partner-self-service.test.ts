@@ -1,7 +1,8 @@
 // The partner self-service API (/v1/partner/), following the README's "Partner self-service":
 // a partner, with only its own credentials, registers an endpoint (a real receiver on
 // 127.0.0.1, allowed in sandbox mode), verifies a delivery with `standardwebhooks` and with
-// stripe-node, rotates its secret, finds a failed event and recovers it. Then each route's
+// stripe-node, rotates its secret, finds the failed events and recovers them, and reconciles
+// through the organization's event feed from the cursor it kept. Then each route's
 // security cases: no or wrong credentials (401 in the error envelope), another partner's event
 // (404), bad input; and the event-type catalogue, the OpenAPI `webhooks` and the payloads.
 import { Ajv } from 'ajv';
@@ -9,9 +10,9 @@ import formats from 'ajv-formats';
 import { Webhook } from 'standardwebhooks';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { givenIntegration, type GivenIntegration } from '../given.ts';
+import { bearer, givenIntegration, requestToken, type GivenIntegration } from '../given.ts';
 import { startReceiver, type Receiver } from './webhook-receivers.ts';
-import { createWebhooksBed, eventually, recordEventFor, type WebhooksBed } from './webhooks-given.ts';
+import { createWebhooksBed, eventually, prescriptionEvent, recordEventFor, recordEvents, type WebhooksBed } from './webhooks-given.ts';
 
 const stripe = new Stripe('sk_test_unused');
 let bed: WebhooksBed;
@@ -43,8 +44,30 @@ async function nextDelivery(g: GivenIntegration) {
   return { event, request: requests.slice(before).find((r) => r.eventId === event.event_id)! };
 }
 
+/**
+ * Every event the organization's feed lists after `after` (following `next` until has_more is
+ * false), once at least `count` are listable: on PostgreSQL an event is listed only once every
+ * older transaction in the cluster has ended, so a busy cluster may hold it back briefly.
+ */
+async function readFeed(g: GivenIntegration, token: string, after: string | null, count: number) {
+  const read = async () => {
+    const events: Array<{ event_id: string }> = [];
+    let next = after;
+    for (;;) {
+      const url = `/v1/organizations/${g.organizationId}/events?limit=2${next ? `&after=${next}` : ''}`;
+      const response = await bed.t.app.inject({ method: 'GET', url, headers: bearer(token, g) });
+      expect(response.statusCode, response.body).toBe(200);
+      const page = response.json().data as { events: Array<{ event_id: string }>; next: string | null; has_more: boolean };
+      events.push(...page.events);
+      next = page.next;
+      if (!page.has_more) return { events, next };
+    }
+  };
+  return eventually(read, (feed) => feed.events.length >= count);
+}
+
 describe('a partner helps itself (the README walk-through)', () => {
-  it('registers, verifies with standardwebhooks and stripe-node, rotates, finds a failed event and recovers it', async () => {
+  it('registers, verifies with standardwebhooks and stripe-node, rotates, finds the failed events, recovers them and reconciles through the feed', async () => {
     const g = await givenIntegration(bed.t);
     await bed.t.deps.database.updateTable('organization_partners').set({ validated_at: new Date().toISOString() }).where('partner_id', '=', g.partnerId).execute();
 
@@ -55,6 +78,8 @@ describe('a partner helps itself (the README walk-through)', () => {
     const shown = await partnerCall(g, 'GET', '/v1/partner/webhook-endpoint');
     expect(shown.body.data).toMatchObject({ webhook_url: receiver.url, enabled: true, standard_webhooks: true });
     expect(JSON.stringify(shown.body)).not.toContain(secret);
+    const ping = await partnerCall(g, 'POST', '/v1/partner/webhook-endpoint/ping');
+    expect(ping.body.data).toMatchObject({ ok: true, status_code: 200 });
 
     const { event, request } = await nextDelivery(g);
     expect(request.headers['webhook-id']).toBe(event.event_id);
@@ -74,34 +99,53 @@ describe('a partner helps itself (the README walk-through)', () => {
       expect(stripe.webhooks.constructEvent(during.request.body, String(during.request.headers['x-webhook-signature']), key)).toEqual(during.event);
     }
 
-    // The receiver is down for one event: three attempts, then failed.
+    // The partner reads its organization's feed once and keeps the cursor (data.next).
+    const token = await requestToken(bed.t, g, ['read:patient_prescription']);
+    const feed = await readFeed(g, token, null, 2);
+    expect(feed.events).toEqual([event, during.event]);
+
+    // The receiver is down for two events: three attempts each, then failed.
     const since = new Date(Date.now() - 1000).toISOString();
-    const lost = await recordEventFor(bed.webhooks, g);
-    refusing.add(lost.event_id);
+    // Refused before they are written: the dispatcher may send an event the moment it commits.
+    const lost = [prescriptionEvent(g), prescriptionEvent(g, 'prescription.ceased')];
+    const lostIds = lost.map((e) => e.event_id);
+    for (const id of lostIds) refusing.add(id);
+    // One change each, so the feed's commit order is theirs (one change's events come in id order).
+    for (const event of lost) await recordEvents(bed.webhooks, [event]);
     const failed = await eventually(
       () => partnerCall(g, 'GET', '/v1/partner/webhook-events?status=failed'),
-      (r) => r.body.data.events.some((e: { event_id: string }) => e.event_id === lost.event_id),
+      (r) => r.body.data.events.length === 2,
       20_000,
     );
-    expect(failed.body.data.events.map((e: { event_id: string }) => e.event_id)).toEqual([lost.event_id]);
-    const detail = await partnerCall(g, 'GET', `/v1/partner/webhook-events/${lost.event_id}`);
+    expect(failed.body.data.events.map((e: { event_id: string }) => e.event_id).sort()).toEqual([...lostIds].sort());
+    const detail = await partnerCall(g, 'GET', `/v1/partner/webhook-events/${lostIds[0]}`);
     const attempts = detail.body.data.deliveries[0].attempts;
     expect(attempts).toHaveLength(3);
     expect(attempts[0]).toMatchObject({ attempt_number: 1, status_code: 503, response_body: 'receiver down' });
     expect(typeof attempts[0].duration_ms).toBe('number');
 
-    refusing.delete(lost.event_id);
+    for (const id of lostIds) refusing.delete(id);
     bed.t.clock.advanceSeconds((Date.now() - bed.t.clock.now().getTime()) / 1000);
     const dry = await partnerCall(g, 'POST', '/v1/partner/webhook-events/recover', { since, dry_run: true });
-    expect(dry.body.data).toMatchObject({ dry_run: true, count: 1, event_ids: [lost.event_id] });
+    expect(dry.body.data).toMatchObject({ dry_run: true, count: 2 });
+    expect([...dry.body.data.event_ids].sort()).toEqual([...lostIds].sort());
     const before = receiver.requests.length;
     const recovered = await partnerCall(g, 'POST', '/v1/partner/webhook-events/recover', { since });
-    expect(recovered.body.data).toMatchObject({ dry_run: false, count: 1 });
-    const [again] = (await receiver.waitForRequests(before + 1)).slice(before);
-    expect(again!.eventId).toBe(lost.event_id);
-    expect(again!.headers['webhook-id']).toBe(lost.event_id);
-    expect(new Webhook(fresh).verify(again!.body, again!.headers as Record<string, string>)).toEqual(lost);
+    expect(recovered.body.data).toMatchObject({ dry_run: false, count: 2 });
+    const again = (await receiver.waitForRequests(before + 2)).slice(before);
+    for (const [index, id] of lostIds.entries()) {
+      const delivery = again.find((r) => r.eventId === id)!;
+      expect(delivery.headers['webhook-id']).toBe(id);
+      expect(new Webhook(fresh).verify(delivery.body, delivery.headers as Record<string, string>)).toEqual(lost[index]);
+    }
     await eventually(() => partnerCall(g, 'GET', '/v1/partner/webhook-events?status=failed'), (r) => r.body.data.events.length === 0);
+
+    // Reconciling: the feed after the kept cursor lists exactly the events the receiver missed,
+    // in commit order, each the payload its refused deliveries carried.
+    const missed = await readFeed(g, token, feed.next, 2);
+    expect(missed.events).toEqual(lost);
+    const refusedBodies = lostIds.map((id) => JSON.parse(receiver.requests.find((r) => r.eventId === id)!.body));
+    expect(missed.events).toEqual(refusedBodies);
   }, 40_000);
 });
 

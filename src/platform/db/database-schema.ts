@@ -93,6 +93,8 @@ const usersColumns = {
   enabled: flag().withDefault(),
   created_at: time(),
   updated_at: time(),
+  /** The partner's own id for the user, as create user received it (migration 0020). */
+  partner_user_id: text().orNull(),
 } as const;
 
 /** Both levels of custom drug: `user_id` null is the organization catalog. */

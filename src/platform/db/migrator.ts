@@ -21,6 +21,7 @@ import * as pbsSchedule from '../../../migrations/0016-pbs-schedule.ts';
 import * as prescriptionFields from '../../../migrations/0017-prescription-fields.ts';
 import * as prescriptionDrafts from '../../../migrations/0018-prescription-drafts.ts';
 import * as tokenMessages from '../../../migrations/0019-token-messages.ts';
+import * as partnerUserId from '../../../migrations/0020-partner-user-id.ts';
 import * as webhookEventCommitXid from '../../../migrations/0021-webhook-event-commit-xid.ts';
 
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
@@ -43,6 +44,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0017-prescription-fields': prescriptionFields,
   '0018-prescription-drafts': prescriptionDrafts,
   '0019-token-messages': tokenMessages,
+  '0020-partner-user-id': partnerUserId,
   '0021-webhook-event-commit-xid': webhookEventCommitXid,
 };
 

@@ -38,6 +38,11 @@ export function issuesFromAjv(errors: readonly AjvIssue[], limit = MAX_REPORTED_
       const field = base ? `${base}.${missing}` : missing;
       return { field, message: `${field} is required`, code: 'REQUIRED_FIELD' };
     }
+    // A schema closed with additionalProperties: false names the field it does not know.
+    if (error.keyword === 'additionalProperties') {
+      const extra = String(error.params.additionalProperty);
+      return { field: base ? `${base}.${extra}` : extra, message: 'is not a known field', code: 'VALIDATION_ERROR' };
+    }
     const message =
       error.keyword === 'enum'
         ? `must be one of: ${(error.params.allowedValues as unknown[]).join(', ')}`
