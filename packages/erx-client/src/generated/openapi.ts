@@ -2276,7 +2276,7 @@ export interface paths {
                         hospital_provider_number?: string;
                         /** @description HPI-I: 16 digits starting 800361 with a valid check digit. */
                         hpii_number?: string;
-                        /** @description Accepted and not stored. */
+                        /** @description The partner's own id for the user: stored, answered as external_user_id, and read back with the user. */
                         partner_user_id?: string;
                         /** @description Phone number. */
                         phone?: string;
@@ -2311,6 +2311,11 @@ export interface paths {
                         "application/json": {
                             code: string;
                             data: {
+                                external_user_id: string | null;
+                                /** @description The same as user_id (the vendor name). */
+                                parchment_user_id: string;
+                                /** @description The new user as an API resource: GET it (scope read:user) to read the user. */
+                                url: string;
                                 user_id: string;
                                 warning?: string;
                             };
@@ -2654,10 +2659,12 @@ export interface paths {
                                     title: string | null;
                                 };
                                 email: string;
+                                external_user_id: string | null;
                                 full_name: string;
                                 is_escript_ready: {
                                     can_prescribe: boolean;
                                 };
+                                partner_user_id: string | null;
                                 /** @description Present when the roles include provider or rx_queue_manager; null when the user has no provider record. */
                                 provider_details?: {
                                     ahpra_number: string | null;
@@ -2920,12 +2927,53 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            /** @description Only the fields sent change. access_roles and email are ignored. */
+            /** @description Only the fields sent change; a field the schema does not name is refused (422). */
             requestBody: {
                 content: {
                     "application/json": {
+                        /** @description Ignored, as the vendor documents: roles change through PUT .../roles; the e-mail does not change. */
+                        access_roles?: unknown;
+                        /** @description Ignored, as the vendor documents: roles change through PUT .../roles; the e-mail does not change. */
+                        email?: unknown;
                         /** @description Set explicitly; otherwise it follows the provider names. */
                         full_name?: string;
+                        /** @description The vendor collection's name for provider_details; send one of the two, not both. */
+                        prescriber_details?: {
+                            /** @description Ahpra registration number. */
+                            ahpra_number?: string;
+                            /** @description YYYY-MM-DD. */
+                            date_of_birth?: string;
+                            /** @description eRx entity id. */
+                            erx_entity_id?: string;
+                            /** @description The provider's family name, as the HI Service holds it. */
+                            family_name?: string;
+                            /** @description The provider's given name, as the HI Service holds it. */
+                            given_name?: string;
+                            /** @description Hospital provider number. */
+                            hospital_provider_number?: string;
+                            /** @description HPI-I: 16 digits starting 800361 with a valid check digit. */
+                            hpii_number?: string;
+                            /** @description Phone number. */
+                            phone?: string;
+                            /** @description Required when prescriber_type is given and is not T. */
+                            prescriber_number?: string;
+                            /**
+                             * @description M, E, U, F, D, V, T or C.
+                             * @enum {string}
+                             */
+                            prescriber_type?: "M" | "E" | "U" | "F" | "D" | "V" | "T" | "C";
+                            /** @description Medicare provider number. */
+                            provider_number?: string;
+                            /** @description Required when prescriber_type is given. */
+                            qualifications?: string;
+                            /**
+                             * @description M, F, I or N.
+                             * @enum {string}
+                             */
+                            sex?: "M" | "F" | "I" | "N";
+                            /** @description Title, e.g. Dr. */
+                            title?: string;
+                        };
                         /** @description Any subset of the provider fields; only those sent change. hpii_number, given_name, family_name, date_of_birth and sex are verified together with the HI Service; values not sent are taken from the stored record. */
                         provider_details?: {
                             /** @description Ahpra registration number. */
