@@ -10,6 +10,7 @@ import { newEventId, type WebhookEventEnvelope } from '../../src/webhooks/index.
 import type { DatabaseHandle } from '../../src/platform/db/database.ts';
 import { auditEntriesAfter, lastAuditSeq } from '../audit/audit-helpers.ts';
 import { bearer, givenPartner, requestToken, useTestApp } from '../given.ts';
+import { eventually } from './webhooks-given.ts';
 import { type Clinic, givenClinic, givenPatient, givenPrescription, outboxEvents, send } from '../prescriptions/prescriptions-given.ts';
 
 const { t, c } = useTestApp({}, async (t) => ({ c: await givenClinic(t) }));
@@ -40,6 +41,16 @@ async function storedBodies(organizationId: string, partnerId: string) {
   return (await outboxEvents(t, organizationId)).filter((event) => event.partner_id === partnerId).map((event) => event.body);
 }
 
+/**
+ * Waits until the feed lists every stored event of the partner. On PostgreSQL the feed holds an
+ * event back while any transaction older than its commit still runs anywhere in the cluster
+ * (other test files' included), so a read right after a commit may not list it yet.
+ */
+async function feedSettled(headers: Record<string, string>, organizationId: string, partnerId: string): Promise<void> {
+  const stored = (await storedBodies(organizationId, partnerId)).length;
+  await eventually(() => readAll(headers, organizationId, 100), (all) => all.events.length === stored);
+}
+
 async function aClinicWithEvents(count: number): Promise<Clinic> {
   const clinic = await givenClinic(t);
   for (let i = 0; i < count; i++) await givenPrescription(t, clinic);
@@ -51,6 +62,7 @@ describe('the event feed', () => {
     const clinic = await aClinicWithEvents(3);
     const bodies = await storedBodies(clinic.g.organizationId, clinic.g.partnerId);
     expect(bodies).toHaveLength(3);
+    await feedSettled(clinic.headers, clinic.g.organizationId, clinic.g.partnerId);
     const first = await readFeed(clinic.headers, clinic.g.organizationId, '?limit=2');
     expect(first.events).toHaveLength(2);
     expect(first.has_more).toBe(true);
@@ -63,6 +75,7 @@ describe('the event feed', () => {
     const idle = await readFeed(clinic.headers, clinic.g.organizationId, `?after=${second.next}`);
     expect(idle).toEqual({ events: [], next: second.next, has_more: false });
     await givenPrescription(t, clinic);
+    await feedSettled(clinic.headers, clinic.g.organizationId, clinic.g.partnerId);
     const later = await readFeed(clinic.headers, clinic.g.organizationId, `?after=${second.next}`);
     expect(later.events.map((event) => JSON.stringify(event))).toEqual((await storedBodies(clinic.g.organizationId, clinic.g.partnerId)).slice(3));
   });
@@ -71,6 +84,7 @@ describe('the event feed', () => {
     const clinic = await givenClinic(t);
     expect(await readFeed(clinic.headers, clinic.g.organizationId)).toEqual({ events: [], next: null, has_more: false });
     await seedEvents(t.deps.database, clinic, 51);
+    await feedSettled(clinic.headers, clinic.g.organizationId, clinic.g.partnerId);
     const page = await readFeed(clinic.headers, clinic.g.organizationId);
     expect(page.events).toHaveLength(50);
     expect(page.has_more).toBe(true);
@@ -92,6 +106,8 @@ describe('the event feed', () => {
     const bBodies = await storedBodies(clinic.g.organizationId, b.partnerId);
     expect(aBodies).toHaveLength(2);
     expect(bBodies).toHaveLength(2);
+    await feedSettled(clinic.headers, clinic.g.organizationId, clinic.g.partnerId);
+    await feedSettled(bHeaders, clinic.g.organizationId, b.partnerId);
     const aFeed = await readAll(clinic.headers, clinic.g.organizationId, 1);
     const bFeed = await readAll(bHeaders, clinic.g.organizationId, 1);
     expect(aFeed.events.map((event) => JSON.stringify(event))).toEqual(aBodies);
@@ -103,6 +119,7 @@ describe('the event feed', () => {
 
   it('notes one audit entry for each read, with how many events it listed', async () => {
     const clinic = await aClinicWithEvents(2);
+    await feedSettled(clinic.headers, clinic.g.organizationId, clinic.g.partnerId);
     const seq = await lastAuditSeq(t);
     await readFeed(clinic.headers, clinic.g.organizationId);
     const entries = (await auditEntriesAfter(t, seq)).filter((entry) => entry.action === 'webhook.events_read');
@@ -214,7 +231,8 @@ describe.runIf(Boolean(process.env.DATABASE_URL))('commit order on PostgreSQL', 
     const meanwhile = await readFeed(clinic.headers, clinic.g.organizationId, start ? `?after=${start}` : '');
     expect(meanwhile.events.map((event) => event.event_id)).not.toContain(late.event_id);
     await slow.commit();
-    const after = await readAll(clinic.headers, clinic.g.organizationId, 1, meanwhile.next ?? undefined);
+    // Other test files' transactions may hold both back a moment longer; then both come, in order.
+    const after = await eventually(() => readAll(clinic.headers, clinic.g.organizationId, 1, meanwhile.next ?? undefined), (read) => read.events.length >= 2);
     expect(after.events.map((event) => event.event_id)).toEqual([early.event_id, late.event_id]);
   });
 });
