@@ -221,6 +221,17 @@ export const HI_DEMO_PROVIDERS = {
     date_of_birth: '1970-01-01',
     sex: 'F',
   },
+  /**
+   * The provider the vendor's Postman collection names in its Update User request, held so the
+   * collection runs against the sandbox as it is (his HPI-I passes the Luhn check).
+   */
+  vendorCollection: {
+    hpii_number: '8003616566696624',
+    family_name: 'Reynolds',
+    given_name: 'Frank',
+    date_of_birth: '1967-06-25',
+    sex: 'M',
+  },
   /** The HI Service found the HPI-I but returned no status. */
   withoutStatus: {
     hpii_number: '8003619900000016',
