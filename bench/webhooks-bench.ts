@@ -14,12 +14,15 @@ import { deferCleanup } from './bench-cleanup.ts';
 import { prepareApiEnvironment } from './bench-environment.ts';
 import type { WebhooksBenchOptions } from './bench-options.ts';
 import { REPO_ROOT } from './bench-processes.ts';
+import { startCpuProfile } from './webhook-bench-profile.ts';
 import { measureBareLoop, measureCommitToDelivery, measureSustainedDeliveries, startBenchReceiver, type LatencyResult, type SustainedResult } from './webhook-bench-phases.ts';
 import { createServiceEventSource } from './webhook-bench-source.ts';
 
 /** The issue's targets. */
 export const WEBHOOK_TARGETS = { p50Ms: 20, p99Ms: 100, sqliteDeliveriesPerSecond: 2_000, minBareLoopRatio: 0.5 };
 const RECORD_FILE = path.join(REPO_ROOT, '.bench', 'last-webhooks-run.json');
+/** Only read by the configuration: the bench opens no metrics listener. */
+const METRICS_PORT = 9469;
 
 export interface WebhooksBenchReport {
   database: 'sqlite' | 'postgres';
@@ -39,7 +42,8 @@ export async function runWebhooksBench(options: WebhooksBenchOptions): Promise<{
   const loadAverageAtStart = os.loadavg().map((load) => Math.round(load * 100) / 100);
   const environment = await prepareApiEnvironment(0);
   const receiver = await startBenchReceiver();
-  const deps = await assembleDeps(loadConfig(environment.env));
+  // Metrics kept, as in `erx serve` with ERX_METRICS_PORT (their cost counts; nothing listens on the port here).
+  const deps = await assembleDeps(loadConfig({ ...environment.env, ERX_METRICS_PORT: String(METRICS_PORT) }), { exposeMetrics: true });
   const forgetDeps = deferCleanup('the bench database connection', () => closeDeps(deps));
   try {
     const features = buildFeatures(deps);
@@ -57,7 +61,9 @@ export async function runWebhooksBench(options: WebhooksBenchOptions): Promise<{
     const before = await measureBareLoop(receiver.url, body, source.secret, concurrency, options.bareLoopSeconds);
     log(`  sustained: draining ${options.backlogEvents} events ...`);
     await source.preload(options.backlogEvents);
+    const profile = options.profile ? await startCpuProfile() : undefined;
     const sustained = await measureSustainedDeliveries(webhooks, receiver, options.backlogEvents);
+    if (profile) for (const line of await profile.stop(path.join(REPO_ROOT, '.bench', `webhooks-${environment.database.dialect}.cpuprofile`))) log(line);
     const after = await measureBareLoop(receiver.url, body, source.secret, concurrency, options.bareLoopSeconds);
 
     const mean = Math.round((before + after) / 2);
