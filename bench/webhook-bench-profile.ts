@@ -6,7 +6,9 @@
 // script of its own: its time goes to the category of the nearest caller that has one.
 import fs from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
+import { createRequire } from 'node:module';
 import path from 'node:path';
+import type BetterSqlite3 from 'better-sqlite3';
 
 interface ProfileNode {
   id: number;
@@ -26,6 +28,7 @@ export interface RunningProfile {
 }
 
 export async function startCpuProfile(): Promise<RunningProfile> {
+  const statements = timeSqliteStatements();
   const session = new Session();
   session.connect();
   await session.post('Profiler.enable');
@@ -37,7 +40,7 @@ export async function startCpuProfile(): Promise<RunningProfile> {
       session.disconnect();
       await fs.mkdir(path.dirname(file), { recursive: true });
       await fs.writeFile(file, JSON.stringify(profile));
-      return summarizeProfile(profile);
+      return [...summarizeProfile(profile), ...statements.stop()];
     },
   };
 }
@@ -124,4 +127,44 @@ function isProfilerItself(id: number, byId: Map<number, ProfileNode>, parent: Ma
 
 function add(map: Map<string, number>, key: string, us: number): void {
   map.set(key, (map.get(key) ?? 0) + us);
+}
+
+/**
+ * The SQLite driver's native time, split by statement: better-sqlite3's run/all/get wrapped
+ * with a timer while the profile runs (a profile only shows `all` and `run`). Nothing on PostgreSQL.
+ */
+function timeSqliteStatements(): { stop(): string[] } {
+  const Database = createRequire(import.meta.url)('better-sqlite3') as typeof BetterSqlite3;
+  const probe = new Database(':memory:');
+  const Statement = Object.getPrototypeOf(probe.prepare('select 1')) as Record<string, (...args: unknown[]) => unknown>;
+  probe.close();
+  const spent = new Map<string, { ms: number; calls: number }>();
+  const originals = (['run', 'all', 'get'] as const).map((name) => [name, Statement[name]!] as const);
+  for (const [name, original] of originals) {
+    Statement[name] = function timed(this: { source: string }, ...args: unknown[]) {
+      const started = performance.now();
+      try {
+        return original.apply(this, args);
+      } finally {
+        const key = this.source.replace(/\s+/g, ' ').slice(0, 90);
+        const entry = spent.get(key) ?? { ms: 0, calls: 0 };
+        entry.ms += performance.now() - started;
+        entry.calls += 1;
+        spent.set(key, entry);
+      }
+    };
+  }
+  return {
+    stop() {
+      for (const [name, original] of originals) Statement[name] = original;
+      if (spent.size === 0) return [];
+      return [
+        '  SQLite statements (wall time inside better-sqlite3, calls):',
+        ...[...spent]
+          .sort((a, b) => b[1].ms - a[1].ms)
+          .slice(0, 12)
+          .map(([sql, { ms, calls }]) => `    ${ms.toFixed(0).padStart(6)} ms ${String(calls).padStart(7)}x  ${sql}`),
+      ];
+    },
+  };
 }
