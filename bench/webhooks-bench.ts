@@ -29,7 +29,7 @@ export interface WebhooksBenchReport {
   inFlightPerEndpoint: number;
   latency: LatencyResult;
   sustained: SustainedResult;
-  bareLoop: { before: number; after: number; mean: number };
+  bareLoop: { before: number; after: number; mean: number; cpuUsPerRequest: number };
   /** Sustained deliveries per second over the bare loop's mean. */
   bareLoopRatio: number;
   missed: string[];
@@ -66,13 +66,13 @@ export async function runWebhooksBench(options: WebhooksBenchOptions): Promise<{
     if (profile) for (const line of await profile.stop(path.join(REPO_ROOT, '.bench', `webhooks-${environment.database.dialect}.cpuprofile`))) log(line);
     const after = await measureBareLoop(receiver.url, body, source.secret, concurrency, options.bareLoopSeconds);
 
-    const mean = Math.round((before + after) / 2);
+    const mean = Math.round((before.perSecond + after.perSecond) / 2);
     const report: WebhooksBenchReport = {
       database: environment.database.dialect,
       inFlightPerEndpoint: concurrency,
       latency,
       sustained,
-      bareLoop: { before, after, mean },
+      bareLoop: { before: before.perSecond, after: after.perSecond, mean, cpuUsPerRequest: Math.round((before.cpuUsPerRequest + after.cpuUsPerRequest) / 2) },
       bareLoopRatio: Math.round((sustained.deliveriesPerSecond / mean) * 1000) / 1000,
       missed: [],
     };
@@ -106,6 +106,7 @@ export function formatWebhooksReport(r: WebhooksBenchReport): string {
     `  sustained: ${r.sustained.deliveriesPerSecond} deliveries/s (${r.sustained.events} events drained in ${r.sustained.seconds} s)${r.database === 'sqlite' ? `   (target >= ${WEBHOOK_TARGETS.sqliteDeliveriesPerSecond})` : ''}`,
     `  bare undici loop, ${r.inFlightPerEndpoint} concurrent: ${r.bareLoop.before} then ${r.bareLoop.after} requests/s (mean ${r.bareLoop.mean})`,
     `  dispatcher / bare loop: ${(r.bareLoopRatio * 100).toFixed(1)} %   (target >= ${WEBHOOK_TARGETS.minBareLoopRatio * 100} %)`,
+    `  CPU of this process: ${r.sustained.cpuUsPerDelivery} µs per delivery, ${r.bareLoop.cpuUsPerRequest} µs per bare request (${((100 * r.bareLoop.cpuUsPerRequest) / r.sustained.cpuUsPerDelivery).toFixed(1)} %)`,
     '',
   ].join('\n');
 }
