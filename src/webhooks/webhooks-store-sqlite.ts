@@ -122,7 +122,7 @@ function claimDueDeliveries(db: Kysely<Database>, p: ClaimParameters): Promise<C
   return Promise.resolve(claimDue(db, p));
 }
 
-// Precompiled: built by Kysely on every claim, it cost more than it took SQLite to run.
+// Precompiled: it runs on every claim, which would otherwise build and compile it with Kysely each time.
 const claimDue = precompileQuery<ClaimParameters, ClaimedDeliveryRow>((db, param) =>
   db
     .with(
