@@ -29,6 +29,8 @@ export interface WebhooksBenchOptions {
   /** Seconds of the bare undici loop, before and again after the dispatcher drains the backlog. */
   bareLoopSeconds: number;
   warmupSeconds: number;
+  /** CPU-profile the process while it drains the backlog (the rate is then the profiler's, not a figure). */
+  profile: boolean;
 }
 
 /** `npm run bench -- compare <ref>`: this checkout's server beside the ref's, row by row. */
@@ -65,11 +67,12 @@ export const BENCH_USAGE = [
   '       npm run bench -- metrics [--duration SECONDS | --quick] [--connections N]',
   '  only the last phase of a run: validate on a server with ERX_METRICS_PORT beside one without, in alternating slices',
   '',
-  '       npm run bench -- webhooks [--duration SECONDS | --quick]',
+  '       npm run bench -- webhooks [--duration SECONDS | --quick] [--profile]',
   `  webhook delivery on SQLite, or PostgreSQL when DATABASE_URL is set: commit-to-first-delivery latency at`,
   `  ${WEBHOOK_RATE_PER_SECOND} events/s, then the sustained rate draining ${WEBHOOK_BACKLOG_EVENTS} events beside a bare undici loop`,
   `  --duration SECONDS  seconds the latency is measured (default ${WEBHOOK_LATENCY_SECONDS})`,
   `  --quick             smoke run: ${QUICK_DURATION_SECONDS} s of latency, a backlog of ${WEBHOOK_BACKLOG_EVENTS / 10} events`,
+  '  --profile           CPU profile of the drain, summarized, in .bench/webhooks-<database>.cpuprofile (its rate is not a figure)',
   '',
   '       npm run bench -- compare GIT-REF [--duration SECONDS | --quick] [--connections N] [--rows NAME,NAME]',
   "  this checkout's server beside GIT-REF's (a temporary git worktree), each API row in slices alternating",
@@ -148,7 +151,12 @@ function parseWebhooksBenchOptions(argv: string[]): WebhooksBenchOptions | undef
   try {
     ({ values } = parseArgs({
       args: argv,
-      options: { duration: { type: 'string' }, quick: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h', default: false } },
+      options: {
+        duration: { type: 'string' },
+        quick: { type: 'boolean', default: false },
+        profile: { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
       strict: true,
       allowPositionals: false,
     }));
@@ -163,6 +171,7 @@ function parseWebhooksBenchOptions(argv: string[]): WebhooksBenchOptions | undef
     backlogEvents: values.quick ? WEBHOOK_BACKLOG_EVENTS / 10 : WEBHOOK_BACKLOG_EVENTS,
     bareLoopSeconds: values.quick ? 2 : WEBHOOK_BARE_LOOP_SECONDS,
     warmupSeconds: WARMUP_SECONDS,
+    profile: values.profile,
   };
 }
 

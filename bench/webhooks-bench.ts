@@ -14,19 +14,22 @@ import { deferCleanup } from './bench-cleanup.ts';
 import { prepareApiEnvironment } from './bench-environment.ts';
 import type { WebhooksBenchOptions } from './bench-options.ts';
 import { REPO_ROOT } from './bench-processes.ts';
+import { startCpuProfile } from './webhook-bench-profile.ts';
 import { measureBareLoop, measureCommitToDelivery, measureSustainedDeliveries, startBenchReceiver, type LatencyResult, type SustainedResult } from './webhook-bench-phases.ts';
 import { createServiceEventSource } from './webhook-bench-source.ts';
 
 /** The issue's targets. */
 export const WEBHOOK_TARGETS = { p50Ms: 20, p99Ms: 100, sqliteDeliveriesPerSecond: 2_000, minBareLoopRatio: 0.5 };
 const RECORD_FILE = path.join(REPO_ROOT, '.bench', 'last-webhooks-run.json');
+/** Only read by the configuration: the bench opens no metrics listener. */
+const METRICS_PORT = 9469;
 
 export interface WebhooksBenchReport {
   database: 'sqlite' | 'postgres';
   inFlightPerEndpoint: number;
   latency: LatencyResult;
   sustained: SustainedResult;
-  bareLoop: { before: number; after: number; mean: number };
+  bareLoop: { before: number; after: number; mean: number; cpuUsPerRequest: number };
   /** Sustained deliveries per second over the bare loop's mean. */
   bareLoopRatio: number;
   missed: string[];
@@ -39,7 +42,8 @@ export async function runWebhooksBench(options: WebhooksBenchOptions): Promise<{
   const loadAverageAtStart = os.loadavg().map((load) => Math.round(load * 100) / 100);
   const environment = await prepareApiEnvironment(0);
   const receiver = await startBenchReceiver();
-  const deps = await assembleDeps(loadConfig(environment.env));
+  // Metrics kept, as in `erx serve` with ERX_METRICS_PORT (their cost counts; nothing listens on the port here).
+  const deps = await assembleDeps(loadConfig({ ...environment.env, ERX_METRICS_PORT: String(METRICS_PORT) }), { exposeMetrics: true });
   const forgetDeps = deferCleanup('the bench database connection', () => closeDeps(deps));
   try {
     const features = buildFeatures(deps);
@@ -57,16 +61,18 @@ export async function runWebhooksBench(options: WebhooksBenchOptions): Promise<{
     const before = await measureBareLoop(receiver.url, body, source.secret, concurrency, options.bareLoopSeconds);
     log(`  sustained: draining ${options.backlogEvents} events ...`);
     await source.preload(options.backlogEvents);
+    const profile = options.profile ? await startCpuProfile() : undefined;
     const sustained = await measureSustainedDeliveries(webhooks, receiver, options.backlogEvents);
+    if (profile) for (const line of await profile.stop(path.join(REPO_ROOT, '.bench', `webhooks-${environment.database.dialect}.cpuprofile`))) log(line);
     const after = await measureBareLoop(receiver.url, body, source.secret, concurrency, options.bareLoopSeconds);
 
-    const mean = Math.round((before + after) / 2);
+    const mean = Math.round((before.perSecond + after.perSecond) / 2);
     const report: WebhooksBenchReport = {
       database: environment.database.dialect,
       inFlightPerEndpoint: concurrency,
       latency,
       sustained,
-      bareLoop: { before, after, mean },
+      bareLoop: { before: before.perSecond, after: after.perSecond, mean, cpuUsPerRequest: Math.round((before.cpuUsPerRequest + after.cpuUsPerRequest) / 2) },
       bareLoopRatio: Math.round((sustained.deliveriesPerSecond / mean) * 1000) / 1000,
       missed: [],
     };
@@ -100,6 +106,7 @@ export function formatWebhooksReport(r: WebhooksBenchReport): string {
     `  sustained: ${r.sustained.deliveriesPerSecond} deliveries/s (${r.sustained.events} events drained in ${r.sustained.seconds} s)${r.database === 'sqlite' ? `   (target >= ${WEBHOOK_TARGETS.sqliteDeliveriesPerSecond})` : ''}`,
     `  bare undici loop, ${r.inFlightPerEndpoint} concurrent: ${r.bareLoop.before} then ${r.bareLoop.after} requests/s (mean ${r.bareLoop.mean})`,
     `  dispatcher / bare loop: ${(r.bareLoopRatio * 100).toFixed(1)} %   (target >= ${WEBHOOK_TARGETS.minBareLoopRatio * 100} %)`,
+    `  CPU of this process: ${r.sustained.cpuUsPerDelivery} µs per delivery, ${r.bareLoop.cpuUsPerRequest} µs per bare request (${((100 * r.bareLoop.cpuUsPerRequest) / r.sustained.cpuUsPerDelivery).toFixed(1)} %)`,
     '',
   ].join('\n');
 }

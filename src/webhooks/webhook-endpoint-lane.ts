@@ -9,13 +9,13 @@ export interface QueuedDelivery {
 }
 
 /**
- * An endpoint that answers within this (ms, on average) gets a queue four windows deep: a
+ * An endpoint that answers within this (ms, on average) gets a queue eight windows deep: a
  * claim waits for its transaction's COMMIT, and while it does a fast endpoint empties a queue
  * only one window deep, so deliveries would wait on claims. A slower endpoint keeps one window
  * queued, so a queued delivery waits at most about one attempt (its lease allows for that).
  */
 const FAST_ANSWER_MS = 50;
-const FAST_QUEUE_WINDOWS = 4;
+const FAST_QUEUE_WINDOWS = 8;
 
 /** One endpoint as this dispatcher sees it: its window, and the deliveries it claimed that wait for a slot. */
 export class EndpointLane {

@@ -1,44 +1,90 @@
-// The webhooks store on PostgreSQL: the claim and the outcome batch are one statement each, one
-// round trip (measured: the dispatcher's throughput there is bounded by its round trips).
+// The webhooks store on PostgreSQL: the claim (with its endpoint's read) and the outcome batch
+// are one statement each, one round trip (measured: the dispatcher's throughput there is
+// bounded by its round trips).
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../platform/db/database-schema.ts';
-import { findWebhookEndpoint } from './webhook-endpoints-store.ts';
-import { fencedKey, isClaimable, type ClaimParameters, type ClaimedDeliveryWithBody, type FencedOutcomeRow, type WebhooksStore } from './webhooks-store.ts';
+import type { WebhookEndpointRow } from './webhook-endpoints-store.ts';
+import { fencedKey, releaseDeliveryLeases, type ClaimParameters, type ClaimedDeliveryWithBody, type FencedOutcomeRow, type WebhooksStore } from './webhooks-store.ts';
 
 export const postgresWebhooksStore: WebhooksStore = {
   async claimEndpointDeliveries(db, claim, endpointOf) {
-    const row = await findWebhookEndpoint(db, claim.partnerId);
-    const endpoint = row && endpointOf(row);
-    if (!endpoint) return { endpoint: undefined, claimed: [] };
-    return { endpoint, claimed: await claimDueDeliveriesWithBodies(db, claim) };
+    const rows = await claimWithEndpoint(db, claim);
+    const claimed = rows.flatMap(claimedOf);
+    let endpoint;
+    try {
+      endpoint = rows[0] && endpointOf(endpointRowOf(rows[0]));
+    } finally {
+      // The statement's test of the endpoint is deliveryEndpointOf's: they cannot disagree, but
+      // if they ever did (or the secret cannot be decrypted), nothing stays leased for nothing.
+      if (!endpoint && claimed.length > 0) await releaseDeliveryLeases(db, claimed.map((row) => ({ id: row.id, fencingToken: Number(row.fencing_token) })));
+    }
+    return endpoint ? { endpoint, claimed } : { endpoint: undefined, claimed: [] };
   },
 
   recordAttemptsIfFenced: recordAttemptsInOneStatement,
 };
 
+type ClaimRow = { [K in keyof WebhookEndpointRow as `endpoint_${K}`]: WebhookEndpointRow[K] } & { [K in keyof ClaimedDeliveryWithBody]: ClaimedDeliveryWithBody[K] | null };
+
+function endpointRowOf(row: ClaimRow): WebhookEndpointRow {
+  return {
+    id: row.endpoint_id,
+    webhook_url: row.endpoint_webhook_url,
+    webhook_enabled: row.endpoint_webhook_enabled,
+    webhook_secret_encrypted: row.endpoint_webhook_secret_encrypted,
+    webhook_secret_issued_at: row.endpoint_webhook_secret_issued_at,
+    webhook_previous_secret_encrypted: row.endpoint_webhook_previous_secret_encrypted,
+    webhook_previous_secret_expires_at: row.endpoint_webhook_previous_secret_expires_at,
+  };
+}
+
+function claimedOf(row: ClaimRow): ClaimedDeliveryWithBody[] {
+  if (row.id === null) return [];
+  const { id, event_id, attempts_made, fencing_token, reason, created_at, body, event_type, traceparent } = row;
+  return [{ id, event_id: event_id!, attempts_made: attempts_made!, fencing_token: fencing_token!, reason: reason!, created_at: created_at!, body: body!, event_type: event_type!, traceparent }];
+}
+
 /**
- * The claim (as on SQLite), with each event's body joined in, as one statement (one round
- * trip, its own transaction). The rows are picked FOR UPDATE SKIP LOCKED, so concurrent
- * claimers take disjoint sets without waiting; the pick is materialized so that it runs once.
+ * The partner's endpoint and the claim (as on SQLite), with each event's body joined in, as
+ * one statement: one round trip, its own transaction. Deliveries are claimed only when the
+ * endpoint can receive them now, tested as deliveryEndpointOf tests it (enabled, with a URL
+ * and a secret), on the same snapshot the claim reads, as the endpoint read just before the
+ * claim used to. The rows are picked FOR UPDATE SKIP LOCKED, so concurrent claimers take
+ * disjoint sets without waiting; the pick is materialized so that it runs once. One row per
+ * claimed delivery, each carrying the endpoint; a single row without a delivery when none was
+ * claimed; no row when the partner does not exist.
  */
-async function claimDueDeliveriesWithBodies(db: Kysely<Database>, p: ClaimParameters): Promise<ClaimedDeliveryWithBody[]> {
-  return db
-    .with(
-      (cte) => cte('picked').materialized(),
-      (db) => db.selectFrom('webhook_deliveries').select('id').where('partner_id', '=', p.partnerId).where(isClaimable(p.now)).orderBy('next_attempt_at').limit(p.limit).forUpdate().skipLocked(),
+async function claimWithEndpoint(db: Kysely<Database>, p: ClaimParameters): Promise<ClaimRow[]> {
+  const claimable = sql`status = 'pending' and next_attempt_at <= ${p.now} and (lease_expires_at is null or lease_expires_at <= ${p.now})`;
+  const { rows } = await sql<ClaimRow>`
+    with endpoint as (
+      select id, webhook_url, webhook_enabled, webhook_secret_encrypted, webhook_secret_issued_at,
+             webhook_previous_secret_encrypted, webhook_previous_secret_expires_at
+      from partners where id = ${p.partnerId}
+    ),
+    picked as materialized (
+      select id from webhook_deliveries
+      where partner_id = ${p.partnerId} and ${claimable}
+        and exists (select 1 from endpoint where webhook_enabled = 1 and coalesce(webhook_url, '') <> '' and coalesce(webhook_secret_encrypted, '') <> '')
+      order by next_attempt_at limit ${p.limit} for update skip locked
+    ),
+    claimed as (
+      update webhook_deliveries
+      set lease_owner = ${p.leaseOwner}, lease_expires_at = ${p.leaseExpiresAt}, fencing_token = fencing_token + 1
+      where id in (select id from picked)
+        -- Checked again on the row being updated: PostgreSQL re-reads the newest version of a
+        -- row it waited for, and a delivery someone else has just leased is not taken.
+        and ${claimable}
+      returning id, event_id, attempts_made, fencing_token, reason, created_at
     )
-    .with('claimed', (db) =>
-      db
-        .updateTable('webhook_deliveries')
-        .set((eb) => ({ lease_owner: p.leaseOwner, lease_expires_at: p.leaseExpiresAt, fencing_token: eb('fencing_token', '+', 1) }))
-        .where('id', 'in', (eb) => eb.selectFrom('picked').select('picked.id'))
-        .where(isClaimable(p.now))
-        .returning(['id', 'event_id', 'attempts_made', 'fencing_token', 'reason', 'created_at']),
-    )
-    .selectFrom('claimed')
-    .innerJoin('webhook_events as e', 'e.id', 'claimed.event_id')
-    .select(['claimed.id', 'claimed.event_id', 'claimed.attempts_made', 'claimed.fencing_token', 'claimed.reason', 'claimed.created_at', 'e.body', 'e.event_type', 'e.traceparent'])
-    .execute();
+    select n.id as endpoint_id, n.webhook_url as endpoint_webhook_url, n.webhook_enabled as endpoint_webhook_enabled,
+           n.webhook_secret_encrypted as endpoint_webhook_secret_encrypted, n.webhook_secret_issued_at as endpoint_webhook_secret_issued_at,
+           n.webhook_previous_secret_encrypted as endpoint_webhook_previous_secret_encrypted,
+           n.webhook_previous_secret_expires_at as endpoint_webhook_previous_secret_expires_at,
+           c.id, c.event_id, c.attempts_made, c.fencing_token, c.reason, c.created_at, e.body, e.event_type, e.traceparent
+    from endpoint n
+    left join (claimed c join webhook_events e on e.id = c.event_id) on true`.execute(db);
+  return rows;
 }
 
 /**

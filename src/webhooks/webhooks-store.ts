@@ -55,13 +55,13 @@ export interface ClaimedDeliveryRow {
   created_at: string;
 }
 
-export interface ClaimParameters {
+export type ClaimParameters = {
   partnerId: string;
   now: string;
   limit: number;
   leaseOwner: string;
   leaseExpiresAt: string;
-}
+};
 
 export interface ClaimedDeliveryWithBody extends ClaimedDeliveryRow, ClaimedEventColumns {}
 
