@@ -140,7 +140,7 @@ export function startSearchBudget(totalMs: number, timers: BudgetTimers = REAL_T
   let signal: AbortSignal | undefined;
   return {
     get signal() {
-      return (signal ??= timers.abortAfter(Math.max(0, deadline - timers.now())));
+      return (signal ??= timers.abortAfter(Math.max(0, Math.ceil(deadline - timers.now()))));
     },
     spent: () => signal?.aborted === true || timers.now() >= deadline,
   };
