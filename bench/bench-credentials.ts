@@ -52,9 +52,12 @@ export async function requestAccessToken(baseUrl: string, variables: BenchVariab
 }
 
 /** Runs `work` against a fresh `erx serve` (its own data) with the sandbox seeded and a token; stops and removes it all after. */
-export async function withSeededServer<T>(work: (server: ChildServer, environment: ApiEnvironment, variables: BenchVariables) => Promise<T>): Promise<T> {
+export async function withSeededServer<T>(
+  work: (server: ChildServer, environment: ApiEnvironment, variables: BenchVariables) => Promise<T>,
+  environmentOptions: { metrics?: boolean } = {},
+): Promise<T> {
   const port = await findFreePort();
-  const environment = await prepareApiEnvironment(port);
+  const environment = await prepareApiEnvironment(port, environmentOptions);
   try {
     const server = await startChildServer({ name: 'erx server', args: ['bin/erx.js', 'serve'], env: environment.env, port, readyPath: '/ready' });
     try {

@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { deferCleanup } from './bench-cleanup.ts';
+import { findFreePort } from './bench-processes.ts';
 
 export interface BenchDatabase {
   dialect: 'sqlite' | 'postgres';
@@ -30,7 +31,12 @@ async function dropSchema(databaseUrl: string, schema: string): Promise<void> {
   }
 }
 
-export async function prepareApiEnvironment(port: number): Promise<ApiEnvironment> {
+/**
+ * `metrics`: the Prometheus listener on a free port of its own, as production runs it (issue 31:
+ * the API rows are measured with metrics and the audit trail on, their cost counts). Off by
+ * default, whatever the shell says, for the benches of one component.
+ */
+export async function prepareApiEnvironment(port: number, options: { metrics?: boolean } = {}): Promise<ApiEnvironment> {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'erx-bench-'));
   const databaseUrl = process.env.DATABASE_URL?.trim() || undefined;
   const schema = databaseUrl ? `bench_${randomBytes(6).toString('hex')}` : undefined;
@@ -58,8 +64,7 @@ export async function prepareApiEnvironment(port: number): Promise<ApiEnvironmen
     // The bulk-create row adds 100 drugs a request for as long as it runs: the default cap of
     // 10,000 an organization would stop it within seconds. The highest the setting allows.
     ERX_CUSTOM_DRUGS_MAX: '10000000',
-    // Metrics off, whatever the shell says: the metrics-cost phase starts its own server with them on.
-    ERX_METRICS_PORT: '',
+    ERX_METRICS_PORT: options.metrics ? String(await findFreePort()) : '',
   };
   return {
     env,

@@ -107,7 +107,7 @@ async function measureRows(
 export async function measureRun(options: BenchOptions): Promise<RunMeasurements> {
   return withBaselineServer(options, async (baselines) => {
     const port = await findFreePort();
-    const environment = await prepareApiEnvironment(port);
+    const environment = await prepareApiEnvironment(port, { metrics: true });
     log(`api: erx serve (${environment.database.dialect}${environment.database.schema ? `, schema ${environment.database.schema}` : ''})`);
     try {
       const server = await startChildServer({ name: 'erx server', args: ['bin/erx.js', 'serve'], env: environment.env, port, readyPath: '/ready' });

@@ -77,7 +77,7 @@ interface SideSpec {
 /** Starts `erx serve` of the side's checkout on fresh data, seeds it through its own CLI, and runs the setup through its API. */
 async function withSide<T>({ label, cwd, tolerateSetupFailures }: SideSpec, use: (side: Side) => Promise<T>): Promise<T> {
   const port = await findFreePort();
-  const environment = await prepareApiEnvironment(port);
+  const environment = await prepareApiEnvironment(port, { metrics: true });
   try {
     const server = await startChildServer({ name: `${label} erx server`, args: ['bin/erx.js', 'serve'], env: environment.env, port, readyPath: '/ready', cwd });
     try {

@@ -1,7 +1,7 @@
 // What metrics cost: `GET …/validate` (the cheapest authenticated route, where a per-request hook
-// weighs most) on two `erx serve` processes of the same data, one with ERX_METRICS_PORT and one
-// without, in slices alternating between them (measureAgainstBaseline with the process without
-// metrics in the baseline's place). The last phase of `npm run bench`, and alone as
+// weighs most) on two `erx serve` processes of the same data: the bench's own, which runs with
+// ERX_METRICS_PORT as production does, and a second one started without, in slices alternating
+// between them (measureAgainstBaseline with the process without metrics in the baseline's place). The last phase of `npm run bench`, and alone as
 // `npm run bench -- metrics`. Afterwards the metrics listener is scraped: its count of validate
 // requests must cover every request measured, or the process was not measuring at all.
 //
@@ -66,19 +66,21 @@ async function countedValidateRequests(metricsUrl: string): Promise<number> {
 }
 
 /**
- * Starts a second server on `withoutMetrics`'s data with ERX_METRICS_PORT set, measures validate
- * on both in alternating slices, checks the listener's count, and stops the second server.
+ * Starts a second server on `withMetrics`'s data without ERX_METRICS_PORT, measures validate on
+ * both in alternating slices, checks the listener's count, and stops the second server.
+ * `env` is the environment `withMetrics` runs in (its ERX_METRICS_PORT names the listener).
  */
-export async function measureMetricsCost(withoutMetrics: ChildServer, env: NodeJS.ProcessEnv, variables: BenchVariables, options: BenchOptions): Promise<MetricsCost> {
+export async function measureMetricsCost(withMetrics: ChildServer, env: NodeJS.ProcessEnv, variables: BenchVariables, options: BenchOptions): Promise<MetricsCost> {
   const validate = API_ENDPOINTS.find((endpoint) => endpoint.name === 'validate');
   if (!validate) throw new Error('API_ENDPOINTS has no validate row');
-  const [port, metricsPort] = [await findFreePort(), await findFreePort()];
-  const metricsUrl = `http://127.0.0.1:${metricsPort}`;
-  log(`metrics cost: validate on a second erx serve with ERX_METRICS_PORT=${metricsPort}, beside the one without (${options.warmupSeconds} s warm-up each, ${options.durationSeconds} s measured on each)`);
-  const withMetricsServer = await startChildServer({
-    name: 'erx server with metrics',
+  if (!env.ERX_METRICS_PORT) throw new Error('measureMetricsCost needs the server with metrics (ERX_METRICS_PORT in its environment)');
+  const port = await findFreePort();
+  const metricsUrl = `http://127.0.0.1:${env.ERX_METRICS_PORT}`;
+  log(`metrics cost: validate on the erx serve with ERX_METRICS_PORT=${env.ERX_METRICS_PORT}, beside a second one without (${options.warmupSeconds} s warm-up each, ${options.durationSeconds} s measured on each)`);
+  const withoutMetrics = await startChildServer({
+    name: 'erx server without metrics',
     args: ['bin/erx.js', 'serve'],
-    env: { ...env, PORT: String(port), ERX_METRICS_PORT: String(metricsPort) },
+    env: { ...env, PORT: String(port), ERX_METRICS_PORT: '' },
     port,
     readyPath: '/ready',
   });
@@ -88,12 +90,12 @@ export async function measureMetricsCost(withoutMetrics: ChildServer, env: NodeJ
     // Both warmed up before their CPU is read (a fresh process spends seconds compiling). From here
     // the process without metrics answers only the measured slices; the one with them also a
     // second sample and warm-up, which its listener counts as well.
-    await warmUpBaseline(withMetricsServer.baseUrl, request, options);
-    const cpuBefore = { off: cpuSecondsOf(withoutMetrics.pid), on: cpuSecondsOf(withMetricsServer.pid) };
+    await warmUpBaseline(withMetrics.baseUrl, request, options);
+    const cpuBefore = { off: cpuSecondsOf(withoutMetrics.pid), on: cpuSecondsOf(withMetrics.pid) };
     const countedBefore = await countedValidateRequests(metricsUrl).catch(() => 0);
-    const paired = await measureAgainstBaseline({ baseUrl: withMetricsServer.baseUrl, request }, off, options);
+    const paired = await measureAgainstBaseline({ baseUrl: withMetrics.baseUrl, request }, off, options);
     const cpuOff = cpuSecondsOf(withoutMetrics.pid) - cpuBefore.off;
-    const cpuOn = cpuSecondsOf(withMetricsServer.pid) - cpuBefore.on;
+    const cpuOn = cpuSecondsOf(withMetrics.pid) - cpuBefore.on;
     const countedByMetrics = await countedValidateRequests(metricsUrl);
     if (countedByMetrics - countedBefore < paired.row.requests) {
       throw new BenchFailure(`the metrics listener counted ${countedByMetrics - countedBefore} validate requests, fewer than the ${paired.row.requests} measured`);
@@ -106,7 +108,7 @@ export async function measureMetricsCost(withoutMetrics: ChildServer, env: NodeJ
     const ratio = round(paired.row.requestsPerSecond / paired.baseline.requestsPerSecond, 3);
     return { withMetrics: paired.row, withoutMetrics: paired.baseline, ratio, cpuMicrosPerRequest, cpuRatio, countedByMetrics, pass: cpuRatio >= METRICS_COST_MIN_RATIO };
   } finally {
-    await withMetricsServer.stop();
+    await withoutMetrics.stop();
   }
 }
 
@@ -123,5 +125,5 @@ export function formatMetricsCost(cost: MetricsCost): string {
 
 /** `npm run bench -- metrics`: only this phase, on fresh data (a seed and a token, no other setup). */
 export function runMetricsCostBench(options: BenchOptions): Promise<MetricsCost> {
-  return withSeededServer((server, environment, variables) => measureMetricsCost(server, environment.env, variables, options));
+  return withSeededServer((server, environment, variables) => measureMetricsCost(server, environment.env, variables, options), { metrics: true });
 }

@@ -2,6 +2,8 @@
 // finish, stop what else runs on the same infrastructure (the webhook dispatcher), then close
 // the rate limiter and the database. With ERX_METRICS_PORT, the metrics listener runs beside it
 // (startMetricsExposure, also used by `erx worker`).
+import type http from 'node:http';
+import type { Socket } from 'node:net';
 import { buildApp } from './app.ts';
 import { buildFeatures, type Features } from './features.ts';
 import type { App } from './route-module.ts';
@@ -45,6 +47,23 @@ export async function startMetricsExposure(deps: Deps, features: Pick<Features, 
   }
 }
 
+function trackConnections(server: http.Server): Set<Socket> {
+  const open = new Set<Socket>();
+  server.on('connection', (socket: Socket) => {
+    open.add(socket);
+    socket.once('close', () => open.delete(socket));
+  });
+  return open;
+}
+
+function askInFlightToClose(connections: Set<Socket>): void {
+  for (const socket of connections) {
+    // The response a connection is writing (Node's own link from socket to response).
+    const response = (socket as Socket & { _httpMessage?: http.ServerResponse | null })._httpMessage;
+    if (response && !response.headersSent) response.setHeader('connection', 'close');
+  }
+}
+
 export async function startServer(
   deps: Deps,
   features: Features = buildFeatures(deps),
@@ -61,17 +80,21 @@ export async function startServer(
       await closeDeps(deps);
     }
   });
-  // Once stopping, every response asks the client to close its keep-alive connection, so
-  // the connections of requests that were in flight end with them and close() can finish.
+  // Once stopping, the response each open connection still owes asks its client to close the
+  // connection, so the connections of requests that were in flight end with them and close()
+  // can finish (Fastify answers requests that come later with 503 and `connection: close`).
+  // Done to the connections at that moment, not in an onSend hook: any onSend hook puts every
+  // response through Fastify's onSend path (BENCHMARKS.md, decisions).
+  const connections = trackConnections(app.server);
   let stopping: Promise<void> | undefined;
-  app.addHook('onSend', (_request, reply, payload, done) => {
-    if (stopping) reply.header('connection', 'close');
-    done(null, payload);
-  });
+  const stop = () => {
+    askInFlightToClose(connections);
+    return app.close();
+  };
   try {
     const address = await app.listen({ port: deps.config.port, host: deps.config.host });
     metricsListener = await startMetricsExposure(deps, features);
-    return { app, url: address, metricsUrl: metricsListener?.url, stop: () => (stopping ??= app.close()) };
+    return { app, url: address, metricsUrl: metricsListener?.url, stop: () => (stopping ??= stop()) };
   } catch (error) {
     await app.close();
     throw error;

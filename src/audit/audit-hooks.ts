@@ -10,11 +10,14 @@ import { currentAuditScope, runInAuditScope } from './audit-scope.ts';
 import type { AuditTrail } from './audit-trail.ts';
 
 const WRITES_AT_ONCE = new Set(['GET', 'HEAD']);
+const ANONYMOUS = Object.freeze({ kind: 'anonymous' as const });
+const WRITTEN_AT_ONCE = { deferred: false };
+const DEFERRED = { deferred: true };
 
 export function installAuditScope(app: FastifyInstance, trail: AuditTrail): void {
   app.addHook('onRequest', (request, _reply, done) => {
-    const facts = { actor: { kind: 'anonymous' } as const, hpio: null, requestId: request.id, clientAddress: request.ip };
-    runInAuditScope(facts, done, { deferred: !WRITES_AT_ONCE.has(request.method) });
+    const facts = { actor: ANONYMOUS, hpio: null, requestId: request.id, clientAddress: request.ip };
+    runInAuditScope(facts, done, WRITES_AT_ONCE.has(request.method) ? WRITTEN_AT_ONCE : DEFERRED);
   });
   const flush: onSendHookHandler = (_request, _reply, payload, done) => {
     const scope = currentAuditScope();

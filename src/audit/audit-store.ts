@@ -3,7 +3,9 @@
 // Appending takes the chain head's row lock first (an UPDATE of its one row), so appenders on
 // any number of instances take turns and sequence numbers have no gaps.
 import { sql, type Kysely } from 'kysely';
+import { auditEntriesColumns } from '../platform/db/audit-tables.ts';
 import type { Database } from '../platform/db/database-schema.ts';
+import { precompileQuery, type PrecompiledQuery } from '../platform/db/precompiled-query.ts';
 import { chainEntries, type StoredAuditEntry } from './audit-chain.ts';
 import type { UnchainedEntry } from './audit-entry.ts';
 
@@ -14,22 +16,49 @@ export interface ChainPoint {
   hash: string;
 }
 
+// The three statements of every append, compiled once (building and compiling them through
+// Kysely cost more than running them on SQLite: ~6 % of a precheck, BENCHMARKS.md).
+const moveChainHead = precompileQuery<{ count: number }, { last_seq: number | bigint; last_hash: string }>((db, param) =>
+  db.updateTable('audit_chain').set({ last_seq: sql`last_seq + ${param('count')}` }).where('id', '=', 1).returning(['last_seq', 'last_hash']),
+);
+const setChainHash = precompileQuery<{ hash: string }, never>((db, param) =>
+  db.updateTable('audit_chain').set({ last_hash: param('hash') }).where('id', '=', 1),
+);
+
+/** Every column of an entry, in the order each row's values are bound. */
+const ENTRY_COLUMNS = Object.keys(auditEntriesColumns) as (keyof StoredAuditEntry)[];
+/** Rows per insert, within each dialect's limit on bound parameters. */
+const ROWS_PER_INSERT = 50;
+/** The insert of n rows (1 to ROWS_PER_INSERT), its values named by their position: row × columns + column. */
+const insertsOfRows: PrecompiledQuery<Record<string, unknown>, never>[] = [];
+
+function insertOfRows(count: number): PrecompiledQuery<Record<string, unknown>, never> {
+  return (insertsOfRows[count] ??= precompileQuery<Record<string, unknown>, never>((db, param) =>
+    db.insertInto('audit_entries').values(
+      Array.from({ length: count }, (_, row) =>
+        Object.fromEntries(ENTRY_COLUMNS.map((column, index) => [column, param(String(row * ENTRY_COLUMNS.length + index))])) as StoredAuditEntry,
+      ),
+    ),
+  ));
+}
+
+async function insertEntries(trx: Db, rows: readonly StoredAuditEntry[]): Promise<void> {
+  // Integer keys: the object keeps them as elements, an array in all but name.
+  const values: Record<string, unknown> = {};
+  let position = 0;
+  for (const row of rows) for (const column of ENTRY_COLUMNS) values[position++] = row[column] ?? null;
+  await insertOfRows(rows.length)(trx, values);
+}
+
 /** Appends `entries` in `trx` after the chain's head; returns them as stored. */
 export async function appendAuditEntries(trx: Db, key: Buffer, entries: readonly UnchainedEntry[]): Promise<StoredAuditEntry[]> {
   // Moving last_seq on first takes the row's lock (PostgreSQL) or the write lock (SQLite) at once.
-  const moved = await trx
-    .updateTable('audit_chain')
-    .set({ last_seq: sql`last_seq + ${entries.length}` })
-    .where('id', '=', 1)
-    .returning(['last_seq', 'last_hash'])
-    .executeTakeFirstOrThrow();
+  const [moved] = await moveChainHead(trx, { count: entries.length });
+  if (!moved) throw new Error('the audit chain has no head row (id 1)');
   const after = { seq: Number(moved.last_seq) - entries.length, hash: moved.last_hash };
   const chained = chainEntries(key, after, entries);
-  // Many rows per statement, within each dialect's limit on bound parameters.
-  for (let start = 0; start < chained.length; start += 50) {
-    await trx.insertInto('audit_entries').values(chained.slice(start, start + 50)).execute();
-  }
-  await trx.updateTable('audit_chain').set({ last_hash: chained[chained.length - 1]!.hash }).where('id', '=', 1).execute();
+  for (let start = 0; start < chained.length; start += ROWS_PER_INSERT) await insertEntries(trx, chained.slice(start, start + ROWS_PER_INSERT));
+  await setChainHash(trx, { hash: chained[chained.length - 1]!.hash });
   return chained;
 }
 

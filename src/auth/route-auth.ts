@@ -3,7 +3,7 @@
 // stops: the JSON API serves public and bearer-token routes, the portal public and session
 // routes.
 import { identifyAuditActor } from '../audit/index.ts';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest, onRequestHookHandler, RouteOptions } from 'fastify';
 import { rolesWith, type Capability } from './capabilities.ts';
 import { whenReady, type Awaitable } from '../platform/awaitable.ts';
 import type { AuthContext, Principal } from './auth-service.ts';
@@ -67,37 +67,51 @@ export function requireDeclaredAuth(app: FastifyInstance, kinds: readonly RouteA
   });
 }
 
+/** Appends `hook` to the route's own onRequest hooks. */
+function addRouteOnRequest(route: RouteOptions, hook: onRequestHookHandler): void {
+  route.onRequest = route.onRequest === undefined ? [hook] : [...[route.onRequest].flat(), hook];
+}
+
 /**
  * The bearer check of every bearer route: sets request.principal or fails with the spec's
  * error. With the token, the principal row and the rate limit all known already (the usual
- * case), it finishes without a promise.
+ * case), it finishes without a promise. Each bearer route gets its own hook, made when the
+ * route is added with its requirement: reading `request.routeOptions` per request builds a
+ * fresh object in Fastify 5, and routes of other kinds pay nothing.
  */
 export function installBearerAuth(app: FastifyInstance, auth: AuthContext): void {
   app.decorateRequest('principal', null);
-  app.addHook('onRequest', (request, _reply, done) => {
-    const declared = request.routeOptions.config.auth;
-    if (declared?.kind !== 'bearer') return done();
-    let pending: Awaitable<void>;
-    try {
-      pending = whenReady(authenticateBearer(auth, credentialsOf(request), declared), (principal) => {
-        request.principal = principal;
-        identifyAuditActor({ kind: 'user', partnerId: principal.partnerId, organizationId: principal.organizationId, userId: principal.userId }, principal.organizationHpio);
-      });
-    } catch (error) {
-      return done(error as Error);
-    }
-    if (pending instanceof Promise) pending.then(() => done(), done);
-    else done();
+  app.addHook('onRoute', (route) => {
+    const declared = route.config?.auth;
+    if (declared?.kind !== 'bearer') return;
+    addRouteOnRequest(route, (request, _reply, done) => {
+      let pending: Awaitable<void>;
+      try {
+        pending = whenReady(authenticateBearer(auth, credentialsOf(request), declared), (principal) => {
+          request.principal = principal;
+          identifyAuditActor({ kind: 'user', partnerId: principal.partnerId, organizationId: principal.organizationId, userId: principal.userId }, principal.organizationHpio);
+        });
+      } catch (error) {
+        return done(error as Error);
+      }
+      if (pending instanceof Promise) pending.then(() => done(), done);
+      else done();
+    });
   });
 }
 
-/** The partner check of every `partner` route: sets request.partnerId or fails with the spec's 401 (429 when locked out). */
+/** The partner check of every `partner` route (its own hook, as above): sets request.partnerId or fails with the spec's 401 (429 when locked out). */
 export function installPartnerAuth(app: FastifyInstance, auth: AuthContext): void {
   app.decorateRequest('partnerId', null);
-  app.addHook('onRequest', async (request) => {
-    if (request.routeOptions.config.auth?.kind !== 'partner') return;
-    request.partnerId = await authenticatePartner(auth, request.headers, request.ip);
-    identifyAuditActor({ kind: 'partner', partnerId: request.partnerId });
+  app.addHook('onRoute', (route) => {
+    if (route.config?.auth?.kind !== 'partner') return;
+    addRouteOnRequest(route, (request, _reply, done) => {
+      authenticatePartner(auth, request.headers, request.ip).then((partnerId) => {
+        request.partnerId = partnerId;
+        identifyAuditActor({ kind: 'partner', partnerId });
+        done();
+      }, done);
+    });
   });
 }
 

@@ -208,10 +208,13 @@ function abortedError(): HiServiceUnreachableError {
  * Waits as the real service would take to answer: the latency, or the per-call timeout when
  * the latency exceeds it (the call then fails), or until the request's budget aborts the call.
  */
-async function imitateLatency(options: HiSandboxSimulatorOptions, sleep: NonNullable<HiSandboxSimulatorOptions['sleep']>, signal: AbortSignal | undefined): Promise<void> {
-  if (signal?.aborted) throw abortedError();
+async function imitateLatency(options: HiSandboxSimulatorOptions, sleep: NonNullable<HiSandboxSimulatorOptions['sleep']>, context: HiCallContext): Promise<void> {
   const latencyMs = options.latencyMs ?? 0;
+  // No latency: the answer is there at once, before any budget could run out (and the budget's
+  // signal, made on first read, is not made for nothing: ihi-search.ts).
   if (latencyMs <= 0) return;
+  const signal = context.signal;
+  if (signal?.aborted) throw abortedError();
   const timedOut = options.timeoutMs !== undefined && latencyMs > options.timeoutMs;
   const waitMs = timedOut ? options.timeoutMs! : latencyMs;
   if (signal === undefined) await sleep(waitMs);
@@ -245,11 +248,11 @@ export function createHiSandboxSimulator(options: HiSandboxSimulatorOptions): Hi
   const sleep = options.sleep ?? realSleep;
   return {
     async searchIhi(request, context: HiCallContext) {
-      await imitateLatency(options, sleep, context.signal);
+      await imitateLatency(options, sleep, context);
       return findPatient(patientIndexes, request);
     },
     async verifyProvider(request, context: HiCallContext) {
-      await imitateLatency(options, sleep, context.signal);
+      await imitateLatency(options, sleep, context);
       return verifyProviderRecord(providerIndex, request);
     },
   };

@@ -223,6 +223,35 @@ describe('runIhiSearch within the budget', () => {
     ]);
   });
 
+  it('makes the budget signal only when a call reads it, timed to the same deadline', async () => {
+    const timers = manualTimers();
+    const instant = createHiSandboxSimulator({ fixtures: HI_DEMO_FIXTURES, latencyMs: 0, timeoutMs: 10_000 });
+    const found = await runIhiSearch(instant, HI_CONTEXT, identifiers, DEMOGRAPHICS, PATHS, [], startSearchBudget(250, timers));
+    expect(found).toMatchObject({ kind: 'found', searchedPath: 'medicare' });
+    expect(timers.signalsMade).toBe(0);
+    const budget = startSearchBudget(250, timers);
+    timers.advance(200);
+    const signal = budget.signal;
+    expect(timers.signalsMade).toBe(1);
+    timers.advance(49);
+    expect(signal.aborted).toBe(false);
+    timers.advance(1);
+    expect(signal.aborted).toBe(true);
+  });
+
+  it('makes no call at all once the budget is spent before the first path', async () => {
+    let now = 0;
+    const timers: BudgetTimers = { now: () => now, abortAfter: () => new AbortController().signal };
+    const { port, asked } = scriptedPort({});
+    const budget = startSearchBudget(300, timers);
+    now = 300;
+    const attempts: SearchAttempt[] = [];
+    const run = await runIhiSearch(port, HI_CONTEXT, ALL_IDENTIFIERS, DEMOGRAPHICS, PATHS, attempts, budget);
+    expect(run).toEqual({ kind: 'unreachable', searchedPath: 'medicare', failedPaths: [], budgetSpent: true });
+    expect(asked).toEqual([]);
+    expect(attempts).toEqual([]);
+  });
+
   it('abandons the call in flight when the budget runs out and tries no further path', async () => {
     const timers = manualTimers();
     const attempts: SearchAttempt[] = [];

@@ -118,8 +118,8 @@ export interface SearchAttempt {
 
 /** How long the calls of one request may take together (ERX_HI_BUDGET_MS). */
 export interface SearchBudget {
-  /** Aborts when the budget runs out; each call is given it (HiCallContext.signal). */
-  signal: AbortSignal;
+  /** Aborts when the budget runs out; each call that reads it is given it (HiCallContext.signal). */
+  readonly signal: AbortSignal;
   spent(): boolean;
 }
 
@@ -130,10 +130,31 @@ export interface BudgetTimers {
 
 const REAL_TIMERS: BudgetTimers = { now: () => performance.now(), abortAfter: (ms) => AbortSignal.timeout(ms) };
 
+/**
+ * The signal is made when a call first reads it, timed to the same deadline: AbortSignal.timeout
+ * (an event target, a timer and a finalization registration) was ~2 % of every precheck, whose
+ * simulated calls answer at once and never read it. `spent()` needs no signal.
+ */
 export function startSearchBudget(totalMs: number, timers: BudgetTimers = REAL_TIMERS): SearchBudget {
   const deadline = timers.now() + totalMs;
-  const signal = timers.abortAfter(totalMs);
-  return { signal, spent: () => signal.aborted || timers.now() >= deadline };
+  let signal: AbortSignal | undefined;
+  return {
+    get signal() {
+      return (signal ??= timers.abortAfter(Math.max(0, Math.ceil(deadline - timers.now()))));
+    },
+    spent: () => signal?.aborted === true || timers.now() >= deadline,
+  };
+}
+
+/** A call's context whose signal is the budget's, read (and so made) only by a call that uses it. */
+function budgetedContext(context: HiCallContext, budget: SearchBudget): HiCallContext {
+  return {
+    hpio: context.hpio,
+    userId: context.userId,
+    get signal() {
+      return budget.signal;
+    },
+  };
 }
 
 function attemptOf(path: IhiSearchPath, error: unknown, durationMs: number): SearchAttempt {
@@ -145,7 +166,8 @@ function attemptOf(path: IhiSearchPath, error: unknown, durationMs: number): Sea
 /**
  * Tries each runnable path in priority order until one matches; a path that finds no record
  * falls through to the next. An unreachable or refusing HI Service ends the walk, and so does
- * the budget: each call gets its signal, and once it is spent the remaining paths are not tried.
+ * the budget: each call gets its signal, and once it is spent no further path is tried (not even
+ * the first: a call that would only be abandoned is not made).
  * `paths` is not empty. Each call made is appended to `attempts` as it ends, even when the walk
  * then throws, so the caller can record every call the HI Service saw.
  */
@@ -159,9 +181,9 @@ export async function runIhiSearch(
   budget?: SearchBudget,
 ): Promise<IhiSearchRun> {
   const failedPaths: IhiSearchPath[] = [];
-  const callContext = budget ? { hpio: context.hpio, userId: context.userId, signal: budget.signal } : context;
+  const callContext = budget ? budgetedContext(context, budget) : context;
   for (const path of paths) {
-    if (budget?.spent() && failedPaths.length > 0) return { kind: 'unreachable', searchedPath: failedPaths.pop()!, failedPaths, budgetSpent: true };
+    if (budget?.spent()) return { kind: 'unreachable', searchedPath: failedPaths.pop() ?? path, failedPaths, budgetSpent: true };
     const started = performance.now();
     let result: IhiSearchResult;
     try {

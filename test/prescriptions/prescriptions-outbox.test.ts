@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { createAuditTrail } from '../../src/audit/index.ts';
 import { type Principal, SCOPES } from '../../src/auth/index.ts';
 import { enablePartnerForOrganization, DEMO_HPIO } from '../../src/onboarding/index.ts';
-import { createUnitOfWork } from '../../src/platform/db/unit-of-work.ts';
+import { createUnitOfWork, type RecordSink } from '../../src/platform/db/unit-of-work.ts';
 import { changePrescription, prescribe, PRESCRIPTION_ACTIONS, TRANSITIONS, type PrescriptionsContext } from '../../src/prescriptions/index.ts';
 import { createTokenMessageOutbox } from '../../src/token-delivery/index.ts';
 import { createWebhookOutbox } from '../../src/webhooks/index.ts';
@@ -83,7 +83,12 @@ describe('whose event', () => {
   });
 });
 
-/** Fails the statement that writes the audit entry (the last the change's transaction makes, after its event); remembers what ran before it. */
+/**
+ * Remembers the statements the change's transaction ran (a plugin sees those built through
+ * Kysely), and fails the transaction right after the audit trail appended its entry, the last
+ * write it makes, after its event. The append's statements are compiled once (audit-store.ts),
+ * out of a plugin's sight, so its sink is wrapped instead: it notes the insert once it is done.
+ */
 function failAfterEventInsert() {
   const tables = new WeakMap<object, string>();
   const seen: string[] = [];
@@ -97,11 +102,18 @@ function failAfterEventInsert() {
     async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
       const statement = tables.get(args.queryId);
       if (statement) seen.push(statement);
-      if (statement === 'InsertQueryNode:audit_entries') throw new Error('injected failure before COMMIT');
       return args.result;
     },
   };
-  return { plugin, seen };
+  const failingAfterAppend = <R>(sink: RecordSink<R>): RecordSink<R> => ({
+    ...sink,
+    async write(trx, records) {
+      await sink.write(trx, records);
+      seen.push('InsertQueryNode:audit_entries');
+      throw new Error('injected failure before COMMIT');
+    },
+  });
+  return { plugin, seen, failingAfterAppend };
 }
 
 describe('the transactional outbox', () => {
@@ -121,7 +133,7 @@ describe('the transactional outbox', () => {
     const failing = failAfterEventInsert();
     const db = t.deps.database.withPlugin(failing.plugin);
     // The sinks write with the transaction they are handed: the failing one's.
-    const sinks = [createWebhookOutbox(t.deps), createTokenMessageOutbox(t.deps), createAuditTrail(t.deps)];
+    const sinks = [createWebhookOutbox(t.deps), createTokenMessageOutbox(t.deps), failing.failingAfterAppend(createAuditTrail(t.deps))];
     const ctx: PrescriptionsContext = { ...t.features.prescriptions, db, unitOfWork: createUnitOfWork(db, sinks, t.deps.logger) };
     const body = { value: action === 'reissue' ? { delivery: { method: 'EMAIL', recipient_type: 'PATIENT' } } : action === 'create' ? prescribeBody() : {}, issues: [] };
     const before = await snapshotDatabase(t.deps.database);
