@@ -261,7 +261,6 @@ const prescriberScriptNumbersColumns = {
   last_number: integer(),
 } as const;
 
-/** Every table of the database: the one list the row types and the schema test read. */
 /** Per kind of pruned record, the highest id retention has deleted (migration 0014). */
 const retentionMarksColumns = {
   kind: text(),
@@ -269,6 +268,7 @@ const retentionMarksColumns = {
   updated_at: time(),
 } as const;
 
+/** Every table of the database: the one list the row types and the schema test read. */
 export const TABLES = {
   partners: partnersColumns,
   organizations: organizationsColumns,
