@@ -10,7 +10,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { installAuditScope } from './audit/index.ts';
-import { authRoutes, installBearerAuth, installPartnerAuth, requireDeclaredAuth, type RouteCatalogEntry } from './auth/index.ts';
+import { authRoutes, installBearerAuth, installPartnerAuth, requireDeclaredAuth, requireEveryRouteCataloged, type RouteCatalogEntry } from './auth/index.ts';
 import { customDrugRoutes } from './custom-drugs/index.ts';
 import type { Config } from './config.ts';
 import type { Features } from './features.ts';
@@ -120,6 +120,10 @@ export async function buildApp(
   installJsonBodyParser(app);
   const catalog: RouteCatalogEntry[] = [];
   app.decorate('routeCatalog', catalog);
+  // Each route's auth comes from hooks of the two contexts below; one added anywhere else (but
+  // the docs' pages) would have none, so the app refuses to start with it.
+  const docsPrefix = `${config.basePath}/docs`;
+  requireEveryRouteCataloged(app, catalog, (url) => url === docsPrefix || url.startsWith(`${docsPrefix}/`));
   // First: every later hook, handler and service runs in the request's audit scope.
   installAuditScope(app, features.audit);
   installRequestLog(app, deps.logger);

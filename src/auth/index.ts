@@ -20,7 +20,7 @@ export { signAccessToken } from './access-tokens.ts';
 export { CAPABILITIES, CAPABILITY_TABLE, type Capability, holdsCapability, needsReadinessFor, rolesWith } from './capabilities.ts';
 export { authRoutes } from './auth-routes.ts';
 export { OrganizationParams, TokenHeadersSchema } from './auth-schemas.ts';
-export { installBearerAuth, installPartnerAuth, partnerOf, principalOf, requireDeclaredAuth, type RouteCatalogEntry } from './route-auth.ts';
+export { installBearerAuth, installPartnerAuth, partnerOf, principalOf, requireDeclaredAuth, requireEveryRouteCataloged, type RouteCatalogEntry } from './route-auth.ts';
 export { isScope, requestableScopes, type Scope, SCOPES } from './scopes.ts';
 export {
   ASSIGNABLE_ROLES,

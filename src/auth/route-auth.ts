@@ -67,6 +67,25 @@ export function requireDeclaredAuth(app: FastifyInstance, kinds: readonly RouteA
   });
 }
 
+/**
+ * Refuses to start when a route was added outside the contexts that catalog their routes (and
+ * whose hooks give each route its auth) without declaring itself public: no hook there checks a
+ * token, a partner or a session, so such a route would be open whatever it meant to ask. Routes
+ * `isExempt` names (the API docs' own) are the exception. Install on the root, before any route.
+ */
+export function requireEveryRouteCataloged(app: FastifyInstance, catalog: readonly RouteCatalogEntry[], isExempt: (url: string) => boolean): void {
+  const added: string[] = [];
+  app.addHook('onRoute', (route) => {
+    if (isExempt(route.url) || route.config?.auth?.kind === 'public') return;
+    for (const method of [route.method].flat()) if (method !== 'HEAD') added.push(`${method} ${route.url}`);
+  });
+  app.addHook('onReady', (done) => {
+    const cataloged = new Set(catalog.map((entry) => `${entry.method} ${entry.url}`));
+    const stray = added.filter((route) => !cataloged.has(route));
+    done(stray.length > 0 ? new Error(`routes outside the API and portal contexts carry no auth check (declare them in a context, or as public): ${stray.join(', ')}`) : undefined);
+  });
+}
+
 /** Appends `hook` to the route's own onRequest hooks. */
 function addRouteOnRequest(route: RouteOptions, hook: onRequestHookHandler): void {
   route.onRequest = route.onRequest === undefined ? [hook] : [...[route.onRequest].flat(), hook];

@@ -9,7 +9,7 @@ import { snapshotDatabase } from '../database-snapshot.ts';
 import { bearer, givenIntegration, requestToken, useTestApp } from '../given.ts';
 import { createTestApp } from '../test-app.ts';
 import { API_ROUTE_MODULES, PORTAL_ROUTE_MODULES } from '../../src/app.ts';
-import type { RouteModule } from '../../src/route-module.ts';
+import type { App, RouteModule } from '../../src/route-module.ts';
 import { givenPatient, givenPrescription, makeReadyToPrescribe } from '../prescriptions/prescriptions-given.ts';
 
 let fullToken: string;
@@ -207,5 +207,16 @@ describe('route declarations', () => {
     await expect(createTestApp({ surfaces: { api: API_ROUTE_MODULES, portal: [...PORTAL_ROUTE_MODULES, bearerInPortal] } })).rejects.toThrow(
       /declares auth kind "bearer"; this context serves public, session/,
     );
+  });
+
+  it('refuses to start with a route added outside the API and portal contexts, which no auth hook guards, unless it declares itself public', async () => {
+    const stray = (app: App) => app.get('/v1/organizations/:organization_id/stray', { config: { auth: { kind: 'bearer', scopes: ['read:patient'] } } }, async () => ({ secret: true }));
+    await expect(createTestApp({ extend: stray })).rejects.toThrow(
+      /routes outside the API and portal contexts carry no auth check \(declare them in a context, or as public\): GET \/v1\/organizations\/:organization_id\/stray/,
+    );
+    const undeclared = (app: App) => app.get('/undeclared', async () => ({}));
+    await expect(createTestApp({ extend: undeclared })).rejects.toThrow(/carry no auth check .*: GET \/undeclared$/);
+    const declaredPublic = await createTestApp({ extend: (app) => app.get('/open', { config: { auth: { kind: 'public' } } }, async () => ({})) });
+    await declaredPublic.close();
   });
 });

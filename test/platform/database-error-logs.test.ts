@@ -13,7 +13,7 @@ let duplicate: () => Promise<void> = async () => {};
 
 const { t, c } = useTestApp({
   extend: (app) =>
-    app.post('/test-only/duplicate', async () => {
+    app.post('/test-only/duplicate', { config: { auth: { kind: 'public' } } }, async () => {
       await duplicate();
       return { duplicated: false };
     }),

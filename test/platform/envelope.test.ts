@@ -5,7 +5,7 @@ const { t, g } = useTestApp(
   {
     env: { ERX_BODY_LIMIT_BYTES: '2048', ERX_ERRORS_BASE: 'https://errors.test/problems/' },
     extend: (app) =>
-      app.get('/internal-bug', async () => {
+      app.get('/internal-bug', { config: { auth: { kind: 'public' } } }, async () => {
         throw new Error('database password is hunter2 at /srv/erx/secret.ts:12');
       }),
   },

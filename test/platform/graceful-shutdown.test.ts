@@ -27,7 +27,7 @@ describe('graceful shutdown', () => {
     const gate = new Promise<void>((resolve) => (release = resolve));
     const server = await startServer(deps, buildFeatures(deps), async (d, f) => {
       const app = await buildApp(d, f);
-      app.get('/slow', async () => {
+      app.get('/slow', { config: { auth: { kind: 'public' } } }, async () => {
         arrived();
         await gate;
         return { finished: true };
