@@ -1,0 +1,79 @@
+// The prescriptions' tables, and the token messages they send (see database-schema.ts).
+import { integer, json, oneOf, text, time } from './table-columns.ts';
+import { DELIVERY_METHODS, PRESCRIPTION_STATUSES, PRESCRIPTION_TYPES, RECIPIENT_TYPES } from './stored-values.ts';
+
+/**
+ * A prescription as prescribed: the medicine and the prescriber's names are copied in, and
+ * quantity-like values kept as the strings partners read. `delivery_*` is the current
+ * delivery only (a reissue overwrites it); `flags` is the JSON object of the boolean flags set.
+ */
+export const prescriptionsColumns = {
+  id: text(),
+  scid: text(),
+  /** The secret part of the token page's address (/tokens/{token}). */
+  token: text(),
+  organization_id: text(),
+  patient_id: text(),
+  prescriber_user_id: text(),
+  status: oneOf(PRESCRIPTION_STATUSES),
+  prescription_type: oneOf(PRESCRIPTION_TYPES),
+  item_name: text(),
+  item_strength: text().orNull(),
+  item_form: text().orNull(),
+  route_administration: text().orNull(),
+  pbs_code: text().orNull(),
+  schedule_number: text().orNull(),
+  quantity: text(),
+  number_of_repeats_authorised: text(),
+  repeat_intervals: text().orNull(),
+  reason_for_prescribing: text().orNull(),
+  patient_instructions: text().orNull(),
+  doctor_notes: text().orNull(),
+  pbsdva_authority_number: text().orNull(),
+  phone_approval_authority_number: text().orNull(),
+  controlled_substance_reference: text().orNull(),
+  annotations: text().orNull(),
+  /** The prescription's number in its prescriber's sequence (migration 0017), as the vendor's string. */
+  prescriber_script_number: text().withDefault(),
+  flags: json(),
+  custom_drug_id: text().orNull(),
+  custom_product_id: text().orNull(),
+  prescriber_title: text().orNull(),
+  prescriber_given_name: text(),
+  prescriber_family_name: text(),
+  delivery_method: oneOf(DELIVERY_METHODS),
+  delivery_recipient_type: oneOf(RECIPIENT_TYPES),
+  delivery_destination: text(),
+  delivery_pharmacy_id: text().orNull(),
+  delivery_pharmacy_name: text().orNull(),
+  error_description: text().orNull(),
+  created_at: time(),
+  updated_at: time(),
+  updated_by_user_id: text(),
+} as const;
+
+/** The last prescriber_script_number each prescriber was given (migration 0017). */
+export const prescriberScriptNumbersColumns = {
+  user_id: text(),
+  last_number: integer(),
+} as const;
+
+/** Each token message sent or kept (migration 0019): the token-delivery outbox. */
+export const tokenMessagesColumns = {
+  id: text(),
+  prescription_id: text(),
+  organization_id: text(),
+  channel: text(),
+  destination: text(),
+  body: text(),
+  status: text(),
+  attempts_made: integer().withDefault(),
+  next_attempt_at: time(),
+  lease_owner: text().orNull(),
+  lease_expires_at: time().orNull(),
+  fencing_token: integer().withDefault(),
+  last_error: text().orNull(),
+  provider_id: text().orNull(),
+  created_at: time(),
+  completed_at: time().orNull(),
+} as const;
