@@ -16,7 +16,7 @@ type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
 /** The settings production mode insists on, with real values (createTestApp signs with its own key either way). */
 export function productionEnv(): Record<string, string> {
-  return { ERX_MODE: 'production', ERX_JWT_PRIVATE_KEY: generateSigningKeyPem(), ERX_SECRET_KEY: randomBytes(32).toString('base64') };
+  return { ERX_MODE: 'production', ERX_JWT_PRIVATE_KEY: generateSigningKeyPem(), ERX_SECRET_KEY: randomBytes(32).toString('base64'), ERX_CONFORMANCE_ID: 'ERX-TEST-CONFORMANCE-0001' };
 }
 
 /** Sends to an API path, under the app's base path if it has one. */
