@@ -54,8 +54,11 @@ export async function givenPatient(t: TestApp, c: Pick<Clinic, 'g' | 'headers'>,
 }
 
 /** A fresh organization whose prescriber can prescribe, validated by its partner unless `validated: false`, with a patient. */
-export async function givenClinic(t: TestApp, options: { validated?: boolean; partner?: { partner_id: string; partner_secret: string } } = {}): Promise<Clinic> {
-  const client = await givenClient(t, options.partner ? { partner: options.partner } : {});
+export async function givenClinic(
+  t: TestApp,
+  options: { validated?: boolean; partner?: { partner_id: string; partner_secret: string }; practice?: null } = {},
+): Promise<Clinic> {
+  const client = await givenClient(t, { ...(options.partner ? { partner: options.partner } : {}), ...(options.practice === null ? { practice: null } : {}) });
   const { g, prescriber: headers } = client;
   await makeReadyToPrescribe(t, { g, headers }, g.userId);
   // The medicines the sandbox ships, as `erx sandbox seed` loads them (the same schedule again changes nothing).
