@@ -20,7 +20,7 @@ export {
 export { encodeLastKey } from './prescription-paging.ts';
 export { PRESCRIPTION_RULES, type PbsItem, type PbsLookup, type PrescriptionRule } from './prescription-rules.ts';
 export { listPatientPrescriptions, printPaperPrescription, readPatientPrescription, readPatientPrescriptionWithMessage, requirePatientPrescriptionScid } from './prescription-reads.ts';
-export { buildPrescriptionLegalContent, readPrescriptionLegalContent, type Benefit, type PrescriptionLegalContent } from './prescription-legal-content.ts';
+export { buildPrescriptionLegalContent, loadPrescriptionLegalContent, readPrescriptionLegalContent, type Benefit, type PrescriptionLegalContent } from './prescription-legal-content.ts';
 export { renderPrescriptionPdf } from './prescription-pdf.ts';
 export { readPracticeGaps, type PracticeLookup } from './prescription-authorship.ts';
 export { ruleOf, SCRIPT_CONTENT_RULES, SCRIPT_ITEMS, type ScriptContentRule, type ScriptItem } from './script-content-rules.ts';

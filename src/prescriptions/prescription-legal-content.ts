@@ -4,7 +4,8 @@
 // written, the prescriber's and organization's identity and the conformance id (migration
 // 0041); the patient's identity comes from the patient row. The PDF of a paper prescription is
 // printed from it, and a PDS submission sends it.
-import { scriptIdentityOfPatient, type PatientRow, type PatientScriptIdentity } from '../patients/index.ts';
+import { requirePatient, scriptIdentityOfPatient, type PatientRow, type PatientScriptIdentity } from '../patients/index.ts';
+import { findPrescriptionById } from './prescriptions-store.ts';
 import type { AustralianState } from '../identifiers/index.ts';
 import type { PrescriptionType } from '../platform/db/stored-values.ts';
 import type { BooleanFlag } from './prescription-fields.ts';
@@ -106,4 +107,15 @@ export function buildPrescriptionLegalContent(rows: { prescription: Prescription
 /** The legal content of a stored prescription and its patient's row (the caller records the read). */
 export function readPrescriptionLegalContent(ctx: Pick<PrescriptionsContext, 'patients'>, prescription: PrescriptionRow, patient: PatientRow): PrescriptionLegalContent {
   return buildPrescriptionLegalContent({ prescription, patient: scriptIdentityOfPatient(ctx.patients, patient) });
+}
+
+/**
+ * The legal content of the organization's prescription with this id (erx's unique id), for a
+ * job that holds only the id (a PDS submission); undefined when there is none. Its patient is
+ * live: a patient holding an Active prescription cannot be deleted.
+ */
+export async function loadPrescriptionLegalContent(ctx: Pick<PrescriptionsContext, 'db' | 'patients'>, organizationId: string, prescriptionId: string): Promise<PrescriptionLegalContent | undefined> {
+  const prescription = await findPrescriptionById(ctx.db, organizationId, prescriptionId);
+  if (!prescription) return undefined;
+  return readPrescriptionLegalContent(ctx, prescription, await requirePatient(ctx.patients, organizationId, prescription.patient_id));
 }

@@ -8,6 +8,7 @@ import { DEMO_HPIO, DEMO_PRACTICE, DEMO_PRESCRIBER_DETAILS, setOrganizationPract
 import { useTestApp } from '../given.ts';
 import { decide, prepareDraftAs, sessionWithRoles } from '../portal/approval-given.ts';
 import { signIn } from '../portal/portal-given.ts';
+import { loadPrescriptionLegalContent } from '../../src/prescriptions/index.ts';
 import { givenClinic, givenPrescription, prescriptionsClient, storedPrescription } from './prescriptions-given.ts';
 
 const MISSING = /practice address and phone are not complete \(missing: street address, suburb, state, postcode, phone number\)\. A prescription states them, so none can be written until the platform operator records them \(erx org set-practice\)/;
@@ -34,7 +35,17 @@ describe('the legal metadata of a script', () => {
   it('is copied into the prescription when it is written: a later practice move leaves it as written', async () => {
     const prescription = await givenPrescription(t, c);
     await setOrganizationPractice(t.features.onboarding, c.g.organizationId, { ...DEMO_PRACTICE, street: '99 New Road' });
-    expect(await storedPrescription(t, prescription.scid)).toMatchObject({ practice_street: DEMO_PRACTICE.street, conformance_id: 'ADHA-CID-TEST-7', prescriber_number: DEMO_PRESCRIBER_DETAILS.prescriber_number });
+    const stored = (await storedPrescription(t, prescription.scid))!;
+    expect(stored).toMatchObject({ practice_street: DEMO_PRACTICE.street, conformance_id: 'ADHA-CID-TEST-7', prescriber_number: DEMO_PRESCRIBER_DETAILS.prescriber_number });
+    // The legal content a PDS submission sends, loaded by erx's unique id alone.
+    const content = await loadPrescriptionLegalContent(t.features.prescriptions, c.g.organizationId, stored.id);
+    expect(content).toMatchObject({
+      uniqueId: stored.id, conformanceId: 'ADHA-CID-TEST-7', scid: prescription.scid, prescriptionType: 'ELECTRONIC',
+      prescriber: { hpii: DEMO_PRESCRIBER_DETAILS.hpii_number, prescriberNumber: DEMO_PRESCRIBER_DETAILS.prescriber_number },
+      organization: { hpio: DEMO_HPIO, street: DEMO_PRACTICE.street, state: 'VIC' },
+      patient: { name: 'Jessica Wood', medicareNumber: expect.stringMatching(/^\d{10}$/) },
+    });
+    expect(await loadPrescriptionLegalContent(t.features.prescriptions, bare.g.organizationId, stored.id)).toBeUndefined();
     await setOrganizationPractice(t.features.onboarding, c.g.organizationId, DEMO_PRACTICE);
   });
 
