@@ -3,9 +3,10 @@
 // 128 barcode when there is one, and the conformance id and erx's unique id in the document's
 // metadata too (s41A asks for them "in the metadata"). Made with pdf-lib and bwip-js in the
 // request, with no browser. The standard fonts print Latin-1 only: other letters are printed
-// without their accents where they have one, else as "?" (see printable()).
-import bwipjs from 'bwip-js';
-import { PageSizes, PDFDocument, rgb, StandardFonts, type PDFFont, type PDFPage } from 'pdf-lib';
+// without their accents where they have one, else as "?" (see printable()). Both libraries are
+// loaded on the first PDF, not at start: together they are megabytes of code every CLI command
+// and server start would otherwise parse.
+import type { PDFDocument, PDFFont, PDFPage } from 'pdf-lib';
 import type { PrescriptionLegalContent } from './prescription-legal-content.ts';
 import { ruleOf, type ScriptItem } from './script-content-rules.ts';
 import { scriptItemsOf } from './script-items.ts';
@@ -32,6 +33,7 @@ interface Pen {
   /** The baseline of the next line. */
   y: number;
   width: number;
+  grey: ReturnType<typeof import('pdf-lib').rgb>;
 }
 
 /** Words of `text` in lines no wider than `width` (a word wider than a line is cut). */
@@ -74,11 +76,12 @@ function writeItem(pen: Pen, items: Record<ScriptItem, string | null>, item: Scr
 
 function rule(pen: Pen): void {
   pen.y += 3;
-  pen.page.drawLine({ start: { x: MARGIN, y: pen.y }, end: { x: MARGIN + pen.width, y: pen.y }, thickness: 0.5, color: rgb(0.4, 0.4, 0.4) });
+  pen.page.drawLine({ start: { x: MARGIN, y: pen.y }, end: { x: MARGIN + pen.width, y: pen.y }, thickness: 0.5, color: pen.grey });
   pen.y -= LINE;
 }
 
 async function drawScidBarcode(doc: PDFDocument, pen: Pen, scid: string): Promise<void> {
+  const { default: bwipjs } = await import('bwip-js');
   // Code 128 of the SCID alone; 3 pixels a module keeps the bars crisp when scaled to the page.
   const png = await bwipjs.toBuffer({ bcid: 'code128', text: scid, scale: 3, height: 12, includetext: false });
   const image = await doc.embedPng(png);
@@ -102,11 +105,13 @@ function setMetadata(doc: PDFDocument, content: PrescriptionLegalContent): void 
 
 /** The prescription's PDF (A5, one page). */
 export async function renderPrescriptionPdf(content: PrescriptionLegalContent): Promise<Uint8Array> {
+  const { PageSizes, PDFDocument, rgb, StandardFonts } = await import('pdf-lib');
   const doc = await PDFDocument.create();
   setMetadata(doc, content);
   const [width, height] = PageSizes.A5;
   const page = doc.addPage([width, height]);
-  const pen: Pen = { page, regular: await doc.embedFont(StandardFonts.Helvetica), bold: await doc.embedFont(StandardFonts.HelveticaBold), y: height - MARGIN - 8, width: width - 2 * MARGIN };
+  const fonts = { regular: await doc.embedFont(StandardFonts.Helvetica), bold: await doc.embedFont(StandardFonts.HelveticaBold) };
+  const pen: Pen = { page, ...fonts, y: height - MARGIN - 8, width: width - 2 * MARGIN, grey: rgb(0.4, 0.4, 0.4) };
   const items = scriptItemsOf(content);
   page.drawText(content.benefit, { x: width - MARGIN - pen.bold.widthOfTextAtSize(content.benefit, 18), y: pen.y - 4, size: 18, font: pen.bold });
   write(pen, 'Prescription', { bold: true, size: 13 });
