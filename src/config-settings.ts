@@ -20,6 +20,7 @@ export const SETTINGS = {
   errorsBase: { env: 'ERX_ERRORS_BASE', default: 'https://api.erx.example/errors', meaning: 'Base URI of `error.type` problem types.' },
   tokenTtlSeconds: { env: 'ERX_TOKEN_TTL_SECONDS', default: '3600', meaning: 'Lifetime of access tokens, in seconds.' },
   jwtPrivateKey: { env: 'ERX_JWT_PRIVATE_KEY', default: '', meaning: 'RS256 signing key (PKCS#8 PEM). Required in production; generated into the data directory in sandbox.' },
+  conformanceId: { env: 'ERX_CONFORMANCE_ID', default: '', meaning: "The conformance identifier the Australian Digital Health Agency gave this software, stated in every prescription it writes (PBS regulations s41A). Required in production; empty in sandbox: `ERX-SANDBOX-NOT-CONFORMANT`, which no pharmacy accepts." },
   secretKey: { env: 'ERX_SECRET_KEY', default: '', meaning: 'Key (32 bytes, base64) that encrypts secrets and identifiers at rest and from which token page addresses are derived (changing it changes them). Required in production; generated in sandbox.' },
   rateLimitMax: { env: 'ERX_RATE_LIMIT_MAX', default: '600', meaning: 'Requests allowed per partner and organization in one window; 0 turns rate limiting off.' },
   rateLimitWindowSeconds: { env: 'ERX_RATE_LIMIT_WINDOW_SECONDS', default: '60', meaning: 'Length of the rate-limit window, in seconds.' },

@@ -41,6 +41,8 @@ describe('loadConfig', () => {
     [{ ERX_PORTAL_URL: 'portal.example.org' }, /ERX_PORTAL_URL must be an origin/],
     [{ ERX_PORTAL_IDLE_TIMEOUT_SECONDS: '10' }, /ERX_PORTAL_IDLE_TIMEOUT_SECONDS must be a whole number from 60 to 43200/],
     [{ ERX_MODE: 'production' }, /production mode needs ERX_JWT_PRIVATE_KEY and ERX_SECRET_KEY/],
+    [{ ERX_MODE: 'production', ERX_JWT_PRIVATE_KEY: 'pem', ERX_SECRET_KEY: 'key' }, /production mode needs ERX_CONFORMANCE_ID: the conformance identifier .* \(PBS regulations s41A\)/],
+    [{ ERX_CONFORMANCE_ID: 'ERX<script>' }, /ERX_CONFORMANCE_ID must be 1 to 64 letters, digits/],
   ])('rejects %o with a clear message', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);
@@ -54,8 +56,15 @@ describe('loadConfig', () => {
     }
     expect(loadConfig({ HOST: '0.0.0.0', ERX_SANDBOX_PUBLIC: '1' }).host).toBe('0.0.0.0');
     expect(() => loadConfig({ HOST: '0.0.0.0', ERX_SANDBOX_PUBLIC: 'yes' })).toThrow(/ERX_SANDBOX_PUBLIC must be 1 or empty/);
-    const production = { ERX_MODE: 'production', ERX_JWT_PRIVATE_KEY: 'pem', ERX_SECRET_KEY: 'key' };
+    const production = { ERX_MODE: 'production', ERX_JWT_PRIVATE_KEY: 'pem', ERX_SECRET_KEY: 'key', ERX_CONFORMANCE_ID: 'ERX-TEST-0001' };
     expect(loadConfig({ ...production, HOST: '0.0.0.0' }).host).toBe('0.0.0.0');
+  });
+
+  it('reads the conformance id every script states: required in production, a plainly non-conformant default in sandbox', () => {
+    expect(loadConfig({}).conformanceId).toBe('ERX-SANDBOX-NOT-CONFORMANT');
+    expect(loadConfig({ ERX_CONFORMANCE_ID: ' CID-0042 ' }).conformanceId).toBe('CID-0042');
+    const production = { ERX_MODE: 'production', ERX_JWT_PRIVATE_KEY: 'pem', ERX_SECRET_KEY: 'key' };
+    expect(loadConfig({ ...production, ERX_CONFORMANCE_ID: 'ADHA-CID-0042' }).conformanceId).toBe('ADHA-CID-0042');
   });
 
   it('reads the cap on custom drugs per organization, 10,000 unless set', () => {

@@ -22,6 +22,8 @@ export interface Config {
   tokenTtlSeconds: number;
   jwtPrivateKey: string | undefined;
   secretKey: string | undefined;
+  /** ERX_CONFORMANCE_ID, or in sandbox SANDBOX_CONFORMANCE_ID. */
+  conformanceId: string;
   rateLimitMax: number;
   rateLimitWindowSeconds: number;
   redisUrl: string | undefined;
@@ -240,6 +242,16 @@ function refusePublicSandbox(env: Env, mode: Mode, host: string): void {
   );
 }
 
+/** What a sandbox states as its conformance id: plainly not one ADHA gave. */
+export const SANDBOX_CONFORMANCE_ID = 'ERX-SANDBOX-NOT-CONFORMANT';
+
+/** Every script states it (PBS regulations s41A): production refuses to start without one (loadConfig). */
+function readConformanceId(env: Env): string {
+  const text = readText(env, 'conformanceId');
+  if (text !== '' && !/^[A-Za-z0-9][A-Za-z0-9 ._/-]{0,63}$/.test(text)) throw new ConfigError(`ERX_CONFORMANCE_ID must be 1 to 64 letters, digits, spaces or . _ / -, got "${text.slice(0, 80)}"`);
+  return text || SANDBOX_CONFORMANCE_ID;
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const mode = readText(env, 'mode');
   if (mode !== 'sandbox' && mode !== 'production') {
@@ -261,6 +273,7 @@ export function loadConfig(env: Env = process.env): Config {
     tokenTtlSeconds: readInteger(env, 'tokenTtlSeconds', 60, 86_400),
     jwtPrivateKey: readOptional(env, 'jwtPrivateKey'),
     secretKey: readOptional(env, 'secretKey'),
+    conformanceId: readConformanceId(env),
     rateLimitMax: readInteger(env, 'rateLimitMax', 0, 1_000_000_000),
     rateLimitWindowSeconds: readInteger(env, 'rateLimitWindowSeconds', 1, 86_400),
     redisUrl: readOptional(env, 'redisUrl'),
@@ -295,6 +308,9 @@ export function loadConfig(env: Env = process.env): Config {
   }
   if (mode === 'production' && (!config.jwtPrivateKey || !config.secretKey)) {
     throw new ConfigError('production mode needs ERX_JWT_PRIVATE_KEY and ERX_SECRET_KEY');
+  }
+  if (mode === 'production' && readText(env, 'conformanceId') === '') {
+    throw new ConfigError('production mode needs ERX_CONFORMANCE_ID: the conformance identifier the Australian Digital Health Agency gave this software, which every prescription states (PBS regulations s41A)');
   }
   return config;
 }

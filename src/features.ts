@@ -7,7 +7,7 @@ import { createAuthContext, type AuthContext } from './auth/index.ts';
 import { createCustomDrugsContext, type CustomDrugsContext } from './custom-drugs/index.ts';
 import { createMedicinesContext, findPbsItem, type MedicinesContext } from './medicines/index.ts';
 import { createIdempotencyContext, type IdempotencyContext } from './idempotency/index.ts';
-import { createOnboardingContext, type OnboardingContext } from './onboarding/index.ts';
+import { createOnboardingContext, readOrganizationPractice, type OnboardingContext } from './onboarding/index.ts';
 import { createPatientsContext, type PatientsContext } from './patients/index.ts';
 import { createUnitOfWork } from './platform/db/unit-of-work.ts';
 import { createPortalContext, type PortalContext } from './portal/index.ts';
@@ -58,7 +58,9 @@ export function buildFeatures(deps: Deps): Features {
   const idempotency = createIdempotencyContext(deps);
   // Prescriptions check a PBS code against the current schedule.
   const pbs = { findPbsItem: (pbsCode: string) => findPbsItem(medicines, pbsCode) };
-  const prescriptions = createPrescriptionsContext(deps, { users, patients, customDrugs, pbs, unitOfWork, audit });
+  // Prescriptions state the organization's practice, as the operator recorded it (onboarding).
+  const practices = { findPractice: (organizationId: string) => readOrganizationPractice(onboarding, organizationId) };
+  const prescriptions = createPrescriptionsContext(deps, { users, patients, customDrugs, pbs, practices, unitOfWork, audit });
   const sso = createSsoContext(deps, { auth, unitOfWork, audit });
   const portal = createPortalContext(deps, { users, patients, customDrugs, medicines, prescriptions });
   const retention = createRetentionContext(deps, {

@@ -4,7 +4,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { createTestApp, TEST_DATABASE_URL, type TestApp, type TestAppOptions } from './test-app.ts';
 import { requestableScopes } from '../src/auth/index.ts';
-import { createOrganization, createPartner, enablePartnerForOrganization, DEMO_HPIO, createUser } from '../src/onboarding/index.ts';
+import { createOrganization, createPartner, enablePartnerForOrganization, DEMO_HPIO, DEMO_PRACTICE, createUser, setOrganizationPractice, type PracticeInput } from '../src/onboarding/index.ts';
 
 let counter = 0;
 const unique = () => `${process.pid}-${++counter}-${Math.random().toString(36).slice(2, 8)}`;
@@ -37,10 +37,13 @@ export async function givenUser(t: TestApp, organizationId: string, roles: strin
   });
 }
 
-/** A partner enabled for a fresh organization (with an HPI-O), a prescriber and an owner. */
+/**
+ * A partner enabled for a fresh organization (with an HPI-O and, unless `practice: null`, the
+ * practice address and phone a prescription states), a prescriber and an owner.
+ */
 export async function givenIntegration(
   t: TestApp,
-  options: { partner?: { partner_id: string; partner_secret: string }; scopes?: string[]; hpio?: string | null } = {},
+  options: { partner?: { partner_id: string; partner_secret: string }; scopes?: string[]; hpio?: string | null; practice?: PracticeInput | null } = {},
 ): Promise<GivenIntegration> {
   const partner = options.partner ?? (await givenPartner(t));
   const organization = await createOrganization(ctx(t), {
@@ -48,6 +51,7 @@ export async function givenIntegration(
     hpio: options.hpio === null ? undefined : (options.hpio ?? DEMO_HPIO),
     scopes: options.scopes,
   });
+  if (options.practice !== null) await setOrganizationPractice(ctx(t), organization.organization_id, options.practice ?? DEMO_PRACTICE);
   await enablePartnerForOrganization(ctx(t), { organizationId: organization.organization_id, partnerId: partner.partner_id });
   const prescriber = await givenUser(t, organization.organization_id, ['provider']);
   const owner = await givenUser(t, organization.organization_id, ['owner', 'admin']);

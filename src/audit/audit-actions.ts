@@ -37,6 +37,8 @@ export const AUDIT_ACTIONS = {
   // The event feed: a partner read its events of an organization (their envelopes name patients and prescriptions).
   'webhook.events_read': { type: 'rest', code: 'R', interaction: 'search-type', display: 'webhook events listed from the event feed' },
   'prescription.token_page': { type: 'rest', code: 'R', interaction: 'read', display: 'prescription token page shown' },
+  // A paper prescription's PDF, downloaded from the portal (it shows the patient's identifiers).
+  'prescription.print': { type: 'rest', code: 'R', interaction: 'read', display: 'paper prescription printed (PDF)' },
   // The approval queue: a draft prepared for a named prescriber, approved (its prescription.create follows) or declined.
   'prescription.draft_prepare': { type: 'rest', code: 'C', interaction: 'create', display: 'prescription draft prepared for approval' },
   'prescription.draft_approve': { type: 'rest', code: 'U', interaction: 'update', display: 'prescription draft approved' },
@@ -66,6 +68,7 @@ export const AUDIT_ACTIONS = {
   'admin.partner_frame_origins': { type: 'administration', code: 'U', display: "partner's frame origins set" },
   'admin.partner_rotate_secret': { type: 'administration', code: 'U', display: "partner's secret rotated" },
   'admin.organization_create': { type: 'administration', code: 'C', display: 'organization created' },
+  'admin.organization_practice': { type: 'administration', code: 'U', display: "organization's practice address and phone set" },
   'admin.organization_rotate_secret': { type: 'administration', code: 'U', display: "organization's secret rotated" },
   'admin.partner_enable': { type: 'administration', code: 'U', display: 'partner enabled for an organization' },
   'admin.partner_disable': { type: 'administration', code: 'U', display: 'partner withdrawn from an organization' },

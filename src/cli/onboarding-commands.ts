@@ -1,5 +1,5 @@
 // erx partner create | partner set-frame-origins | partner rotate-secret | org create | org enable-partner |
-// org disable-partner | org rotate-secret | user create | user show | sessions revoke
+// org disable-partner | org rotate-secret | org set-practice | user create | user show | sessions revoke
 import { InvalidArgumentError, type Command } from 'commander';
 import {
   createOrganization,
@@ -11,6 +11,7 @@ import {
   revokePortalSessions,
   rotateOrganizationSecret,
   rotatePartnerSecret,
+  setOrganizationPractice,
   setPartnerFrameOrigins,
   createUser,
   showUser,
@@ -90,6 +91,24 @@ export function registerOnboardingCommands(program: Command): void {
       printResult(options, result, [
         `${result.already_disabled ? 'already disabled' : 'disabled'}: partner ${result.partner_id} for organization ${result.organization_id}`,
         `portal sessions ended: ${result.sessions_ended}; unspent SSO links revoked: ${result.sso_links_revoked}`,
+      ]);
+    });
+
+  addJsonOption(org.command('set-practice <organization_id>'))
+    .description("record the practice address and phone the organization's prescriptions state (required before its prescribers can prescribe); replaces any recorded")
+    .requiredOption('--street <text>', 'street address, e.g. "12 Smith St" (up to 100 characters)')
+    .requiredOption('--suburb <text>', 'suburb or town (up to 50 characters)')
+    .requiredOption('--state <state>', 'NSW, VIC, QLD, WA, SA, TAS, ACT or NT')
+    .requiredOption('--postcode <digits>', '4 digits')
+    .requiredOption('--phone <number>', 'an Australian phone number, e.g. "03 9123 4567"')
+    .action(async (organizationId: string, options: CommandOptions & { street: string; suburb: string; state: string; postcode: string; phone: string }) => {
+      const set = await withFeatures(({ onboarding }) => setOrganizationPractice(onboarding, organizationId, options));
+      const { street, suburb, state, postcode, phone } = set;
+      const result = { organization_id: set.organizationId, name: set.name, practice: { street, suburb, state, postcode, phone } };
+      printResult(options, result, [
+        `organization_id:  ${result.organization_id}  (${result.name})`,
+        `practice:         ${street}, ${suburb} ${state} ${postcode}`,
+        `phone:            ${phone}`,
       ]);
     });
 

@@ -1,9 +1,8 @@
 // The HI sandbox fixture file's shape (DESIGN.md, "HI sandbox fixture file") as TypeBox
 // schemas: what hi-fixture-file.ts checks a file against before its identifier checks.
 import { Type, type Static } from '@sinclair/typebox';
+import { AUSTRALIAN_STATES } from '../identifiers/index.ts';
 import { HI_SEX_CODES, IHI_RECORD_STATUSES, IHI_STATUSES } from './hi-service-port.ts';
-
-const AUSTRALIAN_STATES = ['NSW', 'VIC', 'QLD', 'WA', 'SA', 'TAS', 'ACT', 'NT'] as const;
 
 function unionOfLiterals<Value extends string>(values: readonly Value[]) {
   return Type.Union(values.map((value) => Type.Literal(value)));

@@ -17,6 +17,9 @@ describe('identifiers index', () => {
     'isCalendarDate',
     'todayInAustralia',
     'isFutureDate',
+    'readAustralianState',
+    'isAustralianPostcode',
+    'normaliseAustralianPhoneNumber',
   ])('re-exports %s as a function', (name) => {
     expect(typeof (identifiers as Record<string, unknown>)[name]).toBe('function');
   });

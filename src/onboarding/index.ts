@@ -13,10 +13,19 @@ export {
 } from './onboarding-service.ts';
 export { createUser, showUser } from './operator-users.ts';
 export {
+  describeMissingPractice,
+  missingPracticeParts,
+  type OrganizationPractice,
+  PRACTICE_PARTS,
+  type PracticeInput,
+  readOrganizationPractice,
+  setOrganizationPractice,
+} from './organization-practice.ts';
+export {
   DEFAULT_OVERLAP_HOURS,
   disablePartnerForOrganization,
   revokePortalSessions,
   rotateOrganizationSecret,
   rotatePartnerSecret,
 } from './credential-lifecycle.ts';
-export { DEMO_HPIO, DEMO_PRESCRIBER_DETAILS, describeSandboxSeed, isDatabaseEmpty, type SandboxSeed, seedSandbox } from './sandbox-seed.ts';
+export { DEMO_HPIO, DEMO_PRACTICE, DEMO_PRESCRIBER_DETAILS, describeSandboxSeed, isDatabaseEmpty, type SandboxSeed, seedSandbox } from './sandbox-seed.ts';

@@ -73,3 +73,17 @@ export async function deletePartnerEnablement(db: Kysely<Database>, ids: { organ
     .executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
 }
+
+/** Whether the organization exists (and now has this practice address and phone). */
+export async function updateOrganizationPractice(
+  db: Kysely<Database>,
+  organizationId: string,
+  practice: { street: string; suburb: string; state: OrganizationsTable['practice_state']; postcode: string; phone: string },
+): Promise<boolean> {
+  const result = await db
+    .updateTable('organizations')
+    .set({ practice_street: practice.street, practice_suburb: practice.suburb, practice_state: practice.state, practice_postcode: practice.postcode, practice_phone: practice.phone })
+    .where('id', '=', organizationId)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}

@@ -10,9 +10,13 @@ import { updateUser, type UsersContext } from '../users/index.ts';
 import { countPartners, findPartner } from './onboarding-store.ts';
 import { createOrganization, createPartner, enablePartnerForOrganization, type OnboardingContext } from './onboarding-service.ts';
 import { createUser } from './operator-users.ts';
+import { setOrganizationPractice } from './organization-practice.ts';
 
 /** A valid HPI-O from the public HI Service test data. */
 export const DEMO_HPIO = '8003624166667003';
+
+/** The demo clinic's practice address and phone (a made-up address; 03 9999 9999 is no one's). */
+export const DEMO_PRACTICE = { street: '1 Demo Street', suburb: 'Fitzroy', state: 'VIC', postcode: '3065', phone: '03 9999 9999' };
 
 /**
  * The prescriber's provider details: the identity of the HI simulator's demo provider Anna
@@ -69,6 +73,7 @@ async function makeReadyToPrescribe(users: UsersContext, organizationId: string,
 export async function seedSandbox(ctx: OnboardingContext, features: { users: UsersContext; medicines: MedicinesContext }): Promise<SandboxSeed> {
   const partner = await createPartner(ctx, { partnerId: await freePartnerId(ctx), name: 'Demo clinical software' });
   const organization = await createOrganization(ctx, { name: 'Demo Medical Clinic', hpio: DEMO_HPIO });
+  await setOrganizationPractice(ctx, organization.organization_id, DEMO_PRACTICE);
   await enablePartnerForOrganization(ctx, { organizationId: organization.organization_id, partnerId: partner.partner_id });
   const tag = organization.organization_id.slice(0, 8);
   const newUser = (given: string, family: string, roles: string[]) =>

@@ -73,3 +73,24 @@ export async function readPatient(ctx: PatientsContext, principal: Principal, id
   const row = await showPatient(ctx, principal.organizationId, ids.patientId);
   return viewOfPatient(row, recordOfRow(row, ctx.secretKey));
 }
+
+/** What a prescription states of its patient (the PDF of a paper one; a PDS submission): names, date of birth, address, Medicare and DVA numbers. */
+export interface PatientScriptIdentity {
+  title: string | null;
+  given_name: string;
+  family_name: string;
+  date_of_birth: string;
+  australian_street_address: PatientRecord['australian_street_address'];
+  international_address: PatientRecord['international_address'];
+  medicare_card_number: string | null;
+  medicare_irn: string | null;
+  dva_file_number: string | null;
+  dva_card_color: string | null;
+}
+
+/** The patient's identity as a script states it, its national identifiers unsealed (the caller records the read). */
+export function scriptIdentityOfPatient(ctx: Pick<PatientsContext, 'secretKey'>, row: PatientRow): PatientScriptIdentity {
+  const record = recordOfRow(row, ctx.secretKey);
+  const { title, given_name, family_name, date_of_birth, australian_street_address, international_address, medicare_card_number, medicare_irn, dva_file_number, dva_card_color } = record;
+  return { title, given_name, family_name, date_of_birth, australian_street_address, international_address, medicare_card_number, medicare_irn, dva_file_number, dva_card_color };
+}

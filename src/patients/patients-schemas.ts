@@ -4,11 +4,12 @@
 // body can make validation or storage expensive. Unknown fields are accepted and ignored.
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { IHI_RECORD_STATUSES, IHI_SEARCH_PATHS, IHI_STATUSES } from '../hi-service/index.ts';
+import { AUSTRALIAN_POSTCODE_PATTERN, AUSTRALIAN_STATES } from '../identifiers/index.ts';
 import { SuccessEnvelopeSchema } from '../platform/http/envelope.ts';
 import { StringEnum } from '../platform/http/schema-types.ts';
 
 export const SEXES = ['M', 'F', 'N', 'I'] as const;
-export const AUSTRALIAN_STATES = ['NSW', 'VIC', 'QLD', 'WA', 'SA', 'TAS', 'ACT', 'NT'] as const;
+export { AUSTRALIAN_STATES };
 export const DVA_CARD_COLORS = ['gold', 'white', 'orange'] as const;
 export const INDIGENOUS_TYPES = ['aboriginal', 'torres_strait_islander', 'both', 'neither', 'not_stated'] as const;
 
@@ -62,7 +63,7 @@ export const AustralianStreetAddress = Type.Object(
     street_name: text(L.street_name),
     suburb: text(L.suburb),
     state: StringEnum(AUSTRALIAN_STATES),
-    postcode: Type.String({ pattern: '^[0-9]{4}$', maxLength: 4, description: '4 digits.' }),
+    postcode: Type.String({ pattern: AUSTRALIAN_POSTCODE_PATTERN, maxLength: 4, description: '4 digits.' }),
   },
   { maxProperties: MAX_ADDRESS_PROPERTIES },
 );

@@ -30,6 +30,8 @@ export function portalPaths(frame: PortalFrame, patientId: string) {
     draftForm: `/${frame}/patients/${id}/prescription-drafts`,
     prescription: (scid: string) => `${base}/${encodeURIComponent(scid)}`,
     change: (scid: string, action: PrescriptionChange) => `${base}/${encodeURIComponent(scid)}/${action}`,
+    /** A paper prescription's PDF (A5, for plain paper). */
+    pdf: (scid: string) => `${base}/${encodeURIComponent(scid)}/pdf`,
   };
 }
 export type PortalPaths = ReturnType<typeof portalPaths>;

@@ -10,10 +10,12 @@ import {
   type PrescriptionChange,
   PRESCRIPTION_CHANGES,
   TRANSITIONS,
+  printPaperPrescription,
   readPatientPrescriptionWithMessage,
   requirePatientPrescriptionScid,
   describeMedicine,
   renderScidQrCode,
+  type LegalMetadata,
   type Prescription,
 } from '../prescriptions/index.ts';
 import { DETAIL_FIELDS, DETAIL_LABELS } from './prescription-form-fields.ts';
@@ -38,13 +40,19 @@ export interface PrescriptionPage {
   /** The prescription's other fields that are set, in the form's words. */
   details: Array<{ label: string; value: string }>;
   createdDate: string;
-  delivery: string;
+  /** PAPER: printed from its PDF and handed over (no token, no delivery). */
+  paper: boolean;
+  /** Where the token went (undefined: a paper prescription). */
+  delivery: string | undefined;
   /** How the token's latest message went (undefined: none was written, e.g. before token delivery existed). */
   tokenMessage: { status: string; error: string | null; at: string } | undefined;
-  /** The current delivery as a choice (preselected when reissuing). */
+  /** The current delivery as a choice (preselected when reissuing; empty for paper). */
   deliveryChoice: string;
-  tokenUrl: string;
-  qrSvg: string;
+  /** The token page and its QR code (undefined: a paper prescription has no token). */
+  tokenUrl: string | undefined;
+  qrSvg: string | undefined;
+  /** What the script states of its software, itself and its writers (s41A). */
+  legal: LegalMetadata;
   /** The changes the prescription's status allows and the session's role may make. */
   actions: PrescriptionChange[];
   /** Whether the status allows any change at all (whoever asks). */
@@ -66,13 +74,20 @@ function detailsOf(p: Prescription): PrescriptionPage['details'] {
   return details;
 }
 
+/** The PDF of a paper prescription (404 for another organization's, or an electronic one). */
+export function printPrescription(ctx: PortalContext, session: PortalSession, patientId: string, scid: string): Promise<{ scid: string; pdf: Uint8Array }> {
+  return printPaperPrescription(ctx.prescriptions, session, { userId: session.userId, patientId, scid });
+}
+
 /** What each change asks of the session's roles (capabilities.ts). */
 export const CHANGE_CAPABILITIES = { cease: 'portal:prescribe', cancel: 'portal:prescribe', reissue: 'portal:reissue' } as const satisfies Record<PrescriptionChange, Capability>;
 
 /** The prescription (404 for another patient's or organization's), with its token's QR code and the changes it allows. */
 export async function readPrescriptionPage(ctx: PortalContext, session: PortalSession, patientId: string, scid: string): Promise<PrescriptionPage> {
   const { patient, prescription: p, tokenMessage } = await readPatientPrescriptionWithMessage(ctx.prescriptions, session, { userId: session.userId, patientId, scid });
-  const allowed = PRESCRIPTION_CHANGES.filter((action) => TRANSITIONS[action].from === p.status);
+  const paper = p.prescription_type === 'PAPER';
+  // A paper prescription has no token to send again: the portal does not offer to.
+  const allowed = PRESCRIPTION_CHANGES.filter((action) => TRANSITIONS[action].from === p.status && !(paper && action === 'reissue'));
   return {
     patient: { patientId: patient.patient_id, name: `${patient.given_name} ${patient.family_name}`, dateOfBirth: patient.date_of_birth.slice(0, 10), partnerPatientId: patient.partner_patient_id },
     scid: p.scid,
@@ -86,11 +101,13 @@ export async function readPrescriptionPage(ctx: PortalContext, session: PortalSe
     prescriber: [p.prescriber.title, p.prescriber.given_name, p.prescriber.family_name].filter(Boolean).join(' '),
     details: detailsOf(p),
     createdDate: p.created_date,
-    delivery: describeDelivery(p.delivery),
+    paper,
+    delivery: p.delivery && describeDelivery(p.delivery),
     tokenMessage: tokenMessage && { status: tokenMessage.status, error: tokenMessage.last_error, at: (tokenMessage.completed_at ?? tokenMessage.created_at).slice(0, 16).replace('T', ' ') },
-    deliveryChoice: choiceOfDelivery(p.delivery),
+    deliveryChoice: p.delivery ? choiceOfDelivery(p.delivery) : '',
     tokenUrl: p.url,
-    qrSvg: await renderScidQrCode(p.scid),
+    qrSvg: paper ? undefined : await renderScidQrCode(p.scid),
+    legal: p.legal_metadata,
     actions: allowed.filter((action) => holdsCapability(session.roles, CHANGE_CAPABILITIES[action])),
     changeable: allowed.length > 0,
     offersNewPrescription: holdsCapability(session.roles, 'portal:prescribe'),

@@ -8,7 +8,7 @@ import type { CustomDrugsContext } from '../custom-drugs/index.ts';
 import type { MedicinesContext } from '../medicines/index.ts';
 import { findPatientsOfPartnerId, showPatient, type PatientRow, type PatientsContext } from '../patients/index.ts';
 import { bodyFields, type SubmittedBody } from '../platform/http/body-validation.ts';
-import { listPatientPrescriptions, type PrescriptionsContext, describeMedicine } from '../prescriptions/index.ts';
+import { listPatientPrescriptions, readPracticeGaps, type PrescriptionsContext, describeMedicine } from '../prescriptions/index.ts';
 import type { Deps } from '../deps.ts';
 import type { PortalSession } from '../sso/index.ts';
 import { remedyOf, readPrescriberProfile, type PrescriberProfile, type UsersContext } from '../users/index.ts';
@@ -115,6 +115,8 @@ export interface PatientPage {
   offersNewPrescription: boolean;
   /** Whether the page offers to prepare a prescription for a prescriber's approval (a queue manager). */
   offersDraft: boolean;
+  /** Why no prescription can be written for the organization yet (its practice address or phone is missing); undefined: nothing stops it. */
+  practiceGap: string | undefined;
   prescriptions: PatientPageRow[];
   /** The next page's lastKey; null on the last page. */
   nextKey: string | null;
@@ -128,8 +130,9 @@ export async function readPatientPage(ctx: PortalContext, session: PortalSession
   const row = await showPatient(ctx.patients, session.organizationId, patientId);
   const offersNewPrescription = holdsCapability(session.roles, 'portal:prescribe');
   const offersDraft = holdsCapability(session.roles, 'portal:prepare_draft');
+  const practiceGap = offersNewPrescription || offersDraft ? (await readPracticeGaps(ctx.prescriptions, session.organizationId)).message : undefined;
   if (!holdsCapability(session.roles, 'portal:read_prescriptions')) {
-    return { patient: viewOfPatientRow(row), showsPrescriptions: false, offersNewPrescription, offersDraft, prescriptions: [], nextKey: null };
+    return { patient: viewOfPatientRow(row), showsPrescriptions: false, offersNewPrescription, offersDraft, practiceGap, prescriptions: [], nextKey: null };
   }
   const query = { value: { limit: String(PATIENT_PAGE_SIZE), ...(lastKey ? { lastKey } : {}) }, issues: [] };
   const { data, pagination } = await listPatientPrescriptions(ctx.prescriptions, session, { userId: session.userId, patientId: row.id }, query);
@@ -138,6 +141,7 @@ export async function readPatientPage(ctx: PortalContext, session: PortalSession
     showsPrescriptions: true,
     offersNewPrescription,
     offersDraft,
+    practiceGap,
     prescriptions: data.prescriptions.map((p) => ({ scid: p.scid, status: p.status, medicine: describeMedicine(p), createdDate: p.created_date })),
     nextKey: pagination.lastKey,
   };

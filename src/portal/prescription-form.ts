@@ -10,7 +10,7 @@ import { COUNT_LIMITS, describeCountLimit, ITEM_FIELDS, readCount, TEXT_LIMITS, 
 import type { EventMetadata } from '../webhooks/index.ts';
 import { DETAIL_FIELDS, DETAIL_LABELS, DETAIL_TEXT_FIELDS, DETAIL_TEXT_LIMITS, detailFieldsOf, SCHEDULE_CHOICES, type DetailField } from './prescription-form-fields.ts';
 
-const BASIC_FIELDS = ['medicine', 'quantity', 'repeats', 'repeat_interval_days', 'patient_instructions', 'doctor_instructions', 'send_to'] as const;
+const BASIC_FIELDS = ['medicine', 'quantity', 'repeats', 'repeat_interval_days', 'patient_instructions', 'doctor_instructions', 'prescription_type', 'send_to'] as const;
 export const FORM_FIELDS = [...BASIC_FIELDS, ...DETAIL_FIELDS] as const;
 export type FormField = (typeof BASIC_FIELDS)[number] | DetailField;
 
@@ -19,7 +19,7 @@ export const FORM_ORDER: readonly FormField[] = [
   'medicine', 'private_prescription', 'pbsdva_authority_number', 'phone_approval_authority_number', 'schedule_number',
   'quantity', 'repeats', 'repeat_interval_days', 'reason_for_prescribing', 'patient_instructions', 'doctor_instructions', 'annotations',
   'controlled_substance_reference', 'brand_substitution_not_allowed', 'regulation_24', 'emergency_supply', 'unusual_dose_flag', 'unusual_qty_flag',
-  'my_sl_consent', 'unlisted_item_repat_authority', 'send_to',
+  'my_sl_consent', 'unlisted_item_repat_authority', 'prescription_type', 'send_to',
 ];
 export type FormValues = Record<FormField, string> & { search: string };
 
@@ -31,6 +31,7 @@ export const FIELD_LABELS: Readonly<Record<FormField, string>> = {
   repeat_interval_days: 'Repeat interval (days)',
   patient_instructions: 'Patient instructions',
   doctor_instructions: 'Doctor instructions',
+  prescription_type: 'Prescription type',
   send_to: 'Send token to',
   ...DETAIL_LABELS,
 };
@@ -47,6 +48,7 @@ export const PrescriptionFormBody = Type.Object({
   patient_instructions: text(TEXT_LIMITS.patient_instructions),
   doctor_instructions: text(TEXT_LIMITS.doctor_instructions),
   send_to: text(200),
+  prescription_type: text(20),
   ...Object.fromEntries(DETAIL_TEXT_FIELDS.map((field) => [field, text(DETAIL_TEXT_LIMITS[field])])),
   schedule_number: text(2),
   ...Object.fromEntries(CHECKBOX_FIELDS_FOR_SCHEMA.map((field) => [field, text(10)])),
@@ -160,17 +162,26 @@ function medicineFieldsOf(choice: string, pbsItem: PbsItem | undefined): Record<
  */
 export function prescribeBodyOf(values: FormValues, context: { pbsItem?: PbsItem | undefined; reserved: EventMetadata }) {
   const issues: FieldError[] = [];
-  const delivery = deliveryOfChoice(values.send_to);
-  // The service takes a delivery for granted (its schema requires one), so the form reports a missing one.
-  if (!delivery) issues.push({ field: 'send_to', message: REQUIRED_PHRASES.send_to, code: 'REQUIRED_FIELD' });
+  const type = prescriptionTypeOf(values, issues);
+  // A paper prescription is handed over, not sent; an electronic one needs where its token goes.
+  const delivery = type === 'PAPER' ? undefined : deliveryOfChoice(values.send_to);
+  if (type === 'ELECTRONIC' && !delivery) issues.push({ field: 'send_to', message: REQUIRED_PHRASES.send_to, code: 'REQUIRED_FIELD' });
   const schedule = scheduleFieldOf(values, issues);
   const details = detailFieldsOf(values);
   issues.push(...details.issues);
   const optional = Object.fromEntries(
     (['quantity', 'repeats', 'repeat_interval_days', 'patient_instructions', 'doctor_instructions'] as const).flatMap((field) => (values[field] === '' ? [] : [[field, values[field]]])),
   );
-  const body = { ...medicineFieldsOf(values.medicine, context.pbsItem), ...schedule, ...details.fields, ...optional, ...(delivery ? { delivery } : {}), ...context.reserved };
+  const body = { ...medicineFieldsOf(values.medicine, context.pbsItem), ...schedule, ...details.fields, ...optional, ...(type === 'PAPER' ? { prescription_type: 'PAPER' } : {}), ...(delivery ? { delivery } : {}), ...context.reserved };
   return { body, issues };
+}
+
+/** The form's choice (empty: electronic, the default); anything else is refused on the field. */
+function prescriptionTypeOf(values: FormValues, issues: FieldError[]): 'ELECTRONIC' | 'PAPER' | undefined {
+  if (values.prescription_type === '' || values.prescription_type === 'ELECTRONIC') return 'ELECTRONIC';
+  if (values.prescription_type === 'PAPER') return 'PAPER';
+  issues.push({ field: 'prescription_type', message: 'must be ELECTRONIC or PAPER', code: 'VALIDATION_ERROR' });
+  return undefined;
 }
 
 /** The schedule chosen (over the entry's own), or none; a custom drug keeps its own, so choosing one for it is refused. */
@@ -200,6 +211,7 @@ const FORM_FIELD_OF_BODY: Readonly<Partial<Record<keyof PrescribeBody, FormField
   patient_instructions: 'patient_instructions',
   doctor_instructions: 'doctor_instructions',
   delivery: 'send_to',
+  prescription_type: 'prescription_type',
 };
 
 /** `delivery.pharmacy_id` → `delivery`, `items[0].x` → `items`. */
@@ -229,6 +241,7 @@ const REQUIRED_PHRASES: Readonly<Record<FormField, string>> = {
   repeat_interval_days: 'Enter the repeat interval in days.',
   patient_instructions: 'Enter the patient instructions.',
   doctor_instructions: 'Enter the doctor instructions.',
+  prescription_type: 'Choose electronic or paper.',
   send_to: 'Choose where the token goes.',
   ...(Object.fromEntries(DETAIL_FIELDS.map((field) => [field, `Enter the ${DETAIL_LABELS[field].toLowerCase()}.`])) as Record<DetailField, string>),
 };

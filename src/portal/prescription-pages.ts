@@ -12,7 +12,7 @@ import type { PortalContext } from './portal-service.ts';
 import { layoutOf, PORTAL_FRAMES, portalPaths } from './page-layout.ts';
 import { sessionOf } from './portal-context.ts';
 import { readPrescriptionForm, submitPrescriptionForm } from './portal-prescribing.ts';
-import { CHANGE_CAPABILITIES, readPrescriptionPage, submitPrescriptionChange } from './portal-prescription-page.ts';
+import { CHANGE_CAPABILITIES, printPrescription, readPrescriptionPage, submitPrescriptionChange } from './portal-prescription-page.ts';
 import { PrescriptionFormBody } from './prescription-form.ts';
 
 const session = (capability: Capability) => ({ auth: { kind: 'session' as const, capability } });
@@ -79,6 +79,19 @@ export const prescriptionPages: RouteModule<PortalContext> = (app, portal) => {
         const page = await readPrescriptionPage(portal, sessionOf(request), request.params.patient_id, request.params.scid);
         const paths = portalPaths(frame, page.patient.patientId);
         return reply.view('prescription-page', { ...layoutOf(reply, frame, `Prescription ${page.scid}`), page, paths, notice: noticeOf(request.query) });
+      },
+    });
+
+    app.route({
+      method: 'GET',
+      url: `${base}/:scid/pdf`,
+      config: session('portal:read_prescriptions'),
+      schema: { hide: true, params: PrescriptionParams },
+      handler: async (request, reply) => {
+        const printed = await printPrescription(portal, sessionOf(request), request.params.patient_id, request.params.scid);
+        // The patient's identifiers are in it: kept out of caches.
+        reply.headers({ 'content-type': 'application/pdf', 'content-disposition': `attachment; filename="prescription-${printed.scid}.pdf"`, 'cache-control': 'no-store' });
+        return reply.send(Buffer.from(printed.pdf));
       },
     });
 

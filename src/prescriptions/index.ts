@@ -19,10 +19,15 @@ export {
 } from './prescription-lifecycle.ts';
 export { encodeLastKey } from './prescription-paging.ts';
 export { PRESCRIPTION_RULES, type PbsItem, type PbsLookup, type PrescriptionRule } from './prescription-rules.ts';
-export { listPatientPrescriptions, readPatientPrescription, readPatientPrescriptionWithMessage, requirePatientPrescriptionScid } from './prescription-reads.ts';
+export { listPatientPrescriptions, printPaperPrescription, readPatientPrescription, readPatientPrescriptionWithMessage, requirePatientPrescriptionScid } from './prescription-reads.ts';
+export { buildPrescriptionLegalContent, loadPrescriptionLegalContent, readPrescriptionLegalContent, type Benefit, type PrescriptionLegalContent } from './prescription-legal-content.ts';
+export { renderPrescriptionPdf } from './prescription-pdf.ts';
+export { readPracticeGaps, type PracticeLookup } from './prescription-authorship.ts';
+export { ruleOf, SCRIPT_CONTENT_RULES, SCRIPT_ITEMS, type ScriptContentRule, type ScriptItem } from './script-content-rules.ts';
+export { australianDate, scriptItemsOf } from './script-items.ts';
 export { prescriptionTestHelpersRoutes } from './prescription-test-helpers-routes.ts';
 export { prescriptionsRoutes } from './prescriptions-routes.ts';
-export type { Delivery, PrescribeBody, Prescription } from './prescriptions-schemas.ts';
+export type { Delivery, LegalMetadata, PrescribeBody, Prescription } from './prescriptions-schemas.ts';
 export { isScidFormat, isValidScid, newScid } from './scid.ts';
 export { tokenPageRoutes } from './token-page-routes.ts';
 export { describeMedicine, renderScidQrCode } from './token-page-view.ts';

@@ -46,6 +46,12 @@ async function refuseChangedMeanwhile(trx: Kysely<Database>, found: Prescription
   throw new ApiError('CONFLICT', `Prescription ${found.scid} changed while this request was handled; read it and try again`);
 }
 
+/** A paper prescription was handed over on paper: there is no token to send again (409). */
+function refusePaperReissue(found: PrescriptionRow, action: PrescriptionChange): void {
+  if (action !== 'reissue' || found.prescription_type !== 'PAPER') return;
+  throw new ApiError('CONFLICT', `Prescription ${found.scid} is a paper prescription: it has no token to send again. Print its PDF again from the portal if the patient needs another copy`);
+}
+
 interface Change {
   found: PrescriptionRow;
   patient: PatientRow;
@@ -92,12 +98,14 @@ export async function changePrescriptionOrRefuse(
   const { prescriber, patient } = await requirePrescriberAndPatient(ctx, caller, ids);
   const found = await requirePrescription(ctx, patient, scid);
   const body = presentBody(submitted);
-  const delivery: { columns?: DeliveryColumns; issues: ValidationIssue[] } = action === 'reissue' ? judgeReissueDelivery(body, found, patient) : { issues: [] };
+  const resends = action === 'reissue' && found.prescription_type === 'ELECTRONIC';
+  const delivery: { columns?: DeliveryColumns; issues: ValidationIssue[] } = resends ? judgeReissueDelivery(body, found, patient) : { issues: [] };
   // ChangeBody's fields are ReissueBody's but the delivery; the route's own schema found the failures.
   const read = readBody(ReissueBody, body, { errors: () => delivery.issues });
   if (!read.ok) return read;
   try {
     if (actorMustPrescribe) requireReadyPrescriber(prescriber);
+    refusePaperReissue(found, action);
     const transition = planTransition(action, found.status as PrescriptionStatus, scid);
     const at = ctx.clock.now().toISOString();
     const columns = { status: transition.to, updated_at: at, updated_by_user_id: prescriber.user_id, ...delivery.columns };

@@ -69,18 +69,19 @@ export function resolveDelivery(input: unknown, patient: PatientContact): { colu
   return input.recipient_type === 'PATIENT' ? toPatient(input, patient) : toPharmacy(input);
 }
 
-/** The way the current delivery went, to send the token the same way again. */
+/** A paper prescription's: it is handed to the patient, not sent. */
+export const NO_DELIVERY: DeliveryColumns = { delivery_method: null, delivery_recipient_type: null, delivery_destination: null, delivery_pharmacy_id: null, delivery_pharmacy_name: null };
+
+/** The way the current delivery went, to send the token the same way again (an electronic prescription's). */
 export function deliveryInputOf(row: DeliveryColumns): DeliveryInput {
   const input = { method: row.delivery_method, recipient_type: row.delivery_recipient_type } as DeliveryInput;
   return row.delivery_pharmacy_id === null ? input : { ...input, pharmacy_id: row.delivery_pharmacy_id };
 }
 
-export function viewOfDelivery(row: DeliveryColumns): Delivery {
-  const delivery = {
-    method: row.delivery_method as Delivery['method'],
-    recipient_type: row.delivery_recipient_type as Delivery['recipient_type'],
-    destination: row.delivery_destination,
-  };
+/** The current delivery; undefined for a paper prescription, which has none. */
+export function viewOfDelivery(row: DeliveryColumns): Delivery | undefined {
+  if (row.delivery_method === null || row.delivery_recipient_type === null || row.delivery_destination === null) return undefined;
+  const delivery = { method: row.delivery_method, recipient_type: row.delivery_recipient_type, destination: row.delivery_destination };
   if (row.delivery_pharmacy_id === null) return delivery;
   return { ...delivery, pharmacy: { pharmacy_id: row.delivery_pharmacy_id, name: row.delivery_pharmacy_name ?? '' } };
 }

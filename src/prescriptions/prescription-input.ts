@@ -6,7 +6,8 @@
 import type { CustomDrug } from '../custom-drugs/index.ts';
 import type { ValidationIssue } from '../platform/http/api-error.ts';
 import { readBody, type BodyRead, type SentBody, type SubmittedBody } from '../platform/http/body-validation.ts';
-import { resolveDelivery, type DeliveryColumns, type PatientContact } from './prescription-delivery.ts';
+import { NO_DELIVERY, resolveDelivery, type DeliveryColumns, type PatientContact } from './prescription-delivery.ts';
+import type { PrescriptionType } from '../platform/db/stored-values.ts';
 import {
   AUTHORITY_FIELDS,
   BOOLEAN_FLAGS,
@@ -25,6 +26,7 @@ import { PrescribeBody } from './prescriptions-schemas.ts';
 
 /** A prescription as the body (and the drug it names) describe it, ready to store. */
 export interface PrescriptionDraft {
+  prescriptionType: PrescriptionType;
   item: Record<ItemField, string | null> & { item_name: string };
   customDrug: { custom_drug_id: string; custom_product_id: string | null } | null;
   quantity: number;
@@ -147,16 +149,38 @@ function judge(body: Body, context: Context, refused: ReadonlySet<string>) {
   judgeMedicine(body, context.drug, judged);
   const counts = judgeCounts(body, context.drug, judged);
   judgePbsRules(body, context, counts, judged);
+  const delivery = judgeDelivery(body, context, judged);
+  return { issues: judged.issues, ...counts, delivery };
+}
+
+/**
+ * An electronic prescription's token goes where delivery says (required); a paper one is
+ * handed to the patient, so a delivery sent with it is refused rather than ignored.
+ */
+function judgeDelivery(body: Body, context: Context, judged: Judged): DeliveryColumns | undefined {
+  if (judged.refused.has('delivery') || judged.refused.has('prescription_type')) return undefined;
+  if (typeOf(body) === 'PAPER') {
+    if (body.delivery === undefined) return NO_DELIVERY;
+    judged.issues.push(issue('delivery', 'must be left out of a paper prescription (prescription_type PAPER): it is printed and handed to the patient, not sent'));
+    return undefined;
+  }
+  if (body.delivery === undefined) {
+    judged.issues.push(issue('delivery', 'delivery is required', 'REQUIRED_FIELD'));
+    return undefined;
+  }
   const delivery = resolveDelivery(body.delivery, context.patient);
   judged.issues.push(...delivery.issues);
-  return { issues: judged.issues, ...counts, delivery: delivery.columns };
+  return delivery.columns;
 }
+
+const typeOf = (body: Body): PrescriptionType => body.prescription_type ?? 'ELECTRONIC';
 
 function draftOf(body: Body, context: Context): PrescriptionDraft {
   const { drug } = context;
   const { quantity, repeats, interval, delivery } = judge(body, context, new Set());
   if (quantity === undefined || repeats === undefined || !delivery) throw new Error('a prescribe body without issues must give a draft');
   return {
+    prescriptionType: typeOf(body),
     item: itemOf(body, drug, context.pbsItem),
     customDrug: drug ? { custom_drug_id: drug.custom_drug_id, custom_product_id: drug.custom_product_id ?? null } : null,
     quantity,

@@ -7,9 +7,11 @@ import type { PatientRow } from '../patients/index.ts';
 import { invalidRequest, notFound, type ValidationIssue } from '../platform/http/api-error.ts';
 import { latestTokenMessageOf, type TokenMessageView } from '../token-delivery/index.ts';
 import { decodeLastKey, encodeLastKey, PAGE_LIMITS, readPageLimit, type PagePosition } from './prescription-paging.ts';
-import { summaryOfPatient, viewOfPrescription } from './prescription-view.ts';
+import { legalMetadataOf, summaryOfPatient, viewOfPrescription } from './prescription-view.ts';
 import { storedFormsOfTokenPageKey } from './token-page-keys.ts';
-import type { ListQuery, Pagination, PrescriptionData, PrescriptionListData } from './prescriptions-schemas.ts';
+import { readPrescriptionLegalContent } from './prescription-legal-content.ts';
+import { renderPrescriptionPdf } from './prescription-pdf.ts';
+import type { LegalMetadata, ListQuery, Pagination, PrescriptionData, PrescriptionListData } from './prescriptions-schemas.ts';
 import { readScid, requirePrescriberAndPatient, type PatientPath, type PrescribingCaller, type PrescriptionsContext } from './prescriptions-service.ts';
 import { countPrescriptionsThrough, findPrescriptionByToken, findPrescriptionOfPatient, listPrescriptionsOfPatient, type PrescriptionRow } from './prescriptions-store.ts';
 
@@ -85,6 +87,17 @@ export async function readPatientPrescriptionWithMessage(
 }
 
 /**
+ * The PDF of the path's paper prescription (404 for an electronic one: its token is the
+ * prescription, and a printout of it would be a second one), noted as printed.
+ */
+export async function printPaperPrescription(ctx: PrescriptionsContext, caller: PrescribingCaller, ids: PatientPath & { scid: string }): Promise<{ scid: string; pdf: Uint8Array }> {
+  const { patient, row } = await requirePathPrescription(ctx, caller, ids);
+  if (row.prescription_type !== 'PAPER') throw notFound(`Prescription ${row.scid} is electronic: its token is the prescription, and it has no paper form`);
+  await ctx.audit.noteAccess({ action: 'prescription.print', organizationId: patient.organization_id, patientId: patient.id, scid: row.scid });
+  return { scid: row.scid, pdf: await renderPrescriptionPdf(readPrescriptionLegalContent(ctx, row, patient)) };
+}
+
+/**
  * The canonical SCID of the path's prescription, or the 400/404 a read would answer. Shows
  * nothing of the prescription, so nothing is noted: the portal checks a change's target with
  * it before the change (which records its own entry).
@@ -102,15 +115,18 @@ export interface TokenPage {
   item_form: string | null;
   quantity: string;
   repeats: string;
+  /** What the script states of its software, itself and its writers (s41A). */
+  legal: LegalMetadata;
 }
 
 const TOKEN_PATTERN = /^[A-Za-z0-9_-]{22}$/;
 
 export async function findTokenPage(ctx: PrescriptionsContext, token: string): Promise<TokenPage> {
   const row = TOKEN_PATTERN.test(token) ? await findPrescriptionByToken(ctx.db, storedFormsOfTokenPageKey(token)) : undefined;
-  if (!row) throw notFound('There is no prescription token at this address');
+  // A paper prescription has no token: its address (derived like any other) opens nothing.
+  if (!row || row.prescription_type !== 'ELECTRONIC') throw notFound('There is no prescription token at this address');
   // Anyone with the address may open it: the entry's actor is anonymous, with the client's address (the scope's); never the token.
   await ctx.audit.noteAccess({ action: 'prescription.token_page', organizationId: row.organization_id, patientId: row.patient_id, scid: row.scid });
   const { scid, status, item_name, item_strength, item_form, quantity } = row;
-  return { scid, status, item_name, item_strength, item_form, quantity, repeats: row.number_of_repeats_authorised };
+  return { scid, status, item_name, item_strength, item_form, quantity, repeats: row.number_of_repeats_authorised, legal: legalMetadataOf(row) };
 }

@@ -26,10 +26,17 @@ function prescriberOf(row: PrescriptionRow): Prescription['prescriber'] {
   return row.prescriber_title === null ? names : { title: row.prescriber_title, ...names };
 }
 
+/** What the script states of its software, itself and its writers (s41A), as the read API shows it. */
+export function legalMetadataOf(row: PrescriptionRow): Prescription['legal_metadata'] {
+  return { conformance_id: row.conformance_id, prescription_id: row.id, prescriber_hpii: row.prescriber_hpii, organization_hpio: row.organization_hpio };
+}
+
 export function viewOfPrescription(row: PrescriptionRow, links: { publicUrl: string; secretKey: Buffer }): Prescription {
+  const delivery = viewOfDelivery(row);
   const prescription: Prescription = {
-    prescription_type: 'ELECTRONIC',
-    url: tokenPageUrl(links.publicUrl, tokenPageKeyOfRow(row, links.secretKey)),
+    prescription_type: row.prescription_type,
+    // A paper prescription has no token, so no token page to link to.
+    ...(row.prescription_type === 'ELECTRONIC' ? { url: tokenPageUrl(links.publicUrl, tokenPageKeyOfRow(row, links.secretKey)) } : {}),
     scid: row.scid,
     status: row.status as Prescription['status'],
     created_date: row.created_at,
@@ -39,7 +46,8 @@ export function viewOfPrescription(row: PrescriptionRow, links: { publicUrl: str
     prescriber_script_number: row.prescriber_script_number,
     prescriber: prescriberOf(row),
     custom_drug_details: row.custom_product_id === null ? {} : { custom_product_id: row.custom_product_id },
-    delivery: viewOfDelivery(row),
+    ...(delivery ? { delivery } : {}),
+    legal_metadata: legalMetadataOf(row),
   };
   const view = prescription as Record<string, unknown>;
   for (const column of OPTIONAL_COLUMNS) if (row[column] !== null) view[column] = row[column];

@@ -8,8 +8,8 @@ import { StringEnum } from '../platform/http/schema-types.ts';
 import { BOOLEAN_FLAGS, COUNT_LIMITS, RESERVED_INPUT_MAX_LENGTH, TEXT_LIMITS, TEXT_PATTERNS, type BooleanFlag, type CountField } from './prescription-fields.ts';
 import { PRESCRIPTION_STATUSES } from './prescription-lifecycle.ts';
 
-export { DELIVERY_METHODS, RECIPIENT_TYPES } from '../platform/db/stored-values.ts';
-import { DELIVERY_METHODS, RECIPIENT_TYPES } from '../platform/db/stored-values.ts';
+export { DELIVERY_METHODS, PRESCRIPTION_TYPES, RECIPIENT_TYPES } from '../platform/db/stored-values.ts';
+import { DELIVERY_METHODS, PRESCRIPTION_TYPES, RECIPIENT_TYPES } from '../platform/db/stored-values.ts';
 
 const { Optional } = Type;
 const text = (maxLength: number, description?: string) => Type.String({ minLength: 1, maxLength, ...(description ? { description } : {}) });
@@ -35,6 +35,9 @@ export type DeliveryInput = Static<typeof DeliveryInput>;
 
 export const PrescribeBody = Type.Object(
   {
+    prescription_type: Optional(
+      StringEnum(PRESCRIPTION_TYPES, { description: 'ELECTRONIC (default: its token is sent, see delivery) or PAPER (printed from the portal and handed to the patient; no delivery). Fixed for the prescription\'s life.' }),
+    ),
     custom_drug_id: Optional(Type.String({ maxLength: 64, description: "An organization catalog drug or one of the prescriber's own; its fields are copied." })),
     item_name: Optional(text(TEXT_LIMITS.item_name, 'The medicine written in full (required without custom_drug_id).')),
     item_strength: Optional(text(TEXT_LIMITS.item_strength)),
@@ -53,7 +56,7 @@ export const PrescribeBody = Type.Object(
     controlled_substance_reference: Optional(text(TEXT_LIMITS.controlled_substance_reference, 'A controlled (S8) medicine: the state permit or reference.')),
     annotations: Optional(text(TEXT_LIMITS.annotations, 'Notes printed on the prescription for the pharmacist.')),
     ...booleanFlags(),
-    delivery: DeliveryInput,
+    delivery: Optional(DeliveryInput),
     ...reservedFields,
   },
   { maxProperties: 60 },
@@ -95,9 +98,21 @@ export const Delivery = Type.Object({
 });
 export type Delivery = Static<typeof Delivery>;
 
+/** What every script states beside the vendor's fields (PBS regulations s41A). */
+export const LegalMetadata = Type.Object(
+  {
+    conformance_id: Type.Union([Type.String(), Type.Null()], { description: 'The conformance identifier of the software that prepared the prescription (ERX_CONFORMANCE_ID when it was written).' }),
+    prescription_id: Type.String({ description: "erx's own unique identifier of the prescription." }),
+    prescriber_hpii: Type.Union([Type.String(), Type.Null()], { description: "The prescriber's HPI-I when it was written." }),
+    organization_hpio: Type.Union([Type.String(), Type.Null()], { description: "The organization's HPI-O when it was written." }),
+  },
+  { description: "Not in the vendor's schema: what the script states of the software, itself and its writers. Null on prescriptions written before erx recorded them." },
+);
+export type LegalMetadata = Static<typeof LegalMetadata>;
+
 export const Prescription = Type.Object({
-  prescription_type: Type.Literal('ELECTRONIC'),
-  url: Type.String({ description: 'The token page (SCID, medicine and QR code).' }),
+  prescription_type: StringEnum(PRESCRIPTION_TYPES, { description: 'ELECTRONIC (a token) or PAPER (printed; no url, no delivery).' }),
+  url: Optional(Type.String({ description: 'The token page (SCID, medicine and QR code); absent on a paper prescription.' })),
   scid: Type.String(),
   status: StringEnum(PRESCRIPTION_STATUSES),
   created_date: Type.String({ format: 'date-time' }),
@@ -123,7 +138,8 @@ export const Prescription = Type.Object({
   annotations: optionalText(),
   prescriber: Type.Object({ title: optionalText(), given_name: Type.String(), family_name: Type.String(), user_id: Type.String() }),
   custom_drug_details: Type.Object({ custom_product_id: optionalText() }, { description: 'Empty when the medicine is not a custom drug.' }),
-  delivery: Delivery,
+  delivery: Optional(Delivery),
+  legal_metadata: LegalMetadata,
   error: Optional(Type.Object({ description: Type.String() }, { description: 'Only when status is Error.' })),
 });
 export type Prescription = Static<typeof Prescription>;

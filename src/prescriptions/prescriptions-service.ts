@@ -16,6 +16,8 @@ import { bodyFields, valueOrRefuse, type BodyRead, type SubmittedBody } from '..
 import { newId } from '../platform/ids.ts';
 import type { Deps } from '../deps.ts';
 import { readPrescriberProfile, type CallerOrganization, type PrescriberProfile, type UsersContext } from '../users/index.ts';
+import type { OrganizationPractice } from '../onboarding/index.ts';
+import { authorshipColumnsOf, requireCompletePractice, type AuthorshipColumns, type PracticeLookup } from './prescription-authorship.ts';
 import { noteRefusedAction, recordPrescriptionAction, type ReservedValues } from './prescription-events.ts';
 import { TEXT_PATTERNS } from './prescription-fields.ts';
 import { readPrescribeBody, type PrescriptionDraft } from './prescription-input.ts';
@@ -44,13 +46,18 @@ export interface PrescriptionsContext {
   unitOfWork: UnitOfWork;
   /** Where reads (the list, one prescription, the token page) are noted. */
   audit: AuditTrail;
+  /** Every prescription states it (ERX_CONFORMANCE_ID). */
+  conformanceId: string;
+  /** The organizations' practice addresses and phones (prescription-authorship.ts). */
+  practices: PracticeLookup;
 }
 
 export function createPrescriptionsContext(
   deps: Pick<Deps, 'database' | 'clock' | 'config' | 'secretKey'>,
-  features: { users: UsersContext; patients: PatientsContext; customDrugs: CustomDrugsContext; pbs: PbsLookup; unitOfWork: UnitOfWork; audit: AuditTrail },
+  features: { users: UsersContext; patients: PatientsContext; customDrugs: CustomDrugsContext; pbs: PbsLookup; practices: PracticeLookup; unitOfWork: UnitOfWork; audit: AuditTrail },
 ): PrescriptionsContext {
-  return { db: deps.database, clock: deps.clock, publicUrl: deps.config.publicUrl, secretKey: deps.secretKey, ...features };
+  const { config } = deps;
+  return { db: deps.database, clock: deps.clock, publicUrl: config.publicUrl, secretKey: deps.secretKey, conformanceId: config.conformanceId, ...features };
 }
 
 /**
@@ -93,7 +100,8 @@ export function reservedOf(submitted: SubmittedBody): ReservedValues {
   return { reserved_1, reserved_2, reserved_3 };
 }
 
-function newPrescriptionRow(ctx: PrescriptionsContext, draft: PrescriptionDraft, prescriber: PrescriberProfile, patient: PatientRow, at: string): PrescriptionRow {
+function newPrescriptionRow(ctx: PrescriptionsContext, draft: PrescriptionDraft, writers: { prescriber: PrescriberProfile; authorship: AuthorshipColumns }, patient: PatientRow, at: string): PrescriptionRow {
+  const { prescriber } = writers;
   const id = newId();
   return {
     id,
@@ -103,7 +111,7 @@ function newPrescriptionRow(ctx: PrescriptionsContext, draft: PrescriptionDraft,
     patient_id: patient.id,
     prescriber_user_id: prescriber.user_id,
     status: planTransition('create', null).to,
-    prescription_type: 'ELECTRONIC',
+    prescription_type: draft.prescriptionType,
     ...draft.item,
     quantity: String(draft.quantity),
     number_of_repeats_authorised: String(draft.repeats),
@@ -124,6 +132,7 @@ function newPrescriptionRow(ctx: PrescriptionsContext, draft: PrescriptionDraft,
     created_at: at,
     updated_at: at,
     updated_by_user_id: prescriber.user_id,
+    ...writers.authorship,
   };
 }
 
@@ -191,13 +200,16 @@ export async function prescribeOrRefuse(
   const read = await judgePrescribeBody(ctx, { organizationId: caller.organizationId, prescriberId: prescriber.user_id }, patient, submitted);
   if (!read.ok) return read;
   const draft = read.value;
+  let practice: OrganizationPractice;
   try {
     requireReadyPrescriber(prescriber);
+    practice = await requireCompletePractice(ctx, caller.organizationId);
   } catch (error) {
     await noteRefusedAction(ctx, 'create', { patient, prescriberId: prescriber.user_id }, error);
     throw error;
   }
   const at = ctx.clock.now().toISOString();
-  const row = await insertWithEvent(ctx, newPrescriptionRow(ctx, draft, prescriber, patient, at), patient, reservedOf(submitted), alongside);
+  const writers = { prescriber, authorship: authorshipColumnsOf(ctx.conformanceId, prescriber, practice) };
+  const row = await insertWithEvent(ctx, newPrescriptionRow(ctx, draft, writers, patient, at), patient, reservedOf(submitted), alongside);
   return { ok: true, value: viewOfPrescription(row, ctx) };
 }

@@ -40,6 +40,11 @@ export async function findPrescriptionOfPatient(db: Kysely<Database>, organizati
     .executeTakeFirst();
 }
 
+/** The organization's prescription with this id (erx's own unique id), whatever its patient. */
+export async function findPrescriptionById(db: Kysely<Database>, organizationId: string, id: string): Promise<PrescriptionRow | undefined> {
+  return db.selectFrom('prescriptions').selectAll().where('id', '=', id).where('organization_id', '=', organizationId).executeTakeFirst();
+}
+
 /** The prescription whose token page this is, by the forms its key may be stored in (no tenant to scope by). */
 export async function findPrescriptionByToken(db: Kysely<Database>, storedForms: string[]): Promise<PrescriptionRow | undefined> {
   return db.selectFrom('prescriptions').selectAll().where('token', 'in', storedForms).executeTakeFirst();

@@ -144,6 +144,9 @@ export interface PrescriberProfile {
   title: string | null;
   given_name: string;
   family_name: string;
+  /** What a script states of the prescriber (from the provider record; null without one). */
+  hpii_number: string | null;
+  prescriber_number: string | null;
   /** The is_escript_ready.can_prescribe conditions that do not hold. */
   unmetConditions: string[];
 }
@@ -154,7 +157,8 @@ export async function readPrescriberProfile(ctx: UsersContext, organization: Cal
   const record = await findProviderRecord(ctx.db, organization.organizationId, user.id);
   const { title, given_name, family_name } = detailsOf(user, record);
   const facts = { enabled: user.enabled === 1, roles: parseStoredRoles(user.roles), record, organizationHpio: organization.organizationHpio };
-  return { user_id: user.id, title, given_name, family_name, unmetConditions: unmetPrescribingConditions(facts) };
+  const identifiers = { hpii_number: record?.hpii_number ?? null, prescriber_number: record?.prescriber_number ?? null };
+  return { user_id: user.id, title, given_name, family_name, ...identifiers, unmetConditions: unmetPrescribingConditions(facts) };
 }
 
 /** The organization's users who can prescribe now (enabled, provider, ready), in name order: whom a draft may be prepared for. */

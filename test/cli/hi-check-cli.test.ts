@@ -75,7 +75,7 @@ describe('erx hi check', { timeout: 120_000 }, () => {
   });
 
   it('refuses in production without the SOAP settings, naming each', async () => {
-    const production = { ERX_MODE: 'production', ERX_JWT_PRIVATE_KEY: 'unused', ERX_SECRET_KEY: 'unused' };
+    const production = { ERX_MODE: 'production', ERX_JWT_PRIVATE_KEY: 'unused', ERX_SECRET_KEY: 'unused', ERX_CONFORMANCE_ID: 'ERX-TEST-CONFORMANCE-0001' };
     const result = await runErx({ ...cli.env, ...production, ...checkEnv(anna) }, ['hi', 'check']);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('ERX_HI=soap needs settings that are not set: ERX_HI_ENDPOINT, ERX_HI_CERT, ERX_HI_CERT_PASSPHRASE, ERX_HI_VENDOR_QUALIFIER, ERX_HI_VENDOR_ID, ERX_HI_PRODUCT_NAME, ERX_HI_PRODUCT_VERSION');
@@ -92,7 +92,7 @@ describe('erx hi check', { timeout: 120_000 }, () => {
     [{}, 'ERX_HI=soap needs settings that are not set: ERX_HI_ENDPOINT, ERX_HI_CERT, ERX_HI_CERT_PASSPHRASE, ERX_HI_VENDOR_QUALIFIER, ERX_HI_VENDOR_ID, ERX_HI_PRODUCT_NAME, ERX_HI_PRODUCT_VERSION'],
     [{ ERX_HI: 'simulator' }, 'ERX_HI=simulator is refused in production mode'],
   ])('erx serve in production with %o refuses to start, saying why', async (hi, message) => {
-    const production = { ERX_MODE: 'production', ERX_JWT_PRIVATE_KEY: 'unused', ERX_SECRET_KEY: 'unused', PORT: '0' };
+    const production = { ERX_MODE: 'production', ERX_JWT_PRIVATE_KEY: 'unused', ERX_SECRET_KEY: 'unused', ERX_CONFORMANCE_ID: 'ERX-TEST-CONFORMANCE-0001', PORT: '0' };
     const result = await runErx({ ...cli.env, ...production, ...hi }, ['serve']);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(message);

@@ -21,7 +21,7 @@ import { createTestCa, issueNashCertificate } from './test-pki.ts';
 const directory = mkdtempSync(join(tmpdir(), 'erx-hi-runtime-'));
 afterAll(() => rmSync(directory, { recursive: true, force: true }));
 
-const PRODUCTION = { ERX_MODE: 'production', ERX_JWT_PRIVATE_KEY: 'pem', ERX_SECRET_KEY: 'key' };
+const PRODUCTION = { ERX_MODE: 'production', ERX_JWT_PRIVATE_KEY: 'pem', ERX_SECRET_KEY: 'key', ERX_CONFORMANCE_ID: 'ERX-TEST-CONFORMANCE-0001' };
 const NOW = new Date('2026-11-22T00:00:00.000Z');
 const ca = createTestCa('erx test CA', new Date(NOW.getTime() - 86_400_000 * 400));
 

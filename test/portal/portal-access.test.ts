@@ -14,6 +14,8 @@ import { prepareDraftAs, sessionWithRoles } from './approval-given.ts';
 import { csrfOf, formIdFieldOf, mintSsoUrl, pathOf, signIn, type PortalClient } from './portal-given.ts';
 
 let scid: string;
+/** A paper prescription: the PDF route serves only those. */
+let paperScid: string;
 let otherScid: string;
 let draftId: string;
 
@@ -21,6 +23,7 @@ const { t, c, other, session, manager } = useTestApp({}, async (t) => {
   const c = await givenClinic(t);
   const other = await givenClinic(t);
   scid = (await givenPrescription(t, c)).scid;
+  paperScid = (await givenPrescription(t, c, { prescription_type: 'PAPER', delivery: undefined })).scid;
   otherScid = (await givenPrescription(t, other)).scid;
   const manager = await sessionWithRoles(t, c, ['rx_queue_manager']);
   draftId = await prepareDraftAs(manager, c, c.g.userId);
@@ -28,7 +31,8 @@ const { t, c, other, session, manager } = useTestApp({}, async (t) => {
 });
 
 const sessionRoutes = (): RouteCatalogEntry[] => t.app.routeCatalog.filter((entry) => entry.auth.kind === 'session');
-const concrete = (url: string, ids = { patientId: c.patientId, scid }) => url.replace(':patient_id', ids.patientId).replace(':scid', ids.scid).replace(':draft_id', draftId);
+const concrete = (url: string, ids = { patientId: c.patientId, scid: url.endsWith('/pdf') ? paperScid : scid }) =>
+  url.replace(':patient_id', ids.patientId).replace(':scid', ids.scid).replace(':draft_id', draftId);
 /** A session whose role may use the route: the prescriber's, or the queue manager's for preparing drafts. */
 const sessionFor = (route: RouteCatalogEntry): PortalClient => (route.auth.kind === 'session' && route.auth.capability === 'portal:prepare_draft' ? manager : session);
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
@@ -61,6 +65,7 @@ describe('the session routes', () => {
           `GET ${prescriptions(frame)}`,
           `POST ${prescriptions(frame)}`,
           `GET ${prescriptions(frame)}/:scid`,
+          `GET ${prescriptions(frame)}/:scid/pdf`,
           ...PRESCRIPTION_CHANGES.map((action) => `POST ${prescriptions(frame)}/:scid/${action}`),
           `GET /${frame}/prescriptions/approval`,
         ]),

@@ -25,6 +25,10 @@ const VENDOR_PRESCRIPTION_PROPERTIES = [
   'annotations', 'prescriber', 'delivery', 'custom_drug_details', 'error',
 ].sort();
 
+/** What erx answers beside the vendor's properties: the script's legal metadata (PBS regulations s41A). */
+const ERX_PRESCRIPTION_PROPERTIES = ['legal_metadata'];
+const ANSWERED_PROPERTIES = [...VENDOR_PRESCRIPTION_PROPERTIES, ...ERX_PRESCRIPTION_PROPERTIES].sort();
+
 const { t, c, api } = useTestApp({}, async (t) => {
   const c = await givenClinic(t);
   await givenPbsItems(t);
@@ -55,11 +59,11 @@ const everyField = () =>
   });
 
 describe('every field of the vendor Prescription', () => {
-  it('the read API declares exactly the vendor schema\'s properties', async () => {
+  it('the read API declares exactly the vendor schema\'s properties, and erx\'s legal metadata beside them', async () => {
     const document = t.app.swagger() as unknown as { paths: Record<string, Record<string, { responses: Record<string, { content: Record<string, { schema: any }> }> }>> };
     const path = Object.keys(document.paths).find((p) => /\/prescriptions\/\{scid\}$/.test(p) && !p.includes('test-helpers'))!;
     const schema = document.paths[path]!.get!.responses['200']!.content['application/json']!.schema;
-    expect(Object.keys(schema.properties.data.properties.prescription.properties).sort()).toEqual(VENDOR_PRESCRIPTION_PROPERTIES);
+    expect(Object.keys(schema.properties.data.properties.prescription.properties).sort()).toEqual(ANSWERED_PROPERTIES);
   });
 
   it('writes each field through the test helper and reads every one back, named and typed as the vendor does', async () => {
@@ -91,14 +95,14 @@ describe('every field of the vendor Prescription', () => {
     // Every vendor property but pbs_code (a private prescription has none) and error (only in status Error).
     const absent = VENDOR_PRESCRIPTION_PROPERTIES.filter((name) => !(name in read));
     expect(absent).toEqual(['error', 'pbs_code']);
-    for (const name of Object.keys(read)) expect(VENDOR_PRESCRIPTION_PROPERTIES).toContain(name);
+    for (const name of Object.keys(read)) expect(ANSWERED_PROPERTIES).toContain(name);
   });
 
   it('answers every vendor property but error (only in status Error) for a PBS prescription with every field set', async () => {
     const created = await api.prescribe({ ...everyField(), private_prescription: false, pbs_code: PBS_TEST_ITEMS.authority.pbs_code, quantity: 28 });
     expect(created.statusCode, created.body).toBe(201);
     const read = (await api.read(created.json().data.scid)).json().data.prescription;
-    expect(Object.keys(read).sort()).toEqual(VENDOR_PRESCRIPTION_PROPERTIES.filter((name) => name !== 'error'));
+    expect(Object.keys(read).sort()).toEqual(ANSWERED_PROPERTIES.filter((name) => name !== 'error'));
     expect(read).toMatchObject({ pbs_code: '2002L', private_prescription: false, pbsdva_authority_number: 'A1234567' });
   });
 

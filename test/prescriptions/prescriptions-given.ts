@@ -16,7 +16,7 @@ type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
 /** The settings production mode insists on, with real values (createTestApp signs with its own key either way). */
 export function productionEnv(): Record<string, string> {
-  return { ERX_MODE: 'production', ERX_JWT_PRIVATE_KEY: generateSigningKeyPem(), ERX_SECRET_KEY: randomBytes(32).toString('base64') };
+  return { ERX_MODE: 'production', ERX_JWT_PRIVATE_KEY: generateSigningKeyPem(), ERX_SECRET_KEY: randomBytes(32).toString('base64'), ERX_CONFORMANCE_ID: 'ERX-TEST-CONFORMANCE-0001' };
 }
 
 /** Sends to an API path, under the app's base path if it has one. */
@@ -54,8 +54,11 @@ export async function givenPatient(t: TestApp, c: Pick<Clinic, 'g' | 'headers'>,
 }
 
 /** A fresh organization whose prescriber can prescribe, validated by its partner unless `validated: false`, with a patient. */
-export async function givenClinic(t: TestApp, options: { validated?: boolean; partner?: { partner_id: string; partner_secret: string } } = {}): Promise<Clinic> {
-  const client = await givenClient(t, options.partner ? { partner: options.partner } : {});
+export async function givenClinic(
+  t: TestApp,
+  options: { validated?: boolean; partner?: { partner_id: string; partner_secret: string }; practice?: null } = {},
+): Promise<Clinic> {
+  const client = await givenClient(t, { ...(options.partner ? { partner: options.partner } : {}), ...(options.practice === null ? { practice: null } : {}) });
   const { g, prescriber: headers } = client;
   await makeReadyToPrescribe(t, { g, headers }, g.userId);
   // The medicines the sandbox ships, as `erx sandbox seed` loads them (the same schedule again changes nothing).

@@ -1,6 +1,7 @@
 // The lifecycle through the sandbox test helpers: create, then every change from every
 // status a prescription can hold, each allowed change with its effect and each other one a
 // 409 that names the current status and changes nothing (the audit trail notes it refused).
+import { DEMO_HPIO, DEMO_PRESCRIBER_DETAILS } from '../../src/onboarding/index.ts';
 import { describe, expect, it } from 'vitest';
 import { isValidScid, PRESCRIPTION_CHANGES } from '../../src/prescriptions/index.ts';
 import { auditEntriesAfter, lastAuditSeq } from '../audit/audit-helpers.ts';
@@ -54,6 +55,12 @@ describe('create', () => {
       prescriber: { given_name: 'Anna', family_name: 'Smith', user_id: c.g.userId },
       custom_drug_details: {},
       delivery: { method: 'SMS', recipient_type: 'PATIENT', destination: '0412345678' },
+      legal_metadata: {
+        conformance_id: 'ERX-SANDBOX-NOT-CONFORMANT',
+        prescription_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+        prescriber_hpii: DEMO_PRESCRIBER_DETAILS.hpii_number,
+        organization_hpio: DEMO_HPIO,
+      },
     });
   });
 });

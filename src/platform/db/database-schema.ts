@@ -11,6 +11,7 @@ import {
   PATIENT_SOURCES,
   PROVIDER_RECORD_STATUSES,
 } from './stored-values.ts';
+import { AUSTRALIAN_STATES } from '../../identifiers/index.ts';
 import { webhookAttemptsColumns, webhookDeliveriesColumns, webhookEventsColumns } from './webhook-tables.ts';
 import { portalFormIdsColumns, portalSessionsColumns, prescriptionDraftsColumns, ssoTokensColumns } from './portal-tables.ts';
 import { auditChainColumns, auditEntriesColumns } from './audit-tables.ts';
@@ -49,6 +50,12 @@ const organizationsColumns = {
   created_at: time(),
   /** Live custom drugs of the organization and its users (the cap, migration 0012). */
   custom_drugs_held: integer().withDefault(),
+  /** The practice address and phone its prescriptions print (migration 0040; null until `erx org set-practice`). */
+  practice_street: text().orNull(),
+  practice_suburb: text().orNull(),
+  practice_state: oneOf(AUSTRALIAN_STATES).orNull(),
+  practice_postcode: text().orNull(),
+  practice_phone: text().orNull(),
 } as const;
 
 const organizationPartnersColumns = {

@@ -23,6 +23,9 @@ import * as prescriptionDrafts from '../../../migrations/0018-prescription-draft
 import * as tokenMessages from '../../../migrations/0019-token-messages.ts';
 import * as partnerUserId from '../../../migrations/0020-partner-user-id.ts';
 import * as webhookEventCommitXid from '../../../migrations/0021-webhook-event-commit-xid.ts';
+import * as organizationPractice from '../../../migrations/0040-organization-practice.ts';
+import * as prescriptionLegalIdentity from '../../../migrations/0041-prescription-legal-identity.ts';
+import * as paperPrescriptions from '../../../migrations/0042-paper-prescriptions.ts';
 
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0001-foundation': foundation,
@@ -46,6 +49,9 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0019-token-messages': tokenMessages,
   '0020-partner-user-id': partnerUserId,
   '0021-webhook-event-commit-xid': webhookEventCommitXid,
+  '0040-organization-practice': organizationPractice,
+  '0041-prescription-legal-identity': prescriptionLegalIdentity,
+  '0042-paper-prescriptions': paperPrescriptions,
 };
 
 export interface MigrationReport {

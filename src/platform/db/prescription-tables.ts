@@ -1,4 +1,5 @@
 // The prescriptions' tables, and the token messages they send (see database-schema.ts).
+import { AUSTRALIAN_STATES } from '../../identifiers/index.ts';
 import { integer, json, oneOf, text, time } from './table-columns.ts';
 import { DELIVERY_METHODS, PRESCRIPTION_STATUSES, PRESCRIPTION_TYPES, RECIPIENT_TYPES } from './stored-values.ts';
 
@@ -41,15 +42,31 @@ export const prescriptionsColumns = {
   prescriber_title: text().orNull(),
   prescriber_given_name: text(),
   prescriber_family_name: text(),
-  delivery_method: oneOf(DELIVERY_METHODS),
-  delivery_recipient_type: oneOf(RECIPIENT_TYPES),
-  delivery_destination: text(),
+  /** Null on a paper prescription (migration 0042): it is handed over, not sent. */
+  delivery_method: oneOf(DELIVERY_METHODS).orNull(),
+  delivery_recipient_type: oneOf(RECIPIENT_TYPES).orNull(),
+  delivery_destination: text().orNull(),
   delivery_pharmacy_id: text().orNull(),
   delivery_pharmacy_name: text().orNull(),
   error_description: text().orNull(),
   created_at: time(),
   updated_at: time(),
   updated_by_user_id: text(),
+  /**
+   * Who wrote it, as it was when written (migration 0041): the software's conformance id, the
+   * prescriber's HPI-I and prescriber number, the organization's HPI-O, name and practice.
+   * Null on prescriptions written before.
+   */
+  conformance_id: text().orNull(),
+  prescriber_hpii: text().orNull(),
+  prescriber_number: text().orNull(),
+  organization_hpio: text().orNull(),
+  organization_name: text().orNull(),
+  practice_street: text().orNull(),
+  practice_suburb: text().orNull(),
+  practice_state: oneOf(AUSTRALIAN_STATES).orNull(),
+  practice_postcode: text().orNull(),
+  practice_phone: text().orNull(),
 } as const;
 
 /** The last prescriber_script_number each prescriber was given (migration 0017). */

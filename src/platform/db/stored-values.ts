@@ -5,7 +5,9 @@
 export const PRESCRIPTION_STATUSES = ['Active', 'Ceased', 'Cancelled', 'Error'] as const;
 export type PrescriptionStatus = (typeof PRESCRIPTION_STATUSES)[number];
 
-export const PRESCRIPTION_TYPES = ['ELECTRONIC'] as const;
+/** ELECTRONIC: its token goes to the patient or a pharmacy; PAPER: printed and handed over (no token). One for a prescription's whole life. */
+export const PRESCRIPTION_TYPES = ['ELECTRONIC', 'PAPER'] as const;
+export type PrescriptionType = (typeof PRESCRIPTION_TYPES)[number];
 
 /** A prescription draft: `waiting` until its prescriber approves or declines it, once. */
 export const DRAFT_STATUSES = ['waiting', 'approved', 'declined'] as const;

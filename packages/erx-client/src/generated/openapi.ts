@@ -6877,7 +6877,7 @@ export interface paths {
                                     custom_drug_details: {
                                         custom_product_id?: string;
                                     };
-                                    delivery: {
+                                    delivery?: {
                                         /** @description The exact e-mail address or mobile number used. */
                                         destination: string;
                                         /** @enum {string} */
@@ -6898,6 +6898,17 @@ export interface paths {
                                     item_form?: string;
                                     item_name: string;
                                     item_strength?: string;
+                                    /** @description Not in the vendor's schema: what the script states of the software, itself and its writers. Null on prescriptions written before erx recorded them. */
+                                    legal_metadata: {
+                                        /** @description The conformance identifier of the software that prepared the prescription (ERX_CONFORMANCE_ID when it was written). */
+                                        conformance_id: string | null;
+                                        /** @description The organization's HPI-O when it was written. */
+                                        organization_hpio: string | null;
+                                        /** @description The prescriber's HPI-I when it was written. */
+                                        prescriber_hpii: string | null;
+                                        /** @description erx's own unique identifier of the prescription. */
+                                        prescription_id: string;
+                                    };
                                     my_sl_consent?: boolean;
                                     number_of_repeats_authorised: string;
                                     patient_instructions?: string;
@@ -6914,8 +6925,11 @@ export interface paths {
                                     };
                                     /** @description The prescription's number in its prescriber's own sequence (1, 2, 3, ...). */
                                     prescriber_script_number: string;
-                                    /** @enum {string} */
-                                    prescription_type: "ELECTRONIC";
+                                    /**
+                                     * @description ELECTRONIC (a token) or PAPER (printed; no url, no delivery).
+                                     * @enum {string}
+                                     */
+                                    prescription_type: "ELECTRONIC" | "PAPER";
                                     private_prescription?: boolean;
                                     quantity: string;
                                     reason_for_prescribing?: string;
@@ -6931,8 +6945,8 @@ export interface paths {
                                     unlisted_item_repat_authority?: boolean;
                                     unusual_dose_flag?: boolean;
                                     unusual_qty_flag?: boolean;
-                                    /** @description The token page (SCID, medicine and QR code). */
-                                    url: string;
+                                    /** @description The token page (SCID, medicine and QR code); absent on a paper prescription. */
+                                    url?: string;
                                 }[];
                             };
                             message: string;
@@ -7238,7 +7252,7 @@ export interface paths {
                                     custom_drug_details: {
                                         custom_product_id?: string;
                                     };
-                                    delivery: {
+                                    delivery?: {
                                         /** @description The exact e-mail address or mobile number used. */
                                         destination: string;
                                         /** @enum {string} */
@@ -7259,6 +7273,17 @@ export interface paths {
                                     item_form?: string;
                                     item_name: string;
                                     item_strength?: string;
+                                    /** @description Not in the vendor's schema: what the script states of the software, itself and its writers. Null on prescriptions written before erx recorded them. */
+                                    legal_metadata: {
+                                        /** @description The conformance identifier of the software that prepared the prescription (ERX_CONFORMANCE_ID when it was written). */
+                                        conformance_id: string | null;
+                                        /** @description The organization's HPI-O when it was written. */
+                                        organization_hpio: string | null;
+                                        /** @description The prescriber's HPI-I when it was written. */
+                                        prescriber_hpii: string | null;
+                                        /** @description erx's own unique identifier of the prescription. */
+                                        prescription_id: string;
+                                    };
                                     my_sl_consent?: boolean;
                                     number_of_repeats_authorised: string;
                                     patient_instructions?: string;
@@ -7275,8 +7300,11 @@ export interface paths {
                                     };
                                     /** @description The prescription's number in its prescriber's own sequence (1, 2, 3, ...). */
                                     prescriber_script_number: string;
-                                    /** @enum {string} */
-                                    prescription_type: "ELECTRONIC";
+                                    /**
+                                     * @description ELECTRONIC (a token) or PAPER (printed; no url, no delivery).
+                                     * @enum {string}
+                                     */
+                                    prescription_type: "ELECTRONIC" | "PAPER";
                                     private_prescription?: boolean;
                                     quantity: string;
                                     reason_for_prescribing?: string;
@@ -7292,8 +7320,8 @@ export interface paths {
                                     unlisted_item_repat_authority?: boolean;
                                     unusual_dose_flag?: boolean;
                                     unusual_qty_flag?: boolean;
-                                    /** @description The token page (SCID, medicine and QR code). */
-                                    url: string;
+                                    /** @description The token page (SCID, medicine and QR code); absent on a paper prescription. */
+                                    url?: string;
                                 };
                             };
                             message: string;
@@ -11375,7 +11403,7 @@ export interface paths {
                         controlled_substance_reference?: string;
                         /** @description An organization catalog drug or one of the prescriber's own; its fields are copied. */
                         custom_drug_id?: string;
-                        delivery: {
+                        delivery?: {
                             /**
                              * @description SMS or EMAIL.
                              * @enum {string}
@@ -11404,6 +11432,11 @@ export interface paths {
                         pbsdva_authority_number?: string;
                         /** @description The approval number Services Australia gave by telephone. */
                         phone_approval_authority_number?: string;
+                        /**
+                         * @description ELECTRONIC (default: its token is sent, see delivery) or PAPER (printed from the portal and handed to the patient; no delivery). Fixed for the prescription's life.
+                         * @enum {string}
+                         */
+                        prescription_type?: "ELECTRONIC" | "PAPER";
                         private_prescription?: boolean;
                         /** @description How many units are supplied, 1 to 999. Absent with a custom_drug_id: the drug's quantity. */
                         quantity?: number | string;
@@ -11447,7 +11480,7 @@ export interface paths {
                                 custom_drug_details: {
                                     custom_product_id?: string;
                                 };
-                                delivery: {
+                                delivery?: {
                                     /** @description The exact e-mail address or mobile number used. */
                                     destination: string;
                                     /** @enum {string} */
@@ -11468,6 +11501,17 @@ export interface paths {
                                 item_form?: string;
                                 item_name: string;
                                 item_strength?: string;
+                                /** @description Not in the vendor's schema: what the script states of the software, itself and its writers. Null on prescriptions written before erx recorded them. */
+                                legal_metadata: {
+                                    /** @description The conformance identifier of the software that prepared the prescription (ERX_CONFORMANCE_ID when it was written). */
+                                    conformance_id: string | null;
+                                    /** @description The organization's HPI-O when it was written. */
+                                    organization_hpio: string | null;
+                                    /** @description The prescriber's HPI-I when it was written. */
+                                    prescriber_hpii: string | null;
+                                    /** @description erx's own unique identifier of the prescription. */
+                                    prescription_id: string;
+                                };
                                 my_sl_consent?: boolean;
                                 number_of_repeats_authorised: string;
                                 patient_instructions?: string;
@@ -11484,8 +11528,11 @@ export interface paths {
                                 };
                                 /** @description The prescription's number in its prescriber's own sequence (1, 2, 3, ...). */
                                 prescriber_script_number: string;
-                                /** @enum {string} */
-                                prescription_type: "ELECTRONIC";
+                                /**
+                                 * @description ELECTRONIC (a token) or PAPER (printed; no url, no delivery).
+                                 * @enum {string}
+                                 */
+                                prescription_type: "ELECTRONIC" | "PAPER";
                                 private_prescription?: boolean;
                                 quantity: string;
                                 reason_for_prescribing?: string;
@@ -11501,8 +11548,8 @@ export interface paths {
                                 unlisted_item_repat_authority?: boolean;
                                 unusual_dose_flag?: boolean;
                                 unusual_qty_flag?: boolean;
-                                /** @description The token page (SCID, medicine and QR code). */
-                                url: string;
+                                /** @description The token page (SCID, medicine and QR code); absent on a paper prescription. */
+                                url?: string;
                             };
                             message: string;
                             requestId: string;
@@ -11859,7 +11906,7 @@ export interface paths {
                                 custom_drug_details: {
                                     custom_product_id?: string;
                                 };
-                                delivery: {
+                                delivery?: {
                                     /** @description The exact e-mail address or mobile number used. */
                                     destination: string;
                                     /** @enum {string} */
@@ -11880,6 +11927,17 @@ export interface paths {
                                 item_form?: string;
                                 item_name: string;
                                 item_strength?: string;
+                                /** @description Not in the vendor's schema: what the script states of the software, itself and its writers. Null on prescriptions written before erx recorded them. */
+                                legal_metadata: {
+                                    /** @description The conformance identifier of the software that prepared the prescription (ERX_CONFORMANCE_ID when it was written). */
+                                    conformance_id: string | null;
+                                    /** @description The organization's HPI-O when it was written. */
+                                    organization_hpio: string | null;
+                                    /** @description The prescriber's HPI-I when it was written. */
+                                    prescriber_hpii: string | null;
+                                    /** @description erx's own unique identifier of the prescription. */
+                                    prescription_id: string;
+                                };
                                 my_sl_consent?: boolean;
                                 number_of_repeats_authorised: string;
                                 patient_instructions?: string;
@@ -11896,8 +11954,11 @@ export interface paths {
                                 };
                                 /** @description The prescription's number in its prescriber's own sequence (1, 2, 3, ...). */
                                 prescriber_script_number: string;
-                                /** @enum {string} */
-                                prescription_type: "ELECTRONIC";
+                                /**
+                                 * @description ELECTRONIC (a token) or PAPER (printed; no url, no delivery).
+                                 * @enum {string}
+                                 */
+                                prescription_type: "ELECTRONIC" | "PAPER";
                                 private_prescription?: boolean;
                                 quantity: string;
                                 reason_for_prescribing?: string;
@@ -11913,8 +11974,8 @@ export interface paths {
                                 unlisted_item_repat_authority?: boolean;
                                 unusual_dose_flag?: boolean;
                                 unusual_qty_flag?: boolean;
-                                /** @description The token page (SCID, medicine and QR code). */
-                                url: string;
+                                /** @description The token page (SCID, medicine and QR code); absent on a paper prescription. */
+                                url?: string;
                             };
                             message: string;
                             requestId: string;
@@ -12271,7 +12332,7 @@ export interface paths {
                                 custom_drug_details: {
                                     custom_product_id?: string;
                                 };
-                                delivery: {
+                                delivery?: {
                                     /** @description The exact e-mail address or mobile number used. */
                                     destination: string;
                                     /** @enum {string} */
@@ -12292,6 +12353,17 @@ export interface paths {
                                 item_form?: string;
                                 item_name: string;
                                 item_strength?: string;
+                                /** @description Not in the vendor's schema: what the script states of the software, itself and its writers. Null on prescriptions written before erx recorded them. */
+                                legal_metadata: {
+                                    /** @description The conformance identifier of the software that prepared the prescription (ERX_CONFORMANCE_ID when it was written). */
+                                    conformance_id: string | null;
+                                    /** @description The organization's HPI-O when it was written. */
+                                    organization_hpio: string | null;
+                                    /** @description The prescriber's HPI-I when it was written. */
+                                    prescriber_hpii: string | null;
+                                    /** @description erx's own unique identifier of the prescription. */
+                                    prescription_id: string;
+                                };
                                 my_sl_consent?: boolean;
                                 number_of_repeats_authorised: string;
                                 patient_instructions?: string;
@@ -12308,8 +12380,11 @@ export interface paths {
                                 };
                                 /** @description The prescription's number in its prescriber's own sequence (1, 2, 3, ...). */
                                 prescriber_script_number: string;
-                                /** @enum {string} */
-                                prescription_type: "ELECTRONIC";
+                                /**
+                                 * @description ELECTRONIC (a token) or PAPER (printed; no url, no delivery).
+                                 * @enum {string}
+                                 */
+                                prescription_type: "ELECTRONIC" | "PAPER";
                                 private_prescription?: boolean;
                                 quantity: string;
                                 reason_for_prescribing?: string;
@@ -12325,8 +12400,8 @@ export interface paths {
                                 unlisted_item_repat_authority?: boolean;
                                 unusual_dose_flag?: boolean;
                                 unusual_qty_flag?: boolean;
-                                /** @description The token page (SCID, medicine and QR code). */
-                                url: string;
+                                /** @description The token page (SCID, medicine and QR code); absent on a paper prescription. */
+                                url?: string;
                             };
                             message: string;
                             requestId: string;
@@ -12697,7 +12772,7 @@ export interface paths {
                                 custom_drug_details: {
                                     custom_product_id?: string;
                                 };
-                                delivery: {
+                                delivery?: {
                                     /** @description The exact e-mail address or mobile number used. */
                                     destination: string;
                                     /** @enum {string} */
@@ -12718,6 +12793,17 @@ export interface paths {
                                 item_form?: string;
                                 item_name: string;
                                 item_strength?: string;
+                                /** @description Not in the vendor's schema: what the script states of the software, itself and its writers. Null on prescriptions written before erx recorded them. */
+                                legal_metadata: {
+                                    /** @description The conformance identifier of the software that prepared the prescription (ERX_CONFORMANCE_ID when it was written). */
+                                    conformance_id: string | null;
+                                    /** @description The organization's HPI-O when it was written. */
+                                    organization_hpio: string | null;
+                                    /** @description The prescriber's HPI-I when it was written. */
+                                    prescriber_hpii: string | null;
+                                    /** @description erx's own unique identifier of the prescription. */
+                                    prescription_id: string;
+                                };
                                 my_sl_consent?: boolean;
                                 number_of_repeats_authorised: string;
                                 patient_instructions?: string;
@@ -12734,8 +12820,11 @@ export interface paths {
                                 };
                                 /** @description The prescription's number in its prescriber's own sequence (1, 2, 3, ...). */
                                 prescriber_script_number: string;
-                                /** @enum {string} */
-                                prescription_type: "ELECTRONIC";
+                                /**
+                                 * @description ELECTRONIC (a token) or PAPER (printed; no url, no delivery).
+                                 * @enum {string}
+                                 */
+                                prescription_type: "ELECTRONIC" | "PAPER";
                                 private_prescription?: boolean;
                                 quantity: string;
                                 reason_for_prescribing?: string;
@@ -12751,8 +12840,8 @@ export interface paths {
                                 unlisted_item_repat_authority?: boolean;
                                 unusual_dose_flag?: boolean;
                                 unusual_qty_flag?: boolean;
-                                /** @description The token page (SCID, medicine and QR code). */
-                                url: string;
+                                /** @description The token page (SCID, medicine and QR code); absent on a paper prescription. */
+                                url?: string;
                             };
                             message: string;
                             requestId: string;
