@@ -2,9 +2,10 @@
 // abbreviation, as Australia Post writes it) and the 4-digit postcode. Patients' addresses,
 // the HI fixtures and organizations' practice addresses all read them here.
 
-/** The six states and two mainland territories, as their upper-case abbreviations. */
-export const AUSTRALIAN_STATES = ['NSW', 'VIC', 'QLD', 'WA', 'SA', 'TAS', 'ACT', 'NT'] as const;
-export type AustralianState = (typeof AUSTRALIAN_STATES)[number];
+import { AUSTRALIAN_STATES, type AustralianState } from '../platform/db/stored-values.ts';
+
+/** The six states and two mainland territories (stored values, so the tables name them too). */
+export { AUSTRALIAN_STATES, type AustralianState };
 
 /** A postcode is four digits (Australia Post). */
 export const AUSTRALIAN_POSTCODE_PATTERN = '^[0-9]{4}$';

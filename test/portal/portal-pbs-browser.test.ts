@@ -106,6 +106,12 @@ describe.runIf(run)('a PBS authority item in Chromium, by keyboard alone', () =>
       prescriber: { given_name: 'Anna', family_name: 'Smith', user_id: c.g.userId },
       custom_drug_details: {},
       delivery: { method: 'SMS', recipient_type: 'PATIENT', destination: '0412345678' },
+      legal_metadata: {
+        conformance_id: 'ERX-SANDBOX-NOT-CONFORMANT',
+        prescription_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+        prescriber_hpii: expect.stringMatching(/^800361\d{10}$/),
+        organization_hpio: expect.stringMatching(/^800362\d{10}$/),
+      },
     });
     await page.context().close();
   });

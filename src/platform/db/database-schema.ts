@@ -5,13 +5,13 @@
 // maps and the migrations agree, column by column.
 import { flag, integer, json, oneOf, text, time, type RowOf, type TableColumns } from './table-columns.ts';
 import {
+  AUSTRALIAN_STATES,
   IDEMPOTENCY_STATES,
   IHI_RECORD_STATUSES,
   IHI_STATUSES,
   PATIENT_SOURCES,
   PROVIDER_RECORD_STATUSES,
 } from './stored-values.ts';
-import { AUSTRALIAN_STATES } from '../../identifiers/index.ts';
 import { webhookAttemptsColumns, webhookDeliveriesColumns, webhookEventsColumns } from './webhook-tables.ts';
 import { portalFormIdsColumns, portalSessionsColumns, prescriptionDraftsColumns, ssoTokensColumns } from './portal-tables.ts';
 import { auditChainColumns, auditEntriesColumns } from './audit-tables.ts';

@@ -1,7 +1,6 @@
 // The prescriptions' tables, and the token messages they send (see database-schema.ts).
-import { AUSTRALIAN_STATES } from '../../identifiers/index.ts';
 import { integer, json, oneOf, text, time } from './table-columns.ts';
-import { DELIVERY_METHODS, PRESCRIPTION_STATUSES, PRESCRIPTION_TYPES, RECIPIENT_TYPES } from './stored-values.ts';
+import { AUSTRALIAN_STATES, DELIVERY_METHODS, PRESCRIPTION_STATUSES, PRESCRIPTION_TYPES, RECIPIENT_TYPES } from './stored-values.ts';
 
 /**
  * A prescription as prescribed: the medicine and the prescriber's names are copied in, and

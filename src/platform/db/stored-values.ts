@@ -2,6 +2,10 @@
 // the table types can name them; the features' own constants are these lists (re-exported) or
 // are checked against them with `satisfies`, so the two cannot part.
 
+/** The six states and two mainland territories, as their upper-case abbreviations (Australia Post). */
+export const AUSTRALIAN_STATES = ['NSW', 'VIC', 'QLD', 'WA', 'SA', 'TAS', 'ACT', 'NT'] as const;
+export type AustralianState = (typeof AUSTRALIAN_STATES)[number];
+
 export const PRESCRIPTION_STATUSES = ['Active', 'Ceased', 'Cancelled', 'Error'] as const;
 export type PrescriptionStatus = (typeof PRESCRIPTION_STATUSES)[number];
 
