@@ -11,7 +11,7 @@ import { createOnboardingContext, readOrganizationPractice, type OnboardingConte
 import { createPatientsContext, type PatientsContext } from './patients/index.ts';
 import { createUnitOfWork } from './platform/db/unit-of-work.ts';
 import { createPortalContext, type PortalContext } from './portal/index.ts';
-import { createPrescriptionsContext, type PrescriptionsContext } from './prescriptions/index.ts';
+import { createPrescriptionsContext, PRESCRIPTION_EVENTS, type PrescriptionsContext } from './prescriptions/index.ts';
 import { createRetentionContext, type RetentionContext } from './retention/index.ts';
 import type { Deps } from './deps.ts';
 import { createSsoContext, EXPIRED_TOKENS_KEPT_SECONDS, SESSION_MAX_AGE_SECONDS, type SsoContext } from './sso/index.ts';
@@ -49,7 +49,8 @@ export function buildFeatures(deps: Deps): Features {
   const unitOfWork = createUnitOfWork(deps.database, [outbox, tokenOutbox, audit], deps.logger);
   const tokenDelivery = createTokenDeliveryContext(deps, { outbox: tokenOutbox, unitOfWork });
   const auth = createAuthContext(deps, { audit, unitOfWork });
-  const webhooks = createWebhooksContext(deps, { unitOfWork, outbox, audit });
+  // The webhook event catalogue lists the events the prescription lifecycle writes (its table names them).
+  const webhooks = createWebhooksContext(deps, { unitOfWork, outbox, audit, events: PRESCRIPTION_EVENTS });
   const users = createUsersContext(deps, { unitOfWork, audit });
   const onboarding = createOnboardingContext(deps, { webhooks, users, unitOfWork });
   const patients = createPatientsContext(deps, { users, unitOfWork, audit });
