@@ -50,7 +50,7 @@ export function checkHiChoice(config: Config): void {
   if (config.hiAdapter !== 'soap') return;
   const missing = missingSoapSettings(config.hiSoap);
   if (missing.length > 0) {
-    throw new ConfigError(`ERX_HI=soap needs settings that are not set: ${missing.join(', ')} (see the README, "HI Service")`);
+    throw new ConfigError(`ERX_HI=soap needs settings that are not set: ${missing.join(', ')} (see docs/operators/hi-service.md)`);
   }
 }
 
