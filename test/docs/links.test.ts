@@ -1,7 +1,8 @@
 // The documentation holds together: README.md is a front door of at most 200 lines with a
-// map of docs/, one folder per reader, each opening with a contents list; every relative link
-// and #anchor of README.md and docs/ resolves as GitHub renders it, and every page of docs/ is
-// reached from README.md. The checker is shown to fail on a copy with broken links planted.
+// map of docs/, one folder per reader, each opening with a contents list; BENCHMARKS.md stays
+// at most 250 lines; every relative link and #anchor of README.md, BENCHMARKS.md and docs/
+// resolves as GitHub renders it, and every page of docs/ is reached from README.md. The checker
+// is shown to fail on a copy with broken links planted.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -32,6 +33,10 @@ describe('the documentation of this repository', () => {
     expect(readme).toContain('npm install && npm test');
     const targets = pageLinks(readme).map((link) => link.target);
     for (const reader of READERS) expect(targets, reader).toContain(`docs/${reader}/index.md`);
+  });
+
+  it('keeps BENCHMARKS.md to at most 250 lines', () => {
+    expect(lines('BENCHMARKS.md')).toBeLessThanOrEqual(250);
   });
 
   it('opens each reader\'s index with a contents list', () => {

@@ -14,7 +14,7 @@ export interface LinkProblem {
 }
 
 export interface DocsCheck {
-  /** The pages checked: README.md and docs/**.md, relative to the root. */
+  /** The pages checked: README.md, BENCHMARKS.md and docs/**.md, relative to the root. */
   pages: string[];
   problems: LinkProblem[];
   /** Pages of docs/ that no chain of links from README.md reaches. */
@@ -107,9 +107,12 @@ function markdownFiles(dir: string): string[] {
 
 const toPosix = (file: string) => file.split(path.sep).join('/');
 
-/** Checks README.md and every page under docs/ of `root`. */
+/** Checks README.md, BENCHMARKS.md and every page under docs/ of `root`. */
 export function checkDocs(root: string): DocsCheck {
-  const pages = [path.join(root, 'README.md'), ...markdownFiles(path.join(root, 'docs'))].map((file) => toPosix(path.relative(root, file))).sort();
+  const benchmarks = path.join(root, 'BENCHMARKS.md');
+  const pages = [path.join(root, 'README.md'), ...(fs.existsSync(benchmarks) ? [benchmarks] : []), ...markdownFiles(path.join(root, 'docs'))]
+    .map((file) => toPosix(path.relative(root, file)))
+    .sort();
   const anchorsOf = new Map<string, Set<string>>();
   const anchors = (file: string) => {
     if (!anchorsOf.has(file)) anchorsOf.set(file, pageAnchors(fs.readFileSync(path.join(root, file), 'utf8')));
