@@ -45,8 +45,8 @@ function runBash(script: string, env: Record<string, string>): Promise<{ code: n
 }
 
 const missing = missingTools();
-if (missing.length > 0 && IN_CI) throw new Error(`the README walk-through needs ${missing.join(', ')}, and CI must run it`);
-if (missing.length > 0) console.warn(`skipping the README walk-through: ${missing.join(', ')} not installed`);
+if (missing.length > 0 && IN_CI) throw new Error(`the prescriptions walk-through needs ${missing.join(', ')}, and CI must run it`);
+if (missing.length > 0) console.warn(`skipping the prescriptions walk-through: ${missing.join(', ')} not installed`);
 
 describe.skipIf(missing.length > 0)('the prescriptions walk-through (docs/partners/prescriptions.md)', () => {
   const cli = createCliEnvironment();
