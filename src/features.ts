@@ -13,7 +13,7 @@ import type { KeptForEver, RetentionStep } from './platform/db/retention-step.ts
 import { createUnitOfWork } from './platform/db/unit-of-work.ts';
 import type { BackgroundLoop } from './platform/delivery/index.ts';
 import { createPortalContext, createPortalFormsRetentionStep, type PortalContext } from './portal/index.ts';
-import { createPrescriptionsContext, type PrescriptionsContext } from './prescriptions/index.ts';
+import { createPrescriptionsContext, PRESCRIPTION_EVENTS, type PrescriptionsContext } from './prescriptions/index.ts';
 import { createRetentionContext, startRetentionSchedule, type RetentionContext } from './retention/index.ts';
 import type { Deps } from './deps.ts';
 import { createSsoContext, createSsoRetentionSteps, type SsoContext } from './sso/index.ts';
@@ -53,7 +53,8 @@ export function buildFeatures(deps: Deps): Features {
   const unitOfWork = createUnitOfWork(deps.database, [outbox, tokenOutbox, audit], deps.logger);
   const tokenDelivery = createTokenDeliveryContext(deps, { outbox: tokenOutbox, unitOfWork });
   const auth = createAuthContext(deps, { audit, unitOfWork });
-  const webhooks = createWebhooksContext(deps, { unitOfWork, outbox, audit });
+  // The webhook event catalogue lists the events the prescription lifecycle writes (its table names them).
+  const webhooks = createWebhooksContext(deps, { unitOfWork, outbox, audit, events: PRESCRIPTION_EVENTS });
   const users = createUsersContext(deps, { unitOfWork, audit });
   const onboarding = createOnboardingContext(deps, { webhooks, users, unitOfWork });
   const patients = createPatientsContext(deps, { users, unitOfWork, audit });
