@@ -5,6 +5,7 @@
 import { createAuditTrail, type AuditTrail } from './audit/index.ts';
 import { createAuthContext, type AuthContext } from './auth/index.ts';
 import { createCustomDrugsContext, type CustomDrugsContext } from './custom-drugs/index.ts';
+import { createMfaContext, type MfaContext } from './mfa/index.ts';
 import { createMedicinesContext, findPbsItem, type MedicinesContext } from './medicines/index.ts';
 import { createIdempotencyContext, type IdempotencyContext } from './idempotency/index.ts';
 import { createOnboardingContext, readOrganizationPractice, type OnboardingContext } from './onboarding/index.ts';
@@ -33,6 +34,7 @@ export interface Features {
   idempotency: IdempotencyContext;
   prescriptions: PrescriptionsContext;
   sso: SsoContext;
+  mfa: MfaContext;
   portal: PortalContext;
   retention: RetentionContext;
   tokenDelivery: TokenDeliveryContext;
@@ -62,10 +64,11 @@ export function buildFeatures(deps: Deps): Features {
   const practices = { findPractice: (organizationId: string) => readOrganizationPractice(onboarding, organizationId) };
   const prescriptions = createPrescriptionsContext(deps, { users, patients, customDrugs, pbs, practices, unitOfWork, audit });
   const sso = createSsoContext(deps, { auth, unitOfWork, audit });
+  const mfa = createMfaContext(deps, { unitOfWork, audit });
   const portal = createPortalContext(deps, { users, patients, customDrugs, medicines, prescriptions });
   const retention = createRetentionContext(deps, {
     unitOfWork,
     signIns: { expiredTokensKeptSeconds: EXPIRED_TOKENS_KEPT_SECONDS, sessionIdleTimeoutSeconds: sso.idleTimeoutSeconds, sessionMaxAgeSeconds: SESSION_MAX_AGE_SECONDS },
   });
-  return { audit, system, auth, onboarding, users, patients, customDrugs, medicines, webhooks, idempotency, prescriptions, sso, portal, retention, tokenDelivery };
+  return { audit, system, auth, onboarding, users, patients, customDrugs, medicines, webhooks, idempotency, prescriptions, sso, mfa, portal, retention, tokenDelivery };
 }
