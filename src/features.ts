@@ -5,7 +5,7 @@
 import { createAuditTrail, type AuditTrail } from './audit/index.ts';
 import { createAuthContext, type AuthContext } from './auth/index.ts';
 import { createCustomDrugsContext, type CustomDrugsContext } from './custom-drugs/index.ts';
-import { createMfaContext, type MfaContext } from './mfa/index.ts';
+import { createMfaContext, userHoldsFactor, type MfaContext } from './mfa/index.ts';
 import { createMedicinesContext, findPbsItem, type MedicinesContext } from './medicines/index.ts';
 import { createIdempotencyContext, type IdempotencyContext } from './idempotency/index.ts';
 import { createOnboardingContext, readOrganizationPractice, type OnboardingContext } from './onboarding/index.ts';
@@ -52,7 +52,9 @@ export function buildFeatures(deps: Deps): Features {
   const tokenDelivery = createTokenDeliveryContext(deps, { outbox: tokenOutbox, unitOfWork });
   const auth = createAuthContext(deps, { audit, unitOfWork });
   const webhooks = createWebhooksContext(deps, { unitOfWork, outbox, audit });
-  const users = createUsersContext(deps, { unitOfWork, audit });
+  // Built before users: read user says whether the user holds an MFA factor.
+  const mfa = createMfaContext(deps, { unitOfWork, audit });
+  const users = createUsersContext(deps, { unitOfWork, audit, mfaEnrolment: { isEnrolled: (organizationId, userId) => userHoldsFactor(mfa, { organizationId, userId }) } });
   const onboarding = createOnboardingContext(deps, { webhooks, users, unitOfWork });
   const patients = createPatientsContext(deps, { users, unitOfWork, audit });
   const customDrugs = createCustomDrugsContext(deps, { users, unitOfWork });
@@ -64,7 +66,6 @@ export function buildFeatures(deps: Deps): Features {
   const practices = { findPractice: (organizationId: string) => readOrganizationPractice(onboarding, organizationId) };
   const prescriptions = createPrescriptionsContext(deps, { users, patients, customDrugs, pbs, practices, unitOfWork, audit });
   const sso = createSsoContext(deps, { auth, unitOfWork, audit });
-  const mfa = createMfaContext(deps, { unitOfWork, audit });
   const portal = createPortalContext(deps, { users, patients, customDrugs, medicines, prescriptions });
   const retention = createRetentionContext(deps, {
     unitOfWork,

@@ -22,6 +22,7 @@ export {
   requireFreshFactor,
   sessionMayManageFactors,
   stepUpGateOf,
+  userHoldsFactor,
   verifyRecoveryCode,
   verifyTotpCode,
   type CodeOutcome,

@@ -94,6 +94,11 @@ export async function policyOf(ctx: MfaContext, organizationId: string): Promise
   return (await findOrganizationMfaPolicy(ctx.db, organizationId))?.policy ?? ctx.defaultPolicy;
 }
 
+/** Whether the user holds a factor (read user's mfa_enrolled). */
+export async function userHoldsFactor(ctx: MfaContext, user: SessionUser): Promise<boolean> {
+  return (await findFactorsOf(ctx.db, idsOf(user))).length > 0;
+}
+
 export async function factorsOf(ctx: MfaContext, session: SessionUser): Promise<MfaFactorRow[]> {
   return findFactorsOf(ctx.db, idsOf(session));
 }

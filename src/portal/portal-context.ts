@@ -105,7 +105,8 @@ function refererPathOf(request: FastifyRequest): string | undefined {
   if (typeof referer !== 'string') return undefined;
   try {
     const url = new URL(referer);
-    return url.host === request.headers.host ? portalReturnPath(`${url.pathname}${url.search}`) : undefined;
+    const host = new URL(`${url.protocol}//${request.headers.host ?? ''}`).host;
+    return url.host === host ? portalReturnPath(`${url.pathname}${url.search}`) : undefined;
   } catch {
     return undefined;
   }
