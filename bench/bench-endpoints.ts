@@ -3,7 +3,7 @@
 // variables (the sandbox credentials, the access tokens and what the setup steps in
 // bench-setup.ts create) just before the run; bench-requests.ts does the filling.
 import { SCOPES } from '../src/auth/index.ts';
-import { DEMO_PRESCRIBER_DETAILS } from '../src/onboarding/index.ts';
+import { DEMO_PRESCRIBER_DETAILS } from '../src/onboarding/sandbox-seed.ts';
 import { prescriberRecordNeverReverified, type StoredCheck } from './bench-stored-checks.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';

@@ -5,7 +5,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Features } from '../src/features.ts';
 import { createOrganization, createPartner } from '../src/onboarding/index.ts';
-import { eventMetadata, newEventId, type WebhookEventEnvelope, recordEvent } from '../src/webhooks/index.ts';
+import { eventMetadata, newEventId, recordEvent } from '../src/webhooks/index.ts';
+import { type WebhookEventEnvelope } from '../src/webhooks/webhook-events.ts';
 
 export interface BenchEventSource {
   partnerId: string;

@@ -3,8 +3,10 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { createTestApp, TEST_DATABASE_URL, type TestApp, type TestAppOptions } from './test-app.ts';
-import { requestableScopes } from '../src/auth/index.ts';
-import { createOrganization, createPartner, enablePartnerForOrganization, DEMO_HPIO, DEMO_PRACTICE, createUser, setOrganizationPractice, type PracticeInput } from '../src/onboarding/index.ts';
+import { requestableScopes } from '../src/auth/scopes.ts';
+import { createOrganization, createPartner, enablePartnerForOrganization, createUser, setOrganizationPractice } from '../src/onboarding/index.ts';
+import { DEMO_HPIO, DEMO_PRACTICE } from '../src/onboarding/sandbox-seed.ts';
+import { type PracticeInput } from '../src/onboarding/organization-practice.ts';
 
 let counter = 0;
 const unique = () => `${process.pid}-${++counter}-${Math.random().toString(36).slice(2, 8)}`;

@@ -2,16 +2,9 @@
 // (plus ERX_HI_FIXTURES and two more verifiable providers), recording every search and provider
 // lookup it answers. A test can make lookups fail unexpectedly, stage a racing request while a
 // lookup is in flight, or hold searches until several have arrived.
-import {
-  createHiSandboxSimulator,
-  type HiCallContext,
-  mergeHiFixtures,
-  type HiFixtures,
-  type HiProviderFixture,
-  type HiServicePort,
-  type IhiSearchRequest,
-  type ProviderVerificationRequest,
-} from '../src/hi-service/index.ts';
+import { createHiSandboxSimulator, type HiCallContext, type HiServicePort } from '../src/hi-service/index.ts';
+import { mergeHiFixtures, type HiFixtures, type HiProviderFixture } from '../src/hi-service/hi-fixture-file.ts';
+import { type IhiSearchRequest, type ProviderVerificationRequest } from '../src/hi-service/hi-service-port.ts';
 
 /** Two more verified providers (valid HPI-Is from the public HI test data), for HPI-I changes. */
 export const TEST_PROVIDERS = {

@@ -2,26 +2,12 @@
 // scopes and roles. Code outside src/auth/ (other features, app.ts, cli/, bench/, test/) imports
 // only this file; its own files import each other directly. test/architecture/imports.test.ts
 // holds it.
-export {
-  type AuthContext,
-  checkCredentialAttempt,
-  checkCredentials,
-  createAuthContext,
-  enforceAddressLimit,
-  enforceRateLimit,
-  missingCredentialHeaders,
-  pairOfCredentialHeaders,
-  type Principal,
-  readTokenHeaders,
-  screenCredentialAttempt,
-} from './auth-service.ts';
-export { FAILURES_PER_ADDRESS, FAILURES_PER_PAIR_TIERS } from './credential-failures.ts';
-export { signAccessToken } from './access-tokens.ts';
-export { CAPABILITIES, CAPABILITY_TABLE, type Capability, holdsCapability, needsReadinessFor, rolesWith } from './capabilities.ts';
+export { type AuthContext, checkCredentialAttempt, createAuthContext, enforceAddressLimit, missingCredentialHeaders, pairOfCredentialHeaders, type Principal, readTokenHeaders, screenCredentialAttempt } from './auth-service.ts';
+export { type Capability, holdsCapability, needsReadinessFor } from './capabilities.ts';
 export { authRoutes } from './auth-routes.ts';
 export { OrganizationParams, TokenHeadersSchema } from './auth-schemas.ts';
 export { installBearerAuth, installPartnerAuth, partnerOf, principalOf, requireDeclaredAuth, requireEveryRouteCataloged, type RouteCatalogEntry } from './route-auth.ts';
-export { isScope, requestableScopes, type Scope, SCOPES } from './scopes.ts';
+export { isScope, type Scope, SCOPES } from './scopes.ts';
 export {
   ASSIGNABLE_ROLES,
   type AssignableRole,

@@ -3,7 +3,6 @@ import * as identifiers from './index.ts';
 
 describe('identifiers index', () => {
   it.each([
-    'passesLuhn',
     'isValidIhi',
     'isValidHpii',
     'isValidHpio',
@@ -15,7 +14,6 @@ describe('identifiers index', () => {
     'isValidEmail',
     'normaliseEmail',
     'isCalendarDate',
-    'todayInAustralia',
     'isFutureDate',
     'readAustralianState',
     'isAustralianPostcode',

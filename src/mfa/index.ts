@@ -7,45 +7,8 @@
 // only some posts of a page need it, calls `await requireFreshFactor(mfa, sessionOf(request))`
 // in its handler or service before acting: it throws FactorRequired, which the portal answers
 // with the factor page, returning the user to the page they posted from.
-export {
-  createMfaContext,
-  factorGateOf,
-  FactorRequired,
-  FACTOR_PRESENTED_SECONDS,
-  FRESH_FACTOR_SECONDS,
-  LOCK_AFTER_FAILURES,
-  LOCK_SECONDS,
-  LOCK_WINDOW_SECONDS,
-  factorsOf,
-  lockedUntil,
-  policyOf,
-  requireFreshFactor,
-  sessionMayManageFactors,
-  stepUpGateOf,
-  userHoldsFactor,
-  verifyRecoveryCode,
-  verifyTotpCode,
-  type CodeOutcome,
-  type FactorGate,
-  type MfaContext,
-} from './mfa-service.ts';
-export {
-  beginTotpEnrolment,
-  confirmTotpEnrolment,
-  FACTOR_NAME_MAX,
-  issueFirstRecoveryCodes,
-  readEnrolPage,
-  readFactorPage,
-  readFactorsPage,
-  type EnrolPage,
-  type PresentPage,
-  RECOVERY_CODE_COUNT,
-  regenerateRecoveryCodes,
-  removeFactor,
-  type EnrolOutcome,
-  type FactorsPage,
-  type TotpEnrolment,
-} from './mfa-enrolment.ts';
-export { passkeyAuthenticationOptions, passkeyRegistrationOptions, verifyPasskeyAuthentication, verifyPasskeyRegistration, type PasskeyOutcome } from './passkeys.ts';
-export { listOrganizationMfa, MfaError, resetUserMfaAsOperator, resetUserMfaFromPortal, setOrganizationMfaPolicy, type MfaUserView, type PortalResetOutcome } from './mfa-admin.ts';
+export { createMfaContext, factorGateOf, FactorRequired, stepUpGateOf, userHoldsFactor, verifyRecoveryCode, verifyTotpCode, type CodeOutcome, type MfaContext } from './mfa-service.ts';
+export { confirmTotpEnrolment, FACTOR_NAME_MAX, issueFirstRecoveryCodes, readEnrolPage, readFactorPage, readFactorsPage, regenerateRecoveryCodes, removeFactor } from './mfa-enrolment.ts';
+export { passkeyAuthenticationOptions, passkeyRegistrationOptions, verifyPasskeyAuthentication, verifyPasskeyRegistration } from './passkeys.ts';
+export { listOrganizationMfa, MfaError, resetUserMfaAsOperator, resetUserMfaFromPortal, setOrganizationMfaPolicy } from './mfa-admin.ts';
 export { createMfaRetentionSteps } from './mfa-retention.ts';

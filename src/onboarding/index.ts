@@ -12,15 +12,7 @@ export {
   setPartnerFrameOrigins,
 } from './onboarding-service.ts';
 export { createUser, showUser } from './operator-users.ts';
-export {
-  describeMissingPractice,
-  missingPracticeParts,
-  type OrganizationPractice,
-  PRACTICE_PARTS,
-  type PracticeInput,
-  readOrganizationPractice,
-  setOrganizationPractice,
-} from './organization-practice.ts';
+export { describeMissingPractice, missingPracticeParts, type OrganizationPractice, readOrganizationPractice, setOrganizationPractice } from './organization-practice.ts';
 export {
   DEFAULT_OVERLAP_HOURS,
   disablePartnerForOrganization,
@@ -28,4 +20,4 @@ export {
   rotateOrganizationSecret,
   rotatePartnerSecret,
 } from './credential-lifecycle.ts';
-export { DEMO_HPIO, DEMO_PRACTICE, DEMO_PRESCRIBER_DETAILS, describeSandboxSeed, isDatabaseEmpty, type SandboxSeed, seedSandbox } from './sandbox-seed.ts';
+export { describeSandboxSeed, isDatabaseEmpty, seedSandbox } from './sandbox-seed.ts';

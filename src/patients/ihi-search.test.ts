@@ -1,17 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-  createHiSandboxSimulator,
-  HI_DEMO_FIXTURES,
-  HI_DEMO_PATIENTS,
-  HiServiceRejectedError,
-  HiServiceUnreachableError,
-  IHI_SEARCH_PATHS,
-  type HiCallContext,
-  type HiServicePort,
-  type IhiSearchPath,
-  type IhiSearchRequest,
-  type IhiSearchResult,
-} from '../hi-service/index.ts';
+import { createHiSandboxSimulator, IHI_SEARCH_PATHS, type HiCallContext, type HiServicePort, type IhiSearchPath, type IhiSearchResult } from '../hi-service/index.ts';
+import { HI_DEMO_FIXTURES, HI_DEMO_PATIENTS } from '../hi-service/hi-demo-fixtures.ts';
+import { HiServiceRejectedError, HiServiceUnreachableError, type IhiSearchRequest } from '../hi-service/hi-service-port.ts';
 import { IHI_SEARCH_ORDER, planIhiSearch, runIhiSearch, startSearchBudget, type BudgetTimers, type SearchAttempt } from './ihi-search.ts';
 
 const ADDRESS = { street_number: '1', street_name: 'Main St', suburb: 'Carlton', state: 'VIC', postcode: '3053' };

@@ -1,7 +1,7 @@
 // Token delivery's face: the outbox sink and record kind a change that issues a token uses,
 // the runner `erx serve` and `erx worker` start, and the list `erx deliveries list` shows.
-export { createTokenMessageOutbox, tokenMessages, type TokenMessageOutbox } from './token-message-outbox.ts';
-export { composeTokenMessage, maskDestination, prescriberNameOf, type TokenMessageRequest } from './token-message-text.ts';
+export { createTokenMessageOutbox, tokenMessages } from './token-message-outbox.ts';
+export { prescriberNameOf } from './token-message-text.ts';
 export {
   createTokenDeliveryContext,
   latestTokenMessageOf,
@@ -11,6 +11,5 @@ export {
   type TokenDeliveryContext,
   type TokenMessageView,
 } from './token-delivery-service.ts';
-export { openTokenMessageSenders, type TokenMessageSenders } from './token-message-senders.ts';
-export { sendDueTokenMessages, startTokenMessageRunner, type RunningTokenRunner } from './token-message-runner.ts';
+export { startTokenMessageRunner } from './token-message-runner.ts';
 export { createTokenMessageRetentionStep } from './token-message-retention.ts';

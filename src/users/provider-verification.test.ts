@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AuditEvent, AuditTrail } from '../audit/index.ts';
-import { HI_DEMO_FIXTURES, HI_DEMO_PROVIDERS, createHiSandboxSimulator } from '../hi-service/index.ts';
+import { HI_DEMO_PROVIDERS, createHiSandboxSimulator } from '../hi-service/index.ts';
+import { HI_DEMO_FIXTURES } from '../hi-service/hi-demo-fixtures.ts';
 import { ApiError } from '../platform/http/api-error.ts';
 import type { ProviderRecordRow } from './provider-details.ts';
 import { askHiService, checkHpiiNumber, checkOrganizationHpio, needsHiLookup } from './provider-verification.ts';

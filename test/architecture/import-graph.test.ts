@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { backUpImports, featureCircles, fileCircles, importsPastFaces, parseImports, readImportEdges, type ImportEdge } from './import-graph.ts';
+import { backUpImports, faceExports, featureCircles, fileCircles, importsPastFaces, parseImports, parseNamedStatements, readImportEdges, type ImportEdge, unusedFaceNames } from './import-graph.ts';
 import { FACED, FEATURES, LAYERS, SCANNED } from './layout.ts';
 
 const edge = (from: string, to: string, typeOnly = false): ImportEdge => ({ from, to, typeOnly });
@@ -73,13 +73,25 @@ describe('the faces check', () => {
     ]);
   });
 
-  it("fails on a test, the bench or app.ts reaching past a face, a store included", () => {
+  it('fails on app.ts, features.ts, another feature, the CLI or scripts/ reaching past a face, a store included', () => {
     const planted = [
-      edge('test/users/users-create.test.ts', 'src/users/users-store.ts'),
-      edge('bench/bench-setup.ts', 'src/webhooks/webhook-dispatcher.ts'),
       edge('src/app.ts', 'src/patients/patients-routes.ts'),
+      edge('src/features.ts', 'src/webhooks/webhook-outbox.ts'),
+      edge('src/users/users-service.ts', 'src/audit/audit-store.ts'),
+      edge('src/cli/webhook-commands.ts', 'src/webhooks/webhook-dispatcher.ts'),
+      edge('scripts/generate-client.ts', 'src/prescriptions/prescriptions-schemas.ts'),
     ];
-    expect(importsPastFaces(planted, FACED)).toHaveLength(3);
+    expect(importsPastFaces(planted, FACED)).toHaveLength(5);
+  });
+
+  it("lets the tests (test/, its shared helpers, unit tests beside the code) and the bench import a feature's own files", () => {
+    const allowed = [
+      edge('test/webhooks/webhook-lease.test.ts', 'src/webhooks/webhook-dispatcher.ts'),
+      edge('test/given.ts', 'src/users/users-store.ts'),
+      edge('bench/bench-setup.ts', 'src/webhooks/webhook-dispatcher.ts'),
+      edge('src/patients/ihi-search.test.ts', 'src/hi-service/hi-demo-fixtures.ts'),
+    ];
+    expect(importsPastFaces(allowed, FACED)).toEqual([]);
   });
 
   it('lets the files inside a folder (its unit tests too) import each other, and anyone import the face', () => {
@@ -90,6 +102,63 @@ describe('the faces check', () => {
       edge('src/app.ts', 'src/platform/http/envelope.ts'),
     ];
     expect(importsPastFaces(allowed, FACED)).toEqual([]);
+  });
+});
+
+describe('the face names check', () => {
+  const face = 'src/webhooks/index.ts';
+  const faceText = [
+    "export { createWebhooksContext, type WebhooksContext } from './webhooks-service.ts';",
+    "export {",
+    "  signWebhookPayload as sign, // renamed on the face",
+    "  type WebhookOutbox,",
+    "} from './webhook-outbox.ts';",
+    "export type { WebhookHttpClient } from './webhook-http-attempt.ts';",
+    "export const PLANTED_UNUSED = 1;",
+  ].join('\n');
+  const users = (extra: Record<string, string> = {}) =>
+    new Map(
+      Object.entries({
+        [face]: faceText,
+        'src/features.ts': "import { createWebhooksContext, type WebhooksContext } from './webhooks/index.ts';",
+        'src/cli/webhook-commands.ts': "import type { WebhookOutbox } from '../webhooks/index.ts';",
+        'scripts/sign.ts': "import {\n  sign as signIt,\n} from '../src/webhooks/index.ts';",
+        'src/token-delivery/sender.ts': "export { type WebhookHttpClient } from '../webhooks/index.ts';",
+        ...extra,
+      }),
+    );
+
+  it('reads named imports, renames, type-only names and re-exports, and the names a face exports', () => {
+    expect(parseNamedStatements("import { a, b as c, type T } from './x.ts';\nexport type { U } from './y.ts';\nimport * as ns from './z.ts';")).toEqual([
+      { kind: 'import', specifier: './x.ts', names: [{ imported: 'a', local: 'a', typeOnly: false }, { imported: 'b', local: 'c', typeOnly: false }, { imported: 'T', local: 'T', typeOnly: true }] },
+      { kind: 'export', specifier: './y.ts', names: [{ imported: 'U', local: 'U', typeOnly: true }] },
+      { kind: 'import', specifier: './z.ts', names: '*' },
+    ]);
+    expect(faceExports(face, faceText)).toEqual({ names: ['createWebhooksContext', 'WebhooksContext', 'sign', 'WebhookOutbox', 'WebhookHttpClient', 'PLANTED_UNUSED'], problems: [] });
+  });
+
+  it('fails on a planted face name nothing in src/ or scripts/ outside the folder uses, naming the face and the name', () => {
+    expect(unusedFaceNames(users(), [face])).toEqual(['src/webhooks/index.ts: PLANTED_UNUSED']);
+  });
+
+  it('does not count tests, the bench, unit tests beside the code or the folder itself as users', () => {
+    const notUsers = {
+      'test/webhooks/planted.test.ts': "import { PLANTED_UNUSED } from '../../src/webhooks/index.ts';",
+      'bench/planted.ts': "import { PLANTED_UNUSED } from '../src/webhooks/index.ts';",
+      'src/users/planted.test.ts': "import { PLANTED_UNUSED } from '../webhooks/index.ts';",
+      'src/webhooks/webhook-planted.ts': "import { PLANTED_UNUSED } from './index.ts';",
+    };
+    expect(unusedFaceNames(users(notUsers), [face])).toEqual(['src/webhooks/index.ts: PLANTED_UNUSED']);
+    expect(unusedFaceNames(users({ 'src/app.ts': "import { PLANTED_UNUSED } from './webhooks/index.ts';" }), [face])).toEqual([]);
+  });
+
+  it('refuses a star re-export on a face, and reports every name of a face nobody imports', () => {
+    const starred = users({ [face]: `${faceText}\nexport * from './webhook-retry.ts';` });
+    expect(unusedFaceNames(starred, [face])).toEqual([
+      "src/webhooks/index.ts: export * from './webhook-retry.ts' (name what the face hands out)",
+      'src/webhooks/index.ts: PLANTED_UNUSED',
+    ]);
+    expect(unusedFaceNames(new Map([[face, faceText]]), [face])).toHaveLength(6);
   });
 });
 

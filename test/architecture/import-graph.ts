@@ -90,11 +90,21 @@ export function featureOf(file: string, features: string[]): string | undefined 
 /** The one file of a feature that code outside its folder may import. */
 export const faceOf = (feature: string) => `src/${feature}/index.ts`;
 
-/** Imports from outside a feature's folder that reach past its face to another of its files. */
+/**
+ * The files that may import a feature's own files past its face: the tests and the bench (test/
+ * with its shared helpers, bench/, and the unit tests beside the code, `*.test.ts`). They test or
+ * measure a feature from inside. Everything else outside a feature's folder (other features,
+ * features.ts, app.ts, the runtime, the surfaces, the CLI, scripts/) goes through the face, so the
+ * face says exactly what the rest of erx uses.
+ */
+export const MAY_PASS_FACES = ['test/', 'bench/', '*.test.ts'];
+
+/** Imports from outside a feature's folder (tests and bench excepted) that reach past its face to another of its files. */
 export function importsPastFaces(edges: ImportEdge[], features: string[]): string[] {
   return edges.flatMap(({ from, to }) => {
     const feature = featureOf(to, features);
     if (feature === undefined || from.startsWith(`src/${feature}/`) || to === faceOf(feature)) return [];
+    if (MAY_PASS_FACES.some((pattern) => holds(pattern, from))) return [];
     return [`${from} → ${to} (outside ${feature}/, past its face ${faceOf(feature)})`];
   });
 }
@@ -142,4 +152,95 @@ export function featureCircles(edges: ImportEdge[], features: string[]): string[
     return a !== undefined && b !== undefined && a !== b ? [[a, b]] : [];
   });
   return circles(pairs);
+}
+
+/** A name in an import or export clause: the name in the file it comes from, the name it takes here. */
+export interface ClauseName {
+  imported: string;
+  local: string;
+  typeOnly: boolean;
+}
+
+/** One import or re-export statement with a clause: its names (or `*` for a namespace or star), and where from. */
+export interface NamedStatement {
+  kind: 'import' | 'export';
+  specifier: string;
+  names: ClauseName[] | '*';
+}
+
+const CLAUSE = /^\s*(import|export)\s+(type\s+)?(?:\w+\s*,\s*)?(\{[^}]*\}|\*(?:\s+as\s+\w+)?)\s+from\s+'([^']+)';?/gm;
+
+/** The import and re-export statements of a file that name what they take (`{ a, b as c, type T }`, `* as ns`, `*`). */
+export function parseNamedStatements(text: string): NamedStatement[] {
+  return [...text.matchAll(CLAUSE)].map((match) => {
+    const [, kind, typeKeyword, clause, specifier] = match as unknown as [string, 'import' | 'export', string | undefined, string, string];
+    if (clause.startsWith('*')) return { kind, specifier, names: '*' as const };
+    const names = clause
+      .slice(1, -1)
+      .split(',')
+      .map((part) => part.replace(/\/\/.*$/gm, '').trim())
+      .filter(Boolean)
+      .map((part) => {
+        const typeOnly = Boolean(typeKeyword) || part.startsWith('type ');
+        const [imported, local = imported] = part.replace(/^type\s+/, '').split(/\s+as\s+/).map((name) => name.trim()) as [string, string?];
+        return { imported, local: local!, typeOnly };
+      });
+    return { kind, specifier, names };
+  });
+}
+
+const DECLARATION = /^\s*export\s+(?:declare\s+)?(?:default\s+)?(?:async\s+)?(?:function\*?|const|let|var|class|abstract\s+class|type|interface|enum)\s+(\w+)/gm;
+
+/** The names a face exports, with problems: a star re-export hides its names, so it is refused. */
+export function faceExports(face: string, text: string): { names: string[]; problems: string[] } {
+  const names: string[] = [];
+  const problems: string[] = [];
+  for (const statement of parseNamedStatements(text)) {
+    if (statement.kind !== 'export') continue;
+    if (statement.names === '*') problems.push(`${face}: export * from '${statement.specifier}' (name what the face hands out)`);
+    else names.push(...statement.names.map((name) => name.local));
+  }
+  for (const match of text.matchAll(DECLARATION)) names.push(match[1]!);
+  for (const match of text.matchAll(/^\s*export\s+\{([^}]*)\}\s*;/gm)) {
+    names.push(...match[1]!.split(',').map((part) => part.replace(/^\s*type\s+/, '').split(/\s+as\s+/).pop()!.trim()).filter(Boolean));
+  }
+  return { names, problems };
+}
+
+/** May this file use a face's names? Code in src/ (unit tests aside) outside the face's folder, and scripts/. */
+export function usesFaces(file: string): boolean {
+  return (file.startsWith('src/') || file.startsWith('scripts/')) && !file.endsWith('.test.ts');
+}
+
+/**
+ * Face names nothing outside the face's folder in src/ or scripts/ uses (tests and the bench
+ * import a feature's own files instead), as `face: name`, and the star re-exports refused.
+ * `texts` maps each file (path from the root) to its text.
+ */
+export function unusedFaceNames(texts: Map<string, string>, faces: string[]): string[] {
+  const used = new Map<string, Set<string | '*'>>(faces.map((face) => [face, new Set()]));
+  for (const [file, text] of texts) {
+    if (!usesFaces(file)) continue;
+    for (const statement of parseNamedStatements(text)) {
+      if (!statement.specifier.startsWith('.')) continue;
+      const target = path.posix.normalize(path.posix.join(path.posix.dirname(file), statement.specifier));
+      const names = used.get(target);
+      if (names === undefined || file.startsWith(path.posix.dirname(target) + '/')) continue;
+      if (statement.names === '*') names.add('*');
+      else for (const name of statement.names) names.add(name.imported);
+    }
+  }
+  return faces.flatMap((face) => {
+    const text = texts.get(face);
+    if (text === undefined) return [`${face}: missing`];
+    const { names, problems } = faceExports(face, text);
+    const users = used.get(face)!;
+    if (users.has('*')) return problems;
+    return [...problems, ...names.filter((name) => !users.has(name)).map((name) => `${face}: ${name}`)];
+  });
+}
+
+/** The text of every `.ts` file under `dirs`, by path from the root. */
+export function readTexts(root: string, dirs: string[]): Map<string, string> {
+  return new Map(listFiles(root, dirs).map((file) => [file, fs.readFileSync(path.join(root, file), 'utf8')]));
 }

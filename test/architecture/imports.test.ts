@@ -1,6 +1,7 @@
 // The layout DESIGN.md describes, held by the imports themselves (type-only imports counted):
 // the code stands in layers and no import runs back up them; each feature has one face that
-// code outside its folder imports; no two files import each other round a circle (in any
+// code in src/ and scripts/ outside its folder imports (tests and the bench may import a
+// feature's own files), and the face exports only what that code uses; no two files import each other round a circle (in any
 // scanned folder, bench/ and test/ included), nor do feature folders; surfaces call services
 // and never reach a store; the SQLite driver is sealed behind the database module; only a
 // feature's service makes its context. The checker itself is tested over planted imports in
@@ -8,7 +9,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { backUpImports, faceOf, featureCircles, fileCircles, importsPastFaces, layerOf, listFiles, readImportEdges } from './import-graph.ts';
+import { backUpImports, faceExports, faceOf, featureCircles, fileCircles, importsPastFaces, layerOf, listFiles, readImportEdges, readTexts, unusedFaceNames } from './import-graph.ts';
 import { FACED, LAYERS, SCANNED } from './layout.ts';
 
 const files = listFiles(process.cwd(), SCANNED);
@@ -30,9 +31,16 @@ describe('the layers', () => {
 });
 
 describe('the faces', () => {
-  it("code outside a feature's folder (src/, test/, bench/) imports only its index.ts", () => {
+  it("code outside a feature's folder in src/ and scripts/ imports only its index.ts (tests and the bench may import its own files)", () => {
     expect(FACED.filter((folder) => !fs.existsSync(faceOf(folder)))).toEqual([]);
     expect(importsPastFaces(edges, FACED)).toEqual([]);
+  });
+
+  it('every name a face exports is used by code in src/ or scripts/ outside its folder (tests and the bench import its own files)', () => {
+    const texts = readTexts(process.cwd(), SCANNED);
+    const faces = FACED.map(faceOf);
+    expect(faces.reduce((sum, face) => sum + faceExports(face, texts.get(face)!).names.length, 0)).toBeGreaterThan(100);
+    expect(unusedFaceNames(texts, faces)).toEqual([]);
   });
 
   it('no face hands out a store, so nothing outside a feature reaches its storage', () => {

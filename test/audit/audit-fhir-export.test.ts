@@ -6,7 +6,8 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
-import { AUDIT_ACTIONS, currentAuditScope, exportAuditEventsAsFhir, maskIdentifier, runInAuditScope, type AuditAction, type AuditEvent } from '../../src/audit/index.ts';
+import { currentAuditScope, exportAuditEventsAsFhir, maskIdentifier, runInAuditScope, type AuditAction, type AuditEvent } from '../../src/audit/index.ts';
+import { AUDIT_ACTIONS } from '../../src/audit/audit-actions.ts';
 import { useTestApp } from '../given.ts';
 import { lastAuditSeq } from './audit-helpers.ts';
 

@@ -3,7 +3,9 @@
 // the create made one) and in an update's re-verification; an unreachable HI Service leaves
 // 'error'. The precheck's entries are written before its answer leaves, or it answers 500.
 import { describe, expect, it } from 'vitest';
-import { HI_DEMO_FIXTURES, HiServiceUnreachableError, type HiServicePort, type IhiSearchPath } from '../../src/hi-service/index.ts';
+import { type HiServicePort, type IhiSearchPath } from '../../src/hi-service/index.ts';
+import { HI_DEMO_FIXTURES } from '../../src/hi-service/hi-demo-fixtures.ts';
+import { HiServiceUnreachableError } from '../../src/hi-service/hi-service-port.ts';
 import { useTestApp } from '../given.ts';
 import { createRecordingHiService } from '../recording-hi-service.ts';
 import { countPatients, DEMO, medicareOf, patientBody } from '../patients/patients-given.ts';

@@ -6,9 +6,12 @@
 // prescription; and no identifier or demographic ever reaches the table.
 import type { LightMyRequestResponse } from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { HI_DEMO_PATIENTS, HI_DEMO_PROVIDERS } from '../../src/hi-service/index.ts';
-import { DEMO_HPIO } from '../../src/onboarding/index.ts';
-import { newScid, PRESCRIPTION_ACTIONS, PRESCRIPTION_CHANGES, type PrescriptionAction } from '../../src/prescriptions/index.ts';
+import { HI_DEMO_PROVIDERS } from '../../src/hi-service/index.ts';
+import { HI_DEMO_PATIENTS } from '../../src/hi-service/hi-demo-fixtures.ts';
+import { DEMO_HPIO } from '../../src/onboarding/sandbox-seed.ts';
+import { PRESCRIPTION_CHANGES } from '../../src/prescriptions/index.ts';
+import { newScid } from '../../src/prescriptions/scid.ts';
+import { PRESCRIPTION_ACTIONS, type PrescriptionAction } from '../../src/prescriptions/prescription-lifecycle.ts';
 import { useTestApp } from '../given.ts';
 import { csrfOf, formIdFieldOf, scidOfRedirect, signIn } from '../portal/portal-given.ts';
 import { givenClinic, givenPrescription, givenSecondPrescriber, helpersPath, prescribeBody, prescriptionsPath } from '../prescriptions/prescriptions-given.ts';

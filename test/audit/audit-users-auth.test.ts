@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { DEMO_HPIO } from '../../src/onboarding/index.ts';
+import { DEMO_HPIO } from '../../src/onboarding/sandbox-seed.ts';
 import { bearer, givenUser, requestToken, tokenHeaders, useTestApp } from '../given.ts';
 import { ANNA, NO_STATUS_PROVIDER, providerDetails, UNREACHABLE_PROVIDER } from '../users/users-given.ts';
 import { auditEntriesAfter, expectNoneOfInAuditTrail, lastAuditSeq, theOneAuditEntry, type AuditEntryRow, whileAuditTrailUnwritable } from './audit-helpers.ts';

@@ -3,7 +3,7 @@
 // never hold).
 import type { LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
-import { DEMO_HPIO } from '../../src/onboarding/index.ts';
+import { DEMO_HPIO } from '../../src/onboarding/sandbox-seed.ts';
 import type { GivenIntegration } from '../given.ts';
 import type { AuditEntryRow } from './audit-helpers.ts';
 

@@ -4,7 +4,7 @@
 // cannot lock its owner out; ids that cannot be valid are refused before any counter.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FAILURES_PER_ADDRESS, FAILURES_PER_PAIR_TIERS } from '../../src/auth/index.ts';
+import { FAILURES_PER_ADDRESS, FAILURES_PER_PAIR_TIERS } from '../../src/auth/credential-failures.ts';
 import { loadConfig } from '../../src/config.ts';
 import { ManualClock } from '../../src/platform/clock.ts';
 import { createMemoryRateLimiter, type RateLimiter } from '../../src/platform/http/rate-limiter.ts';

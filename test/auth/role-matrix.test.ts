@@ -5,7 +5,8 @@
 // capability table, so a route added later is covered; the table below pins which routes
 // must declare which capability, so a route that lost its rule fails here too.
 import { describe, expect, it } from 'vitest';
-import { rolesWith, ROLES, type Capability, type Role, type RouteCatalogEntry } from '../../src/auth/index.ts';
+import { ROLES, type Capability, type Role, type RouteCatalogEntry } from '../../src/auth/index.ts';
+import { rolesWith } from '../../src/auth/capabilities.ts';
 import { snapshotDatabase } from '../database-snapshot.ts';
 import { bearer, givenUser, requestToken, useTestApp } from '../given.ts';
 import { givenClinic, givenPrescription, type Clinic } from '../prescriptions/prescriptions-given.ts';

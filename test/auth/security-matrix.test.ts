@@ -1,7 +1,8 @@
 // Walks every registered authenticated /v1 route (so routes added later are covered without
 // editing this file) and proves each credential failure gives the right 401 and changes nothing.
 import { describe, expect, it } from 'vitest';
-import { signAccessToken, SCOPES, type Scope, type RouteCatalogEntry } from '../../src/auth/index.ts';
+import { SCOPES, type Scope, type RouteCatalogEntry } from '../../src/auth/index.ts';
+import { signAccessToken } from '../../src/auth/access-tokens.ts';
 import { generateSigningKeyPem, signingKeysFromPem } from '../../src/platform/signing-keys.ts';
 import { ManualClock } from '../../src/platform/clock.ts';
 import { PRESCRIPTION_CHANGES } from '../../src/prescriptions/index.ts';

@@ -2,7 +2,8 @@
 // providers: each answer printed (the HPI-I masked, no demographic), exit 0 only when the lookup
 // was answered, every missing setting named at once, and the lookup audited.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HI_DEMO_PROVIDERS, type HiProviderFixture } from '../../src/hi-service/index.ts';
+import { HI_DEMO_PROVIDERS } from '../../src/hi-service/index.ts';
+import { type HiProviderFixture } from '../../src/hi-service/hi-fixture-file.ts';
 import { createCliEnvironment, runErx, runErxJson, type CliEnvironment } from './cli-helpers.ts';
 
 const HPIO = '8003621566684455';

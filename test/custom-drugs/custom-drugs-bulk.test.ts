@@ -1,6 +1,7 @@
 // Bulk create of the organization catalog: each item is validated and created on its own.
 import { describe, expect, it } from 'vitest';
-import { BULK_MAX_ITEMS, BULK_FAILURES_REPORTED } from '../../src/custom-drugs/index.ts';
+import { BULK_MAX_ITEMS } from '../../src/custom-drugs/custom-drugs-schemas.ts';
+import { BULK_FAILURES_REPORTED } from '../../src/custom-drugs/custom-drugs-service.ts';
 import { validDrug } from './custom-drugs-given.ts';
 import { call, givenClient, useTestApp } from '../given.ts';
 

@@ -1,7 +1,7 @@
 // Every limit of the spec's custom drug field table at its boundary, driven from the table
 // constant the schemas are built from, on user-level create, bulk create and update.
 import { describe, expect, it } from 'vitest';
-import { CUSTOM_DRUG_FIELD_NAMES, CUSTOM_DRUG_FIELDS, type CustomDrugField } from '../../src/custom-drugs/index.ts';
+import { CUSTOM_DRUG_FIELD_NAMES, CUSTOM_DRUG_FIELDS, type CustomDrugField } from '../../src/custom-drugs/custom-drugs-fields.ts';
 import { fieldsOf, givenCatalogDrugs, validDrug } from './custom-drugs-given.ts';
 import { call, useTestApp } from '../given.ts';
 

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type * as ErxClientModule from '../../packages/erx-client/src/index.ts';
-import { deliveryAuthHeaders, generateWebhookSecret } from '../../src/webhooks/index.ts';
+import { deliveryAuthHeaders, generateWebhookSecret } from '../../src/webhooks/webhook-signature.ts';
 import { givenIntegration } from '../given.ts';
 import { createTestApp, type TestApp } from '../test-app.ts';
 

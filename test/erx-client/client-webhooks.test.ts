@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import type net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createErxClient, verifyWebhook, WebhookVerificationError, type WebhookScheme } from '../../packages/erx-client/src/index.ts';
-import { deliveryAuthHeaders, generateWebhookSecret } from '../../src/webhooks/index.ts';
+import { deliveryAuthHeaders, generateWebhookSecret } from '../../src/webhooks/webhook-signature.ts';
 import { givenIntegration, type GivenIntegration } from '../given.ts';
 import { startReceiver, type Receiver } from '../webhooks/webhook-receivers.ts';
 import { createWebhooksBed, recordEventFor, type WebhooksBed } from '../webhooks/webhooks-given.ts';

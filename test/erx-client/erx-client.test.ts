@@ -4,7 +4,7 @@
 // erx's problem details, no retry of a 4xx, and the prescription and event page iterators.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_SCOPES, ErxApiError, ErxNetworkError, type BodyOf } from '../../packages/erx-client/src/index.ts';
-import { HI_DEMO_PATIENTS } from '../../src/hi-service/index.ts';
+import { HI_DEMO_PATIENTS } from '../../src/hi-service/hi-demo-fixtures.ts';
 import { givenIntegration } from '../given.ts';
 import { patientBody } from '../patients/patients-given.ts';
 import { prescribeBody } from '../prescriptions/prescriptions-given.ts';

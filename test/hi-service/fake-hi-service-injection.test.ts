@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HI_DEMO_FIXTURES, HI_DEMO_PATIENTS } from '../../src/hi-service/index.ts';
+import { HI_DEMO_FIXTURES, HI_DEMO_PATIENTS } from '../../src/hi-service/hi-demo-fixtures.ts';
 import { buildHandBuiltRequest, ihiSearchPayload, postToFake } from './fake-hi-service/hand-built-request.ts';
 import { findXsdDir, startFakeHiService, type FakeHiService, type InjectedFault } from './fake-hi-service/index.ts';
 import { createTestPki, type TestPki } from './test-pki.ts';

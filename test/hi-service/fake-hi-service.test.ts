@@ -3,7 +3,8 @@
 import { DOMParser } from '@xmldom/xmldom';
 import { SignedXml } from 'xml-crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { HI_DEMO_FIXTURES, HI_DEMO_PATIENTS, HI_DEMO_PROVIDERS } from '../../src/hi-service/index.ts';
+import { HI_DEMO_PROVIDERS } from '../../src/hi-service/index.ts';
+import { HI_DEMO_FIXTURES, HI_DEMO_PATIENTS } from '../../src/hi-service/hi-demo-fixtures.ts';
 import {
   buildHandBuiltRequest,
   ihiSearchPayload,

@@ -4,20 +4,10 @@
 // Imports Vitest, so it is for test files only and is not re-exported from index.ts.
 
 import { beforeEach, describe, expect, it } from 'vitest';
-import {
-  type HiPatientFixture,
-  type HiProviderFixture,
-  HI_DEMO_PATIENTS,
-  HI_DEMO_PROVIDERS,
-  HiServiceRejectedError,
-  HiServiceUnreachableError,
-  type HiDemographics,
-  type HiServicePort,
-  type IhiSearchIdentifiers,
-  type IhiSearchPath,
-  type IhiSearchRequest,
-  type ProviderVerificationRequest,
-} from '../../src/hi-service/index.ts';
+import { HI_DEMO_PROVIDERS, type HiDemographics, type HiServicePort, type IhiSearchIdentifiers, type IhiSearchPath } from '../../src/hi-service/index.ts';
+import { type HiPatientFixture, type HiProviderFixture } from '../../src/hi-service/hi-fixture-file.ts';
+import { HI_DEMO_PATIENTS } from '../../src/hi-service/hi-demo-fixtures.ts';
+import { HiServiceRejectedError, HiServiceUnreachableError, type IhiSearchRequest, type ProviderVerificationRequest } from '../../src/hi-service/hi-service-port.ts';
 
 // The request fields each path searches on (the spec's "Requires" column, less demographics).
 const PATH_FIELDS: Record<IhiSearchPath, (keyof IhiSearchIdentifiers)[]> = {

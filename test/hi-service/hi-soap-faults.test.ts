@@ -3,16 +3,9 @@
 // severity and code, or "unreachable" for transport failures, malformed XML and answers whose
 // signature cannot be trusted. An unsigned gateway fault is still read as a fault.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createSoapHiService,
-  HI_DEMO_FIXTURES,
-  HI_DEMO_PATIENTS,
-  HI_DEMO_PROVIDERS,
-  HiServiceRejectedError,
-  HiServiceUnreachableError,
-  loadNashCertificate,
-  type SoapHiSettings,
-} from '../../src/hi-service/index.ts';
+import { createSoapHiService, HI_DEMO_PROVIDERS, loadNashCertificate, type SoapHiSettings } from '../../src/hi-service/index.ts';
+import { HI_DEMO_FIXTURES, HI_DEMO_PATIENTS } from '../../src/hi-service/hi-demo-fixtures.ts';
+import { HiServiceRejectedError, HiServiceUnreachableError } from '../../src/hi-service/hi-service-port.ts';
 import { buildIhiSearchRequest, buildProviderVerificationRequest, HI_CONTEXT } from './hi-service-contract.ts';
 import { startFakeHiService, type FakeHiService, type InjectedFault } from './fake-hi-service/index.ts';
 import { createTestCa, createTestPki, issueNashCertificate } from './test-pki.ts';

@@ -3,7 +3,7 @@
 // under the key is a 422; a server error lets the key go; concurrent retries (on two instances
 // on PostgreSQL) still make one resource.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HI_DEMO_PATIENTS } from '../../src/hi-service/index.ts';
+import { HI_DEMO_PATIENTS } from '../../src/hi-service/hi-demo-fixtures.ts';
 import { call, clientFor, givenClient, requestToken, type TestClient } from '../given.ts';
 import { validDrug } from '../custom-drugs/custom-drugs-given.ts';
 import { patientBody } from '../patients/patients-given.ts';

@@ -1,7 +1,8 @@
 // Factories for the patient tests: bodies built from HI test identities, and patients written
 // straight to the table (as an import would).
 import { randomUUID } from 'node:crypto';
-import { HI_DEMO_PATIENTS, type HiPatientFixture } from '../../src/hi-service/index.ts';
+import { HI_DEMO_PATIENTS } from '../../src/hi-service/hi-demo-fixtures.ts';
+import { type HiPatientFixture } from '../../src/hi-service/hi-fixture-file.ts';
 import { encryptSecret } from '../../src/platform/secrets.ts';
 import type { GivenIntegration } from '../given.ts';
 import type { TestApp } from '../test-app.ts';

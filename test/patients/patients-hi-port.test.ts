@@ -4,7 +4,7 @@
 // international address is searched only with all four parts and a country the HI Service has
 // a SACC code for; a name over 40 characters is stored whole and searched on its first 40.
 import { describe, expect, it } from 'vitest';
-import { DEMO_HPIO } from '../../src/onboarding/index.ts';
+import { DEMO_HPIO } from '../../src/onboarding/sandbox-seed.ts';
 import { useTestApp } from '../given.ts';
 import { auditEntriesAfter, lastAuditSeq } from '../audit/audit-helpers.ts';
 import { DEMO, medicareOf, patientBody, readPatientRow } from './patients-given.ts';

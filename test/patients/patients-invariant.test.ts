@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { HiPatientFixture } from '../../src/hi-service/index.ts';
+import type { HiPatientFixture } from '../../src/hi-service/hi-fixture-file.ts';
 import { freshPartnerPatientId } from './patients-given.ts';
 import { createTestApp, type TestApp } from '../test-app.ts';
 import { type TestClient, givenClient } from '../given.ts';

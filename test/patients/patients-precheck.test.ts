@@ -1,7 +1,7 @@
 // POST .../patients/ihi-precheck against the demo HI identities: every row of the spec's
 // outcomes table, precedence, and what it never does (search order: patients-search-order).
 import { describe, expect, it } from 'vitest';
-import { HI_DEMO_FIXTURES } from '../../src/hi-service/index.ts';
+import { HI_DEMO_FIXTURES } from '../../src/hi-service/hi-demo-fixtures.ts';
 import { snapshotDatabase } from '../database-snapshot.ts';
 import { bearer, givenIntegration, givenUser, requestToken, clientFor, givenClient, useTestApp } from '../given.ts';
 import { DEMO, givenImportedPatient, patientBody, medicareOf } from './patients-given.ts';

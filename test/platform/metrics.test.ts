@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Features } from '../../src/features.ts';
 import type { Deps } from '../../src/deps.ts';
-import type { SandboxSeed } from '../../src/onboarding/index.ts';
+import type { SandboxSeed } from '../../src/onboarding/sandbox-seed.ts';
 import type { RunningServer } from '../../src/server.ts';
 import { setWebhookEndpoint, startWebhookDispatcher } from '../../src/webhooks/index.ts';
 import { JESSICA_WOOD } from '../../bench/bench-endpoints.ts';

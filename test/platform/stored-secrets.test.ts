@@ -3,7 +3,7 @@
 // response only encrypted under the secret key. Each test reads the raw rows and looks for
 // the value in clear, then shows the feature still working from what is stored.
 import { describe, expect, it } from 'vitest';
-import { HI_DEMO_PATIENTS } from '../../src/hi-service/index.ts';
+import { HI_DEMO_PATIENTS } from '../../src/hi-service/hi-demo-fixtures.ts';
 import { decryptSecret, hashSecret } from '../../src/platform/secrets.ts';
 import { call, useTestApp } from '../given.ts';
 import { patientBody } from '../patients/patients-given.ts';

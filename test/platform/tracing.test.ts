@@ -11,7 +11,7 @@ import { trace } from '@opentelemetry/api';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { buildFeatures, type Features } from '../../src/features.ts';
-import { HI_DEMO_PATIENTS } from '../../src/hi-service/index.ts';
+import { HI_DEMO_PATIENTS } from '../../src/hi-service/hi-demo-fixtures.ts';
 import type { Deps } from '../../src/deps.ts';
 import { assembleDeps } from '../../src/runtime.ts';
 import { startServer, type RunningServer } from '../../src/server.ts';

@@ -5,7 +5,9 @@
 // prescription.created, signed with the partner's secret, for the SCID the approval made.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { setWebhookEndpoint, signatureOf, startWebhookDispatcher, type RunningDispatcher } from '../../src/webhooks/index.ts';
+import { setWebhookEndpoint, startWebhookDispatcher } from '../../src/webhooks/index.ts';
+import { signatureOf } from '../../src/webhooks/webhook-signature.ts';
+import { type RunningDispatcher } from '../../src/webhooks/webhook-dispatcher.ts';
 import { givenUser, useTestApp } from '../given.ts';
 import { givenClinic, outboxEvents } from '../prescriptions/prescriptions-given.ts';
 import { startReceiver, type Receiver } from '../webhooks/webhook-receivers.ts';

@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/platform/clock.ts';
 import { createMemoryRateLimiter } from '../../src/platform/http/rate-limiter.ts';
-import { PUBLIC_ROUTE_LIMITS } from '../../src/portal/index.ts';
+import { PUBLIC_ROUTE_LIMITS } from '../../src/portal/portal-address-limits.ts';
 import { givenIntegration } from '../given.ts';
 import { createTestApp, type TestApp } from '../test-app.ts';
 import { mintSsoUrl, pathOf } from './portal-given.ts';

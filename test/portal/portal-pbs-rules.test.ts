@@ -3,7 +3,7 @@
 // about (marked invalid, described by the message, focused) and nothing stored; and the
 // prescription that keeps the rule, created and read back through the API.
 import { describe, expect, it } from 'vitest';
-import { HI_DEMO_PATIENTS } from '../../src/hi-service/index.ts';
+import { HI_DEMO_PATIENTS } from '../../src/hi-service/hi-demo-fixtures.ts';
 import { snapshotDatabase } from '../database-snapshot.ts';
 import { useTestApp } from '../given.ts';
 import { givenPbsItems, PBS_TEST_ITEMS } from '../prescriptions/pbs-given.ts';

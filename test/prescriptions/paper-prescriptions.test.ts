@@ -3,8 +3,9 @@
 // from the portal's prescription page, read back with every field the script content rules list
 // and the barcode decoded to the SCID. With the security cases of the PDF route.
 import { describe, expect, it } from 'vitest';
-import { DEMO_HPIO, DEMO_PRACTICE, DEMO_PRESCRIBER_DETAILS } from '../../src/onboarding/index.ts';
-import { australianDate, SCRIPT_CONTENT_RULES } from '../../src/prescriptions/index.ts';
+import { DEMO_HPIO, DEMO_PRACTICE, DEMO_PRESCRIBER_DETAILS } from '../../src/onboarding/sandbox-seed.ts';
+import { australianDate } from '../../src/prescriptions/script-items.ts';
+import { SCRIPT_CONTENT_RULES } from '../../src/prescriptions/script-content-rules.ts';
 import { auditEntriesAfter, lastAuditSeq } from '../audit/audit-helpers.ts';
 import { givenUser, useTestApp } from '../given.ts';
 import { csrfOf, formIdFieldOf, scidOfRedirect, signIn, type PortalClient } from '../portal/portal-given.ts';

@@ -2,7 +2,7 @@
 // vendor's names on create patient's answer.
 import { describe, expect, it } from 'vitest';
 import { SCOPES } from '../../src/auth/index.ts';
-import { HI_DEMO_PATIENTS } from '../../src/hi-service/index.ts';
+import { HI_DEMO_PATIENTS } from '../../src/hi-service/hi-demo-fixtures.ts';
 import { bearer, requestToken, useTestApp } from '../given.ts';
 import { patientBody } from '../patients/patients-given.ts';
 import { givenClinic, givenPatient, givenPrescription, prescriptionsClient, send, type Clinic } from './prescriptions-given.ts';

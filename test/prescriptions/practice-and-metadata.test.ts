@@ -4,11 +4,12 @@
 // prescription written by any entry point (test helper, portal form, draft approval), each
 // refusal saying what is missing, as the portal's patient page says beforehand.
 import { describe, expect, it } from 'vitest';
-import { DEMO_HPIO, DEMO_PRACTICE, DEMO_PRESCRIBER_DETAILS, setOrganizationPractice } from '../../src/onboarding/index.ts';
+import { setOrganizationPractice } from '../../src/onboarding/index.ts';
+import { DEMO_HPIO, DEMO_PRACTICE, DEMO_PRESCRIBER_DETAILS } from '../../src/onboarding/sandbox-seed.ts';
 import { useTestApp } from '../given.ts';
 import { decide, prepareDraftAs, sessionWithRoles } from '../portal/approval-given.ts';
 import { signIn } from '../portal/portal-given.ts';
-import { loadPrescriptionLegalContent } from '../../src/prescriptions/index.ts';
+import { loadPrescriptionLegalContent } from '../../src/prescriptions/prescription-legal-content.ts';
 import { givenClinic, givenPrescription, prescriptionsClient, storedPrescription } from './prescriptions-given.ts';
 
 const MISSING = /practice address and phone are not complete \(missing: street address, suburb, state, postcode, phone number\)\. A prescription states them, so none can be written until the platform operator records them \(erx org set-practice\)/;

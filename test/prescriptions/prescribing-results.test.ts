@@ -2,9 +2,10 @@
 // field errors (the API's 422) or `refused` with the reason (the API's 409), never an error it
 // must catch by code; the API's calls still answer 409 for the same refusal.
 import { describe, expect, it } from 'vitest';
-import { DEMO_HPIO } from '../../src/onboarding/index.ts';
+import { DEMO_HPIO } from '../../src/onboarding/sandbox-seed.ts';
 import { ApiError } from '../../src/platform/http/api-error.ts';
-import { changePrescription, changePrescriptionOrRefuse, prescribeOrRefuse } from '../../src/prescriptions/index.ts';
+import { changePrescriptionOrRefuse, prescribeOrRefuse } from '../../src/prescriptions/index.ts';
+import { changePrescription } from '../../src/prescriptions/prescription-changes.ts';
 import { useTestApp } from '../given.ts';
 import { givenClinic, givenPrescription, prescribeBody, prescriptionsClient, storedPrescription } from './prescriptions-given.ts';
 

@@ -5,7 +5,8 @@
 // organization's ids. The PBS item rules are in prescriptions-pbs-rules.test.ts.
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { PRESCRIPTION_RULES, SANDBOX_PHARMACIES } from '../../src/prescriptions/index.ts';
+import { SANDBOX_PHARMACIES } from '../../src/prescriptions/index.ts';
+import { PRESCRIPTION_RULES } from '../../src/prescriptions/prescription-rules.ts';
 import { auditEntriesAfter, lastAuditSeq } from '../audit/audit-helpers.ts';
 import { snapshotDatabase } from '../database-snapshot.ts';
 import { useTestApp } from '../given.ts';

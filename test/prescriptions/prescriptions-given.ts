@@ -5,8 +5,9 @@ import { importPbsSchedule, SANDBOX_PBS_SCHEDULE } from '../../src/medicines/ind
 import { randomBytes } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import { generateSigningKeyPem } from '../../src/platform/signing-keys.ts';
-import { HI_DEMO_PATIENTS, type HiProviderFixture } from '../../src/hi-service/index.ts';
-import { DEMO_PRESCRIBER_DETAILS } from '../../src/onboarding/index.ts';
+import { HI_DEMO_PATIENTS } from '../../src/hi-service/hi-demo-fixtures.ts';
+import { type HiProviderFixture } from '../../src/hi-service/hi-fixture-file.ts';
+import { DEMO_PRESCRIBER_DETAILS } from '../../src/onboarding/sandbox-seed.ts';
 import { call, givenClient, givenUser, type TestClient } from '../given.ts';
 import { patientBody } from '../patients/patients-given.ts';
 import type { TestApp } from '../test-app.ts';

@@ -2,7 +2,7 @@
 // sandbox test helper route, writes its event when performed through it, and (for a change of
 // an Active prescription) has its portal route and its button on an Active prescription's page.
 import { describe, expect, it } from 'vitest';
-import { PRESCRIPTION_ACTIONS, PRESCRIPTION_EVENT_TYPES, transitionOf, type PrescriptionAction } from '../../src/prescriptions/index.ts';
+import { PRESCRIPTION_ACTIONS, PRESCRIPTION_EVENT_TYPES, transitionOf, type PrescriptionAction } from '../../src/prescriptions/prescription-lifecycle.ts';
 import { useTestApp } from '../given.ts';
 import { signIn } from '../portal/portal-given.ts';
 import { givenClinic, givenPrescription, outboxEvents, prescribeBody, prescriptionsClient } from './prescriptions-given.ts';

@@ -1,9 +1,10 @@
 // The lifecycle through the sandbox test helpers: create, then every change from every
 // status a prescription can hold, each allowed change with its effect and each other one a
 // 409 that names the current status and changes nothing (the audit trail notes it refused).
-import { DEMO_HPIO, DEMO_PRESCRIBER_DETAILS } from '../../src/onboarding/index.ts';
+import { DEMO_HPIO, DEMO_PRESCRIBER_DETAILS } from '../../src/onboarding/sandbox-seed.ts';
 import { describe, expect, it } from 'vitest';
-import { isValidScid, PRESCRIPTION_CHANGES } from '../../src/prescriptions/index.ts';
+import { PRESCRIPTION_CHANGES } from '../../src/prescriptions/index.ts';
+import { isValidScid } from '../../src/prescriptions/scid.ts';
 import { auditEntriesAfter, lastAuditSeq } from '../audit/audit-helpers.ts';
 import { snapshotDatabase } from '../database-snapshot.ts';
 import { useTestApp } from '../given.ts';

@@ -6,9 +6,13 @@ import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs,
 import { describe, expect, it } from 'vitest';
 import { createAuditTrail } from '../../src/audit/index.ts';
 import { type Principal, SCOPES } from '../../src/auth/index.ts';
-import { enablePartnerForOrganization, DEMO_HPIO } from '../../src/onboarding/index.ts';
+import { enablePartnerForOrganization } from '../../src/onboarding/index.ts';
+import { DEMO_HPIO } from '../../src/onboarding/sandbox-seed.ts';
 import { createUnitOfWork, type RecordSink } from '../../src/platform/db/unit-of-work.ts';
-import { changePrescription, prescribe, PRESCRIPTION_ACTIONS, TRANSITIONS, type PrescriptionsContext } from '../../src/prescriptions/index.ts';
+import { TRANSITIONS, type PrescriptionsContext } from '../../src/prescriptions/index.ts';
+import { changePrescription } from '../../src/prescriptions/prescription-changes.ts';
+import { prescribe } from '../../src/prescriptions/prescriptions-service.ts';
+import { PRESCRIPTION_ACTIONS } from '../../src/prescriptions/prescription-lifecycle.ts';
 import { createTokenMessageOutbox } from '../../src/token-delivery/index.ts';
 import { createWebhookOutbox } from '../../src/webhooks/index.ts';
 import { snapshotDatabase } from '../database-snapshot.ts';

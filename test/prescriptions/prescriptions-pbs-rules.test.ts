@@ -2,7 +2,7 @@
 // the field, nothing stored) and the prescription that keeps it (201, read back). The PBS
 // items are the catalogue's (pbs-given.ts).
 import { describe, expect, it } from 'vitest';
-import { HI_DEMO_PATIENTS } from '../../src/hi-service/index.ts';
+import { HI_DEMO_PATIENTS } from '../../src/hi-service/hi-demo-fixtures.ts';
 import { snapshotDatabase } from '../database-snapshot.ts';
 import { useTestApp } from '../given.ts';
 import { givenPbsItems, PBS_TEST_ITEMS } from './pbs-given.ts';

@@ -1,7 +1,8 @@
 // The test helpers and their scope exist only in sandbox mode: in production the routes are
 // not registered (404) and sandbox:prescribe is not a scope a token can be asked for.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { requestableScopes, SCOPES } from '../../src/auth/index.ts';
+import { SCOPES } from '../../src/auth/index.ts';
+import { requestableScopes } from '../../src/auth/scopes.ts';
 import { PRESCRIPTION_CHANGES } from '../../src/prescriptions/index.ts';
 import { givenIntegration, tokenHeaders, useTestApp } from '../given.ts';
 import { createTestApp, type TestApp } from '../test-app.ts';

@@ -2,8 +2,9 @@
 // alone lead to a prescription: token, patient, test helper.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCOPES } from '../../src/auth/index.ts';
-import { seedSandbox, type SandboxSeed } from '../../src/onboarding/index.ts';
-import { readUser } from '../../src/users/index.ts';
+import { seedSandbox } from '../../src/onboarding/index.ts';
+import { type SandboxSeed } from '../../src/onboarding/sandbox-seed.ts';
+import { readUser } from '../../src/users/users-service.ts';
 import type { GivenIntegration } from '../given.ts';
 import { bearer, requestToken } from '../given.ts';
 import { createTestApp, type TestApp } from '../test-app.ts';

@@ -4,7 +4,9 @@
 // was pruned. The hourly run beside the dispatcher uses injected timers and the clock, logs its
 // counts and stops between two batches.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { pruneExpiredRecords, RETENTION_BATCH_ROWS, RETENTION_EVERY_MS, RETENTION_FIRST_AFTER_MS, startRetentionSchedule, type RetentionCounts, type RetentionTimers } from '../../src/retention/index.ts';
+import { pruneExpiredRecords, startRetentionSchedule, type RetentionCounts } from '../../src/retention/index.ts';
+import { RETENTION_BATCH_ROWS } from '../../src/retention/retention-service.ts';
+import { RETENTION_EVERY_MS, RETENTION_FIRST_AFTER_MS, type RetentionTimers } from '../../src/retention/retention-schedule.ts';
 import { listWebhookAttempts, replayWebhookEvents } from '../../src/webhooks/index.ts';
 import { givenIntegration, type GivenIntegration } from '../given.ts';
 import { createTestApp, type TestApp } from '../test-app.ts';

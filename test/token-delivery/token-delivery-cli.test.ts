@@ -6,7 +6,10 @@ import { loadConfig } from '../../src/config.ts';
 import { buildFeatures, type Features } from '../../src/features.ts';
 import type { Deps } from '../../src/deps.ts';
 import { assembleDeps, closeDeps } from '../../src/runtime.ts';
-import { openTokenMessageSenders, sendDueTokenMessages, tokenMessages, type TokenMessageRequest } from '../../src/token-delivery/index.ts';
+import { tokenMessages } from '../../src/token-delivery/index.ts';
+import { openTokenMessageSenders } from '../../src/token-delivery/token-message-senders.ts';
+import { sendDueTokenMessages } from '../../src/token-delivery/token-message-runner.ts';
+import { type TokenMessageRequest } from '../../src/token-delivery/token-message-text.ts';
 import { createCliEnvironment, expectOneLineRefusal, runErx, runErxJson, type CliEnvironment } from '../cli/cli-helpers.ts';
 import { startTwilioFake, type TwilioFake } from './token-delivery-given.ts';
 

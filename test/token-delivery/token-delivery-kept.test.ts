@@ -1,7 +1,9 @@
 // Without SMS or SMTP settings (the sandbox default) a token message is kept: written with the
 // change, never sent, listed, and shown as kept on the prescription's portal page.
 import { describe, expect, it } from 'vitest';
-import { listTokenMessages, openTokenMessageSenders, sendDueTokenMessages } from '../../src/token-delivery/index.ts';
+import { listTokenMessages } from '../../src/token-delivery/index.ts';
+import { openTokenMessageSenders } from '../../src/token-delivery/token-message-senders.ts';
+import { sendDueTokenMessages } from '../../src/token-delivery/token-message-runner.ts';
 import { useTestApp } from '../given.ts';
 import { signIn } from '../portal/portal-given.ts';
 import { givenClinic, givenPrescription, prescriptionsClient } from '../prescriptions/prescriptions-given.ts';

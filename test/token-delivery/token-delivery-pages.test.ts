@@ -4,7 +4,8 @@
 // not know.
 import QRCode from 'qrcode';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTokenMessageSenders, sendDueTokenMessages, type TokenMessageSenders } from '../../src/token-delivery/index.ts';
+import { openTokenMessageSenders, type TokenMessageSenders } from '../../src/token-delivery/token-message-senders.ts';
+import { sendDueTokenMessages } from '../../src/token-delivery/token-message-runner.ts';
 import { useTestApp } from '../given.ts';
 import { signIn } from '../portal/portal-given.ts';
 import { givenClinic, givenPrescription } from '../prescriptions/prescriptions-given.ts';

@@ -4,9 +4,11 @@
 // after a permanent one; the message names the prescriber and carries the token link, never
 // the medicine or an identifier; a reissue sends again.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HI_DEMO_PATIENTS } from '../../src/hi-service/index.ts';
+import { HI_DEMO_PATIENTS } from '../../src/hi-service/hi-demo-fixtures.ts';
 import { createPrometheusMetrics } from '../../src/platform/metrics/prometheus-metrics.ts';
-import { listTokenMessages, openTokenMessageSenders, sendDueTokenMessages, startTokenMessageRunner, tokenMessages, type TokenMessageSenders } from '../../src/token-delivery/index.ts';
+import { listTokenMessages, startTokenMessageRunner, tokenMessages } from '../../src/token-delivery/index.ts';
+import { openTokenMessageSenders, type TokenMessageSenders } from '../../src/token-delivery/token-message-senders.ts';
+import { sendDueTokenMessages } from '../../src/token-delivery/token-message-runner.ts';
 import { useTestApp } from '../given.ts';
 import { givenClinic, givenPrescription, prescriptionsClient } from '../prescriptions/prescriptions-given.ts';
 import { startSmtpServer, startTwilioFake, type SmtpFake, type TwilioFake } from './token-delivery-given.ts';

@@ -1,7 +1,7 @@
 // POST /v1/organizations/{organization_id}/users: roles and the fields each needs, the three
 // 201 codes, e-mail uniqueness across the platform, and failures that save nothing.
 import { describe, expect, it } from 'vitest';
-import type { HiProviderFixture } from '../../src/hi-service/index.ts';
+import type { HiProviderFixture } from '../../src/hi-service/hi-fixture-file.ts';
 import { ASSIGNABLE_ROLES } from '../../src/auth/index.ts';
 import { bearer, requestToken, call, givenClient, useTestApp } from '../given.ts';
 import { ANNA, expectNothingSaved, givenProviderRecord, NO_STATUS_PROVIDER, providerDetails, readUserData, storedRecord, storedUser, UNREACHABLE_PROVIDER } from './users-given.ts';

@@ -1,7 +1,8 @@
 // Factories for the user route tests: provider identities the simulator verifies, provider
 // records given through the API, and reads of what was stored.
 import { expect } from 'vitest';
-import { HI_DEMO_PROVIDERS, type HiProviderFixture } from '../../src/hi-service/index.ts';
+import { HI_DEMO_PROVIDERS } from '../../src/hi-service/index.ts';
+import { type HiProviderFixture } from '../../src/hi-service/hi-fixture-file.ts';
 import { snapshotDatabase } from '../database-snapshot.ts';
 import { call, givenUser, type TestClient } from '../given.ts';
 import { TEST_PROVIDERS } from '../recording-hi-service.ts';

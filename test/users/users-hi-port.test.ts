@@ -3,9 +3,10 @@
 // the provider unverified with a clear detail; a rejection answers as an unreachable service
 // (500, nothing saved) and is audited as rejected with its code.
 import { describe, expect, it } from 'vitest';
-import { HI_DEMO_PROVIDERS, type HiProviderFixture } from '../../src/hi-service/index.ts';
-import { DEMO_HPIO } from '../../src/onboarding/index.ts';
-import { UNVERIFIED_ANSWERS } from '../../src/users/index.ts';
+import { HI_DEMO_PROVIDERS } from '../../src/hi-service/index.ts';
+import { type HiProviderFixture } from '../../src/hi-service/hi-fixture-file.ts';
+import { DEMO_HPIO } from '../../src/onboarding/sandbox-seed.ts';
+import { UNVERIFIED_ANSWERS } from '../../src/users/provider-verification.ts';
 import { auditEntriesAfter, lastAuditSeq } from '../audit/audit-helpers.ts';
 import { call, useTestApp } from '../given.ts';
 import { expectNothingSaved, givenMember, providerDetails, storedRecord, TEST_PROVIDERS } from './users-given.ts';

@@ -1,7 +1,9 @@
 // The identity provider step of disable and enable sits behind an interface: the service calls
 // it inside its transaction, so an external provider that fails leaves the user as it was.
 import { describe, expect, it } from 'vitest';
-import { type IdentityAccount, type IdentityProvider, changeUserState, type UsersContext } from '../../src/users/index.ts';
+import { type UsersContext } from '../../src/users/index.ts';
+import { type IdentityAccount, type IdentityProvider } from '../../src/users/identity-provider.ts';
+import { changeUserState } from '../../src/users/user-access.ts';
 import { givenMember, storedUser } from './users-given.ts';
 import { snapshotDatabase } from '../database-snapshot.ts';
 import { useTestApp } from '../given.ts';

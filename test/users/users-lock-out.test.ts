@@ -2,7 +2,7 @@
 // owner or admin like every other user-management call; disable and enable keep the platform's
 // roles (owner, support); nobody disables themselves or the last enabled owner.
 import { describe, expect, it } from 'vitest';
-import { LOCK_OUT_DETAILS } from '../../src/users/index.ts';
+import { LOCK_OUT_DETAILS } from '../../src/users/user-access.ts';
 import { bearer, call, givenClient, requestToken, type TestClient, useTestApp } from '../given.ts';
 import type { TestApp } from '../test-app.ts';
 import { expectNothingSaved, givenMember, storedUser } from './users-given.ts';

@@ -3,7 +3,7 @@
 // disable goes to its own instance of the service on one database; on SQLite one instance
 // takes both.
 import { describe, expect, it } from 'vitest';
-import { LOCK_OUT_DETAILS } from '../../src/users/index.ts';
+import { LOCK_OUT_DETAILS } from '../../src/users/user-access.ts';
 import { bearer, call, requestToken, useTwoInstances } from '../given.ts';
 import { givenMember } from './users-given.ts';
 

@@ -6,7 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { SCOPES } from '../../src/auth/index.ts';
 import { enablePartnerForOrganization } from '../../src/onboarding/index.ts';
-import { newEventId, type WebhookEventEnvelope } from '../../src/webhooks/index.ts';
+import { newEventId } from '../../src/webhooks/index.ts';
+import { type WebhookEventEnvelope } from '../../src/webhooks/webhook-events.ts';
 import type { DatabaseHandle } from '../../src/platform/db/database.ts';
 import { auditEntriesAfter, lastAuditSeq } from '../audit/audit-helpers.ts';
 import { bearer, givenPartner, requestToken, useTestApp } from '../given.ts';

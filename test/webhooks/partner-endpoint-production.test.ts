@@ -3,7 +3,8 @@
 // (the address guard); a public https URL is accepted.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_ROUTE_MODULES } from '../../src/app.ts';
-import { partnerWebhookRoutes, type HostResolver } from '../../src/webhooks/index.ts';
+import { partnerWebhookRoutes } from '../../src/webhooks/index.ts';
+import { type HostResolver } from '../../src/webhooks/webhook-host-resolution.ts';
 import { givenIntegration } from '../given.ts';
 import { createTestApp, type TestApp } from '../test-app.ts';
 

@@ -3,7 +3,7 @@
 // events of the calling partner are taken.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RECOVER_PER_SECOND } from '../../src/webhooks/index.ts';
+import { RECOVER_PER_SECOND } from '../../src/webhooks/partner-webhooks.ts';
 import { givenIntegration, type GivenIntegration } from '../given.ts';
 import { createTestApp, type TestApp } from '../test-app.ts';
 import { prescriptionEvent } from './webhooks-given.ts';

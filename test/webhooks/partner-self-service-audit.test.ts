@@ -3,7 +3,7 @@
 // repeated wrong secrets from one address are refused with 429 (even the right secret, until
 // the window ends), and a success spends the partner's own budget.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FAILURES_PER_PAIR_TIERS } from '../../src/auth/index.ts';
+import { FAILURES_PER_PAIR_TIERS } from '../../src/auth/credential-failures.ts';
 import { ManualClock } from '../../src/platform/clock.ts';
 import { createMemoryRateLimiter } from '../../src/platform/http/rate-limiter.ts';
 import { auditEntriesAfter, expectNoneOfInAuditTrail, lastAuditSeq } from '../audit/audit-helpers.ts';

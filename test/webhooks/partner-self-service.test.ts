@@ -10,7 +10,7 @@ import formats from 'ajv-formats';
 import { Webhook } from 'standardwebhooks';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PRESCRIPTION_EVENT_TYPES } from '../../src/prescriptions/index.ts';
+import { PRESCRIPTION_EVENT_TYPES } from '../../src/prescriptions/prescription-lifecycle.ts';
 import { bearer, givenIntegration, requestToken, type GivenIntegration } from '../given.ts';
 import { startReceiver, type Receiver } from './webhook-receivers.ts';
 import { createWebhooksBed, eventually, prescriptionEvent, recordEventFor, recordEvents, type WebhooksBed } from './webhooks-given.ts';

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 import Stripe from 'stripe';
 import { describe, expect, it } from 'vitest';
-import { deliveryAuthHeaders, generateWebhookSecret, isStandardWebhooksSecret, standardSignatureOf } from '../../src/webhooks/index.ts';
+import { deliveryAuthHeaders, generateWebhookSecret, isStandardWebhooksSecret, standardSignatureOf } from '../../src/webhooks/webhook-signature.ts';
 
 const stripe = new Stripe('sk_test_unused');
 const nowSeconds = () => Math.floor(Date.now() / 1000);

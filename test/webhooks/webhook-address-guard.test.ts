@@ -1,15 +1,8 @@
 // The SSRF guard's address classifier, as a table: every refused range in IPv4 and IPv6, the
 // IPv6 forms that carry an IPv4 address, and public addresses on either side of each boundary.
 import { describe, expect, it } from 'vitest';
-import {
-  classifyAddress,
-  describeVerdict,
-  isPublicAddress,
-  assertPublicAddresses,
-  BlockedAddressError,
-  createConnectLookup,
-  guardLiteralHost,
-} from '../../src/webhooks/index.ts';
+import { classifyAddress, describeVerdict, isPublicAddress } from '../../src/webhooks/webhook-address-guard.ts';
+import { assertPublicAddresses, BlockedAddressError, createConnectLookup, guardLiteralHost } from '../../src/webhooks/webhook-host-resolution.ts';
 
 describe('classifyAddress', () => {
   it.each([

@@ -1,14 +1,8 @@
 // The spec's retry rules, read from the one table: which answers are retried, after how long,
 // and when a delivery ends.
 import { describe, expect, it } from 'vitest';
-import {
-  classifyHttpStatus,
-  nextStepAfter,
-  OUTCOME_CLASSES,
-  WEBHOOK_DELIVERY_RULES,
-  type OutcomeClass,
-  EndpointWindow,
-} from '../../src/webhooks/index.ts';
+import { classifyHttpStatus, nextStepAfter, OUTCOME_CLASSES, WEBHOOK_DELIVERY_RULES, type OutcomeClass } from '../../src/webhooks/webhook-delivery-rules.ts';
+import { EndpointWindow } from '../../src/webhooks/webhook-endpoint-window.ts';
 
 describe('the delivery rules table', () => {
   it("holds the spec's numbers: 3 attempts, 1 s then 2 s, 10 s per attempt", () => {

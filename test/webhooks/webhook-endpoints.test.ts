@@ -5,15 +5,8 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPartner } from '../../src/onboarding/index.ts';
 import { decryptSecret } from '../../src/platform/secrets.ts';
-import {
-  listWebhookAttempts,
-  parseOverlap,
-  rotateWebhookSecret,
-  setWebhookEndpoint,
-  setWebhookEndpointEnabled,
-  showWebhookEndpoint,
-  type HostResolver,
-} from '../../src/webhooks/index.ts';
+import { listWebhookAttempts, parseOverlap, rotateWebhookSecret, setWebhookEndpoint, setWebhookEndpointEnabled, showWebhookEndpoint } from '../../src/webhooks/index.ts';
+import { type HostResolver } from '../../src/webhooks/webhook-host-resolution.ts';
 import { givenPartner } from '../given.ts';
 import { startReceiver, type Receiver } from './webhook-receivers.ts';
 import { createWebhooksBed, eventually, givenEndpoint, recordEventFor, waitForAPoll, type WebhooksBed } from './webhooks-given.ts';

@@ -4,19 +4,9 @@
 // current holder's outcome is recorded.
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  attemptClaimedDelivery,
-  claimEndpointDeliveries,
-  hasLeaseForAttempt,
-  LEASE_MARGIN_MS,
-  leaseDurationMs,
-  openWebhookSender,
-  recordAttemptOutcomes,
-  releaseClaimedDeliveries,
-  sendClaimedAttempt,
-  type WebhookHttpClient,
-  listWebhookAttempts,
-} from '../../src/webhooks/index.ts';
+import { listWebhookAttempts } from '../../src/webhooks/index.ts';
+import { attemptClaimedDelivery, claimEndpointDeliveries, hasLeaseForAttempt, LEASE_MARGIN_MS, leaseDurationMs, openWebhookSender, recordAttemptOutcomes, releaseClaimedDeliveries, sendClaimedAttempt } from '../../src/webhooks/webhook-deliveries.ts';
+import { type WebhookHttpClient } from '../../src/webhooks/webhook-http-attempt.ts';
 import { startReceiver, type Receiver } from './webhook-receivers.ts';
 import { createWebhooksBed, givenEndpoint, prescriptionEvent, recordEventFor, recordEvents, type GivenEndpoint, type WebhooksBed } from './webhooks-given.ts';
 

@@ -6,7 +6,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listWebhookAttempts, replayWebhookEvents, pingWebhookEndpoint, signWebhookPayload } from '../../src/webhooks/index.ts';
+import { listWebhookAttempts, replayWebhookEvents, pingWebhookEndpoint } from '../../src/webhooks/index.ts';
+import { signWebhookPayload } from '../../src/webhooks/webhook-signature.ts';
 import { closedPort } from './webhook-receivers.ts';
 import { createWebhooksBed, eventually, givenEndpoint, recordEventFor, type GivenEndpoint, type WebhooksBed } from './webhooks-given.ts';
 

@@ -4,7 +4,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import Stripe from 'stripe';
 import { describe, expect, it } from 'vitest';
-import { signatureOf, signWebhookPayload } from '../../src/webhooks/index.ts';
+import { signatureOf, signWebhookPayload } from '../../src/webhooks/webhook-signature.ts';
 
 const stripe = new Stripe('sk_test_unused');
 const newSecret = () => `whsec_${randomBytes(32).toString('base64url')}`;

@@ -6,7 +6,8 @@
 // reaching the internet from a test.)
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listWebhookAttempts, type HostResolver, pingWebhookEndpoint, type WebhooksContext } from '../../src/webhooks/index.ts';
+import { listWebhookAttempts, pingWebhookEndpoint, type WebhooksContext } from '../../src/webhooks/index.ts';
+import { type HostResolver } from '../../src/webhooks/webhook-host-resolution.ts';
 import { listenOnLoopback } from './webhook-receivers.ts';
 import { createWebhooksBed, eventually, givenEndpoint, recordEventFor, type WebhooksBed } from './webhooks-given.ts';
 

@@ -7,19 +7,10 @@ import { sql } from 'kysely';
 import { systemClock } from '../../src/platform/clock.ts';
 import type { Mode } from '../../src/config.ts';
 import { createUnitOfWork } from '../../src/platform/db/unit-of-work.ts';
-import {
-  eventMetadata,
-  newEventId,
-  type WebhookEventEnvelope,
-  startWebhookDispatcher,
-  type RunningDispatcher,
-  setWebhookEndpoint,
-  type HostResolver,
-  createWebhookOutbox,
-  createWebhooksContext,
-  recordEvent,
-  type WebhooksContext,
-} from '../../src/webhooks/index.ts';
+import { eventMetadata, newEventId, startWebhookDispatcher, setWebhookEndpoint, createWebhookOutbox, createWebhooksContext, recordEvent, type WebhooksContext } from '../../src/webhooks/index.ts';
+import { type WebhookEventEnvelope } from '../../src/webhooks/webhook-events.ts';
+import { type RunningDispatcher } from '../../src/webhooks/webhook-dispatcher.ts';
+import { type HostResolver } from '../../src/webhooks/webhook-host-resolution.ts';
 import { PRESCRIPTION_EVENTS } from '../../src/prescriptions/index.ts';
 import { givenIntegration, type GivenIntegration } from '../given.ts';
 import { createTestApp, type TestApp } from '../test-app.ts';

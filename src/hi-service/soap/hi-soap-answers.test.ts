@@ -2,7 +2,7 @@
 // parse (signed with the test HI signing certificate where the service signs), each read and
 // mapped as the adapter does, to found / no match / rejection / unreachable.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { HiServiceRejectedError, HiServiceUnreachableError } from '../index.ts';
+import { HiServiceRejectedError, HiServiceUnreachableError } from '../hi-service-port.ts';
 import { IHI_ANSWER_READERS, mapSoapAnswer, providerAnswerReaders } from './hi-soap-answers.ts';
 import { readSoapAnswer } from './hi-soap-read.ts';
 import { SEARCH_IHI, SEARCH_PROVIDER_INDIVIDUAL } from './hi-soap-wire.ts';

@@ -3,7 +3,7 @@
 // qualified ids, the timestamp from the injected clock, and xml:ids for the signature.
 import { DOMParser, type Element } from '@xmldom/xmldom';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_HI_USER_QUALIFIER } from '../index.ts';
+import { DEFAULT_HI_USER_QUALIFIER } from './index.ts';
 import { soapContentType, writeEnvelope, type EnvelopeInput } from './hi-soap-envelope.ts';
 import { NS, SEARCH_IHI, SEARCH_PROVIDER_INDIVIDUAL } from './hi-soap-wire.ts';
 

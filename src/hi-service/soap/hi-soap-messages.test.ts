@@ -3,7 +3,8 @@
 // country code and the street type; a request with nothing to search on is not written.
 import { DOMParser, type Element } from '@xmldom/xmldom';
 import { describe, expect, it } from 'vitest';
-import type { IhiSearchPath, IhiSearchRequest, ProviderVerificationRequest } from '../index.ts';
+import type { IhiSearchPath } from '../index.ts';
+import type { IhiSearchRequest, ProviderVerificationRequest } from '../hi-service-port.ts';
 import { writeProviderSearchBody, writeSearchIhiBody } from './hi-soap-messages.ts';
 import { NS, declareNamespaces } from './hi-soap-wire.ts';
 

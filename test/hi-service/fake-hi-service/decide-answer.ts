@@ -1,14 +1,8 @@
 // What the fake answers a checked request: the sandbox simulator decides from the fixtures
 // (the same file format as the sandbox), and its result becomes the service's SOAP answer.
-import {
-  createHiSandboxSimulator,
-  HiServiceRejectedError,
-  HiServiceUnreachableError,
-  type HiCallContext,
-  type HiFixtures,
-  type IhiSearchRequest,
-  type ProviderVerificationRequest,
-} from '../../../src/hi-service/index.ts';
+import { createHiSandboxSimulator, type HiCallContext } from '../../../src/hi-service/index.ts';
+import { HiServiceRejectedError, HiServiceUnreachableError, type IhiSearchRequest, type ProviderVerificationRequest } from '../../../src/hi-service/hi-service-port.ts';
+import { type HiFixtures } from '../../../src/hi-service/hi-fixture-file.ts';
 import { OPERATIONS, PROVIDER_STATUS } from './hi-wire.ts';
 import {
   NO_MATCH_MESSAGES,

@@ -8,7 +8,7 @@ import { X509Certificate } from 'node:crypto';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { HiFixtures } from '../../../src/hi-service/index.ts';
+import type { HiFixtures } from '../../../src/hi-service/hi-fixture-file.ts';
 import type { TestPki } from '../test-pki.ts';
 import { checkEnvelope, type EnvelopeSeen } from './check-envelope.ts';
 import { checkRequestSignature } from './check-signature.ts';

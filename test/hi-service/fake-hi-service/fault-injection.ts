@@ -3,7 +3,8 @@
 // no-match as a result, a gateway's unsigned fault, HTTP 503, no answer at all, a truncated
 // answer, and answers whose signature must not be trusted.
 import type { ServerResponse } from 'node:http';
-import type { HiCallContext, HiFixtures } from '../../../src/hi-service/index.ts';
+import type { HiCallContext } from '../../../src/hi-service/index.ts';
+import type { HiFixtures } from '../../../src/hi-service/hi-fixture-file.ts';
 import { createTestCa, issueNashCertificate } from '../test-pki.ts';
 import { decideAnswer, faultAnswer, noMatchResult, type Answer, type ParsedRequest } from './decide-answer.ts';
 import { NO_MATCH_MESSAGES, signEnvelope, writeEnvelope, writeFaultBody, type AnswerSigner } from './write-answer.ts';

@@ -2,12 +2,8 @@
 // identifiers and the search type's key fields, then maps it to the port's request so the
 // sandbox simulator can decide the answer from the fixtures.
 import type { Element } from '@xmldom/xmldom';
-import type {
-  HiSex,
-  IhiSearchPath,
-  IhiSearchRequest,
-  ProviderVerificationRequest,
-} from '../../../src/hi-service/index.ts';
+import type { HiSex, IhiSearchPath } from '../../../src/hi-service/index.ts';
+import type { IhiSearchRequest, ProviderVerificationRequest } from '../../../src/hi-service/hi-service-port.ts';
 import { countryOfSaccCode } from './sacc-countries.ts';
 import {
   checkSequence,

@@ -3,7 +3,8 @@
 // fake's signing certificate) over the Body and the product header, as the service signs.
 import { randomUUID } from 'node:crypto';
 import { SignedXml } from 'xml-crypto';
-import type { IhiFound, IhiSearchRequest, ProviderVerificationRequest } from '../../../src/hi-service/index.ts';
+import type { IhiFound } from '../../../src/hi-service/index.ts';
+import type { IhiSearchRequest, ProviderVerificationRequest } from '../../../src/hi-service/hi-service-port.ts';
 import { IDENTIFIER_QUALIFIERS, NS, SIGNATURE_ALGORITHMS, type OperationWire } from './hi-wire.ts';
 import { escapeXml } from './xml-dom.ts';
 

@@ -8,15 +8,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import {
-  createSoapHiService,
-  HiServiceRejectedError,
-  HiServiceUnreachableError,
-  loadNashCertificate,
-  type HiServicePort,
-  type IhiSearchRequest,
-  type SoapHiSettings,
-} from '../../../src/hi-service/index.ts';
+import { createSoapHiService, loadNashCertificate, type HiServicePort, type SoapHiSettings } from '../../../src/hi-service/index.ts';
+import { HiServiceRejectedError, HiServiceUnreachableError, type IhiSearchRequest } from '../../../src/hi-service/hi-service-port.ts';
 import { createTestCa, createTestPki, issueNashCertificate, type TestPki } from '../test-pki.ts';
 import { answerXml, faultXml, ihiResultXml, providerResultXml, serviceMessagesXml } from './soap-answer-xml.ts';
 
