@@ -1,5 +1,5 @@
 // The face of the auth feature: the token routes, the route-auth declaration and bearer hook,
-// scopes and roles. Code outside src/auth/ (other features, app.ts, cli/, bench/, test/) imports
+// scopes and roles. Code outside src/auth/ (other features, app.ts, cli/, scripts/) imports
 // only this file; its own files import each other directly. test/architecture/imports.test.ts
 // holds it.
 export { type AuthContext, checkCredentialAttempt, createAuthContext, enforceAddressLimit, missingCredentialHeaders, pairOfCredentialHeaders, type Principal, readTokenHeaders, screenCredentialAttempt } from './auth-service.ts';

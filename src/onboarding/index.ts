@@ -1,5 +1,5 @@
 // The face of the onboarding feature: the operator's partners, organizations and users, and the
-// sandbox seed. Code outside src/onboarding/ (other features, app.ts, cli/, bench/, test/) imports
+// sandbox seed. Code outside src/onboarding/ (other features, app.ts, cli/, scripts/) imports
 // only this file; its own files import each other directly. test/architecture/imports.test.ts
 // holds it.
 export {

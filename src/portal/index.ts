@@ -1,5 +1,5 @@
 // The face of the portal feature: the portal context and its pages. Code outside src/portal/
-// (other features, app.ts, cli/, bench/, test/) imports only this file; its own files import each
+// (other features, app.ts, cli/, scripts/) imports only this file, and the face exports only what they use (tests and the bench may import its own files); its own files import each
 // other directly. test/architecture/imports.test.ts holds it.
 export { approvalPages } from './approval-pages.ts';
 export { createPortalContext, type PortalContext } from './portal-service.ts';

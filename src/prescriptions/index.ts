@@ -1,6 +1,6 @@
 // The face of the prescriptions feature: the prescription routes, the lifecycle, the changes and
 // reads the portal calls, the form's fields and choices. Code outside src/prescriptions/ (other
-// features, app.ts, cli/, bench/, test/) imports only this file; its own files import each other
+// features, app.ts, cli/, scripts/) imports only this file; its own files import each other
 // directly. test/architecture/imports.test.ts holds it.
 export { createPrescriptionsContext, prescribeOrRefuse, type PrescriptionsContext } from './prescriptions-service.ts';
 export { SANDBOX_PHARMACIES } from './pharmacy-directory.ts';

@@ -1,5 +1,5 @@
 // The face of the sso feature: the SSO route, sign-in and portal sessions. Code outside src/sso/
-// (other features, app.ts, cli/, bench/, test/) imports only this file; its own files import each
+// (other features, app.ts, cli/, scripts/) imports only this file, and the face exports only what they use (tests and the bench may import its own files); its own files import each
 // other directly. test/architecture/imports.test.ts holds it.
 export { createSsoContext, endPortalSessionsOf, endSignInsThroughPartner, type SignInRefusal, signInWithSsoToken, type SsoContext } from './sso-service.ts';
 export { endPortalSession, findLivePortalSession, notePortalFactorPresented, type PortalSession } from './portal-sessions.ts';

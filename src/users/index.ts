@@ -1,5 +1,5 @@
 // The face of the users feature: the user routes, the reads other features build on, the
-// operator's user tools. Code outside src/users/ (other features, app.ts, cli/, bench/, test/)
+// operator's user tools. Code outside src/users/ (other features, app.ts, cli/, scripts/)
 // imports only this file; its own files import each other directly.
 // test/architecture/imports.test.ts holds it.
 export { type CallerOrganization, createUsersContext, findStoredUser, insertOperatorUser, isEmailTaken, listReadyPrescribers, newUserRow, type PrescriberProfile, readPrescriberProfile, requireOrganizationUser, type UsersContext } from './users-service.ts';

@@ -1,6 +1,6 @@
 // The face of the webhooks feature: endpoints and secrets, the outbox's recordEvent, the event
 // envelope, the dispatcher, history and replay. Code outside src/webhooks/ (other features,
-// app.ts, cli/, bench/, test/) imports only this file; its own files import each other directly.
+// app.ts, cli/, scripts/) imports only this file; its own files import each other directly.
 // test/architecture/imports.test.ts holds it.
 export { createWebhooksContext, recordEvent, type WebhooksContext, WebhooksError } from './webhooks-service.ts';
 export { watchDeliveryBacklog } from './webhook-backlog.ts';

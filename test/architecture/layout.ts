@@ -9,7 +9,11 @@ export const SCANNED = ['src', 'migrations', 'test', 'bench', 'scripts', 'packag
 /** The feature folders: each owns its routes, schemas, service and storage. */
 export const FEATURES = ['audit', 'auth', 'custom-drugs', 'idempotency', 'medicines', 'mfa', 'onboarding', 'patients', 'portal', 'prescriptions', 'retention', 'sso', 'system', 'token-delivery', 'users', 'webhooks'];
 
-/** Folders with one face (index.ts) for code outside them: the features, and the two foundations that have one. */
+/**
+ * Folders with one face (index.ts) for code in src/ and scripts/ outside them: the features, and the
+ * two foundations that have one. Tests and the bench may import their own files too
+ * (MAY_PASS_FACES in import-graph.ts); a face exports only what src/ and scripts/ use.
+ */
 export const FACED = [...FEATURES, 'hi-service', 'identifiers'];
 
 /** Bottom first: a file may import its own rung and the rungs below, never one above. */
