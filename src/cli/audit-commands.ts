@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import { once } from 'node:events';
 import type { Command } from 'commander';
-import { AuditError, exportAuditEventsAsFhir, listAuditEntries, pruneAuditTrail, verifyAuditChain, type AuditEntryView, type AuditListInput } from '../audit/index.ts';
+import { AuditError, exportAuditEventsAsFhir, listAuditEntries, pruneAuditTrail, readChainPoint, verifyAuditChain, type AuditEntryView, type AuditListInput } from '../audit/index.ts';
 import { addJsonOption, printResult, withFeatures, type CommandOptions } from './cli-output.ts';
 
 export function registerAuditCommands(program: Command): void {
@@ -10,13 +10,19 @@ export function registerAuditCommands(program: Command): void {
 
   addJsonOption(audit.command('verify'))
     .description('walk the hash chain from its anchor; exit 1 naming the first entry edited, removed or inserted')
-    .action(async (options: CommandOptions) => {
+    .option('--known-head <seq:hash>', 'a head printed by an earlier verify and kept outside the database: it must still be in the chain (or pruned)')
+    .action(async (options: CommandOptions & { knownHead?: string }) => {
+      const knownHead = options.knownHead === undefined ? undefined : readChainPoint('--known-head', options.knownHead);
       const progress = process.stderr.isTTY ? (checked: number, total: number) => process.stderr.write(`\rverify: ${checked}/${total} entries`) : undefined;
-      const result = await withFeatures(({ audit }) => verifyAuditChain(audit, progress));
+      const result = await withFeatures(({ audit }) => verifyAuditChain(audit, progress, knownHead));
       if (progress) process.stderr.write('\n');
       printResult(options, result, result.broken
         ? [`audit chain BROKEN at entry ${result.broken.seq}: ${result.broken.message}`, `${result.checked} entries checked before it`]
-        : [`audit chain intact: ${result.checked} entries from ${result.anchor.seq + 1} to ${result.head.seq}`, `head hash: ${result.head.hash}`]);
+        : [
+            `audit chain intact: ${result.checked} entries from ${result.anchor.seq + 1} to ${result.head.seq}`,
+            `head hash: ${result.head.hash}`,
+            `keep outside the database: head ${result.head.seq}:${result.head.hash} anchor ${result.anchor.seq}:${result.anchor.hash}`,
+          ]);
       if (!result.intact) process.exitCode = 1;
     });
 

@@ -3,7 +3,10 @@ import type { Command } from 'commander';
 import { loadConfig } from '../config.ts';
 import { systemClock } from '../platform/clock.ts';
 import { backupDatabase, restoreDatabase } from '../system/index.ts';
-import { addJsonOption, printResult, type CommandOptions } from './cli-output.ts';
+import { loadSecretKey } from '../runtime.ts';
+import { addJsonOption, operatorUserName, printResult, type CommandOptions } from './cli-output.ts';
+
+const pointText = (point: { seq: number; hash: string } | null) => (point ? `${point.seq}:${point.hash}` : 'none');
 
 /** On a terminal, one line on stderr rewritten as pages are copied; elsewhere nothing (logs and pipes get the result only). */
 function progressLine(enabled: boolean) {
@@ -41,11 +44,13 @@ export function registerBackupCommands(program: Command): void {
   addJsonOption(program.command('restore <file>'))
     .description('put a backup made by `erx backup` in place of the embedded database; the server must be stopped')
     .action(async (file: string, options: CommandOptions) => {
-      const result = await restoreDatabase(loadConfig(), file, systemClock);
+      const config = loadConfig();
+      const result = await restoreDatabase(config, file, { clock: systemClock, secretKey: loadSecretKey(config), operator: operatorUserName() });
       printResult(options, result, [
         `restored ${result.database} from ${result.restoredFrom}`,
         result.keptAside ? `the database it replaced is kept at ${result.keptAside}` : 'there was no database to replace',
         result.migrationsApplied.length ? `migrations applied: ${result.migrationsApplied.join(', ')}` : 'no migration was pending',
+        `audit chain head: ${pointText(result.restoredHead)} restored in place of ${pointText(result.replacedHead)} (recorded as admin.database_restore)`,
       ]);
     });
 }

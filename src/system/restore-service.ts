@@ -2,13 +2,16 @@
 // of erx (integrity_check, its migrations table, no migration this build does not know), keeps
 // the database it replaces beside it (erx.sqlite.before-restore-<time>), puts the backup in its
 // place (0600, like every file of the data directory) and applies the migrations it lacks.
+// Then it appends an admin.database_restore entry to the restored chain naming the head it
+// replaced and the head it put back, so a trail rolled back by a restore says so.
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { createAuditTrail } from '../audit/index.ts';
 import type { Clock } from '../platform/clock.ts';
 import { openDatabase } from '../platform/db/database.ts';
 import { MIGRATIONS, migrateToLatest } from '../platform/db/migrator.ts';
-import { inspectSqliteFile, isSqliteFileUnused } from '../platform/db/sqlite-backup.ts';
+import { inspectSqliteFile, isSqliteFileUnused, readSqliteAuditHead } from '../platform/db/sqlite-backup.ts';
 import { ensurePrivateDirectory, PRIVATE_FILE_MODE } from '../platform/private-files.ts';
 import { BackupError, embeddedDatabaseFile, type DatabaseLocation } from './backup-service.ts';
 
@@ -19,9 +22,21 @@ export interface RestoreResult {
   keptAside: string | null;
   /** Migrations the backup lacked, applied after it was put in place. */
   migrationsApplied: string[];
+  /** The audit chain's head before the restore (null: no database) and the head put back. */
+  replacedHead: { seq: number; hash: string } | null;
+  restoredHead: { seq: number; hash: string } | null;
 }
 
-export async function restoreDatabase(location: DatabaseLocation, backup: string, clock: Clock): Promise<RestoreResult> {
+export interface RestoreOptions {
+  clock: Clock;
+  /** Keys the audit chain the restore entry is appended to. */
+  secretKey: Buffer;
+  /** The OS user running `erx restore`. */
+  operator: string;
+}
+
+export async function restoreDatabase(location: DatabaseLocation, backup: string, options: RestoreOptions): Promise<RestoreResult> {
+  const { clock } = options;
   const live = embeddedDatabaseFile(location, 'restore');
   const source = path.resolve(backup);
   if (!fs.statSync(source, { throwIfNoEntry: false })?.isFile()) throw new BackupError(`there is no backup file at ${source}`);
@@ -32,12 +47,16 @@ export async function restoreDatabase(location: DatabaseLocation, backup: string
     fs.copyFileSync(source, staged, fs.constants.COPYFILE_EXCL);
     fs.chmodSync(staged, PRIVATE_FILE_MODE);
     checkIsErxDatabase(staged, source);
+    const restoredHead = readSqliteAuditHead(staged) ?? null;
     const keptAside = setAside(live, clock);
+    const replacedHead = keptAside ? (readSqliteAuditHead(keptAside) ?? null) : null;
     fs.renameSync(staged, live);
     const database = await openDatabase({ sqliteFile: live });
     try {
       const { applied } = await migrateToLatest(database);
-      return { database: `sqlite:${live}`, restoredFrom: source, keptAside, migrationsApplied: applied };
+      const trail = createAuditTrail({ database, clock, secretKey: options.secretKey });
+      await trail.noteAccess({ action: 'admin.database_restore', actor: { kind: 'operator', operator: options.operator }, detail: { replacedHead, restoredHead } });
+      return { database: `sqlite:${live}`, restoredFrom: source, keptAside, migrationsApplied: applied, replacedHead, restoredHead };
     } finally {
       await database.close();
     }

@@ -99,3 +99,20 @@ export function isSqliteFileUnused(file: string): boolean {
     db.close();
   }
 }
+
+/** The audit chain's head in the database at `file`, read only; undefined when it has no chain (or no file). */
+export function readSqliteAuditHead(file: string): { seq: number; hash: string } | undefined {
+  let db: InstanceType<typeof SqliteDatabase>;
+  try {
+    db = new SqliteDatabase(file, { readonly: true, fileMustExist: true });
+  } catch {
+    return undefined;
+  }
+  try {
+    const table = db.prepare(`select 1 from sqlite_master where type = 'table' and name = 'audit_chain'`).get();
+    const row = table ? (db.prepare('select last_seq, last_hash from audit_chain where id = 1').get() as { last_seq: number; last_hash: string } | undefined) : undefined;
+    return row ? { seq: Number(row.last_seq), hash: row.last_hash } : undefined;
+  } finally {
+    db.close();
+  }
+}
