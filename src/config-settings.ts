@@ -59,6 +59,7 @@ export const SETTINGS = {
   metricsPort: { env: 'ERX_METRICS_PORT', default: '', meaning: 'TCP port of the Prometheus metrics listener (`GET /metrics`, bound to `HOST`), apart from the API\'s. Empty: no metrics listener.' },
   customDrugsMax: { env: 'ERX_CUSTOM_DRUGS_MAX', default: '10000', meaning: 'Most custom drugs one organization may hold, its users\' included (422 past it).' },
   retentionWebhookDays: { env: 'ERX_RETENTION_WEBHOOK_DAYS', default: '90', meaning: 'Webhook events whose deliveries all finished are deleted, with their deliveries and attempts, this many days after the event (`erx prune`, and hourly beside every dispatcher).' },
+  retentionSecurityAlertDays: { env: 'ERX_RETENTION_SECURITY_ALERT_DAYS', default: '365', meaning: 'Security alerts (refused credentials, counted per client address, endpoint, reason and minute; kept apart from the 7-year audit trail) are deleted this many days after their minute (`erx prune`, and hourly beside every dispatcher).' },
   retentionBodiesDays: { env: 'ERX_RETENTION_BODIES_DAYS', default: '30', meaning: 'Receivers\' response bodies kept on webhook attempts, in days; older attempts keep their row without the body.' },
   smsTwilioAccountSid: { env: 'ERX_SMS_TWILIO_ACCOUNT_SID', default: '', meaning: 'Twilio Account SID tokens are sent by SMS with (with the auth token and `ERX_SMS_FROM`). Empty: SMS tokens are kept, not sent.' },
   smsTwilioAuthToken: { env: 'ERX_SMS_TWILIO_AUTH_TOKEN', default: '', meaning: 'Twilio auth token of that account.' },

@@ -50,6 +50,7 @@ export interface Config {
   customDrugsMax: number;
   retentionWebhookDays: number;
   retentionBodiesDays: number;
+  retentionSecurityAlertDays: number;
   auditRetentionYears: number;
   /** Undefined: no metrics listener, and metrics are not kept. */
   metricsPort: number | undefined;
@@ -296,6 +297,7 @@ export function loadConfig(env: Env = process.env): Config {
     // Up to 100 years: past that, keep everything by another route than a number of days.
     retentionWebhookDays: readInteger(env, 'retentionWebhookDays', 1, 36_500),
     retentionBodiesDays: readInteger(env, 'retentionBodiesDays', 1, 36_500),
+    retentionSecurityAlertDays: readInteger(env, 'retentionSecurityAlertDays', 1, 36_500),
     auditRetentionYears: readInteger(env, 'auditRetentionYears', 7, 100),
     metricsPort: readMetricsPort(env, port),
     tracing: readTracingSettings(env),

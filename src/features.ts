@@ -2,7 +2,7 @@
 // that needs another receives it here, explicitly. Every surface calls the features' services
 // with them: app.ts hands each route and page module its own feature's context; the dispatcher
 // and CLI commands take the ones they call.
-import { createAuditTrail, type AuditTrail } from './audit/index.ts';
+import { createAuditTrail, createSecurityAlerts, type AuditTrail, type SecurityAlerts } from './audit/index.ts';
 import { createAuthContext, type AuthContext } from './auth/index.ts';
 import { createCustomDrugsContext, type CustomDrugsContext } from './custom-drugs/index.ts';
 import { createMedicinesContext, findPbsItem, type MedicinesContext } from './medicines/index.ts';
@@ -22,6 +22,8 @@ import { createWebhookOutbox, createWebhooksContext, type WebhooksContext } from
 
 export interface Features {
   audit: AuditTrail;
+  /** Refusals an outsider can cause, counted apart from the audit chain. */
+  securityAlerts: SecurityAlerts;
   system: SystemContext;
   auth: AuthContext;
   onboarding: OnboardingContext;
@@ -48,7 +50,8 @@ export function buildFeatures(deps: Deps): Features {
   const tokenOutbox = createTokenMessageOutbox(deps);
   const unitOfWork = createUnitOfWork(deps.database, [outbox, tokenOutbox, audit], deps.logger);
   const tokenDelivery = createTokenDeliveryContext(deps, { outbox: tokenOutbox, unitOfWork });
-  const auth = createAuthContext(deps, { audit, unitOfWork });
+  const securityAlerts = createSecurityAlerts({ database: deps.database, clock: deps.clock, retentionDays: deps.config.retentionSecurityAlertDays });
+  const auth = createAuthContext(deps, { audit, unitOfWork, securityAlerts });
   const webhooks = createWebhooksContext(deps, { unitOfWork, outbox, audit });
   const users = createUsersContext(deps, { unitOfWork, audit });
   const onboarding = createOnboardingContext(deps, { webhooks, users, unitOfWork });
@@ -67,5 +70,5 @@ export function buildFeatures(deps: Deps): Features {
     unitOfWork,
     signIns: { expiredTokensKeptSeconds: EXPIRED_TOKENS_KEPT_SECONDS, sessionIdleTimeoutSeconds: sso.idleTimeoutSeconds, sessionMaxAgeSeconds: SESSION_MAX_AGE_SECONDS },
   });
-  return { audit, system, auth, onboarding, users, patients, customDrugs, medicines, webhooks, idempotency, prescriptions, sso, portal, retention, tokenDelivery };
+  return { audit, securityAlerts, system, auth, onboarding, users, patients, customDrugs, medicines, webhooks, idempotency, prescriptions, sso, portal, retention, tokenDelivery };
 }

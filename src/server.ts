@@ -76,6 +76,8 @@ export async function startServer(
     try {
       await metricsListener?.close();
       await options.beforeClosingDeps?.();
+      // Refusal counts waiting in memory (security-alerts.ts).
+      await features.securityAlerts.flush().catch((error: unknown) => deps.logger.error({ err: error }, 'security alert counts not written at shutdown'));
     } finally {
       await closeDeps(deps);
     }

@@ -9,3 +9,5 @@ export { installAuditScope } from './audit-hooks.ts';
 export { AuditError, listAuditEntries, pruneAuditTrail, readChainPoint, verifyAuditChain, type AuditEntryView, type AuditListInput, type AuditPruned, type ChainVerified } from './audit-service.ts';
 export { exportAuditEventsAsFhir, toFhirAuditEvent } from './audit-fhir.ts';
 export { chainEntries, GENESIS_HASH, type StoredAuditEntry } from './audit-chain.ts';
+export { createSecurityAlerts, DEFAULT_SECURITY_ALERT_RETENTION_DAYS, shortHashOf, type SecurityAlert, type SecurityAlerts } from './security-alerts.ts';
+export { countExpiredSecurityAlerts, deleteExpiredSecurityAlerts, listSecurityAlerts, type SecurityAlertView } from './security-alerts-service.ts';

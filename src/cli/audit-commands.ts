@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import { once } from 'node:events';
 import type { Command } from 'commander';
-import { AuditError, exportAuditEventsAsFhir, listAuditEntries, pruneAuditTrail, readChainPoint, verifyAuditChain, type AuditEntryView, type AuditListInput } from '../audit/index.ts';
+import { AuditError, exportAuditEventsAsFhir, listAuditEntries, listSecurityAlerts, pruneAuditTrail, readChainPoint, verifyAuditChain, type AuditEntryView, type AuditListInput } from '../audit/index.ts';
 import { addJsonOption, printResult, withFeatures, type CommandOptions } from './cli-output.ts';
 
 export function registerAuditCommands(program: Command): void {
@@ -58,6 +58,19 @@ export function registerAuditCommands(program: Command): void {
         await new Promise<void>((resolve, reject) => (out as fs.WriteStream).end((error?: Error | null) => (error ? reject(error) : resolve())));
         process.stderr.write(`exported ${result.exported} AuditEvent resources to ${options.output}\n`);
       }
+    });
+
+  addJsonOption(audit.command('alerts'))
+    .description('security alerts: refused credentials counted per client address, endpoint, reason and minute (kept apart from the chain)')
+    .option('--since <time>', 'buckets with a refusal at or after (ISO-8601)')
+    .option('--address <address>', 'only this client address')
+    .option('--limit <n>', 'at most this many buckets (1 to 10000, 100 unless given)')
+    .action(async (options: CommandOptions & { since?: string; address?: string; limit?: string }) => {
+      const alerts = await withFeatures((_features, deps) => listSecurityAlerts(deps.database, options));
+      printResult(options, alerts, [
+        ...alerts.map((a) => `${a.minute}  ${a.client_address || '-'}  ${a.endpoint}  ${a.reason}  x${a.count}${a.partner_id ? `  claimed ${a.partner_id}/${a.organization_id ?? '-'}/${a.user_id ?? '-'}` : ''}`),
+        `${alerts.length} bucket${alerts.length === 1 ? '' : 's'}`,
+      ]);
     });
 
   addJsonOption(audit.command('prune'))

@@ -6,6 +6,7 @@
 // Run by `erx prune` and hourly beside every dispatcher (retention-schedule.ts).
 import { setTimeout as wait } from 'node:timers/promises';
 import type { Kysely } from 'kysely';
+import { countExpiredSecurityAlerts, deleteExpiredSecurityAlerts } from '../audit/index.ts';
 import type { Logger } from 'pino';
 import type { Clock } from '../platform/clock.ts';
 import type { Database } from '../platform/db/database-schema.ts';
@@ -43,6 +44,7 @@ export const RETENTION_KINDS = [
   'sso_tokens',
   'portal_sessions',
   'portal_form_ids',
+  'security_alerts',
 ] as const;
 export type RetentionKind = (typeof RETENTION_KINDS)[number];
 export type RetentionCounts = Record<RetentionKind, number>;
@@ -54,6 +56,8 @@ export interface RetentionContext {
   logger: Logger;
   webhookDays: number;
   bodiesDays: number;
+  /** ERX_RETENTION_SECURITY_ALERT_DAYS: refusal counts, kept apart from the audit chain. */
+  securityAlertDays: number;
   signIns: SignInLifetimes;
 }
 
@@ -74,6 +78,7 @@ export function createRetentionContext(deps: Pick<Deps, 'database' | 'clock' | '
     logger: deps.logger,
     webhookDays: config.retentionWebhookDays,
     bodiesDays: config.retentionBodiesDays,
+    securityAlertDays: config.retentionSecurityAlertDays,
     signIns: parts.signIns,
   };
 }
@@ -85,6 +90,8 @@ interface Cutoffs {
   webhookEvents: string;
   /** Response bodies of attempts started before this. */
   responseBodies: string;
+  /** Security alerts whose last refusal came before this. */
+  securityAlerts: string;
   /** SSO tokens that expired before this (kept a day past expiry, so a late click is told "expired"). */
   ssoTokens: string;
   /** Portal sessions last seen before this... */
@@ -100,6 +107,7 @@ function cutoffsAt(ctx: RetentionContext, now: Date): Cutoffs {
     now: now.toISOString(),
     webhookEvents: ago(ctx.webhookDays * DAY),
     responseBodies: ago(ctx.bodiesDays * DAY),
+    securityAlerts: ago(ctx.securityAlertDays * DAY),
     ssoTokens: ago(ctx.signIns.expiredTokensKeptSeconds),
     sessionsIdleSince: ago(ctx.signIns.sessionIdleTimeoutSeconds),
     sessionsOpenedBefore: ago(ctx.signIns.sessionMaxAgeSeconds),
@@ -142,6 +150,7 @@ const STEPS: Step[] = [
     (trx, c, limit) => deletePortalSessionsBatch(trx, { idleSince: c.sessionsIdleSince, openedBefore: c.sessionsOpenedBefore }, limit),
   ),
   single('portal_form_ids', (db) => countPortalFormIds(db), (trx, _c, limit) => deletePortalFormIdsBatch(trx, limit)),
+  single('security_alerts', (db, c) => countExpiredSecurityAlerts(db, c.securityAlerts), (trx, c, limit) => deleteExpiredSecurityAlerts(trx, c.securityAlerts, limit)),
 ];
 
 export interface PruneOptions {
