@@ -40,9 +40,9 @@ describe('erx restore and the audit trail', () => {
     const location = { databaseUrl: undefined, dataDir };
     const atBackup = await noteReads(dataDir, 3);
     const backup = path.join(scratch, 'erx.backup');
-    await backupDatabase(location, backup);
+    await backupDatabase(location, backup, { secretKey, operator: 'ops', clock });
     const replaced = await noteReads(dataDir, 4); // the entries the restore rolls back
-    expect(replaced.seq).toBe(atBackup.seq + 4);
+    expect(replaced.seq).toBe(atBackup.seq + 1 + 4); // the backup's own entry, then four
 
     const result = await restoreDatabase(location, backup, { clock, secretKey, operator: 'ops' });
     expect(result).toMatchObject({ replacedHead: replaced, restoredHead: atBackup });
@@ -51,7 +51,7 @@ describe('erx restore and the audit trail', () => {
     try {
       const last = await database.selectFrom('audit_entries').selectAll().orderBy('seq', 'desc').limit(1).executeTakeFirstOrThrow();
       expect(last).toMatchObject({ seq: atBackup.seq + 1, action: 'admin.database_restore', actor_kind: 'operator', operator: 'ops' });
-      expect(JSON.parse(last.detail!)).toEqual({ replacedHead: replaced, restoredHead: atBackup });
+      expect(JSON.parse(last.detail!)).toEqual({ replacedHead: replaced, restoredHead: atBackup, signed: true });
       const trail = createAuditTrail({ database, clock, secretKey });
       expect(await verifyAuditChain(trail)).toMatchObject({ intact: true, checked: atBackup.seq + 1 });
       // The head kept before the restore is gone, and verify says where to look.
