@@ -64,7 +64,7 @@ const READ_PRESCRIBER: BenchEndpoint = { name: 'setup: read the prescriber', met
 /**
  * The update-user and prescription rows' precondition: the prescriber holds an active, verified
  * provider record (the seed gave it; sending the same details again changes no identity, so no
- * HI lookup runs). can_prescribe is true only then (README, "Readiness to prescribe"), so it is
+ * HI lookup runs). can_prescribe is true only then (docs/partners/users.md, "Readiness to prescribe"), so it is
  * the check.
  */
 const activatePrescriberRecord: BenchSetupStep = async (baseUrl, variables) => {

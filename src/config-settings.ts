@@ -1,5 +1,5 @@
 // Every setting the service reads, in one table: its environment variable, default and meaning.
-// src/config.ts parses them; the README's configuration table is checked against this table by
+// src/config.ts parses them; docs/operators/configuration.md's table is checked against this table by
 // a test, so the two cannot drift.
 
 export interface Setting {

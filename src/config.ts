@@ -54,7 +54,7 @@ export interface Config {
   auditRetentionYears: number;
   /** Undefined: no metrics listener, and metrics are not kept. */
   metricsPort: number | undefined;
-  /** From the standard OTEL_* variables (README, "Traces"); undefined: traces are off. */
+  /** From the standard OTEL_* variables (docs/operators/traces.md); undefined: traces are off. */
   tracing: TracingSettings | undefined;
   /** Undefined: SMS tokens are kept, not sent. */
   sms: { accountSid: string; authToken: string; from: string; baseUrl: string } | undefined;

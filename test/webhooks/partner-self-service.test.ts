@@ -1,4 +1,4 @@
-// The partner self-service API (/v1/partner/), following the README's "Partner self-service":
+// The partner self-service API (/v1/partner/), following docs/partners/self-service.md:
 // a partner, with only its own credentials, registers an endpoint (a real receiver on
 // 127.0.0.1, allowed in sandbox mode), verifies a delivery with `standardwebhooks` and with
 // stripe-node, rotates its secret, finds the failed events and recovers them, and reconciles
@@ -66,7 +66,7 @@ async function readFeed(g: GivenIntegration, token: string, after: string | null
   return eventually(read, (feed) => feed.events.length >= count);
 }
 
-describe('a partner helps itself (the README walk-through)', () => {
+describe('a partner helps itself (the walk-through of docs/partners/self-service.md)', () => {
   it('registers, verifies with standardwebhooks and stripe-node, rotates, finds the failed events, recovers them and reconciles through the feed', async () => {
     const g = await givenIntegration(bed.t);
     await bed.t.deps.database.updateTable('organization_partners').set({ validated_at: new Date().toISOString() }).where('partner_id', '=', g.partnerId).execute();
