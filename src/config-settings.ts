@@ -54,7 +54,7 @@ export const SETTINGS = {
   webhookPollMs: { env: 'ERX_WEBHOOK_POLL_MS', default: '1000', meaning: 'How often a dispatcher looks for due deliveries it was not woken for (other processes on SQLite, retries, expired leases), in milliseconds; at most 1000.' },
   portalUrl: { env: 'ERX_PORTAL_URL', default: '', meaning: 'Origin of the prescribing portal, used in the `redirect_url` of `POST /v1/sso`. Empty: the public URL.' },
   portalIdleTimeoutSeconds: { env: 'ERX_PORTAL_IDLE_TIMEOUT_SECONDS', default: '1800', meaning: 'A portal session ends after this many seconds without a request (60 to 43200).' },
-  sandboxPublic: { env: 'ERX_SANDBOX_PUBLIC', default: '', meaning: '`1` lets sandbox mode (test helpers, webhooks to any address) bind a `HOST` other than loopback; without it such a start is refused.' },
+  sandboxPublic: { env: 'ERX_SANDBOX_PUBLIC', default: '', meaning: '`1` lets sandbox mode (test helpers) bind a `HOST` other than loopback; without it such a start is refused. Beyond loopback the webhook address guard runs, as in production (internal addresses refused).' },
   auditRetentionYears: { env: 'ERX_AUDIT_RETENTION_YEARS', default: '7', meaning: 'Years audit entries are kept before `erx audit prune` removes them: a whole number, at least 7 (Australian health records law; longer where a state requires it).' },
   metricsPort: { env: 'ERX_METRICS_PORT', default: '', meaning: 'TCP port of the Prometheus metrics listener (`GET /metrics`, bound to `HOST`), apart from the API\'s. Empty: no metrics listener.' },
   customDrugsMax: { env: 'ERX_CUSTOM_DRUGS_MAX', default: '10000', meaning: 'Most custom drugs one organization may hold, its users\' included (422 past it).' },

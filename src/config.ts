@@ -230,7 +230,7 @@ function readMetricsPort(env: Env, apiPort: number): number | undefined {
   return port;
 }
 
-const isLoopbackHost = (host: string) => host === 'localhost' || host === '::1' || (isIPv4(host) && host.startsWith('127.'));
+export const isLoopbackHost = (host: string) => host === 'localhost' || host === '::1' || (isIPv4(host) && host.startsWith('127.'));
 
 /** The sandbox serves test helpers and posts webhooks to any address: not to a network unless asked for. */
 function refusePublicSandbox(env: Env, mode: Mode, host: string): void {

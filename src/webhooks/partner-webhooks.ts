@@ -87,7 +87,8 @@ export async function showPartnerEvent(ctx: WebhooksContext, partnerId: string, 
         duration_ms: a.duration_ms,
         outcome: a.outcome,
         error: a.detail,
-        response_body: a.response_body === null ? null : Buffer.from(a.response_body, 'utf8').subarray(0, ANSWER_BYTES_SHOWN).toString('utf8'),
+        // An unguarded attempt's answer may be an internal service's (a sandbox on loopback delivers anywhere).
+        response_body: a.response_body === null || Number(a.address_guarded) !== 1 ? null : Buffer.from(a.response_body, 'utf8').subarray(0, ANSWER_BYTES_SHOWN).toString('utf8'),
       })),
     })),
   };

@@ -27,6 +27,7 @@ import * as organizationPractice from '../../../migrations/0040-organization-pra
 import * as prescriptionLegalIdentity from '../../../migrations/0041-prescription-legal-identity.ts';
 import * as paperPrescriptions from '../../../migrations/0042-paper-prescriptions.ts';
 import * as securityAlerts from '../../../migrations/0046-security-alerts.ts';
+import * as webhookAttemptGuarded from '../../../migrations/0047-webhook-attempt-guarded.ts';
 
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0001-foundation': foundation,
@@ -54,6 +55,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0041-prescription-legal-identity': prescriptionLegalIdentity,
   '0042-paper-prescriptions': paperPrescriptions,
   '0046-security-alerts': securityAlerts,
+  '0047-webhook-attempt-guarded': webhookAttemptGuarded,
 };
 
 export interface MigrationReport {
