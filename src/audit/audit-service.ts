@@ -143,6 +143,7 @@ export async function listAuditEntries(trail: AuditTrail, input: AuditListInput)
   const filter = { organizationId: input.organization, patientId: input.patient, userId: input.user, action: input.action, since, until };
   const defined = Object.fromEntries(Object.entries(filter).filter(([, value]) => value !== undefined));
   const rows = await findAuditEntries(trail.db, defined, readLimit(input.limit));
+  await trail.noteAccess({ action: 'admin.audit_read', organizationId: input.organization ?? null, patientId: input.patient ?? null, detail: { count: rows.length, endpoint: 'audit list' } });
   return rows.map(viewOf);
 }
 

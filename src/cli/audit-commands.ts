@@ -49,7 +49,7 @@ export function registerAuditCommands(program: Command): void {
     .option('--output <file>', 'write to this file instead of stdout')
     .action(async (options: { format: string; since?: string; until?: string; output?: string }) => {
       if (options.format !== 'fhir') throw new AuditError(`--format must be fhir, got "${options.format}"`);
-      const out = options.output ? fs.createWriteStream(options.output, { flags: 'wx' }) : process.stdout;
+      const out = options.output ? fs.createWriteStream(options.output, { flags: 'wx', mode: 0o600 }) : process.stdout;
       const write = async (line: string) => {
         if (!out.write(line)) await once(out, 'drain');
       };

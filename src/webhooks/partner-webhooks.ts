@@ -64,6 +64,7 @@ export async function listPartnerEvents(ctx: WebhooksContext, partnerId: string,
     order: 'newest first',
   });
   const events = rows.slice(0, limit).map(summarizeEvent);
+  await ctx.audit.noteAccess({ action: 'webhook.history_read', organizationId: q.organization_id?.toLowerCase() ?? null, detail: { count: events.length, partnerId } });
   return { events, next_cursor: rows.length > limit ? encodeCursor(events[events.length - 1]!) : null };
 }
 
