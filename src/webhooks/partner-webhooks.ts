@@ -81,6 +81,8 @@ export async function showPartnerEvent(ctx: WebhooksContext, partnerId: string, 
     ...history,
     deliveries: history.deliveries.map((d) => ({
       ...d,
+      // An operator's replay names the operator's user name: the partner is told only that an operator asked (issue 38 item 5).
+      requested_by: d.requested_by === null || d.requested_by === `partner:${partnerId}` ? d.requested_by : 'operator',
       attempts: d.attempts.map((a) => ({
         attempt_number: a.attempt_number,
         started_at: a.started_at,
