@@ -51,6 +51,7 @@ export interface Config {
   retentionWebhookDays: number;
   retentionBodiesDays: number;
   retentionSecurityAlertDays: number;
+  retentionTokenMessageDays: number;
   auditRetentionYears: number;
   /** Undefined: no metrics listener, and metrics are not kept. */
   metricsPort: number | undefined;
@@ -58,6 +59,9 @@ export interface Config {
   metricsHost: string;
   /** From the standard OTEL_* variables (docs/operators/traces.md); undefined: traces are off. */
   tracing: TracingSettings | undefined;
+  /** One SMS or e-mail send, in ms (token delivery's own; its lease is two of these and a margin). */
+  tokenMessageTimeoutMs: number;
+  tokenMessagePollMs: number;
   /** Undefined: SMS tokens are kept, not sent. */
   sms: { accountSid: string; authToken: string; from: string; baseUrl: string } | undefined;
   /** Undefined: e-mailed tokens are kept, not sent. */
@@ -313,10 +317,13 @@ export function loadConfig(env: Env = process.env): Config {
     retentionWebhookDays: readInteger(env, 'retentionWebhookDays', 1, 36_500),
     retentionBodiesDays: readInteger(env, 'retentionBodiesDays', 1, 36_500),
     retentionSecurityAlertDays: readInteger(env, 'retentionSecurityAlertDays', 1, 36_500),
+    retentionTokenMessageDays: readInteger(env, 'retentionTokenMessageDays', 1, 36_500),
     auditRetentionYears: readInteger(env, 'auditRetentionYears', 7, 100),
     metricsPort: readMetricsPort(env, port),
     metricsHost: readText(env, 'metricsHost') || '127.0.0.1',
     tracing: readTracingSettings(env),
+    tokenMessageTimeoutMs: readInteger(env, 'tokenMessageTimeoutMs', 50, 60_000),
+    tokenMessagePollMs: readInteger(env, 'tokenMessagePollMs', 10, 1_000),
     sms: readSmsSettings(env),
     smtp: readSmtpSettings(env, mode),
   };

@@ -10,4 +10,5 @@ export { AuditError, listAuditEntries, pruneAuditTrail, readChainPoint, verifyAu
 export { exportAuditEventsAsFhir, toFhirAuditEvent } from './audit-fhir.ts';
 export { chainEntries, GENESIS_HASH, type StoredAuditEntry } from './audit-chain.ts';
 export { createSecurityAlerts, DEFAULT_SECURITY_ALERT_RETENTION_DAYS, shortHashOf, type SecurityAlert, type SecurityAlerts } from './security-alerts.ts';
-export { countExpiredSecurityAlerts, deleteExpiredSecurityAlerts, listSecurityAlerts, type SecurityAlertView } from './security-alerts-service.ts';
+export { listSecurityAlerts, type SecurityAlertView } from './security-alerts-service.ts';
+export { createSecurityAlertRetentionStep } from './security-alerts-retention.ts';

@@ -1,9 +1,9 @@
 // What an operator does with the security alerts (`erx audit alerts`) and what retention does
-// with them: list the busiest buckets, newest minute first; delete those past their retention.
+// with them: list the busiest buckets, newest minute first (retention: security-alerts-retention.ts).
 import type { Kysely } from 'kysely';
 import type { Database } from '../platform/db/database-schema.ts';
 import { AuditError, readTime } from './audit-service.ts';
-import { countSecurityAlertsBefore, deleteSecurityAlertsBatch, findSecurityAlerts, type SecurityAlertRow } from './security-alerts-store.ts';
+import { findSecurityAlerts, type SecurityAlertRow } from './security-alerts-store.ts';
 
 export type SecurityAlertView = SecurityAlertRow;
 
@@ -15,11 +15,3 @@ export async function listSecurityAlerts(db: Kysely<Database>, input: { since?: 
   return findSecurityAlerts(db, filter, limit);
 }
 
-/** Retention (retention-service.ts): buckets whose last refusal came before `before`. */
-export function countExpiredSecurityAlerts(db: Kysely<Database>, before: string): Promise<number> {
-  return countSecurityAlertsBefore(db, before);
-}
-
-export function deleteExpiredSecurityAlerts(db: Kysely<Database>, before: string, limit: number): Promise<number> {
-  return deleteSecurityAlertsBatch(db, before, limit);
-}

@@ -116,7 +116,7 @@ describe('idempotency keys, SSO tokens, portal sessions and form ids', () => {
 
 describe('security alerts', () => {
   it('deletes buckets whose last refusal is just older than ERX_RETENTION_SECURITY_ALERT_DAYS (365), and keeps one just younger', async () => {
-    expect(t.features.retention.securityAlertDays).toBe(365);
+    expect(t.deps.config.retentionSecurityAlertDays).toBe(365);
     const bucket = (address: string, lastAt: Date) => ({
       minute: `${lastAt.toISOString().slice(0, 16)}Z`, client_address: address, endpoint: '/v1/token', reason: 'ids_malformed',
       count: 7, first_at: lastAt.toISOString(), last_at: lastAt.toISOString(), partner_id: null, organization_id: null, user_id: null,

@@ -28,6 +28,7 @@ import * as prescriptionLegalIdentity from '../../../migrations/0041-prescriptio
 import * as paperPrescriptions from '../../../migrations/0042-paper-prescriptions.ts';
 import * as securityAlerts from '../../../migrations/0046-security-alerts.ts';
 import * as webhookAttemptGuarded from '../../../migrations/0047-webhook-attempt-guarded.ts';
+import * as prescriberMfa from '../../../migrations/0053-prescriber-mfa.ts';
 
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0001-foundation': foundation,
@@ -56,6 +57,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0042-paper-prescriptions': paperPrescriptions,
   '0046-security-alerts': securityAlerts,
   '0047-webhook-attempt-guarded': webhookAttemptGuarded,
+  '0053-prescriber-mfa': prescriberMfa,
 };
 
 export interface MigrationReport {
