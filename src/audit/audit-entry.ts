@@ -58,6 +58,13 @@ export interface AuditDetail {
   partnerId?: string;
   /** A webhook event replayed, a session revoked...: the id the action was about. */
   subjectId?: string;
+  /** The state rules (controlled-medicines) that refused a prescription, by their ids. */
+  rules?: readonly string[];
+  /** A real-time prescription monitoring check: checked or unavailable, and the level (green, amber, red); never a notification's text. */
+  rtpmOutcome?: string;
+  rtpmLevel?: string;
+  /** How many RTPM notifications a check returned, or were acknowledged. */
+  notifications?: number;
 }
 
 /** One access or change, as a service records it. */
