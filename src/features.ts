@@ -12,6 +12,7 @@ import { createPatientsContext, type PatientsContext } from './patients/index.ts
 import { createUnitOfWork } from './platform/db/unit-of-work.ts';
 import { createPortalContext, type PortalContext } from './portal/index.ts';
 import { createPrescriptionsContext, type PrescriptionsContext } from './prescriptions/index.ts';
+import { createRtpmContext, type RtpmContext } from './rtpm/index.ts';
 import { createRetentionContext, type RetentionContext } from './retention/index.ts';
 import type { Deps } from './deps.ts';
 import { createSsoContext, EXPIRED_TOKENS_KEPT_SECONDS, SESSION_MAX_AGE_SECONDS, type SsoContext } from './sso/index.ts';
@@ -35,6 +36,7 @@ export interface Features {
   sso: SsoContext;
   portal: PortalContext;
   retention: RetentionContext;
+  rtpm: RtpmContext;
   tokenDelivery: TokenDeliveryContext;
 }
 
@@ -62,10 +64,12 @@ export function buildFeatures(deps: Deps): Features {
   const practices = { findPractice: (organizationId: string) => readOrganizationPractice(onboarding, organizationId) };
   const prescriptions = createPrescriptionsContext(deps, { users, patients, customDrugs, pbs, practices, unitOfWork, audit });
   const sso = createSsoContext(deps, { auth, unitOfWork, audit });
-  const portal = createPortalContext(deps, { users, patients, customDrugs, medicines, prescriptions });
+  // Real-time prescription monitoring before a monitored medicine (ERX_RTPM): checks, acknowledgements, attestations.
+  const rtpm = createRtpmContext(deps, { audit });
+  const portal = createPortalContext(deps, { users, patients, customDrugs, medicines, prescriptions, rtpm });
   const retention = createRetentionContext(deps, {
     unitOfWork,
     signIns: { expiredTokensKeptSeconds: EXPIRED_TOKENS_KEPT_SECONDS, sessionIdleTimeoutSeconds: sso.idleTimeoutSeconds, sessionMaxAgeSeconds: SESSION_MAX_AGE_SECONDS },
   });
-  return { audit, system, auth, onboarding, users, patients, customDrugs, medicines, webhooks, idempotency, prescriptions, sso, portal, retention, tokenDelivery };
+  return { audit, system, auth, onboarding, users, patients, customDrugs, medicines, webhooks, idempotency, prescriptions, sso, portal, retention, tokenDelivery, rtpm };
 }

@@ -16,6 +16,7 @@ import { webhookAttemptsColumns, webhookDeliveriesColumns, webhookEventsColumns 
 import { portalFormIdsColumns, portalSessionsColumns, prescriptionDraftsColumns, ssoTokensColumns } from './portal-tables.ts';
 import { auditChainColumns, auditEntriesColumns } from './audit-tables.ts';
 import { pbsItemsColumns, pbsItemWordsColumns, pbsSchedulesColumns } from './medicine-tables.ts';
+import { rtpmChecksColumns } from './rtpm-tables.ts';
 import { prescriberScriptNumbersColumns, prescriptionsColumns, tokenMessagesColumns } from './prescription-tables.ts';
 
 const partnersColumns = {
@@ -222,6 +223,7 @@ export const TABLES = {
   prescriber_script_numbers: prescriberScriptNumbersColumns,
   prescription_drafts: prescriptionDraftsColumns,
   token_messages: tokenMessagesColumns,
+  rtpm_checks: rtpmChecksColumns,
 } as const satisfies Readonly<Record<string, TableColumns>>;
 
 export type Database = { -readonly [T in keyof typeof TABLES]: RowOf<(typeof TABLES)[T]> };
@@ -245,3 +247,4 @@ export type PrescriptionDraftsTable = Database['prescription_drafts'];
 export type AuditEntriesTable = Database['audit_entries'];
 export type PbsItemsTable = Database['pbs_items'];
 export type TokenMessagesTable = Database['token_messages'];
+export type RtpmChecksTable = Database['rtpm_checks'];
