@@ -48,9 +48,6 @@ export interface BenchEndpoint {
   minBaselineRatio?: number;
 }
 
-/** The values placeholders are filled from, e.g. {organization_id} or {access_token}. */
-export type BenchVariables = Record<string, string>;
-
 export const JSON_CONTENT = { 'content-type': 'application/json' };
 
 const TOKEN_CREDENTIALS = {

@@ -8,8 +8,8 @@ import {
   PRESCRIBER_PROVIDER_DETAILS,
   USERS_PATH,
   type BenchEndpoint,
-  type BenchVariables,
 } from './bench-endpoints.ts';
+import type { BenchVariables } from './bench-variables.ts';
 import { requestAccessToken } from './bench-credentials.ts';
 import { resolveRequest, sendForData } from './bench-requests.ts';
 import { createPrescriptionsToList } from './bench-setup-prescriptions.ts';

@@ -10,6 +10,7 @@ import formats from 'ajv-formats';
 import { Webhook } from 'standardwebhooks';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PRESCRIPTION_EVENT_TYPES } from '../../src/prescriptions/index.ts';
 import { bearer, givenIntegration, requestToken, type GivenIntegration } from '../given.ts';
 import { startReceiver, type Receiver } from './webhook-receivers.ts';
 import { createWebhooksBed, eventually, prescriptionEvent, recordEventFor, recordEvents, type WebhooksBed } from './webhooks-given.ts';
@@ -249,6 +250,7 @@ describe('the event-type catalogue', () => {
     const g = await givenIntegration(bed.t);
     const types = (await partnerCall(g, 'GET', '/v1/partner/event-types')).body.data as Array<{ event_type: string; schema: object }>;
     expect(types.map((t) => t.event_type)).toEqual(['prescription.created', 'prescription.ceased', 'prescription.cancelled', 'prescription.reissued', 'webhook.ping']);
+    expect(types.map((t) => t.event_type)).toEqual([...PRESCRIPTION_EVENT_TYPES, 'webhook.ping']);
     const openapi = (await bed.t.app.inject({ method: 'GET', url: '/openapi.json' })).json() as { webhooks: Record<string, { post: { requestBody: { content: { 'application/json': { schema: object } } } } }> };
     const ajv = new Ajv({ strict: false });
     (((formats as unknown as { default?: unknown }).default ?? formats) as (a: Ajv) => void)(ajv);
