@@ -61,3 +61,15 @@ describe('judging a prescription by the practice state', () => {
     expect(judgement.needsStepUp).toBe(stepUp);
   });
 });
+
+describe("the operators' page of the rules", () => {
+  it('lists every rule of the table by its id, with its source', async () => {
+    const { readFileSync } = await import('node:fs');
+    const page = readFileSync(new URL('../../docs/operators/state-rules-and-rtpm.md', import.meta.url), 'utf8');
+    for (const rule of STATE_RULES) {
+      const row = page.split('\n').find((line) => line.startsWith(`| \`${rule.id}\` |`));
+      expect(row, rule.id).toBeDefined();
+      if (rule.source.url) expect(row, rule.id).toContain(rule.source.url);
+    }
+  });
+});
