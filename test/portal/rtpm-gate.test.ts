@@ -121,6 +121,16 @@ describe('ERX_RTPM=simulator: green, unavailable, and check ids out of reach', (
     expect(tooLong.statusCode).toBe(422);
   });
 
+  it('removes the checks older than a day when it makes a new one (its retention step)', async () => {
+    const old = new Date(t.deps.clock.now().getTime() - 25 * 60 * 60 * 1000).toISOString();
+    const recent = new Date(t.deps.clock.now().getTime() - 23 * 60 * 60 * 1000).toISOString();
+    const base = { organization_id: c.g.organizationId, patient_id: c.patientId, prescriber_user_id: c.g.userId, state: 'VIC', outcome: 'checked', level: 'green', notifications: '[]', opened: '[]', acknowledged_at: null, attested_at: null, reason: null };
+    await t.deps.database.insertInto('rtpm_checks').values([{ ...base, id: 'old-check', created_at: old }, { ...base, id: 'recent-check', created_at: recent }]).execute();
+    await sendForm(session, c.patientId, OXYCODONE);
+    const ids = (await t.deps.database.selectFrom('rtpm_checks').select('id').where('id', 'in', ['old-check', 'recent-check']).execute()).map((row) => row.id);
+    expect(ids).toEqual(['recent-check']);
+  });
+
   it("refuses WA's S8 rules beside their form fields: the repeat interval, and a date of birth not verified through an IHI", async () => {
     await t.deps.database.updateTable('organizations').set({ practice_state: 'WA' }).where('id', '=', c.g.organizationId).execute();
     try {
