@@ -8,7 +8,8 @@ import { Type } from '@sinclair/typebox';
 import { holdsCapability } from '../auth/index.ts';
 import { requirePatient } from '../patients/index.ts';
 import { bodyFields, type FieldError, type SubmittedBody } from '../platform/http/body-validation.ts';
-import { approveDraft, declineDraft, DECLINE_REASON_MAX_LENGTH, listDrafts, prepareDraft, readDraft, type DraftView } from '../prescriptions/index.ts';
+import { approveDraft, declineDraft, DECLINE_REASON_MAX_LENGTH, listDrafts, prepareDraft, readDraft, readDraftControlledStatus, type DraftView } from '../prescriptions/index.ts';
+import { requireFreshFactor } from './portal-step-up.ts';
 import type { PortalSession } from '../sso/index.ts';
 import { listReadyPrescribers } from '../users/index.ts';
 import { formIdOfAddress, issueFormId, submitOnce, type FormAttempt } from './portal-forms-service.ts';
@@ -145,6 +146,11 @@ export type DecisionOutcome = { kind: 'approved'; patientId: string; scid: strin
 export async function submitApproval(ctx: PortalContext, session: PortalSession, draftId: string, submitted: SubmittedBody): Promise<DecisionOutcome> {
   const target = (await readDraft(ctx.prescriptions, session, draftId)).draftId;
   const once = await submitOnce(ctx.forms, session, stringOf(bodyFields(submitted).form_id), { purpose: 'approve_draft', target }, async (): Promise<FormAttempt<DecisionOutcome>> => {
+    // The step-up seam (portal-step-up.ts): a Schedule 8 medicine is approved only with a fresh factor.
+    if ((await readDraftControlledStatus(ctx.prescriptions, session, target)).needsStepUp) {
+      const fresh = await requireFreshFactor(ctx, session);
+      if (!fresh.fresh) return { result: undefined, outcome: { kind: 'page', status: 422, page: await draftPageOf(ctx, session, target, { errors: [fresh.problem] }) } };
+    }
     const read = await approveDraft(ctx.prescriptions, session, target, session.reserved);
     if (read.ok) return { result: read.value.scid, outcome: { kind: 'approved', ...read.value } };
     // 409: the draft was decided already, or the prescriber cannot prescribe; 422: the body no longer passes.
