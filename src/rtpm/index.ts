@@ -15,4 +15,4 @@ export {
   type RtpmContext,
   type RtpmSubject,
 } from './rtpm-service.ts';
-export { pruneRtpmChecks, RTPM_CHECKS_KEPT_MS } from './rtpm-retention.ts';
+export { createRtpmRetentionStep, RTPM_CHECKS_KEPT_MS } from './rtpm-retention.ts';

@@ -12,7 +12,6 @@ import type { Database } from '../platform/db/database-schema.ts';
 import { newId } from '../platform/ids.ts';
 import { NO_METRICS, type Metrics } from '../platform/metrics/metrics.ts';
 import { createRtpmSimulator, type RtpmLevel, type RtpmNotification, type RtpmPort } from './rtpm-port.ts';
-import { pruneRtpmChecks } from './rtpm-retention.ts';
 import { findRtpmCheck, insertRtpmCheck, updateRtpmCheck, type RtpmCheckRow } from './rtpm-store.ts';
 
 /** A check counts for the form it was made for this long; after it the prescriber checks again. */
@@ -96,8 +95,6 @@ export async function checkPatientRtpm(ctx: RtpmContext, subject: RtpmSubject): 
     created_at: ctx.clock.now().toISOString(),
   };
   await insertRtpmCheck(ctx.db, row);
-  // The feature's own retention step: each check removes the checks past RTPM_CHECKS_KEPT_MS.
-  await pruneRtpmChecks(ctx);
   const level = row.level ?? 'none';
   ctx.metrics.recordRtpmCheck(answer.outcome, level);
   const count = answer.outcome === 'checked' ? answer.notifications.length : 0;

@@ -22,9 +22,3 @@ export async function findRtpmCheck(db: Kysely<Database>, ids: { id: string; org
 export async function updateRtpmCheck(db: Kysely<Database>, id: string, change: Partial<Pick<RtpmCheckRow, 'opened' | 'acknowledged_at' | 'attested_at' | 'reason'>>): Promise<void> {
   await db.updateTable('rtpm_checks').set(change).where('id', '=', id).execute();
 }
-
-/** Deletes checks made before `before`; returns how many. */
-export async function deleteRtpmChecksBefore(db: Kysely<Database>, before: string): Promise<number> {
-  const result = await db.deleteFrom('rtpm_checks').where('created_at', '<', before).executeTakeFirst();
-  return Number(result.numDeletedRows);
-}

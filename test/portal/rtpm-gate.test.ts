@@ -12,6 +12,7 @@ import { call, useTestApp } from '../given.ts';
 import { patientBody } from '../patients/patients-given.ts';
 import { givenClinic, type Clinic } from '../prescriptions/prescriptions-given.ts';
 import type { TestApp } from '../test-app.ts';
+import { pruneExpiredRecords } from '../../src/retention/index.ts';
 import { csrfOf, formIdFieldOf, scidOfRedirect, signIn, type PortalClient } from './portal-given.ts';
 
 const olive = { ihi_number: '8003608833357361', ihi_status: 'ACTIVE', ihi_record_status: 'VERIFIED', family_name: 'Offline', given_name: 'Olive', date_of_birth: '1960-01-01', sex: 'F', rtpm: 'unavailable' } as const;
@@ -121,12 +122,13 @@ describe('ERX_RTPM=simulator: green, unavailable, and check ids out of reach', (
     expect(tooLong.statusCode).toBe(422);
   });
 
-  it('removes the checks older than a day when it makes a new one (its retention step)', async () => {
+  it('removes the checks older than a day in its retention step, and keeps the younger ones', async () => {
     const old = new Date(t.deps.clock.now().getTime() - 25 * 60 * 60 * 1000).toISOString();
     const recent = new Date(t.deps.clock.now().getTime() - 23 * 60 * 60 * 1000).toISOString();
     const base = { organization_id: c.g.organizationId, patient_id: c.patientId, prescriber_user_id: c.g.userId, state: 'VIC', outcome: 'checked', level: 'green', notifications: '[]', opened: '[]', acknowledged_at: null, attested_at: null, reason: null };
     await t.deps.database.insertInto('rtpm_checks').values([{ ...base, id: 'old-check', created_at: old }, { ...base, id: 'recent-check', created_at: recent }]).execute();
-    await sendForm(session, c.patientId, OXYCODONE);
+    const report = await pruneExpiredRecords(t.features.retention);
+    expect(report.counts.rtpm_checks).toBeGreaterThanOrEqual(1);
     const ids = (await t.deps.database.selectFrom('rtpm_checks').select('id').where('id', 'in', ['old-check', 'recent-check']).execute()).map((row) => row.id);
     expect(ids).toEqual(['recent-check']);
   });
