@@ -15,7 +15,7 @@ import { deliveryChoicesOf, medicineGroupsOf, MEDICINES_LISTED, pbsItemsFoundOf,
 import { EMPTY_FORM, firstFieldInError, formErrorsOf, medicineValueOfDrug, pbsCodeOfChoice, prescribeBodyOf, readFormValues, readPrefill, type FormErrors, type FormValues } from './prescription-form.ts';
 import { shownReserved, viewOfPatientRow, viewOfPrescriber, type PatientView, type PortalContext, type PrescriberView } from './portal-service.ts';
 import type { EventMetadata } from '../webhooks/index.ts';
-import { openNotificationOfForm, passRtpmGate, RTPM_FORM_FIELDS, RTPM_OPEN_INTENT, type RtpmFormFields, type RtpmPanel } from './portal-rtpm-gate.ts';
+import { openNotificationOfForm, passRtpmGate, RTPM_OPEN_INTENT, rtpmFieldsOf, type RtpmPanel } from './portal-rtpm-gate.ts';
 
 export interface FormPage {
   /** The form's one-time id (portal-forms-service.ts). */
@@ -108,12 +108,6 @@ export async function readPrescriptionForm(ctx: PortalContext, session: PortalSe
 }
 
 export type FormOutcome = { kind: 'created'; scid: string } | { kind: 'form'; status: 200 | 409 | 422; page: FormPage };
-
-/** The gate's own fields of a sent form (strings only). */
-function rtpmFieldsOf(submitted: SubmittedBody): RtpmFormFields {
-  const fields = bodyFields(submitted);
-  return Object.fromEntries(RTPM_FORM_FIELDS.flatMap((name) => (typeof fields[name] === 'string' ? [[name, fields[name]]] : [])));
-}
 
 export const formIdOf = (submitted: SubmittedBody): string => {
   const sent = bodyFields(submitted).form_id;

@@ -8,6 +8,7 @@
 import { rtpmProgramOf, type RtpmProgram } from '../controlled-medicines/index.ts';
 import { readControlledStatus } from '../prescriptions/index.ts';
 import { acknowledgeRtpmCheck, attestRtpm, checkPatientRtpm, openRtpmNotification, readRtpmCheck, RTPM_REASON_MAX_LENGTH, type RtpmCheckView, type RtpmSubject } from '../rtpm/index.ts';
+import { bodyFields, type SubmittedBody } from '../platform/http/body-validation.ts';
 import type { PortalSession } from '../sso/index.ts';
 import type { PortalContext } from './portal-service.ts';
 import { requireFreshFactor } from './portal-step-up.ts';
@@ -33,6 +34,12 @@ export type GateAnswer = { pass: true; panel: RtpmPanel | undefined } | { pass: 
 /** The form's own fields of the gate. */
 export const RTPM_FORM_FIELDS = ['rtpm_check_id', 'rtpm_acknowledge', 'rtpm_attest', 'rtpm_reason'] as const;
 export type RtpmFormFields = Partial<Record<(typeof RTPM_FORM_FIELDS)[number], string>>;
+
+/** The gate's own fields of a sent form (strings only). */
+export function rtpmFieldsOf(submitted: SubmittedBody): RtpmFormFields {
+  const fields = bodyFields(submitted);
+  return Object.fromEntries(RTPM_FORM_FIELDS.flatMap((name) => (typeof fields[name] === 'string' ? [[name, fields[name]]] : [])));
+}
 
 /** `rtpm-open-<n>`: the button that opens notification n. */
 export const RTPM_OPEN_INTENT = /^rtpm-open-(\d{1,2})$/;

@@ -4,7 +4,7 @@
 // directly. test/architecture/imports.test.ts holds it.
 export { createPrescriptionsContext, prescribe, prescribeOrRefuse, readControlledStatus, type ControlledStatus, type PrescribingResult, type PrescriptionsContext } from './prescriptions-service.ts';
 export { SANDBOX_PHARMACIES } from './pharmacy-directory.ts';
-export { approveDraft, declineDraft, DECLINE_REASON_MAX_LENGTH, type DraftCaller, type DraftView, listDrafts, prepareDraft, readDraft, readDraftControlledStatus } from './prescription-drafts.ts';
+export { approveDraft, declineDraft, DECLINE_REASON_MAX_LENGTH, type DraftCaller, type DraftView, listDrafts, prepareDraft, readDraft } from './prescription-drafts.ts';
 export { changePrescription, changePrescriptionOrRefuse, type PrescriptionChange } from './prescription-changes.ts';
 export type { PatientContact } from './prescription-delivery.ts';
 export { COUNT_LIMITS, type CountField, describeCountLimit, ITEM_FIELDS, readCount, TEXT_LIMITS } from './prescription-fields.ts';

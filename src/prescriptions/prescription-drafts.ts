@@ -18,7 +18,7 @@ import { newId } from '../platform/ids.ts';
 import { listReadyPrescribers, readPrescriberProfile, type CallerOrganization } from '../users/index.ts';
 import type { ReservedValues } from './prescription-events.ts';
 import { decideDraft, findDraftOfUser, insertDraft, listDraftsOfUser, type DraftListing } from './prescription-drafts-store.ts';
-import { judgePrescribeBody, readAndPrescribe, readControlledStatus, type ControlledStatus, refusedAsResult, requireReadyPrescriber, type PrescribingResult, type PrescriptionsContext } from './prescriptions-service.ts';
+import { judgePrescribeBody, readAndPrescribe, refusedAsResult, requireReadyPrescriber, type PrescribingResult, type PrescriptionsContext } from './prescriptions-service.ts';
 import { describeMedicine } from './token-page-view.ts';
 
 /** Who acts on the queue: a user of an organization (a portal session is one). */
@@ -172,12 +172,6 @@ async function approve(ctx: PrescriptionsContext, caller: DraftCaller, draftId: 
     work.record(auditRecords, { action: 'prescription.draft_approve', ...entry });
   });
   return read.ok ? { ok: true, value: { scid: read.value.scid, patientId: row.patient_id } } : read;
-}
-
-/** What the state rules say of a draft named to the caller (a Schedule 8 medicine needs a step-up before it is approved). */
-export async function readDraftControlledStatus(ctx: PrescriptionsContext, caller: DraftCaller, draftId: string): Promise<ControlledStatus> {
-  const row = await requireDraftNamedTo(ctx, caller, draftId);
-  return readControlledStatus(ctx, caller, { userId: caller.userId, patientId: row.patient_id }, { value: JSON.parse(row.body) as Record<string, unknown>, issues: [] });
 }
 
 /** Declines a draft named to the caller, with the reason the queue manager is shown (required); a draft decided already is refused. */

@@ -14,6 +14,7 @@ import { givenClinic, type Clinic } from '../prescriptions/prescriptions-given.t
 import type { TestApp } from '../test-app.ts';
 import { pruneExpiredRecords } from '../../src/retention/index.ts';
 import { csrfOf, formIdFieldOf, scidOfRedirect, signIn, type PortalClient } from './portal-given.ts';
+import { decide, prepareDraftAs, sessionWithRoles } from './approval-given.ts';
 
 const olive = { ihi_number: '8003608833357361', ihi_status: 'ACTIVE', ihi_record_status: 'VERIFIED', family_name: 'Offline', given_name: 'Olive', date_of_birth: '1960-01-01', sex: 'F', rtpm: 'unavailable' } as const;
 const fixtureFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'erx-rtpm-gate-')), 'hi-fixtures.json');
@@ -147,5 +148,26 @@ describe('ERX_RTPM=simulator: green, unavailable, and check ids out of reach', (
       await t.deps.database.updateTable('organizations').set({ practice_state: 'VIC' }).where('id', '=', c.g.organizationId).execute();
       await t.deps.database.updateTable('patients').set({ ihi_record_status: 'VERIFIED' }).where('id', '=', c.patientId).execute();
     }
+  });
+});
+
+describe("a draft's approval passes the same gate (ERX_RTPM=none)", () => {
+  const { t, c, prescriber, manager } = useTestApp({ env: { ERX_RTPM: 'none' } }, async (t) => {
+    const c = await givenClinic(t);
+    return { c, prescriber: await signIn(t, c.g), manager: await sessionWithRoles(t, c, ['rx_queue_manager']) };
+  });
+
+  it('approves a monitored medicine only with the attestation, and records it', async () => {
+    const draftId = await prepareDraftAs(manager, c, c.g.userId, { medicine: 'pbs:2622K', schedule_number: 'S8', quantity: '10', repeats: '0' });
+    const seq = await lastAuditSeq(t);
+    const refused = await decide(prescriber, draftId, 'approve');
+    expect(refused.statusCode).toBe(422);
+    expect(refused.body).toContain('I checked SafeScript for this patient before prescribing');
+    expect(await prescriptionCount(t, c)).toBe(0);
+    const approved = await decide(prescriber, draftId, 'approve', { rtpm_attest: 'yes' });
+    expect(approved.statusCode, approved.body.slice(0, 500)).toBe(303);
+    expect(await prescriptionCount(t, c)).toBe(1);
+    const entries = (await auditEntriesAfter(t, seq)).filter((entry) => entry.action.startsWith('rtpm.'));
+    expect(entries.map((entry) => [entry.action, entry.detail?.rtpmOutcome])).toEqual([['rtpm.attest', 'not_connected']]);
   });
 });
