@@ -5,6 +5,7 @@
 import { createAuditTrail, type AuditTrail } from './audit/index.ts';
 import { createAuthContext, type AuthContext } from './auth/index.ts';
 import { createCustomDrugsContext, type CustomDrugsContext } from './custom-drugs/index.ts';
+import { createMfaContext, createMfaRetentionSteps, userHoldsFactor, type MfaContext } from './mfa/index.ts';
 import { createMedicinesContext, findPbsItem, type MedicinesContext } from './medicines/index.ts';
 import { createIdempotencyContext, createIdempotencyRetentionStep, type IdempotencyContext } from './idempotency/index.ts';
 import { createOnboardingContext, readOrganizationPractice, type OnboardingContext } from './onboarding/index.ts';
@@ -36,6 +37,7 @@ export interface Features {
   idempotency: IdempotencyContext;
   prescriptions: PrescriptionsContext;
   sso: SsoContext;
+  mfa: MfaContext;
   portal: PortalContext;
   retention: RetentionContext;
   rtpm: RtpmContext;
@@ -57,7 +59,9 @@ export function buildFeatures(deps: Deps): Features {
   const auth = createAuthContext(deps, { audit, unitOfWork });
   // The webhook event catalogue lists the events the prescription lifecycle writes (its table names them).
   const webhooks = createWebhooksContext(deps, { unitOfWork, outbox, audit, events: PRESCRIPTION_EVENTS });
-  const users = createUsersContext(deps, { unitOfWork, audit });
+  // Built before users: read user says whether the user holds an MFA factor.
+  const mfa = createMfaContext(deps, { unitOfWork, audit });
+  const users = createUsersContext(deps, { unitOfWork, audit, mfaEnrolment: { isEnrolled: (organizationId, userId) => userHoldsFactor(mfa, { organizationId, userId }) } });
   const onboarding = createOnboardingContext(deps, { webhooks, users, unitOfWork });
   const patients = createPatientsContext(deps, { users, unitOfWork, audit });
   const customDrugs = createCustomDrugsContext(deps, { users, unitOfWork });
@@ -87,7 +91,7 @@ export function buildFeatures(deps: Deps): Features {
     { name: 'token messages', start: ({ runnerId }) => startTokenMessageRunner(tokenDelivery, { id: runnerId }) },
     { name: 'retention', start: () => startRetentionSchedule(retention) },
   ];
-  return { audit, system, auth, onboarding, users, patients, customDrugs, medicines, webhooks, idempotency, prescriptions, sso, portal, retention, tokenDelivery, rtpm, backgroundLoops };
+  return { audit, system, auth, onboarding, users, patients, customDrugs, medicines, webhooks, idempotency, prescriptions, sso, mfa, portal, retention, tokenDelivery, rtpm, backgroundLoops };
 }
 
 /**
@@ -102,6 +106,7 @@ export function retentionStepsOf(config: Deps['config'], sso: Pick<SsoContext, '
     ...createSsoRetentionSteps(sso),
     createPortalFormsRetentionStep(),
     createTokenMessageRetentionStep(config.retentionTokenMessageDays),
+    ...createMfaRetentionSteps(),
     createRtpmRetentionStep(),
   ];
 }
@@ -118,6 +123,9 @@ export const KEPT_FOR_EVER: readonly KeptForEver[] = [
   // users
   { table: 'users', because: 'users are disabled, never deleted: prescriptions and audit entries name their author' },
   { table: 'provider_records', because: "a prescriber's verified HPI-I, one row per provider, updated in place; prescriptions rely on it" },
+  // mfa
+  { table: 'mfa_factors', because: "a user's passkeys and TOTP secret live as long as the user (never deleted); removed by the user or a reset" },
+  { table: 'mfa_recovery_codes', because: "a user's ten recovery codes (hashed), replaced whole when regenerated; bounded per user, not by time" },
   // patients, custom drugs, prescriptions: the health record
   { table: 'patients', because: "part of the health record prescriptions are written against; health-records law keeps it at least 7 years, and disposal is the clinic's records policy, not a timer" },
   { table: 'custom_drugs', because: 'prescriptions written from a custom drug name it; a deleted drug stays as those prescriptions knew it' },

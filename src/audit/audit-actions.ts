@@ -68,6 +68,15 @@ export const AUDIT_ACTIONS = {
   'auth.sso_spent': { type: 'authentication', code: 'E', display: 'SSO link spent' },
   'auth.portal_sign_in': { type: 'authentication', code: 'E', display: 'portal sign-in' },
   'auth.portal_sign_out': { type: 'authentication', code: 'E', display: 'portal sign-out' },
+  // Prescriber MFA (issue 39): no secret, code or key in any entry; detail.reason names the method.
+  'mfa.enrol': { type: 'authentication', code: 'C', display: 'MFA factor enrolled' },
+  'mfa.verify': { type: 'authentication', code: 'E', display: 'MFA factor presented' },
+  'mfa.step_up': { type: 'authentication', code: 'E', display: 'MFA factor presented again for a step-up' },
+  'mfa.recovery_used': { type: 'authentication', code: 'E', display: 'MFA recovery code used' },
+  'mfa.recovery_codes_issued': { type: 'authentication', code: 'C', display: 'MFA recovery codes issued' },
+  'mfa.factor_remove': { type: 'authentication', code: 'D', display: 'MFA factor removed' },
+  'mfa.reset': { type: 'administration', code: 'D', display: "user's MFA factors reset" },
+  'admin.organization_mfa': { type: 'administration', code: 'U', display: "organization's MFA policy set" },
   'auth.integration_validated': { type: 'authentication', code: 'E', display: 'integration validated' },
 
   // Operators' `erx` commands that change state.

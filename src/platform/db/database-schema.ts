@@ -7,6 +7,7 @@ import { flag, integer, json, oneOf, text, time, type RowOf, type TableColumns }
 import {
   AUSTRALIAN_STATES,
   IDEMPOTENCY_STATES,
+  MFA_POLICIES,
   IHI_RECORD_STATUSES,
   IHI_STATUSES,
   PATIENT_SOURCES,
@@ -15,6 +16,7 @@ import {
 import { webhookAttemptsColumns, webhookDeliveriesColumns, webhookEventsColumns } from './webhook-tables.ts';
 import { portalFormIdsColumns, portalSessionsColumns, prescriptionDraftsColumns, ssoTokensColumns } from './portal-tables.ts';
 import { auditChainColumns, auditEntriesColumns } from './audit-tables.ts';
+import { mfaChallengesColumns, mfaFactorsColumns, mfaFailuresColumns, mfaRecoveryCodesColumns } from './mfa-tables.ts';
 import { pbsItemsColumns, pbsItemWordsColumns, pbsSchedulesColumns } from './medicine-tables.ts';
 import { rtpmChecksColumns } from './rtpm-tables.ts';
 import { prescriberScriptNumbersColumns, prescriptionsColumns, tokenMessagesColumns } from './prescription-tables.ts';
@@ -57,6 +59,8 @@ const organizationsColumns = {
   practice_state: oneOf(AUSTRALIAN_STATES).orNull(),
   practice_postcode: text().orNull(),
   practice_phone: text().orNull(),
+  /** `required` or `optional` (migration 0053; null: required in production, optional in the sandbox). */
+  mfa_policy: oneOf(MFA_POLICIES).orNull(),
 } as const;
 
 const organizationPartnersColumns = {
@@ -80,6 +84,8 @@ const usersColumns = {
   updated_at: time(),
   /** The partner's own id for the user, as create user received it (migration 0020). */
   partner_user_id: text().orNull(),
+  /** When an owner, admin or operator last reset the user's MFA factors (migration 0053); cleared once the user was told. */
+  mfa_reset_at: time().orNull(),
 } as const;
 
 /** Both levels of custom drug: `user_id` null is the organization catalog. */
@@ -223,6 +229,10 @@ export const TABLES = {
   prescriber_script_numbers: prescriberScriptNumbersColumns,
   prescription_drafts: prescriptionDraftsColumns,
   token_messages: tokenMessagesColumns,
+  mfa_factors: mfaFactorsColumns,
+  mfa_recovery_codes: mfaRecoveryCodesColumns,
+  mfa_challenges: mfaChallengesColumns,
+  mfa_failures: mfaFailuresColumns,
   rtpm_checks: rtpmChecksColumns,
 } as const satisfies Readonly<Record<string, TableColumns>>;
 
