@@ -11,15 +11,16 @@ import { createIdempotencyContext, type IdempotencyContext } from './idempotency
 import { createOnboardingContext, readOrganizationPractice, type OnboardingContext } from './onboarding/index.ts';
 import { createPatientsContext, type PatientsContext } from './patients/index.ts';
 import { createUnitOfWork } from './platform/db/unit-of-work.ts';
+import type { BackgroundLoop } from './platform/delivery/index.ts';
 import { createPortalContext, type PortalContext } from './portal/index.ts';
-import { createPrescriptionsContext, type PrescriptionsContext } from './prescriptions/index.ts';
-import { createRetentionContext, type RetentionContext } from './retention/index.ts';
+import { createPrescriptionsContext, PRESCRIPTION_EVENTS, type PrescriptionsContext } from './prescriptions/index.ts';
+import { createRetentionContext, startRetentionSchedule, type RetentionContext } from './retention/index.ts';
 import type { Deps } from './deps.ts';
 import { createSsoContext, EXPIRED_TOKENS_KEPT_SECONDS, SESSION_MAX_AGE_SECONDS, type SsoContext } from './sso/index.ts';
-import { createSystemContext, type SystemContext } from './system/index.ts';
+import { createSystemContext, watchDispatcher, type SystemContext } from './system/index.ts';
 import { createUsersContext, type UsersContext } from './users/index.ts';
-import { createTokenDeliveryContext, createTokenMessageOutbox, type TokenDeliveryContext } from './token-delivery/index.ts';
-import { createWebhookOutbox, createWebhooksContext, type WebhooksContext } from './webhooks/index.ts';
+import { createTokenDeliveryContext, createTokenMessageOutbox, startTokenMessageRunner, type TokenDeliveryContext } from './token-delivery/index.ts';
+import { createWebhookOutbox, createWebhooksContext, startWebhookDispatcher, type WebhooksContext } from './webhooks/index.ts';
 
 export interface Features {
   audit: AuditTrail;
@@ -38,6 +39,8 @@ export interface Features {
   portal: PortalContext;
   retention: RetentionContext;
   tokenDelivery: TokenDeliveryContext;
+  /** Every background loop a process runs (`erx serve`, `erx worker`), started and stopped together (platform/delivery/background-loops.ts). */
+  backgroundLoops: readonly BackgroundLoop[];
 }
 
 export function buildFeatures(deps: Deps): Features {
@@ -46,12 +49,13 @@ export function buildFeatures(deps: Deps): Features {
   // may leave beside its own rows has its sink in this list: webhook events, token messages and audit entries.
   const outbox = createWebhookOutbox(deps);
   const audit = createAuditTrail(deps);
-  // Token messages: a sibling outbox, sent by their own runner under the webhook retry rule.
+  // Token messages: a second outbox on the delivery toolkit, sent by their own runner under their own retry table.
   const tokenOutbox = createTokenMessageOutbox(deps);
   const unitOfWork = createUnitOfWork(deps.database, [outbox, tokenOutbox, audit], deps.logger);
   const tokenDelivery = createTokenDeliveryContext(deps, { outbox: tokenOutbox, unitOfWork });
   const auth = createAuthContext(deps, { audit, unitOfWork });
-  const webhooks = createWebhooksContext(deps, { unitOfWork, outbox, audit });
+  // The webhook event catalogue lists the events the prescription lifecycle writes (its table names them).
+  const webhooks = createWebhooksContext(deps, { unitOfWork, outbox, audit, events: PRESCRIPTION_EVENTS });
   // Built before users: read user says whether the user holds an MFA factor.
   const mfa = createMfaContext(deps, { unitOfWork, audit });
   const users = createUsersContext(deps, { unitOfWork, audit, mfaEnrolment: { isEnrolled: (organizationId, userId) => userHoldsFactor(mfa, { organizationId, userId }) } });
@@ -71,5 +75,19 @@ export function buildFeatures(deps: Deps): Features {
     unitOfWork,
     signIns: { expiredTokensKeptSeconds: EXPIRED_TOKENS_KEPT_SECONDS, sessionIdleTimeoutSeconds: sso.idleTimeoutSeconds, sessionMaxAgeSeconds: SESSION_MAX_AGE_SECONDS },
   });
-  return { audit, system, auth, onboarding, users, patients, customDrugs, medicines, webhooks, idempotency, prescriptions, sso, mfa, portal, retention, tokenDelivery };
+  // The jobs after a commit and the retention schedule: each a loop on the delivery toolkit, all
+  // under one start and one stop. A serving process's /readyz requires the dispatcher to run.
+  const backgroundLoops: BackgroundLoop[] = [
+    {
+      name: 'webhook dispatcher',
+      start: ({ runnerId }) => {
+        const dispatcher = startWebhookDispatcher(webhooks, { id: runnerId });
+        watchDispatcher(system, dispatcher);
+        return dispatcher;
+      },
+    },
+    { name: 'token messages', start: ({ runnerId }) => startTokenMessageRunner(tokenDelivery, { id: runnerId }) },
+    { name: 'retention', start: () => startRetentionSchedule(retention) },
+  ];
+  return { audit, system, auth, onboarding, users, patients, customDrugs, medicines, webhooks, idempotency, prescriptions, sso, mfa, portal, retention, tokenDelivery, backgroundLoops };
 }

@@ -183,13 +183,36 @@ export async function judgePrescribeBody(
   return readPrescribeBody(submitted, { drug, pbsItem, patient: { ...patient, hasDvaFileNumber: patient.dva_file_number_encrypted !== null } });
 }
 
-/** Creates an Active prescription for the path patient, prescribed by the path user; a refused body is a 422. */
-export async function prescribe(ctx: PrescriptionsContext, caller: PrescribingCaller, ids: PatientPath, submitted: SubmittedBody): Promise<Prescription> {
-  return valueOrRefuse(await prescribeOrRefuse(ctx, caller, ids, submitted));
+/**
+ * What a prescribing action the portal makes comes to: done; the body's field errors (the API's
+ * 422, each shown beside its field); or refused, saying why (the API's 409: the lifecycle, the
+ * prescriber's readiness, the practice's details, a draft decided already, a change that lost a
+ * race). The portal reads it; it never catches an error code.
+ */
+export type PrescribingResult<T> = BodyRead<T> | { ok: false; refused: string };
+
+/** Runs a prescribing action, the 409 it throws returned as `refused`: the one place a refusal turns into a result. */
+export async function refusedAsResult<T>(act: () => Promise<BodyRead<T>>): Promise<PrescribingResult<T>> {
+  try {
+    return await act();
+  } catch (error) {
+    if (error instanceof ApiError && error.code === 'CONFLICT') return { ok: false, refused: error.detail };
+    throw error;
+  }
 }
 
-/** As prescribe, but a refused body is returned as its field errors (the portal shows each beside its field). */
-export async function prescribeOrRefuse(
+/** Creates an Active prescription for the path patient, prescribed by the path user; a refused body is a 422, a refused action a 409. */
+export async function prescribe(ctx: PrescriptionsContext, caller: PrescribingCaller, ids: PatientPath, submitted: SubmittedBody): Promise<Prescription> {
+  return valueOrRefuse(await readAndPrescribe(ctx, caller, ids, submitted));
+}
+
+/** As prescribe, for the portal: a refused body or action is its result (PrescribingResult). */
+export async function prescribeOrRefuse(ctx: PrescriptionsContext, caller: PrescribingCaller, ids: PatientPath, submitted: SubmittedBody): Promise<PrescribingResult<Prescription>> {
+  return refusedAsResult(() => readAndPrescribe(ctx, caller, ids, submitted));
+}
+
+/** The create path of every entry point (the API, the portal, an approved draft): a refused body is returned as its field errors, a refused action (409) thrown. */
+export async function readAndPrescribe(
   ctx: PrescriptionsContext,
   caller: PrescribingCaller,
   ids: PatientPath,

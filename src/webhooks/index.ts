@@ -48,7 +48,7 @@ export {
   signWebhookPayload,
   standardSignatureOf,
 } from './webhook-signature.ts';
-export { describeWebhooksForOpenApi, listEventTypes, WEBHOOK_EVENT_TYPES } from './webhook-event-types.ts';
+export { type AnnouncedEventType, describeWebhooksForOpenApi } from './webhook-event-types.ts';
 export { partnerWebhookRoutes } from './partner-webhook-routes.ts';
 export { eventFeedRoutes } from './event-feed-routes.ts';
 export { PARTNER_OVERLAP_HOURS, RECOVER_PER_SECOND } from './partner-webhooks.ts';

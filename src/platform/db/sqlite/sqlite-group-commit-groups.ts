@@ -44,7 +44,7 @@ export const UNIT_SAVEPOINT = 'erx_group_unit';
  * stays open, so such a unit needs no savepoint of its own (two statements fewer per write).
  * Not so for OR FAIL, which keeps what a failed statement changed before the failure, nor for
  * raw SQL, which is not read here. The schema declares no ON CONFLICT FAIL and no trigger that
- * could RAISE(FAIL); test/database.test.ts holds it to that.
+ * could RAISE(FAIL); test/platform/database.test.ts holds it to that.
  */
 export function undoesItselfOnFailure(query: OperationNode): boolean {
   if (InsertQueryNode.is(query)) return query.orAction?.action !== 'fail';
