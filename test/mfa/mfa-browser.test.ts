@@ -6,6 +6,7 @@
 // code and a session that skipped the factor are refused; an admin resets a user's factors.
 // The portal is served as http://localhost (WebAuthn takes no IP address as RP id); the
 // partner's page is another origin of the same site (another port), as in portal-iframe.test.ts.
+import fs from 'node:fs';
 import http from 'node:http';
 import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -22,8 +23,8 @@ const run = browserTestsRun();
 const port = run ? await freeLoopbackPort() : 0;
 const PORTAL = `http://localhost:${port}`;
 
-/** What the docs give partners for their iframe. */
-const IFRAME_ALLOW = 'publickey-credentials-get *; publickey-credentials-create *';
+/** The allow attribute docs/portal/mfa.md gives partners for their iframe, read from the page so the two cannot drift. */
+const IFRAME_ALLOW = /allow="([^"]+)"/.exec(fs.readFileSync('docs/portal/mfa.md', 'utf8'))![1]!;
 
 async function startPartnerSite(): Promise<{ origin: string; framing(url: string, allow?: string): string; close(): Promise<void> }> {
   const frames = new Map<string, { src: string; allow: string }>();
