@@ -5,22 +5,23 @@
 import { createAuditTrail, type AuditTrail } from './audit/index.ts';
 import { createAuthContext, type AuthContext } from './auth/index.ts';
 import { createCustomDrugsContext, type CustomDrugsContext } from './custom-drugs/index.ts';
-import { createMfaContext, userHoldsFactor, type MfaContext } from './mfa/index.ts';
+import { createMfaContext, createMfaRetentionSteps, userHoldsFactor, type MfaContext } from './mfa/index.ts';
 import { createMedicinesContext, findPbsItem, type MedicinesContext } from './medicines/index.ts';
-import { createIdempotencyContext, type IdempotencyContext } from './idempotency/index.ts';
+import { createIdempotencyContext, createIdempotencyRetentionStep, type IdempotencyContext } from './idempotency/index.ts';
 import { createOnboardingContext, readOrganizationPractice, type OnboardingContext } from './onboarding/index.ts';
 import { createPatientsContext, type PatientsContext } from './patients/index.ts';
+import type { KeptForEver, RetentionStep } from './platform/db/retention-step.ts';
 import { createUnitOfWork } from './platform/db/unit-of-work.ts';
 import type { BackgroundLoop } from './platform/delivery/index.ts';
-import { createPortalContext, type PortalContext } from './portal/index.ts';
+import { createPortalContext, createPortalFormsRetentionStep, type PortalContext } from './portal/index.ts';
 import { createPrescriptionsContext, PRESCRIPTION_EVENTS, type PrescriptionsContext } from './prescriptions/index.ts';
 import { createRetentionContext, startRetentionSchedule, type RetentionContext } from './retention/index.ts';
 import type { Deps } from './deps.ts';
-import { createSsoContext, EXPIRED_TOKENS_KEPT_SECONDS, SESSION_MAX_AGE_SECONDS, type SsoContext } from './sso/index.ts';
+import { createSsoContext, createSsoRetentionSteps, type SsoContext } from './sso/index.ts';
 import { createSystemContext, watchDispatcher, type SystemContext } from './system/index.ts';
 import { createUsersContext, type UsersContext } from './users/index.ts';
-import { createTokenDeliveryContext, createTokenMessageOutbox, startTokenMessageRunner, type TokenDeliveryContext } from './token-delivery/index.ts';
-import { createWebhookOutbox, createWebhooksContext, startWebhookDispatcher, type WebhooksContext } from './webhooks/index.ts';
+import { createTokenDeliveryContext, createTokenMessageOutbox, createTokenMessageRetentionStep, startTokenMessageRunner, type TokenDeliveryContext } from './token-delivery/index.ts';
+import { createWebhookOutbox, createWebhookRetentionSteps, createWebhooksContext, startWebhookDispatcher, type WebhooksContext } from './webhooks/index.ts';
 
 export interface Features {
   audit: AuditTrail;
@@ -71,10 +72,7 @@ export function buildFeatures(deps: Deps): Features {
   const prescriptions = createPrescriptionsContext(deps, { users, patients, customDrugs, pbs, practices, unitOfWork, audit });
   const sso = createSsoContext(deps, { auth, unitOfWork, audit });
   const portal = createPortalContext(deps, { users, patients, customDrugs, medicines, prescriptions });
-  const retention = createRetentionContext(deps, {
-    unitOfWork,
-    signIns: { expiredTokensKeptSeconds: EXPIRED_TOKENS_KEPT_SECONDS, sessionIdleTimeoutSeconds: sso.idleTimeoutSeconds, sessionMaxAgeSeconds: SESSION_MAX_AGE_SECONDS },
-  });
+  const retention = createRetentionContext(deps, { unitOfWork, steps: retentionStepsOf(deps.config, sso), keptForEver: KEPT_FOR_EVER });
   // The jobs after a commit and the retention schedule: each a loop on the delivery toolkit, all
   // under one start and one stop. A serving process's /readyz requires the dispatcher to run.
   const backgroundLoops: BackgroundLoop[] = [
@@ -91,3 +89,51 @@ export function buildFeatures(deps: Deps): Features {
   ];
   return { audit, system, auth, onboarding, users, patients, customDrugs, medicines, webhooks, idempotency, prescriptions, sso, mfa, portal, retention, tokenDelivery, backgroundLoops };
 }
+
+/**
+ * What each feature keeps only for a while: its own retention steps, registered here as the
+ * sinks are, run in this order (the webhook history before its response bodies; sessions before
+ * the form ids they leave behind). Each step names the tables it prunes.
+ */
+export function retentionStepsOf(config: Deps['config'], sso: Pick<SsoContext, 'idleTimeoutSeconds'>): RetentionStep[] {
+  return [
+    ...createWebhookRetentionSteps({ historyDays: config.retentionWebhookDays, bodiesDays: config.retentionBodiesDays }),
+    createIdempotencyRetentionStep(),
+    ...createSsoRetentionSteps(sso),
+    createPortalFormsRetentionStep(),
+    createTokenMessageRetentionStep(config.retentionTokenMessageDays),
+    ...createMfaRetentionSteps(),
+  ];
+}
+
+/**
+ * The tables no retention step prunes, each with its reason: a new table gets a step above or
+ * a line here (test/architecture/retention-decisions.test.ts fails until it has one).
+ */
+export const KEPT_FOR_EVER: readonly KeptForEver[] = [
+  // onboarding
+  { table: 'partners', because: 'a partner is its credentials and endpoint, named by its events and audit entries; a partner is withdrawn (erx org disable-partner), never deleted' },
+  { table: 'organizations', because: 'each organization is a tenant that every other row names; organizations are never deleted' },
+  { table: 'organization_partners', because: 'which partners an organization enabled: a few rows per organization, changed in place, not accumulated' },
+  // users
+  { table: 'users', because: 'users are disabled, never deleted: prescriptions and audit entries name their author' },
+  { table: 'provider_records', because: "a prescriber's verified HPI-I, one row per provider, updated in place; prescriptions rely on it" },
+  // mfa
+  { table: 'mfa_factors', because: "a user's passkeys and TOTP secret live as long as the user (never deleted); removed by the user or a reset" },
+  { table: 'mfa_recovery_codes', because: "a user's ten recovery codes (hashed), replaced whole when regenerated; bounded per user, not by time" },
+  // patients, custom drugs, prescriptions: the health record
+  { table: 'patients', because: "part of the health record prescriptions are written against; health-records law keeps it at least 7 years, and disposal is the clinic's records policy, not a timer" },
+  { table: 'custom_drugs', because: 'prescriptions written from a custom drug name it; a deleted drug stays as those prescriptions knew it' },
+  { table: 'prescriptions', because: "a prescription is a health record (kept at least 7 years by law, longer for minors); disposal is the operator's records policy, not a timer" },
+  { table: 'prescriber_script_numbers', because: "one counter per prescriber: a prescriber's script numbers must never repeat" },
+  { table: 'prescription_drafts', because: "a draft and its approval or decline are part of the prescription's record (who prepared it, who approved it)" },
+  // audit
+  { table: 'audit_entries', because: 'the audit trail is kept at least 7 years; only `erx audit prune` removes entries past ERX_AUDIT_RETENTION_YEARS, on the operator\'s decision, as a chained entry of its own' },
+  { table: 'audit_chain', because: "the audit chain's anchor and head: one row" },
+  // webhooks
+  { table: 'retention_marks', because: 'one row per pruned kind (the highest webhook event id pruned): what tells a pruned event from an unknown one' },
+  // medicines
+  { table: 'pbs_schedules', because: 'one row per imported monthly PBS schedule: a dozen a year, the record of which schedule prescriptions were checked against' },
+  { table: 'pbs_items', because: 'the current PBS schedule, replaced whole by each import: bounded by the schedule, not by time' },
+  { table: 'pbs_item_words', because: "the current schedule's search words, replaced with it by each import" },
+];

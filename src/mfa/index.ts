@@ -48,3 +48,4 @@ export {
 } from './mfa-enrolment.ts';
 export { passkeyAuthenticationOptions, passkeyRegistrationOptions, verifyPasskeyAuthentication, verifyPasskeyRegistration, type PasskeyOutcome } from './passkeys.ts';
 export { listOrganizationMfa, MfaError, resetUserMfaAsOperator, resetUserMfaFromPortal, setOrganizationMfaPolicy, type MfaUserView, type PortalResetOutcome } from './mfa-admin.ts';
+export { createMfaRetentionSteps } from './mfa-retention.ts';

@@ -10,3 +10,4 @@ export { mfaPages } from './mfa-pages.ts';
 export { medicineSearchPages } from './medicine-search-pages.ts';
 export { prescriptionPages } from './prescription-pages.ts';
 export { signInPages } from './sign-in-pages.ts';
+export { createPortalFormsRetentionStep } from './portal-forms-retention.ts';

@@ -40,6 +40,7 @@ export {
 export type { WebhookHttpClient } from './webhook-http-attempt.ts';
 export { createWebhookOutbox, type WebhookOutbox } from './webhook-outbox.ts';
 export { pingWebhookEndpoint } from './webhook-ping.ts';
+export { createWebhookRetentionSteps } from './webhook-retention.ts';
 export {
   deliveryAuthHeaders,
   generateWebhookSecret,

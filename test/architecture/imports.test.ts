@@ -73,6 +73,14 @@ describe('the layout', () => {
     expect(offenders).toEqual([]);
   });
 
+  it('retention runs the steps the features register and owns no rows: webhooks import nothing of it, and it deletes nothing itself', () => {
+    expect(inSrc.filter((edge) => edge.from.startsWith('src/webhooks/') && edge.to.startsWith('src/retention/'))).toEqual([]);
+    expect(inSrc.filter((edge) => edge.from.startsWith('src/retention/') && !edge.typeOnly && /^src\/(?!platform\/|retention\/)[^/]+\//.test(edge.to))).toEqual([]);
+    const retentionFiles = files.filter((file) => file.startsWith('src/retention/') && !file.endsWith('.test.ts'));
+    expect(retentionFiles.length).toBeGreaterThan(1);
+    expect(retentionFiles.filter((file) => /deleteFrom\(|updateTable\(|insertInto\(/.test(fs.readFileSync(file, 'utf8')))).toEqual([]);
+  });
+
   it('only the database module imports the SQLite group-commit driver', () => {
     const sqlite = 'src/platform/db/sqlite/';
     const importers = new Set(inSrc.filter((edge) => !edge.from.startsWith(sqlite) && edge.to.startsWith(sqlite)).map((edge) => edge.from));
