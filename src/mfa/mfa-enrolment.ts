@@ -46,7 +46,7 @@ export async function beginTotpEnrolment(ctx: MfaContext, session: PortalSession
   const user = await findMfaUser(ctx.db, ids(session));
   const secret = randomBytes(20);
   const now = ctx.clock.now();
-  await putChallenge(ctx.db, { session_hash: session.sessionHash, purpose: 'totp', challenge: encryptSecret(secret.toString('base64'), ctx.secretKey), expires_at: secondsAfter(now, TOTP_ENROLMENT_SECONDS) }, now.toISOString());
+  await putChallenge(ctx.db, { session_hash: session.sessionHash, purpose: 'totp', challenge: encryptSecret(secret.toString('base64'), ctx.secretKey), expires_at: secondsAfter(now, TOTP_ENROLMENT_SECONDS) });
   const uri = otpauthUri(secret, 'erx', user?.email ?? session.userId);
   return { secret: base32Encode(secret), uri, qrDataUrl: await QRCode.toDataURL(uri, { margin: 1, width: 200 }) };
 }

@@ -174,8 +174,7 @@ export async function notePresented(ctx: MfaContext, session: PortalSession, how
 export async function noteRefused(ctx: MfaContext, session: SessionUser, method: 'passkey' | 'totp' | 'recovery_code', reason: 'wrong' | 'locked' | 'invalid'): Promise<void> {
   const at = ctx.clock.now().toISOString();
   await ctx.unitOfWork.run(async ({ trx, record }) => {
-    const forgetBefore = secondsBefore(new Date(at), LOCK_WINDOW_SECONDS + LOCK_SECONDS);
-    if (reason === 'wrong') await insertFailure(trx, { id: newId(), organization_id: session.organizationId, user_id: session.userId, failed_at: at }, forgetBefore);
+    if (reason === 'wrong') await insertFailure(trx, { id: newId(), organization_id: session.organizationId, user_id: session.userId, failed_at: at });
     record(auditRecords, { action: 'mfa.verify', outcome: 'refused', targetUserId: session.userId, detail: { reason: `${method}:${reason}` } });
   });
   ctx.metrics.recordMfaVerification(method, reason === 'locked' ? 'locked' : 'refused');

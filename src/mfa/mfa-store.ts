@@ -78,12 +78,8 @@ export async function spendRecoveryCode(trx: Kysely<Database>, ids: UserIds, cod
   return Number(result.numUpdatedRows) === 1;
 }
 
-/**
- * Sets the session's pending challenge of `purpose`, replacing any earlier one; challenges past
- * their expiry (of sessions long gone too) are swept on the way, so the table stays small.
- */
-export async function putChallenge(trx: Kysely<Database>, row: Insertable<Database['mfa_challenges']>, now: string): Promise<void> {
-  await trx.deleteFrom('mfa_challenges').where('expires_at', '<', now).execute();
+/** Sets the session's pending challenge of `purpose`, replacing any earlier one. */
+export async function putChallenge(trx: Kysely<Database>, row: Insertable<Database['mfa_challenges']>): Promise<void> {
   await trx.deleteFrom('mfa_challenges').where('session_hash', '=', row.session_hash).where('purpose', '=', row.purpose).execute();
   await trx.insertInto('mfa_challenges').values(row).execute();
 }
@@ -97,9 +93,7 @@ export async function findChallenge(db: Kysely<Database>, sessionHash: string, p
   return db.selectFrom('mfa_challenges').select(['challenge', 'expires_at']).where('session_hash', '=', sessionHash).where('purpose', '=', purpose).executeTakeFirst();
 }
 
-/** Counts a wrong code; the user's wrong codes older than `forgetBefore` (past any lockout window) are dropped. */
-export async function insertFailure(trx: Kysely<Database>, row: Insertable<Database['mfa_failures']>, forgetBefore: string): Promise<void> {
-  await trx.deleteFrom('mfa_failures').where('organization_id', '=', row.organization_id).where('user_id', '=', row.user_id).where('failed_at', '<', forgetBefore).execute();
+export async function insertFailure(trx: Kysely<Database>, row: Insertable<Database['mfa_failures']>): Promise<void> {
   await trx.insertInto('mfa_failures').values(row).execute();
 }
 
@@ -119,6 +113,12 @@ export async function findRecentFailures(db: Kysely<Database>, ids: UserIds, sin
 
 export async function deleteFailuresOf(trx: Kysely<Database>, ids: UserIds): Promise<void> {
   await trx.deleteFrom('mfa_failures').where('organization_id', '=', ids.organizationId).where('user_id', '=', ids.userId).execute();
+}
+
+/** Retention: wrong codes and challenges past any use. */
+export async function deleteStaleMfaRows(trx: Kysely<Database>, before: string): Promise<void> {
+  await trx.deleteFrom('mfa_failures').where('failed_at', '<', before).execute();
+  await trx.deleteFrom('mfa_challenges').where('expires_at', '<', before).execute();
 }
 
 export interface MfaUserRow {

@@ -35,8 +35,7 @@ async function spendChallenge(ctx: MfaContext, session: PortalSession, purpose: 
 }
 
 async function storeChallenge(ctx: MfaContext, session: PortalSession, purpose: 'register' | 'authenticate', challenge: string): Promise<void> {
-  const now = ctx.clock.now();
-  await putChallenge(ctx.db, { session_hash: session.sessionHash, purpose, challenge, expires_at: secondsAfter(now, CHALLENGE_SECONDS) }, now.toISOString());
+  await putChallenge(ctx.db, { session_hash: session.sessionHash, purpose, challenge, expires_at: secondsAfter(ctx.clock.now(), CHALLENGE_SECONDS) });
 }
 
 /** The frame's origins the browser may report as topOrigin (the partner's listed origins). */
