@@ -115,12 +115,6 @@ export async function deleteFailuresOf(trx: Kysely<Database>, ids: UserIds): Pro
   await trx.deleteFrom('mfa_failures').where('organization_id', '=', ids.organizationId).where('user_id', '=', ids.userId).execute();
 }
 
-/** Retention: wrong codes and challenges past any use. */
-export async function deleteStaleMfaRows(trx: Kysely<Database>, before: string): Promise<void> {
-  await trx.deleteFrom('mfa_failures').where('failed_at', '<', before).execute();
-  await trx.deleteFrom('mfa_challenges').where('expires_at', '<', before).execute();
-}
-
 export interface MfaUserRow {
   id: string;
   email: string;
