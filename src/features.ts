@@ -2,7 +2,7 @@
 // that needs another receives it here, explicitly. Every surface calls the features' services
 // with them: app.ts hands each route and page module its own feature's context; the dispatcher
 // and CLI commands take the ones they call.
-import { createAuditTrail, type AuditTrail } from './audit/index.ts';
+import { createAuditTrail, createSecurityAlertRetentionStep, createSecurityAlerts, type AuditTrail, type SecurityAlerts } from './audit/index.ts';
 import { createAuthContext, type AuthContext } from './auth/index.ts';
 import { createCustomDrugsContext, type CustomDrugsContext } from './custom-drugs/index.ts';
 import { createMfaContext, createMfaRetentionSteps, userHoldsFactor, type MfaContext } from './mfa/index.ts';
@@ -15,6 +15,7 @@ import { createUnitOfWork } from './platform/db/unit-of-work.ts';
 import type { BackgroundLoop } from './platform/delivery/index.ts';
 import { createPortalContext, createPortalFormsRetentionStep, type PortalContext } from './portal/index.ts';
 import { createPrescriptionsContext, PRESCRIPTION_EVENTS, type PrescriptionsContext } from './prescriptions/index.ts';
+import { createRtpmContext, createRtpmRetentionStep, type RtpmContext } from './rtpm/index.ts';
 import { createRetentionContext, startRetentionSchedule, type RetentionContext } from './retention/index.ts';
 import type { Deps } from './deps.ts';
 import { createSsoContext, createSsoRetentionSteps, type SsoContext } from './sso/index.ts';
@@ -25,6 +26,8 @@ import { createWebhookOutbox, createWebhookRetentionSteps, createWebhooksContext
 
 export interface Features {
   audit: AuditTrail;
+  /** Refusals an outsider can cause, counted apart from the audit chain. */
+  securityAlerts: SecurityAlerts;
   system: SystemContext;
   auth: AuthContext;
   onboarding: OnboardingContext;
@@ -39,6 +42,7 @@ export interface Features {
   mfa: MfaContext;
   portal: PortalContext;
   retention: RetentionContext;
+  rtpm: RtpmContext;
   tokenDelivery: TokenDeliveryContext;
   /** Every background loop a process runs (`erx serve`, `erx worker`), started and stopped together (platform/delivery/background-loops.ts). */
   backgroundLoops: readonly BackgroundLoop[];
@@ -54,7 +58,8 @@ export function buildFeatures(deps: Deps): Features {
   const tokenOutbox = createTokenMessageOutbox(deps);
   const unitOfWork = createUnitOfWork(deps.database, [outbox, tokenOutbox, audit], deps.logger);
   const tokenDelivery = createTokenDeliveryContext(deps, { outbox: tokenOutbox, unitOfWork });
-  const auth = createAuthContext(deps, { audit, unitOfWork });
+  const securityAlerts = createSecurityAlerts({ database: deps.database, clock: deps.clock, retentionDays: deps.config.retentionSecurityAlertDays });
+  const auth = createAuthContext(deps, { audit, unitOfWork, securityAlerts });
   // The webhook event catalogue lists the events the prescription lifecycle writes (its table names them).
   const webhooks = createWebhooksContext(deps, { unitOfWork, outbox, audit, events: PRESCRIPTION_EVENTS });
   // Built before users: read user says whether the user holds an MFA factor.
@@ -71,7 +76,9 @@ export function buildFeatures(deps: Deps): Features {
   const practices = { findPractice: (organizationId: string) => readOrganizationPractice(onboarding, organizationId) };
   const prescriptions = createPrescriptionsContext(deps, { users, patients, customDrugs, pbs, practices, unitOfWork, audit });
   const sso = createSsoContext(deps, { auth, unitOfWork, audit });
-  const portal = createPortalContext(deps, { users, patients, customDrugs, medicines, prescriptions });
+  // Real-time prescription monitoring before a monitored medicine (ERX_RTPM): checks, acknowledgements, attestations.
+  const rtpm = createRtpmContext(deps, { audit });
+  const portal = createPortalContext(deps, { users, patients, customDrugs, medicines, prescriptions, rtpm });
   const retention = createRetentionContext(deps, { unitOfWork, steps: retentionStepsOf(deps.config, sso), keptForEver: KEPT_FOR_EVER });
   // The jobs after a commit and the retention schedule: each a loop on the delivery toolkit, all
   // under one start and one stop. A serving process's /readyz requires the dispatcher to run.
@@ -87,7 +94,7 @@ export function buildFeatures(deps: Deps): Features {
     { name: 'token messages', start: ({ runnerId }) => startTokenMessageRunner(tokenDelivery, { id: runnerId }) },
     { name: 'retention', start: () => startRetentionSchedule(retention) },
   ];
-  return { audit, system, auth, onboarding, users, patients, customDrugs, medicines, webhooks, idempotency, prescriptions, sso, mfa, portal, retention, tokenDelivery, backgroundLoops };
+  return { audit, securityAlerts, system, auth, onboarding, users, patients, customDrugs, medicines, webhooks, idempotency, prescriptions, sso, mfa, portal, retention, tokenDelivery, rtpm, backgroundLoops };
 }
 
 /**
@@ -103,6 +110,8 @@ export function retentionStepsOf(config: Deps['config'], sso: Pick<SsoContext, '
     createPortalFormsRetentionStep(),
     createTokenMessageRetentionStep(config.retentionTokenMessageDays),
     ...createMfaRetentionSteps(),
+    createSecurityAlertRetentionStep(config.retentionSecurityAlertDays),
+    createRtpmRetentionStep(),
   ];
 }
 

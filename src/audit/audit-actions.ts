@@ -48,6 +48,13 @@ export const AUDIT_ACTIONS = {
   // One entry per attempt to send a token message: the channel and the outcome class, never the phone or address.
   'prescription.token_send': { type: 'rest', code: 'E', display: 'prescription token message sent' },
 
+  // Real-time prescription monitoring before a monitored medicine (src/rtpm/): the check (outcome and level, never the
+  // notifications' text), the prescriber's acknowledgement of amber or red notifications, and an attestation (ERX_RTPM=none,
+  // or a check that was unavailable, with the prescriber's reason kept in rtpm_checks).
+  'rtpm.check': { type: 'query', code: 'E', display: 'real-time prescription monitoring checked' },
+  'rtpm.acknowledge': { type: 'rest', code: 'U', interaction: 'update', display: 'RTPM notifications opened and acknowledged' },
+  'rtpm.attest': { type: 'rest', code: 'C', interaction: 'create', display: 'RTPM check attested by the prescriber' },
+
   'user.create': { type: 'rest', code: 'C', interaction: 'create', display: 'user created' },
   'user.read': { type: 'rest', code: 'R', interaction: 'read', display: 'user read' },
   'user.update': { type: 'rest', code: 'U', interaction: 'update', display: 'user details updated' },
@@ -95,6 +102,12 @@ export const AUDIT_ACTIONS = {
   'partner.webhook_ping': { type: 'administration', code: 'E', display: 'webhook endpoint pinged by the partner' },
   'admin.sandbox_seed': { type: 'administration', code: 'C', display: 'sandbox seeded' },
   'admin.pbs_schedule_import': { type: 'administration', code: 'U', display: 'PBS schedule imported into the medicines catalogue' },
+  // `erx backup` and `erx restore`: the restore names the chain head it replaced and the one it put back.
+  'admin.database_backup': { type: 'administration', code: 'R', display: 'database backed up' },
+  'admin.database_restore': { type: 'administration', code: 'U', display: 'database restored from a backup' },
+  // Reads of what others did (issue 38 item 4): the trail itself, webhook history (operator or partner).
+  'admin.audit_read': { type: 'rest', code: 'R', interaction: 'search-type', display: 'audit entries listed or exported' },
+  'webhook.history_read': { type: 'rest', code: 'R', interaction: 'search-type', display: 'webhook events or attempts read' },
   'admin.audit_pruned': { type: 'administration', code: 'D', display: 'audit entries past retention removed' },
 } as const satisfies Readonly<Record<string, ActionDescription>>;
 

@@ -6,5 +6,8 @@ export { maskIdentifier, type AuditDetail, type AuditEvent } from './audit-entry
 export { currentAuditScope, identifyAuditActor, runInAuditScope } from './audit-scope.ts';
 export { auditRecords, createAuditTrail, type AuditTrail } from './audit-trail.ts';
 export { installAuditScope } from './audit-hooks.ts';
-export { AuditError, listAuditEntries, pruneAuditTrail, verifyAuditChain, type AuditEntryView, type AuditListInput } from './audit-service.ts';
+export { AuditError, listAuditEntries, pruneAuditTrail, readChainPoint, verifyAuditChain, type AuditEntryView, type AuditListInput } from './audit-service.ts';
 export { exportAuditEventsAsFhir } from './audit-fhir.ts';
+export { createSecurityAlerts, type SecurityAlerts } from './security-alerts.ts';
+export { listSecurityAlerts } from './security-alerts-service.ts';
+export { createSecurityAlertRetentionStep } from './security-alerts-retention.ts';

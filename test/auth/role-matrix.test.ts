@@ -36,6 +36,9 @@ const EXPECTED: Record<string, Capability> = {
   [`PUT ${ORGANIZATION_ROUTES}/users/:user_id/disable`]: 'manage_users',
   [`PUT ${ORGANIZATION_ROUTES}/users/:user_id/enable`]: 'manage_users',
   [`PUT ${ORGANIZATION_ROUTES}/users/:user_id`]: 'update_user_details',
+  // An owner's or admin's reset of another user's MFA factors (issue 39).
+  'GET /dashboard/users/mfa': 'manage_users',
+  'POST /dashboard/users/:user_id/mfa-reset': 'manage_users',
   [`POST ${ORGANIZATION_ROUTES}/custom-drugs`]: 'manage_organization_drugs',
   [`GET ${ORGANIZATION_ROUTES}/custom-drugs`]: 'manage_organization_drugs',
   'GET /dashboard': 'portal:patients',
@@ -63,7 +66,26 @@ const EXPECTED: Record<string, Capability> = {
 };
 
 /** Session pages anyone signed in may use. */
-const OPEN_TO_EVERY_SESSION = ['POST /auth/sign-out'];
+const OPEN_TO_EVERY_SESSION = [
+  'POST /auth/sign-out',
+  // Each user's own MFA: the factor page, enrolment, presenting a factor, their own factors and recovery codes.
+  ...['/dashboard', '/embed'].flatMap((frame) => [
+    `GET ${frame}/mfa`,
+    `POST ${frame}/mfa/totp`,
+    `POST ${frame}/mfa/recovery`,
+    `POST ${frame}/mfa/passkey/options`,
+    `POST ${frame}/mfa/passkey/verify`,
+    `GET ${frame}/mfa/done`,
+    `GET ${frame}/mfa/enrol`,
+    `POST ${frame}/mfa/enrol/totp`,
+    `POST ${frame}/mfa/enrol/passkey/options`,
+    `POST ${frame}/mfa/enrol/passkey/verify`,
+    `GET ${frame}/mfa/recovery-codes`,
+    `POST ${frame}/mfa/recovery-codes`,
+    `GET ${frame}/mfa/factors`,
+    `POST ${frame}/mfa/factors/:factor_id/remove`,
+  ]),
+];
 
 const capabilityOf = (route: RouteCatalogEntry) => (route.auth.kind === 'public' || route.auth.kind === 'partner' ? undefined : route.auth.capability);
 const declaring = () => t.app.routeCatalog.filter((route) => capabilityOf(route) !== undefined);

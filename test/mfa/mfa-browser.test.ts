@@ -6,6 +6,7 @@
 // code and a session that skipped the factor are refused; an admin resets a user's factors.
 // The portal is served as http://localhost (WebAuthn takes no IP address as RP id); the
 // partner's page is another origin of the same site (another port), as in portal-iframe.test.ts.
+import fs from 'node:fs';
 import http from 'node:http';
 import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -22,24 +23,25 @@ const run = browserTestsRun();
 const port = run ? await freeLoopbackPort() : 0;
 const PORTAL = `http://localhost:${port}`;
 
-/** What the docs give partners for their iframe. */
-const IFRAME_ALLOW = 'publickey-credentials-get *; publickey-credentials-create *';
+/** The allow attribute docs/portal/mfa.md gives partners for their iframe, read from the page so the two cannot drift. */
+const IFRAME_ALLOW = /allow="([^"]+)"/.exec(fs.readFileSync('docs/portal/mfa.md', 'utf8'))![1]!;
 
-async function startPartnerSite(): Promise<{ origin: string; framing(url: string): string; close(): Promise<void> }> {
-  const frames = new Map<string, string>();
+async function startPartnerSite(): Promise<{ origin: string; framing(url: string, allow?: string): string; close(): Promise<void> }> {
+  const frames = new Map<string, { src: string; allow: string }>();
   const server = http.createServer((request, response) => {
-    const src = frames.get(request.url ?? '');
-    if (!src) return void response.writeHead(404).end();
+    const frame = frames.get(request.url ?? '');
+    if (!frame) return void response.writeHead(404).end();
     response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    response.end(`<!doctype html><title>Partner PMS</title><h1>Partner PMS</h1><iframe title="Prescribing" src="${src.replace(/&/g, '&amp;')}" allow="${IFRAME_ALLOW}" width="900" height="1000"></iframe>`);
+    const allow = frame.allow ? ` allow="${frame.allow}"` : '';
+    response.end(`<!doctype html><title>Partner PMS</title><h1>Partner PMS</h1><iframe title="Prescribing" src="${frame.src.replace(/&/g, '&amp;')}"${allow} width="900" height="1000"></iframe>`);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const origin = `http://localhost:${(server.address() as { port: number }).port}`;
   return {
     origin,
-    framing(url) {
+    framing(url, allow = IFRAME_ALLOW) {
       const path = `/patient-${frames.size}`;
-      frames.set(path, url);
+      frames.set(path, { src: url, allow });
       return `${origin}${path}`;
     },
     close: () => new Promise((resolve) => server.close(() => resolve())),
@@ -47,15 +49,24 @@ async function startPartnerSite(): Promise<{ origin: string; framing(url: string
 }
 
 /** A browser context whose pages share one virtual platform authenticator (user verification on). */
-async function contextWithAuthenticator(browser: Browser): Promise<{ context: BrowserContext; page: Page; credentials(): Promise<unknown[]> }> {
-  const context = await browser.newContext({ viewport: { width: 1000, height: 1100 } });
-  const page = await context.newPage();
+/** A credential as CDP's WebAuthn.getCredentials gives it (and addCredential takes it). */
+type VirtualCredential = Record<string, unknown>;
+
+/** A virtual platform authenticator (user verification on) for `page`, holding `credentials` to start with. */
+async function addAuthenticator(context: BrowserContext, page: Page, credentials: VirtualCredential[] = []): Promise<() => Promise<VirtualCredential[]>> {
   const cdp = await context.newCDPSession(page);
   await cdp.send('WebAuthn.enable', { enableUI: false });
   const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
     options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
   });
-  return { context, page, credentials: async () => (await cdp.send('WebAuthn.getCredentials', { authenticatorId })).credentials };
+  for (const credential of credentials) await cdp.send('WebAuthn.addCredential', { authenticatorId, credential: credential as never });
+  return async () => (await cdp.send('WebAuthn.getCredentials', { authenticatorId })).credentials as unknown as VirtualCredential[];
+}
+
+async function contextWithAuthenticator(browser: Browser): Promise<{ context: BrowserContext; page: Page; credentials(): Promise<VirtualCredential[]> }> {
+  const context = await browser.newContext({ viewport: { width: 1000, height: 1100 } });
+  const page = await context.newPage();
+  return { context, page, credentials: await addAuthenticator(context, page) };
 }
 
 describe.runIf(run)('prescriber MFA in Chromium', () => {
@@ -210,6 +221,34 @@ describe.runIf(run)('prescriber MFA in Chromium', () => {
     await page.getByLabel('Authenticator code').fill(totpCode(secret, t.clock.now()));
     await page.getByRole('button', { name: 'Verify code' }).click();
     await page.waitForURL((url) => url.pathname === patientPath());
+  });
+
+  it('in a partner iframe without the allow attribute, the page says so and offers a new window that returns to the frame', async () => {
+    const userId = (await givenUser(t, c.g.organizationId, ['provider'])).user_id;
+    const { context, page, credentials } = await contextWithAuthenticator(browser);
+    await page.goto(await sso('/dashboard', userId));
+    await page.getByRole('button', { name: 'Create a passkey' }).click();
+    await page.waitForURL((url) => url.pathname === '/dashboard/mfa/recovery-codes');
+
+    await setPartnerFrameOrigins(t.features.onboarding, c.g.partnerId, [partnerSite.origin]);
+    const formPath = `/embed/patients/${c.patientId}/prescriptions`;
+    await page.goto(partnerSite.framing(await sso(formPath, userId), ''));
+    const frame = page.frameLocator('iframe[title="Prescribing"]');
+    await frame.getByRole('button', { name: 'Use your passkey' }).click();
+    await expect(frame.getByText('it may not allow passkeys in its frame').waitFor()).resolves.toBeUndefined();
+    expect(await frame.getByLabel('Recovery code').isVisible()).toBe(true);
+    const popupOpened = context.waitForEvent('page');
+    await frame.getByRole('link', { name: 'Open the check in a new window' }).click();
+    const popup = await popupOpened;
+    await addAuthenticator(context, popup, await credentials());
+    await popup.waitForLoadState();
+    expect(new URL(popup.url()).pathname).toBe('/dashboard/mfa');
+    const closed = popup.waitForEvent('close');
+    await popup.getByRole('button', { name: 'Use your passkey' }).click();
+    await closed;
+    // The frame hears from the window it opened and carries on to the page it was asked for.
+    await expect(frame.getByLabel('Medicine', { exact: true }).waitFor()).resolves.toBeUndefined();
+    expect(new URL(page.frames()[1]!.url()).pathname).toBe(formPath);
   });
 
   it("an admin resets a user's factors from the portal with their own fresh factor; the user is told at the next sign-in", async () => {

@@ -34,10 +34,12 @@ describe('the database this suite runs on', () => {
     const schema = TEST_DATABASE_URL ? newTestSchemaName('m') : undefined;
     const handle = await openDatabase({ databaseUrl: TEST_DATABASE_URL, databaseSchema: schema });
     try {
-      const { '0008-portal': portal, ...before } = MIGRATIONS;
+      // Up to 0009 only: later migrations alter the portal's tables, so they need 0008 first.
+      const upTo0009 = Object.fromEntries(Object.entries(MIGRATIONS).filter(([name]) => name <= '0009-~'));
+      const { '0008-portal': portal, ...before } = upTo0009;
       expect(portal).toBeDefined();
       expect((await migrateToLatest(handle, before)).applied).toContain('0009-idempotency-keys');
-      expect(await migrateToLatest(handle)).toEqual({ applied: ['0008-portal'] });
+      expect(await migrateToLatest(handle, upTo0009)).toEqual({ applied: ['0008-portal'] });
       expect(await handle.selectFrom('portal_sessions').selectAll().execute()).toEqual([]);
     } finally {
       await handle.close();

@@ -13,6 +13,7 @@ import { givenClinic, outboxEvents } from '../prescriptions/prescriptions-given.
 import { startReceiver, type Receiver } from '../webhooks/webhook-receivers.ts';
 import { browserTestsRun, freeLoopbackPort, launchChromium } from './browser-given.ts';
 import { mintSsoUrl } from './portal-given.ts';
+import { totpCode } from '../mfa/mfa-given.ts';
 
 const run = browserTestsRun();
 const port = run ? await freeLoopbackPort() : 0;
@@ -66,6 +67,15 @@ describe.runIf(run)('the approval queue in Chromium', () => {
     await prescriberPage.goto(await mintSsoUrl(t, c.g, '/embed/prescriptions/approval'));
     expect(new URL(prescriberPage.url()).pathname).toBe('/embed/prescriptions/approval');
     await prescriberPage.getByRole('link', { name: /Wood/ }).first().click();
+    // Approving is a step-up: a prescriber without a factor sets one up first (an authenticator
+    // app, its code computed here), then returns to the draft and approves.
+    await prescriberPage.getByRole('button', { name: 'Approve and create prescription', exact: true }).click();
+    await prescriberPage.waitForURL((url) => url.pathname === '/embed/mfa');
+    const key = (await prescriberPage.getByLabel('Authenticator key').textContent())!.trim();
+    await prescriberPage.getByLabel('Code from the app').fill(totpCode(key, t.clock.now()));
+    await prescriberPage.getByRole('button', { name: 'Confirm authenticator app' }).click();
+    await prescriberPage.getByRole('link', { name: 'Continue' }).click();
+    await prescriberPage.waitForURL((url) => url.pathname.startsWith('/embed/prescriptions/approval/'));
     await prescriberPage.getByRole('button', { name: 'Approve and create prescription', exact: true }).click();
     await prescriberPage.waitForURL(/\/embed\/patients\/[0-9a-f-]+\/prescriptions\/[A-Z0-9]{18}\?created=1$/);
     const scid = (await prescriberPage.getByLabel('SCID', { exact: true }).textContent())!.trim();

@@ -7,6 +7,7 @@ import { givenClinic, outboxEvents, type Clinic } from '../prescriptions/prescri
 import type { TestApp } from '../test-app.ts';
 import { csrfOf, signIn, type PortalClient } from './portal-given.ts';
 import { draftPath, formIdFor, prepareDraftAs, sessionWithRoles } from './approval-given.ts';
+import { signInEnrolled } from '../mfa/mfa-given.ts';
 
 let t: TestApp;
 let c: Clinic;
@@ -17,7 +18,8 @@ useTestApp({ each: true }, async (app) => {
   t = app;
   c = await givenClinic(t);
   manager = await sessionWithRoles(t, c, ['rx_queue_manager']);
-  prescriber = await signIn(t, c.g);
+  // Approving is a step-up: the prescriber enrolled a factor in this session.
+  prescriber = await signInEnrolled(t, c.g, c.g.userId);
   return {};
 });
 

@@ -8,6 +8,7 @@ import { setOrganizationPractice } from '../../src/onboarding/index.ts';
 import { DEMO_HPIO, DEMO_PRACTICE, DEMO_PRESCRIBER_DETAILS } from '../../src/onboarding/sandbox-seed.ts';
 import { useTestApp } from '../given.ts';
 import { decide, prepareDraftAs, sessionWithRoles } from '../portal/approval-given.ts';
+import { signInEnrolled } from '../mfa/mfa-given.ts';
 import { signIn } from '../portal/portal-given.ts';
 import { loadPrescriptionLegalContent } from '../../src/prescriptions/prescription-legal-content.ts';
 import { givenClinic, givenPrescription, prescriptionsClient, storedPrescription } from './prescriptions-given.ts';
@@ -80,7 +81,8 @@ describe('an organization without its practice address and phone', () => {
   });
 
   it("is refused by the portal's form and by a draft's approval, each showing the message", async () => {
-    const session = await signIn(t, bare.g);
+    // Approving is a step-up: the prescriber enrolled a factor in this session.
+    const session = await signInEnrolled(t, bare.g, bare.g.userId);
     const form = `/dashboard/patients/${bare.patientId}/prescriptions`;
     const created = await session.submit(form, { medicine: 'pbs:2622B', quantity: '20', repeats: '1', send_to: 'patient-sms', intent: 'create' });
     expect(created.statusCode).toBe(409);

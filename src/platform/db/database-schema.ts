@@ -15,9 +15,10 @@ import {
 } from './stored-values.ts';
 import { webhookAttemptsColumns, webhookDeliveriesColumns, webhookEventsColumns } from './webhook-tables.ts';
 import { portalFormIdsColumns, portalSessionsColumns, prescriptionDraftsColumns, ssoTokensColumns } from './portal-tables.ts';
-import { auditChainColumns, auditEntriesColumns } from './audit-tables.ts';
+import { auditChainColumns, auditEntriesColumns, securityAlertsColumns } from './audit-tables.ts';
 import { mfaChallengesColumns, mfaFactorsColumns, mfaFailuresColumns, mfaRecoveryCodesColumns } from './mfa-tables.ts';
 import { pbsItemsColumns, pbsItemWordsColumns, pbsSchedulesColumns } from './medicine-tables.ts';
+import { rtpmChecksColumns } from './rtpm-tables.ts';
 import { prescriberScriptNumbersColumns, prescriptionsColumns, tokenMessagesColumns } from './prescription-tables.ts';
 
 const partnersColumns = {
@@ -221,6 +222,7 @@ export const TABLES = {
   portal_form_ids: portalFormIdsColumns,
   audit_entries: auditEntriesColumns,
   audit_chain: auditChainColumns,
+  security_alerts: securityAlertsColumns,
   retention_marks: retentionMarksColumns,
   pbs_schedules: pbsSchedulesColumns,
   pbs_items: pbsItemsColumns,
@@ -232,6 +234,7 @@ export const TABLES = {
   mfa_recovery_codes: mfaRecoveryCodesColumns,
   mfa_challenges: mfaChallengesColumns,
   mfa_failures: mfaFailuresColumns,
+  rtpm_checks: rtpmChecksColumns,
 } as const satisfies Readonly<Record<string, TableColumns>>;
 
 export type Database = { -readonly [T in keyof typeof TABLES]: RowOf<(typeof TABLES)[T]> };
@@ -255,3 +258,4 @@ export type PrescriptionDraftsTable = Database['prescription_drafts'];
 export type AuditEntriesTable = Database['audit_entries'];
 export type PbsItemsTable = Database['pbs_items'];
 export type TokenMessagesTable = Database['token_messages'];
+export type RtpmChecksTable = Database['rtpm_checks'];

@@ -66,15 +66,16 @@ function openSqlite(file: string, groupCommit: GroupCommitOptions | undefined): 
     for (const companion of [`${file}-wal`, `${file}-shm`]) restrictToOwner(companion);
   }
   const sqlite = new SqliteDatabase(file);
-  sqlite.pragma('journal_mode = WAL');
+  const wal = sqlite.pragma('journal_mode = WAL', { simple: true }) === 'wal';
   // NORMAL: COMMIT does not wait for the disk; the group-commit driver makes each group durable
   // by an fsync of the log off the event loop before anything of it is released (decision 28).
-  // SQLite still syncs the log before each checkpoint and the database file after it.
-  sqlite.pragma('synchronous = NORMAL');
+  // SQLite still syncs the log before each checkpoint and the database file after it. Without
+  // a log (':memory:', or a file system that refuses WAL) COMMIT keeps its own fsync (FULL).
+  sqlite.pragma(`synchronous = ${wal ? 'NORMAL' : 'FULL'}`);
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = ON');
   const reader = file === ':memory:' ? undefined : openSqliteReader(file);
-  const walSync = file === ':memory:' ? undefined : walSyncOf(file);
+  const walSync = wal ? walSyncOf(file) : undefined;
   const dialect = new SqliteGroupCommitDialect({ ...groupCommit, database: sqlite, reader, walSync });
   const { driver } = dialect;
   return new DatabaseHandle(dialect, 'sqlite', `sqlite:${file}`, {
