@@ -31,6 +31,7 @@ export const SETTINGS = {
   hiFixtures: { env: 'ERX_HI_FIXTURES', default: '', meaning: 'Path of an HI Service sandbox fixture file (JSON), merged with the built-in demo set.' },
   hiLatencyMs: { env: 'ERX_HI_LATENCY_MS', default: '0', meaning: 'Simulated HI Service latency per call in sandbox, in milliseconds.' },
   hiAdapter: { env: 'ERX_HI', default: '', meaning: 'The HI Service behind erx: `simulator` (the sandbox fixtures; refused in production) or `soap` (the national HI Service, settings below). Empty: `simulator` in sandbox, `soap` in production.' },
+  rtpm: { env: 'ERX_RTPM', default: '', meaning: 'Real-time prescription monitoring before a monitored medicine: `simulator` (answers from the HI fixture file\'s `rtpm` entries; refused in production) or `none` (the portal links the state\'s system and the prescriber attests the check). Empty: `simulator` in sandbox, `none` in production.' },
   hiTimeoutMs: { env: 'ERX_HI_TIMEOUT_MS', default: '10000', meaning: 'Longest wait for one HI Service call, in milliseconds; past it the call counts as unreachable.' },
   hiBudgetMs: { env: 'ERX_HI_BUDGET_MS', default: '25000', meaning: "Longest time one request may spend on HI Service calls across the precheck's search paths, in milliseconds; past it the remaining paths are not tried (`hi_service_error`)." },
   hiEndpoint: { env: 'ERX_HI_ENDPOINT', default: '', meaning: 'HTTPS URL of the HI Service B2B gateway (`ERX_HI=soap`).' },

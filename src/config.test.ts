@@ -145,3 +145,13 @@ describe('loadConfig', () => {
     }
   });
 });
+
+describe('ERX_RTPM', () => {
+  it('is the simulator in sandbox and none in production by default, and refuses the simulator in production', () => {
+    expect(loadConfig({}).rtpm).toBe('simulator');
+    expect(loadConfig({ ERX_RTPM: 'none' }).rtpm).toBe('none');
+    expect(() => loadConfig({ ERX_RTPM: 'safescript' })).toThrow(ConfigError);
+    const production = { ERX_MODE: 'production', ERX_RTPM: 'simulator' };
+    expect(() => loadConfig(production)).toThrow(/ERX_RTPM|ERX_/);
+  });
+});

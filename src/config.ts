@@ -35,6 +35,8 @@ export interface Config {
   hiLatencyMs: number;
   /** ERX_HI; `soap` settings are checked when a server starts (runtime.ts), so other commands run without them. */
   hiAdapter: HiAdapterName;
+  /** ERX_RTPM: the real-time prescription monitoring behind the portal (src/rtpm/). */
+  rtpm: 'simulator' | 'none';
   hiTimeoutMs: number;
   hiBudgetMs: number;
   /** The ERX_HI_* settings of the SOAP adapter as given (undefined: not set). */
@@ -185,6 +187,14 @@ function readChoice<Choice extends string>(env: Env, key: keyof typeof SETTINGS,
   return text as Choice;
 }
 
+/** ERX_RTPM: empty is the simulator in sandbox and none in production, where the simulator is refused. */
+function readRtpm(env: Env, mode: Mode): 'simulator' | 'none' {
+  if (readText(env, 'rtpm') === '') return mode === 'production' ? 'none' : 'simulator';
+  const rtpm = readChoice(env, 'rtpm', ['simulator', 'none'] as const);
+  if (rtpm === 'simulator' && mode === 'production') throw new ConfigError('ERX_RTPM=simulator is for the sandbox: in production use none (the national RTPM exchange needs its licensed interface)');
+  return rtpm;
+}
+
 function readHiAdapter(env: Env, mode: Mode): HiAdapterName {
   if (readText(env, 'hiAdapter') === '') return mode === 'production' ? 'soap' : 'simulator';
   return readChoice(env, 'hiAdapter', ['simulator', 'soap'] as const);
@@ -303,6 +313,7 @@ export function loadConfig(env: Env = process.env): Config {
     hiFixtures: readOptional(env, 'hiFixtures'),
     hiLatencyMs: readInteger(env, 'hiLatencyMs', 0, 60_000),
     hiAdapter: readHiAdapter(env, mode),
+    rtpm: readRtpm(env, mode),
     hiTimeoutMs: readInteger(env, 'hiTimeoutMs', 100, 120_000),
     hiBudgetMs: readInteger(env, 'hiBudgetMs', 100, 600_000),
     hiSoap: readHiSoap(env),

@@ -15,6 +15,7 @@ import { createUnitOfWork } from './platform/db/unit-of-work.ts';
 import type { BackgroundLoop } from './platform/delivery/index.ts';
 import { createPortalContext, createPortalFormsRetentionStep, type PortalContext } from './portal/index.ts';
 import { createPrescriptionsContext, PRESCRIPTION_EVENTS, type PrescriptionsContext } from './prescriptions/index.ts';
+import { createRtpmContext, createRtpmRetentionStep, type RtpmContext } from './rtpm/index.ts';
 import { createRetentionContext, startRetentionSchedule, type RetentionContext } from './retention/index.ts';
 import type { Deps } from './deps.ts';
 import { createSsoContext, createSsoRetentionSteps, type SsoContext } from './sso/index.ts';
@@ -41,6 +42,7 @@ export interface Features {
   mfa: MfaContext;
   portal: PortalContext;
   retention: RetentionContext;
+  rtpm: RtpmContext;
   tokenDelivery: TokenDeliveryContext;
   /** Every background loop a process runs (`erx serve`, `erx worker`), started and stopped together (platform/delivery/background-loops.ts). */
   backgroundLoops: readonly BackgroundLoop[];
@@ -74,7 +76,9 @@ export function buildFeatures(deps: Deps): Features {
   const practices = { findPractice: (organizationId: string) => readOrganizationPractice(onboarding, organizationId) };
   const prescriptions = createPrescriptionsContext(deps, { users, patients, customDrugs, pbs, practices, unitOfWork, audit });
   const sso = createSsoContext(deps, { auth, unitOfWork, audit });
-  const portal = createPortalContext(deps, { users, patients, customDrugs, medicines, prescriptions });
+  // Real-time prescription monitoring before a monitored medicine (ERX_RTPM): checks, acknowledgements, attestations.
+  const rtpm = createRtpmContext(deps, { audit });
+  const portal = createPortalContext(deps, { users, patients, customDrugs, medicines, prescriptions, rtpm });
   const retention = createRetentionContext(deps, { unitOfWork, steps: retentionStepsOf(deps.config, sso), keptForEver: KEPT_FOR_EVER });
   // The jobs after a commit and the retention schedule: each a loop on the delivery toolkit, all
   // under one start and one stop. A serving process's /readyz requires the dispatcher to run.
@@ -90,7 +94,7 @@ export function buildFeatures(deps: Deps): Features {
     { name: 'token messages', start: ({ runnerId }) => startTokenMessageRunner(tokenDelivery, { id: runnerId }) },
     { name: 'retention', start: () => startRetentionSchedule(retention) },
   ];
-  return { audit, securityAlerts, system, auth, onboarding, users, patients, customDrugs, medicines, webhooks, idempotency, prescriptions, sso, mfa, portal, retention, tokenDelivery, backgroundLoops };
+  return { audit, securityAlerts, system, auth, onboarding, users, patients, customDrugs, medicines, webhooks, idempotency, prescriptions, sso, mfa, portal, retention, tokenDelivery, rtpm, backgroundLoops };
 }
 
 /**
@@ -107,6 +111,7 @@ export function retentionStepsOf(config: Deps['config'], sso: Pick<SsoContext, '
     createTokenMessageRetentionStep(config.retentionTokenMessageDays),
     ...createMfaRetentionSteps(),
     createSecurityAlertRetentionStep(config.retentionSecurityAlertDays),
+    createRtpmRetentionStep(),
   ];
 }
 

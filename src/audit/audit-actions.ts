@@ -48,6 +48,13 @@ export const AUDIT_ACTIONS = {
   // One entry per attempt to send a token message: the channel and the outcome class, never the phone or address.
   'prescription.token_send': { type: 'rest', code: 'E', display: 'prescription token message sent' },
 
+  // Real-time prescription monitoring before a monitored medicine (src/rtpm/): the check (outcome and level, never the
+  // notifications' text), the prescriber's acknowledgement of amber or red notifications, and an attestation (ERX_RTPM=none,
+  // or a check that was unavailable, with the prescriber's reason kept in rtpm_checks).
+  'rtpm.check': { type: 'query', code: 'E', display: 'real-time prescription monitoring checked' },
+  'rtpm.acknowledge': { type: 'rest', code: 'U', interaction: 'update', display: 'RTPM notifications opened and acknowledged' },
+  'rtpm.attest': { type: 'rest', code: 'C', interaction: 'create', display: 'RTPM check attested by the prescriber' },
+
   'user.create': { type: 'rest', code: 'C', interaction: 'create', display: 'user created' },
   'user.read': { type: 'rest', code: 'R', interaction: 'read', display: 'user read' },
   'user.update': { type: 'rest', code: 'U', interaction: 'update', display: 'user details updated' },

@@ -65,6 +65,13 @@ export interface AuditDetail {
   restoredHead?: ChainPointDetail | null;
   /** A backup or restore: whether the file carries erx's signature (restore: or was accepted unsigned). */
   signed?: boolean;
+  /** The state rules (controlled-medicines) that refused a prescription, by their ids. */
+  rules?: readonly string[];
+  /** A real-time prescription monitoring check: checked or unavailable, and the level (green, amber, red); never a notification's text. */
+  rtpmOutcome?: string;
+  rtpmLevel?: string;
+  /** How many RTPM notifications a check returned, or were acknowledged. */
+  notifications?: number;
 }
 
 /** A place in the audit chain: an entry's seq and hash (seq 0: the genesis). */

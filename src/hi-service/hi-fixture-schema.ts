@@ -53,6 +53,19 @@ const faultDetails = {
   fault_severity: Type.Optional(unionOfLiterals(HI_FIXTURE_REJECTION_SEVERITIES)),
 };
 
+/** Levels and severities of a real-time prescription monitoring answer (src/rtpm/). */
+export const RTPM_LEVELS = ['green', 'amber', 'red'] as const;
+export const HiFixtureRtpmNotification = Type.Object(
+  { severity: unionOfLiterals(RTPM_LEVELS), text: Type.String({ minLength: 1, maxLength: 2000 }), reference: Type.String({ minLength: 1, maxLength: 100 }) },
+  strict,
+);
+/** What an RTPM check of the patient answers in the simulator: a level with its notifications, or "unavailable"; absent: green, none. */
+export const HiFixtureRtpm = Type.Union([
+  Type.Literal('unavailable'),
+  Type.Object({ level: unionOfLiterals(RTPM_LEVELS), notifications: Type.Array(HiFixtureRtpmNotification, { maxItems: 20 }) }, strict),
+]);
+export type HiFixtureRtpm = Static<typeof HiFixtureRtpm>;
+
 export const HiPatientFixture = Type.Object(
   {
     ihi_number: Text,
@@ -71,6 +84,8 @@ export const HiPatientFixture = Type.Object(
     international_address: Type.Optional(HiFixtureInternationalAddress),
     fault: Type.Optional(unionOfLiterals(HI_FIXTURE_PATIENT_FAULTS)),
     ...faultDetails,
+    /** The real-time prescription monitoring simulator's answer for this patient (src/rtpm/). */
+    rtpm: Type.Optional(HiFixtureRtpm),
   },
   strict,
 );

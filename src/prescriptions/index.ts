@@ -2,7 +2,7 @@
 // reads the portal calls, the form's fields and choices. Code outside src/prescriptions/ (other
 // features, app.ts, cli/, bench/, test/) imports only this file; its own files import each other
 // directly. test/architecture/imports.test.ts holds it.
-export { createPrescriptionsContext, prescribe, prescribeOrRefuse, type PrescribingResult, type PrescriptionsContext } from './prescriptions-service.ts';
+export { createPrescriptionsContext, prescribe, prescribeOrRefuse, readControlledStatus, type ControlledStatus, type PrescribingResult, type PrescriptionsContext } from './prescriptions-service.ts';
 export { SANDBOX_PHARMACIES } from './pharmacy-directory.ts';
 export { approveDraft, declineDraft, DECLINE_REASON_MAX_LENGTH, type DraftCaller, type DraftView, listDrafts, prepareDraft, readDraft } from './prescription-drafts.ts';
 export { changePrescription, changePrescriptionOrRefuse, type PrescriptionChange } from './prescription-changes.ts';

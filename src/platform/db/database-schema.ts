@@ -18,6 +18,7 @@ import { portalFormIdsColumns, portalSessionsColumns, prescriptionDraftsColumns,
 import { auditChainColumns, auditEntriesColumns, securityAlertsColumns } from './audit-tables.ts';
 import { mfaChallengesColumns, mfaFactorsColumns, mfaFailuresColumns, mfaRecoveryCodesColumns } from './mfa-tables.ts';
 import { pbsItemsColumns, pbsItemWordsColumns, pbsSchedulesColumns } from './medicine-tables.ts';
+import { rtpmChecksColumns } from './rtpm-tables.ts';
 import { prescriberScriptNumbersColumns, prescriptionsColumns, tokenMessagesColumns } from './prescription-tables.ts';
 
 const partnersColumns = {
@@ -233,6 +234,7 @@ export const TABLES = {
   mfa_recovery_codes: mfaRecoveryCodesColumns,
   mfa_challenges: mfaChallengesColumns,
   mfa_failures: mfaFailuresColumns,
+  rtpm_checks: rtpmChecksColumns,
 } as const satisfies Readonly<Record<string, TableColumns>>;
 
 export type Database = { -readonly [T in keyof typeof TABLES]: RowOf<(typeof TABLES)[T]> };
@@ -256,3 +258,4 @@ export type PrescriptionDraftsTable = Database['prescription_drafts'];
 export type AuditEntriesTable = Database['audit_entries'];
 export type PbsItemsTable = Database['pbs_items'];
 export type TokenMessagesTable = Database['token_messages'];
+export type RtpmChecksTable = Database['rtpm_checks'];

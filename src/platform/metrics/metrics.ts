@@ -57,6 +57,8 @@ export interface Metrics {
   recordTokenMessageSend(channel: string, outcome: string): void;
   /** One MFA verification in the portal (erx_mfa_verifications_total): the method and success, refused or locked. */
   recordMfaVerification(method: string, outcome: 'success' | 'refused' | 'locked'): void;
+  /** One real-time prescription monitoring check: its outcome (checked, unavailable) and level (green, amber, red; none when unavailable). */
+  recordRtpmCheck(outcome: string, level: string): void;
   /**
    * Audit entries written (erx_audit_entries_written_total). The hook for the audit trail: its
    * sink calls this with the number of entries a transaction wrote, after it committed.
@@ -87,6 +89,7 @@ export const NO_METRICS: Metrics = {
   recordWebhookFirstAttemptLatency: nothing,
   recordTokenMessageSend: nothing,
   recordMfaVerification: nothing,
+  recordRtpmCheck: nothing,
   recordAuditEntriesWritten: nothing,
   watchWebhookWindows: () => nothing,
   watchWebhookBacklog: () => nothing,
