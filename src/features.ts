@@ -2,7 +2,7 @@
 // that needs another receives it here, explicitly. Every surface calls the features' services
 // with them: app.ts hands each route and page module its own feature's context; the dispatcher
 // and CLI commands take the ones they call.
-import { createAuditTrail, type AuditTrail } from './audit/index.ts';
+import { createAuditTrail, createSecurityAlertRetentionStep, createSecurityAlerts, type AuditTrail, type SecurityAlerts } from './audit/index.ts';
 import { createAuthContext, type AuthContext } from './auth/index.ts';
 import { createCustomDrugsContext, type CustomDrugsContext } from './custom-drugs/index.ts';
 import { createMfaContext, createMfaRetentionSteps, userHoldsFactor, type MfaContext } from './mfa/index.ts';
@@ -26,6 +26,8 @@ import { createWebhookOutbox, createWebhookRetentionSteps, createWebhooksContext
 
 export interface Features {
   audit: AuditTrail;
+  /** Refusals an outsider can cause, counted apart from the audit chain. */
+  securityAlerts: SecurityAlerts;
   system: SystemContext;
   auth: AuthContext;
   onboarding: OnboardingContext;
@@ -56,7 +58,8 @@ export function buildFeatures(deps: Deps): Features {
   const tokenOutbox = createTokenMessageOutbox(deps);
   const unitOfWork = createUnitOfWork(deps.database, [outbox, tokenOutbox, audit], deps.logger);
   const tokenDelivery = createTokenDeliveryContext(deps, { outbox: tokenOutbox, unitOfWork });
-  const auth = createAuthContext(deps, { audit, unitOfWork });
+  const securityAlerts = createSecurityAlerts({ database: deps.database, clock: deps.clock, retentionDays: deps.config.retentionSecurityAlertDays });
+  const auth = createAuthContext(deps, { audit, unitOfWork, securityAlerts });
   // The webhook event catalogue lists the events the prescription lifecycle writes (its table names them).
   const webhooks = createWebhooksContext(deps, { unitOfWork, outbox, audit, events: PRESCRIPTION_EVENTS });
   // Built before users: read user says whether the user holds an MFA factor.
@@ -91,7 +94,7 @@ export function buildFeatures(deps: Deps): Features {
     { name: 'token messages', start: ({ runnerId }) => startTokenMessageRunner(tokenDelivery, { id: runnerId }) },
     { name: 'retention', start: () => startRetentionSchedule(retention) },
   ];
-  return { audit, system, auth, onboarding, users, patients, customDrugs, medicines, webhooks, idempotency, prescriptions, sso, mfa, portal, retention, tokenDelivery, rtpm, backgroundLoops };
+  return { audit, securityAlerts, system, auth, onboarding, users, patients, customDrugs, medicines, webhooks, idempotency, prescriptions, sso, mfa, portal, retention, tokenDelivery, rtpm, backgroundLoops };
 }
 
 /**
@@ -107,6 +110,7 @@ export function retentionStepsOf(config: Deps['config'], sso: Pick<SsoContext, '
     createPortalFormsRetentionStep(),
     createTokenMessageRetentionStep(config.retentionTokenMessageDays),
     ...createMfaRetentionSteps(),
+    createSecurityAlertRetentionStep(config.retentionSecurityAlertDays),
     createRtpmRetentionStep(),
   ];
 }

@@ -102,6 +102,12 @@ export const AUDIT_ACTIONS = {
   'partner.webhook_ping': { type: 'administration', code: 'E', display: 'webhook endpoint pinged by the partner' },
   'admin.sandbox_seed': { type: 'administration', code: 'C', display: 'sandbox seeded' },
   'admin.pbs_schedule_import': { type: 'administration', code: 'U', display: 'PBS schedule imported into the medicines catalogue' },
+  // `erx backup` and `erx restore`: the restore names the chain head it replaced and the one it put back.
+  'admin.database_backup': { type: 'administration', code: 'R', display: 'database backed up' },
+  'admin.database_restore': { type: 'administration', code: 'U', display: 'database restored from a backup' },
+  // Reads of what others did (issue 38 item 4): the trail itself, webhook history (operator or partner).
+  'admin.audit_read': { type: 'rest', code: 'R', interaction: 'search-type', display: 'audit entries listed or exported' },
+  'webhook.history_read': { type: 'rest', code: 'R', interaction: 'search-type', display: 'webhook events or attempts read' },
   'admin.audit_pruned': { type: 'administration', code: 'D', display: 'audit entries past retention removed' },
 } as const satisfies Readonly<Record<string, ActionDescription>>;
 

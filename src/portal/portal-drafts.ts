@@ -6,7 +6,7 @@
 // (portal-forms-service.ts), and every decision is the prescriptions service's to refuse.
 import { Type } from '@sinclair/typebox';
 import { holdsCapability } from '../auth/index.ts';
-import { requirePatient } from '../patients/index.ts';
+import { notePatientsShown, requirePatient } from '../patients/index.ts';
 import { bodyFields, type FieldError, type SubmittedBody } from '../platform/http/body-validation.ts';
 import { approveDraft, declineDraft, DECLINE_REASON_MAX_LENGTH, listDrafts, prepareDraft, readDraft, type DraftView } from '../prescriptions/index.ts';
 import { openNotificationOfForm, passRtpmGate, RTPM_OPEN_INTENT, rtpmFieldsOf, type RtpmPanel } from './portal-rtpm-gate.ts';
@@ -101,6 +101,8 @@ export interface QueuePage {
 
 export async function readApprovalQueue(ctx: PortalContext, session: PortalSession): Promise<QueuePage> {
   const drafts = await listDrafts(ctx.prescriptions, session);
+  // The queue names each draft's patient.
+  await notePatientsShown(ctx.patients, drafts.map((d) => d.patient.patientId));
   return {
     namedToYou: drafts.filter((d) => d.prescriber.userId === session.userId),
     preparedByYou: drafts.filter((d) => d.preparedBy.userId === session.userId),
@@ -131,6 +133,7 @@ function describeDraftDelivery(body: Record<string, unknown>): string {
 
 async function draftPageOf(ctx: PortalContext, session: PortalSession, draftId: string, notes: { reason?: string; errors?: string[]; rtpm?: RtpmPanel | undefined } = {}): Promise<DraftPage> {
   const draft = await readDraft(ctx.prescriptions, session, draftId);
+  await notePatientsShown(ctx.patients, [draft.patient.patientId]);
   const decides = draft.status === 'waiting' && draft.prescriber.userId === session.userId && holdsCapability(session.roles, 'portal:approve_draft');
   return {
     draft,

@@ -5,7 +5,7 @@
 // reserved_1..3, so the same rules hold and the same events are written as through any other
 // entry point.
 import { findPbsItem, searchMedicines } from '../medicines/index.ts';
-import { requirePatient } from '../patients/index.ts';
+import { requirePatient, showPatient } from '../patients/index.ts';
 import { bodyFields, type SubmittedBody } from '../platform/http/body-validation.ts';
 import { prescribeOrRefuse } from '../prescriptions/index.ts';
 import type { PortalSession } from '../sso/index.ts';
@@ -53,7 +53,8 @@ interface FormNotes {
 }
 
 export async function formPageOf(ctx: PortalContext, session: PortalSession, patientId: string, values: FormValues, notes: FormNotes): Promise<FormPage> {
-  const patient = await requirePatient(ctx.patients, session.organizationId, patientId);
+  // The form shows the patient's name, birth date, phone and e-mail: a patient.read, on every render.
+  const patient = await showPatient(ctx.patients, session.organizationId, patientId);
   const prescriber = viewOfPrescriber(await readPrescriberProfile(ctx.users, session, session.userId));
   const wanted = notes.prefillDrugId;
   const chosenId = wanted ?? (values.medicine.startsWith(DRUG_CHOICE) ? values.medicine.slice(DRUG_CHOICE.length) : undefined);

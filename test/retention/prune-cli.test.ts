@@ -41,7 +41,7 @@ describe('erx prune', () => {
     const real = await runErxJson(cli.env, ['prune']);
     expect(real).toMatchObject({ dry_run: false, counts: dry.counts, interrupted: false });
     // Reported per step, in the order the features registered them.
-    expect(real.steps.map((step: { step: string }) => step.step)).toEqual(['webhook_history', 'webhook_response_bodies', 'idempotency_keys', 'sso_tokens', 'portal_sessions', 'portal_form_ids', 'token_message_destinations', 'mfa_challenges', 'mfa_failures', 'rtpm_checks']);
+    expect(real.steps.map((step: { step: string }) => step.step)).toEqual(['webhook_history', 'webhook_response_bodies', 'idempotency_keys', 'sso_tokens', 'portal_sessions', 'portal_form_ids', 'token_message_destinations', 'mfa_challenges', 'mfa_failures', 'security_alerts', 'rtpm_checks']);
     expect(real.steps[0]).toMatchObject({ setting: 'ERX_RETENTION_WEBHOOK_DAYS', counts: { webhook_events: 3, webhook_deliveries: 3, webhook_attempts: 6 }, batches: 1 });
     expect([await countRows(db, 'webhook_events'), await countRows(db, 'webhook_attempts'), await countRows(db, 'idempotency_keys')]).toEqual([2, 2, 0]);
     expect(await db.selectFrom('mfa_challenges').select('session_hash').execute()).toEqual([{ session_hash: 'live-session' }]);

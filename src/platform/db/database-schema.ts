@@ -15,7 +15,7 @@ import {
 } from './stored-values.ts';
 import { webhookAttemptsColumns, webhookDeliveriesColumns, webhookEventsColumns } from './webhook-tables.ts';
 import { portalFormIdsColumns, portalSessionsColumns, prescriptionDraftsColumns, ssoTokensColumns } from './portal-tables.ts';
-import { auditChainColumns, auditEntriesColumns } from './audit-tables.ts';
+import { auditChainColumns, auditEntriesColumns, securityAlertsColumns } from './audit-tables.ts';
 import { mfaChallengesColumns, mfaFactorsColumns, mfaFailuresColumns, mfaRecoveryCodesColumns } from './mfa-tables.ts';
 import { pbsItemsColumns, pbsItemWordsColumns, pbsSchedulesColumns } from './medicine-tables.ts';
 import { rtpmChecksColumns } from './rtpm-tables.ts';
@@ -222,6 +222,7 @@ export const TABLES = {
   portal_form_ids: portalFormIdsColumns,
   audit_entries: auditEntriesColumns,
   audit_chain: auditChainColumns,
+  security_alerts: securityAlertsColumns,
   retention_marks: retentionMarksColumns,
   pbs_schedules: pbsSchedulesColumns,
   pbs_items: pbsItemsColumns,

@@ -27,6 +27,8 @@ import * as webhookEventCommitXid from '../../../migrations/0021-webhook-event-c
 import * as organizationPractice from '../../../migrations/0040-organization-practice.ts';
 import * as prescriptionLegalIdentity from '../../../migrations/0041-prescription-legal-identity.ts';
 import * as paperPrescriptions from '../../../migrations/0042-paper-prescriptions.ts';
+import * as securityAlerts from '../../../migrations/0046-security-alerts.ts';
+import * as webhookAttemptGuarded from '../../../migrations/0047-webhook-attempt-guarded.ts';
 import * as prescriberMfa from '../../../migrations/0053-prescriber-mfa.ts';
 
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
@@ -54,6 +56,8 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0040-organization-practice': organizationPractice,
   '0041-prescription-legal-identity': prescriptionLegalIdentity,
   '0042-paper-prescriptions': paperPrescriptions,
+  '0046-security-alerts': securityAlerts,
+  '0047-webhook-attempt-guarded': webhookAttemptGuarded,
   '0053-prescriber-mfa': prescriberMfa,
   '0065-rtpm-checks': rtpmChecks,
 };
