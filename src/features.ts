@@ -78,7 +78,7 @@ export function buildFeatures(deps: Deps): Features {
   const sso = createSsoContext(deps, { auth, unitOfWork, audit });
   // Real-time prescription monitoring before a monitored medicine (ERX_RTPM): checks, acknowledgements, attestations.
   const rtpm = createRtpmContext(deps, { audit });
-  const portal = createPortalContext(deps, { users, patients, customDrugs, medicines, prescriptions, rtpm });
+  const portal = createPortalContext(deps, { users, patients, customDrugs, medicines, prescriptions, rtpm, mfa });
   const retention = createRetentionContext(deps, { unitOfWork, steps: retentionStepsOf(deps.config, sso), keptForEver: KEPT_FOR_EVER });
   // The jobs after a commit and the retention schedule: each a loop on the delivery toolkit, all
   // under one start and one stop. A serving process's /readyz requires the dispatcher to run.

@@ -19,14 +19,16 @@ export interface RtpmPanel {
   program: RtpmProgram | undefined;
   /** The monitored-medicine rule's words (the state's list). */
   monitoredBecause: string;
-  /** check: the system was asked (check is its answer); attest: ERX_RTPM=none. */
-  mode: 'check' | 'attest';
+  /** check: the system was asked (check is its answer); attest: ERX_RTPM=none; none: not a monitored medicine (the step-up alone). */
+  mode: 'check' | 'attest' | 'none';
   check: RtpmCheckView | undefined;
   /** What the prescriber must still do, when the form came back for it. */
   problem: string | undefined;
   reasonMaxLength: number;
   /** A fresh factor is needed before signing (an S8 medicine). */
   stepUp: string | undefined;
+  /** The factor is still to be confirmed: the link to the factor page is shown. */
+  stepUpPending: boolean;
 }
 
 export type GateAnswer = { pass: true; panel: RtpmPanel | undefined } | { pass: false; status: 200 | 422; panel: RtpmPanel };
@@ -68,7 +70,8 @@ function panelOf(g: GateContext, status: Awaited<ReturnType<typeof subjectOf>>['
     check,
     problem,
     reasonMaxLength: RTPM_REASON_MAX_LENGTH,
-    stepUp: status.needsStepUp ? 'This is a Schedule 8 medicine: you will be asked for a fresh second factor before it is signed.' : undefined,
+    stepUp: status.needsStepUp ? 'This is a Schedule 8 medicine: it is signed with a second factor confirmed within the last 5 minutes.' : undefined,
+    stepUpPending: false,
   };
 }
 
@@ -106,8 +109,8 @@ async function stepUpOf(g: GateContext, needsStepUp: boolean, panel: RtpmPanel |
   if (!needsStepUp) return { pass: true, panel };
   const fresh = await requireFreshFactor(g.ctx, g.session);
   if (fresh.fresh) return { pass: true, panel };
-  const shown = panel ?? { program: undefined, monitoredBecause: '', mode: 'check' as const, check: undefined, problem: undefined, reasonMaxLength: RTPM_REASON_MAX_LENGTH, stepUp: undefined };
-  return { pass: false, status: 422, panel: { ...shown, problem: fresh.problem } };
+  const shown: RtpmPanel = panel ?? { program: undefined, monitoredBecause: '', mode: 'none', check: undefined, problem: undefined, reasonMaxLength: RTPM_REASON_MAX_LENGTH, stepUp: undefined, stepUpPending: false };
+  return { pass: false, status: 422, panel: { ...shown, problem: fresh.problem, stepUpPending: true } };
 }
 
 /** The button "Open" of notification `index`: notes it opened and shows the form again with its text. */

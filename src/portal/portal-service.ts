@@ -5,6 +5,7 @@
 // prescription is a 404 here too. Prescribing and managing are in portal-prescribing.ts.
 import { holdsCapability } from '../auth/index.ts';
 import type { RtpmContext } from '../rtpm/index.ts';
+import type { MfaContext } from '../mfa/index.ts';
 import type { CustomDrugsContext } from '../custom-drugs/index.ts';
 import type { MedicinesContext } from '../medicines/index.ts';
 import { findPatientsOfPartnerId, showPatient, type PatientRow, type PatientsContext } from '../patients/index.ts';
@@ -25,13 +26,15 @@ export interface PortalContext {
   prescriptions: PrescriptionsContext;
   /** Real-time prescription monitoring before a monitored medicine (portal-rtpm-gate.ts). */
   rtpm: RtpmContext;
+  /** The step-up before a Schedule 8 medicine is signed (portal-step-up.ts). */
+  mfa: MfaContext;
   /** The prescribing forms' one-time ids (portal-forms-service.ts). */
   forms: PortalFormsContext;
 }
 
 export function createPortalContext(
   deps: Pick<Deps, 'config' | 'database' | 'clock' | 'secretKey'>,
-  features: { users: UsersContext; patients: PatientsContext; customDrugs: CustomDrugsContext; medicines: MedicinesContext; prescriptions: PrescriptionsContext; rtpm: RtpmContext },
+  features: { users: UsersContext; patients: PatientsContext; customDrugs: CustomDrugsContext; medicines: MedicinesContext; prescriptions: PrescriptionsContext; rtpm: RtpmContext; mfa: MfaContext },
 ): PortalContext {
   return { ...features, forms: { db: deps.database, clock: deps.clock, key: deps.secretKey } };
 }

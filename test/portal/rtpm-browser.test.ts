@@ -1,7 +1,8 @@
 // Issue 41's done-when, in Chromium: a Victorian prescriber chooses a monitored medicine
 // (oxycodone, S8) for a patient whose HI fixture says red; the SafeScript notifications are
 // shown, the prescription cannot be written until each is opened and they are acknowledged, and
-// the audit trail holds the check (level, no text) and the acknowledgement. The form works
+// the audit trail holds the check (level, no text), the acknowledgement and the step-up
+// (a fresh second factor before this Schedule 8 medicine is signed). The form works
 // without JavaScript: the browser runs with it turned off.
 import fs from 'node:fs';
 import os from 'node:os';
@@ -13,7 +14,8 @@ import { call, useTestApp } from '../given.ts';
 import { patientBody } from '../patients/patients-given.ts';
 import { givenClinic } from '../prescriptions/prescriptions-given.ts';
 import { browserTestsRun, freeLoopbackPort, launchChromium } from './browser-given.ts';
-import { mintSsoUrl } from './portal-given.ts';
+import { mintSsoUrl, portalClient } from './portal-given.ts';
+import { enrolTotp, presentTotp } from '../mfa/mfa-given.ts';
 
 const run = browserTestsRun();
 const port = run ? await freeLoopbackPort() : 0;
@@ -39,7 +41,7 @@ describe.runIf(run)('a monitored medicine in Chromium (Victoria, SafeScript red)
   });
   afterAll(() => browser?.close());
 
-  it('shows the notifications, refuses to write until each is opened and acknowledged, and audits the check and the acknowledgement', async () => {
+  it('shows the notifications, refuses to write until each is opened and acknowledged and a fresh factor confirmed, and audits the check, the acknowledgement and the step-up', async () => {
     const page = await (await browser.newContext({ javaScriptEnabled: false, viewport: { width: 960, height: 1000 } })).newPage();
     const seq = await lastAuditSeq(t);
     await page.goto(await mintSsoUrl(t, c.g, `/dashboard/patients/${patient.id}/prescriptions?search=oxycodone`));
@@ -47,6 +49,11 @@ describe.runIf(run)('a monitored medicine in Chromium (Victoria, SafeScript red)
     await page.selectOption('#schedule_number', 'S8');
     await page.fill('#quantity', '10');
     await page.check('#prescription_type_paper');
+    // The prescriber has a TOTP factor (enrolled in this session, as the MFA pages do); it was confirmed more than 5 minutes ago.
+    const cookie = (await page.context().cookies()).find((c) => c.name.endsWith('erx_portal_session'))!;
+    const sameSession = portalClient(t, `${cookie.name}=${cookie.value}`);
+    const { secret } = await enrolTotp(t, sameSession);
+    t.clock.advanceSeconds(6 * 60);
     const create = async () => (await Promise.all([page.waitForResponse((r) => r.request().method() === 'POST'), page.click('button[value="create"]')]))[0];
 
     // Choosing it and sending the form runs the check: red, two notifications, their text not shown until opened.
@@ -70,6 +77,13 @@ describe.runIf(run)('a monitored medicine in Chromium (Victoria, SafeScript red)
     expect(await page.locator('#rtpm-error').textContent()).toMatch(/^Tick the box to acknowledge the SafeScript notifications/);
 
     await page.check('#rtpm_acknowledge');
+    // Acknowledged; an S8 medicine is then signed only with a fresh factor: the form asks, keeping everything.
+    expect((await create()).status()).toBe(422);
+    expect(await page.locator('#step-up-title').textContent()).toBe('Second factor needed to sign');
+    expect(await page.getAttribute('#step-up-link', 'target')).toBe('_blank');
+    expect(await page.locator('.rtpm').textContent()).toContain('You acknowledged these notifications.');
+    // The factor confirmed in the other window (the factor page, step-up), the same form is sent again.
+    expect((await presentTotp(t, sameSession, secret, { stepUp: true, stepOffset: 1 })).statusCode).toBe(303);
     const written = await create();
     expect(written.status()).toBe(303);
     await page.waitForURL(/\/prescriptions\/[A-Z0-9]{18}\?created=1$/);
@@ -77,6 +91,7 @@ describe.runIf(run)('a monitored medicine in Chromium (Victoria, SafeScript red)
 
     const entries = await auditEntriesAfter(t, seq);
     const rtpm = entries.filter((entry) => entry.action.startsWith('rtpm.'));
+    expect(entries.some((entry) => entry.action === 'mfa.step_up' && entry.outcome === 'success')).toBe(true);
     expect(rtpm.map((entry) => [entry.action, entry.outcome, entry.detail?.rtpmOutcome ?? null, entry.detail?.rtpmLevel])).toEqual([
       ['rtpm.check', 'success', 'checked', 'red'],
       ['rtpm.acknowledge', 'success', null, 'red'],

@@ -15,12 +15,15 @@ import type { TestApp } from '../test-app.ts';
 import { pruneExpiredRecords } from '../../src/retention/index.ts';
 import { csrfOf, formIdFieldOf, scidOfRedirect, signIn, type PortalClient } from './portal-given.ts';
 import { decide, prepareDraftAs, sessionWithRoles } from './approval-given.ts';
+import { presentTotp, signInEnrolled } from '../mfa/mfa-given.ts';
 
 const olive = { ihi_number: '8003608833357361', ihi_status: 'ACTIVE', ihi_record_status: 'VERIFIED', family_name: 'Offline', given_name: 'Olive', date_of_birth: '1960-01-01', sex: 'F', rtpm: 'unavailable' } as const;
 const fixtureFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'erx-rtpm-gate-')), 'hi-fixtures.json');
 fs.writeFileSync(fixtureFile, JSON.stringify({ patients: [olive] }));
 
-const OXYCODONE = { medicine: 'pbs:2622K', schedule_number: 'S8', quantity: '10', prescription_type: 'PAPER', intent: 'create' };
+// Oxycodone by name (the Victorian list names it); without S8 chosen no step-up is asked, so these cases see the gate alone.
+const OXYCODONE = { medicine: 'pbs:2622K', quantity: '10', prescription_type: 'PAPER', intent: 'create' };
+const OXYCODONE_S8 = { ...OXYCODONE, schedule_number: 'S8' };
 const AMOXICILLIN = { medicine: 'pbs:2622B', quantity: '20', prescription_type: 'PAPER', intent: 'create' };
 const formOf = (patientId: string) => `/dashboard/patients/${patientId}/prescriptions`;
 
@@ -58,7 +61,7 @@ describe('ERX_RTPM=none: the state system\'s link and the attestation', () => {
     const { first } = await sendForm(session, c.patientId, AMOXICILLIN);
     expect(first.statusCode).toBe(303);
     // Oxycodone without a schedule chosen is still monitored: the Victorian list names it.
-    const unscheduled = await sendForm(session, c.patientId, { ...OXYCODONE, schedule_number: '' });
+    const unscheduled = await sendForm(session, c.patientId, OXYCODONE);
     expect(unscheduled.first.statusCode).toBe(422);
     expect(unscheduled.first.body).toContain('I checked SafeScript for this patient before prescribing');
   });
@@ -69,7 +72,8 @@ describe('ERX_RTPM=simulator: green, unavailable, and check ids out of reach', (
     const c = await givenClinic(t);
     const created = await call(t, 'POST', `/v1/organizations/${c.g.organizationId}/users/${c.g.userId}/patients`, c.headers, patientBody(c.g, olive as never, { ihi_number: olive.ihi_number }));
     if (created.statusCode !== 201) throw new Error(`patient: ${created.body}`);
-    return { c, other: await givenClinic(t), session: await signIn(t, c.g), oliveId: { id: created.json().data.platform_patient_id as string } };
+    // Enrolled (a factor just presented): the WA case below chooses S8, which is signed with a fresh factor.
+    return { c, other: await givenClinic(t), session: await signInEnrolled(t, c.g, c.g.userId), oliveId: { id: created.json().data.platform_patient_id as string } };
   });
 
   it('shows a green check once, records it, and writes on the next send', async () => {
@@ -137,11 +141,11 @@ describe('ERX_RTPM=simulator: green, unavailable, and check ids out of reach', (
   it("refuses WA's S8 rules beside their form fields: the repeat interval, and a date of birth not verified through an IHI", async () => {
     await t.deps.database.updateTable('organizations').set({ practice_state: 'WA' }).where('id', '=', c.g.organizationId).execute();
     try {
-      const { first } = await sendForm(session, c.patientId, OXYCODONE);
+      const { first } = await sendForm(session, c.patientId, OXYCODONE_S8);
       expect(first.statusCode).toBe(422);
       expect(first.body).toMatch(/id="repeat_interval_days-error"[^>]*>[^<]*Repeat interval \(days\) is required: a Schedule 8 prescription in Western Australia/);
       await t.deps.database.updateTable('patients').set({ ihi_record_status: null }).where('id', '=', c.patientId).execute();
-      const { first: unverified } = await sendForm(session, c.patientId, { ...OXYCODONE, repeat_interval_days: '14' });
+      const { first: unverified } = await sendForm(session, c.patientId, { ...OXYCODONE_S8, repeat_interval_days: '14' });
       expect(unverified.statusCode).toBe(422);
       expect(unverified.body).toMatch(/id="medicine-error"[^>]*>[^<]*date of birth must be verified/);
     } finally {
@@ -154,11 +158,11 @@ describe('ERX_RTPM=simulator: green, unavailable, and check ids out of reach', (
 describe("a draft's approval passes the same gate (ERX_RTPM=none)", () => {
   const { t, c, prescriber, manager } = useTestApp({ env: { ERX_RTPM: 'none' } }, async (t) => {
     const c = await givenClinic(t);
-    return { c, prescriber: await signIn(t, c.g), manager: await sessionWithRoles(t, c, ['rx_queue_manager']) };
+    return { c, prescriber: await signInEnrolled(t, c.g, c.g.userId), manager: await sessionWithRoles(t, c, ['rx_queue_manager']) };
   });
 
   it('approves a monitored medicine only with the attestation, and records it', async () => {
-    const draftId = await prepareDraftAs(manager, c, c.g.userId, { medicine: 'pbs:2622K', schedule_number: 'S8', quantity: '10', repeats: '0' });
+    const draftId = await prepareDraftAs(manager, c, c.g.userId, { medicine: 'pbs:2622K', quantity: '10', repeats: '0' });
     const seq = await lastAuditSeq(t);
     const refused = await decide(prescriber, draftId, 'approve');
     expect(refused.statusCode).toBe(422);
@@ -169,5 +173,32 @@ describe("a draft's approval passes the same gate (ERX_RTPM=none)", () => {
     expect(await prescriptionCount(t, c)).toBe(1);
     const entries = (await auditEntriesAfter(t, seq)).filter((entry) => entry.action.startsWith('rtpm.'));
     expect(entries.map((entry) => [entry.action, entry.detail?.rtpmOutcome])).toEqual([['rtpm.attest', 'not_connected']]);
+  });
+});
+
+describe('the step-up before a Schedule 8 medicine is signed (the mfa feature\'s gate)', () => {
+  const { t, c, enrolled } = useTestApp({ env: { ERX_RTPM: 'none' } }, async (t) => {
+    const c = await givenClinic(t);
+    return { c, enrolled: await signInEnrolled(t, c.g, c.g.userId) };
+  });
+
+  it('keeps the form and asks for a fresh factor past 5 minutes, then writes once it is confirmed; a medicine that is not S8 asks none', async () => {
+    t.clock.advanceSeconds(6 * 60);
+    const { first, again } = await sendForm(enrolled, c.patientId, { ...OXYCODONE_S8, rtpm_attest: 'yes' });
+    expect(first.statusCode).toBe(422);
+    expect(first.body).toContain('confirm your second factor');
+    expect(first.body).toContain('id="step-up-link" href="/dashboard/mfa?step_up=1&amp;next=%2Fdashboard%2Fmfa%2Fdone"');
+    expect(first.body).toContain('value="10"');
+    expect(await prescriptionCount(t, c)).toBe(0);
+    const seq = await lastAuditSeq(t);
+    expect((await presentTotp(t, enrolled, enrolled.secret, { stepUp: true, stepOffset: 1 })).statusCode).toBe(303);
+    scidOfRedirect(await again({ rtpm_check_id: checkIdOf(first.body) ?? '' }));
+    const actions = (await auditEntriesAfter(t, seq)).map((entry) => entry.action);
+    expect(actions).toContain('mfa.step_up');
+    expect(actions).toContain('prescription.create');
+    // Without S8 chosen, the same medicine needs the attestation only.
+    t.clock.advanceSeconds(6 * 60);
+    const plain = await sendForm(enrolled, c.patientId, { ...OXYCODONE, rtpm_attest: 'yes' });
+    expect(plain.first.statusCode).toBe(303);
   });
 });
