@@ -39,6 +39,11 @@ export interface Config {
   hiBudgetMs: number;
   /** The ERX_HI_* settings of the SOAP adapter as given (undefined: not set). */
   hiSoap: HiSoapConfig;
+  /** ERX_PDS: the Prescription Delivery Service behind erx (src/pds/). */
+  pdsAdapter: PdsAdapterName;
+  pdsTimeoutMs: number;
+  pdsBudgetMs: number;
+  pdsWaitMs: number;
   /** `erx hi check`: the test provider (undefined: not set; the command may take flags instead). */
   hiCheck: HiCheckConfig;
   /** Undefined: the spec's 10 s (webhook-delivery-rules.ts). */
@@ -62,6 +67,9 @@ export interface Config {
 }
 
 export type HiAdapterName = 'simulator' | 'soap';
+
+/** `none`: no PDS is connected, so only paper prescriptions can be written (DESIGN decision 25). */
+export type PdsAdapterName = 'simulator' | 'none';
 
 export interface HiSoapConfig {
   endpoint: string | undefined;
@@ -182,6 +190,15 @@ function readHiAdapter(env: Env, mode: Mode): HiAdapterName {
   return readChoice(env, 'hiAdapter', ['simulator', 'soap'] as const);
 }
 
+function readPdsAdapter(env: Env, mode: Mode): PdsAdapterName {
+  if (readText(env, 'pdsAdapter') === '') return mode === 'production' ? 'none' : 'simulator';
+  const adapter = readChoice(env, 'pdsAdapter', ['simulator', 'none'] as const);
+  if (adapter === 'simulator' && mode === 'production') {
+    throw new ConfigError('ERX_PDS=simulator is refused in production mode: the sandbox PDS is not a Prescription Delivery Service; use ERX_PDS=none (paper prescriptions only) until an adapter for the national PDS is installed');
+  }
+  return adapter;
+}
+
 function readHiEndpoint(env: Env): string | undefined {
   const text = readOptional(env, 'hiEndpoint');
   if (text === undefined) return undefined;
@@ -287,6 +304,10 @@ export function loadConfig(env: Env = process.env): Config {
     hiBudgetMs: readInteger(env, 'hiBudgetMs', 100, 600_000),
     hiSoap: readHiSoap(env),
     hiCheck: readHiCheck(env),
+    pdsAdapter: readPdsAdapter(env, mode),
+    pdsTimeoutMs: readInteger(env, 'pdsTimeoutMs', 50, 120_000),
+    pdsBudgetMs: readInteger(env, 'pdsBudgetMs', 100, 7 * 86_400_000),
+    pdsWaitMs: readInteger(env, 'pdsWaitMs', 0, 60_000),
     webhookTimeoutMs: readText(env, 'webhookTimeoutMs') === '' ? undefined : readInteger(env, 'webhookTimeoutMs', 50, 60_000),
     webhookMaxInFlight: readInteger(env, 'webhookMaxInFlight', 1, 1_000),
     webhookPollMs: readInteger(env, 'webhookPollMs', 10, 1_000),

@@ -28,6 +28,6 @@ export { australianDate, scriptItemsOf } from './script-items.ts';
 export { prescriptionTestHelpersRoutes } from './prescription-test-helpers-routes.ts';
 export { prescriptionsRoutes } from './prescriptions-routes.ts';
 export type { Delivery, LegalMetadata, PrescribeBody, Prescription } from './prescriptions-schemas.ts';
-export { isScidFormat, isValidScid, newScid } from './scid.ts';
+export { isScidFormat, isValidScid } from '../pds/index.ts';
 export { tokenPageRoutes } from './token-page-routes.ts';
 export { describeMedicine, renderScidQrCode } from './token-page-view.ts';

@@ -28,7 +28,7 @@ import { viewOfPrescription } from './prescription-view.ts';
 import { storedTokenPageKeyOf } from './token-page-keys.ts';
 import type { Prescription } from './prescriptions-schemas.ts';
 import { insertPrescription, takeNextPrescriberScriptNumber, type PrescriptionRow } from './prescriptions-store.ts';
-import { isScidFormat, newScid } from './scid.ts';
+import { isScidFormat, newScid } from '../pds/index.ts';
 
 export interface PrescriptionsContext {
   db: Kysely<Database>;

@@ -16,6 +16,7 @@ import { webhookAttemptsColumns, webhookDeliveriesColumns, webhookEventsColumns 
 import { portalFormIdsColumns, portalSessionsColumns, prescriptionDraftsColumns, ssoTokensColumns } from './portal-tables.ts';
 import { auditChainColumns, auditEntriesColumns } from './audit-tables.ts';
 import { pbsItemsColumns, pbsItemWordsColumns, pbsSchedulesColumns } from './medicine-tables.ts';
+import { pdsSimulatorScriptsColumns } from './pds-tables.ts';
 import { prescriberScriptNumbersColumns, prescriptionsColumns, tokenMessagesColumns } from './prescription-tables.ts';
 
 const partnersColumns = {
@@ -222,6 +223,7 @@ export const TABLES = {
   prescriber_script_numbers: prescriberScriptNumbersColumns,
   prescription_drafts: prescriptionDraftsColumns,
   token_messages: tokenMessagesColumns,
+  pds_simulator_scripts: pdsSimulatorScriptsColumns,
 } as const satisfies Readonly<Record<string, TableColumns>>;
 
 export type Database = { -readonly [T in keyof typeof TABLES]: RowOf<(typeof TABLES)[T]> };

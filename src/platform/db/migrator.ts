@@ -26,6 +26,7 @@ import * as webhookEventCommitXid from '../../../migrations/0021-webhook-event-c
 import * as organizationPractice from '../../../migrations/0040-organization-practice.ts';
 import * as prescriptionLegalIdentity from '../../../migrations/0041-prescription-legal-identity.ts';
 import * as paperPrescriptions from '../../../migrations/0042-paper-prescriptions.ts';
+import * as pdsSimulator from '../../../migrations/0059-pds-simulator.ts';
 
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0001-foundation': foundation,
@@ -52,6 +53,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0040-organization-practice': organizationPractice,
   '0041-prescription-legal-identity': prescriptionLegalIdentity,
   '0042-paper-prescriptions': paperPrescriptions,
+  '0059-pds-simulator': pdsSimulator,
 };
 
 export interface MigrationReport {
