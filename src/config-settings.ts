@@ -37,6 +37,7 @@ export const SETTINGS = {
   pdsTimeoutMs: { env: 'ERX_PDS_TIMEOUT_MS', default: '5000', meaning: 'Longest wait for one PDS call, in milliseconds; past it the call counts as unreachable.' },
   pdsBudgetMs: { env: 'ERX_PDS_BUDGET_MS', default: '900000', meaning: "How long a prescription's submission is retried while the PDS cannot be reached, in milliseconds; past it the prescription becomes Error (\"the PDS could not be reached\")." },
   pdsWaitMs: { env: 'ERX_PDS_WAIT_MS', default: '3000', meaning: "How long a create (portal, test helper, draft approval) waits for the PDS's answer before it answers with the prescription still being sent, in milliseconds." },
+  sandboxKillAfterPdsSubmit: { env: 'ERX_SANDBOX_KILL_AFTER_PDS_SUBMIT', default: '', meaning: 'Sandbox fault injection: `1` kills the process (SIGKILL) once the PDS accepted a submission and before erx commits it, to show that a crash leaves exactly one script at the PDS. Refused in production.' },
   hiEndpoint: { env: 'ERX_HI_ENDPOINT', default: '', meaning: 'HTTPS URL of the HI Service B2B gateway (`ERX_HI=soap`).' },
   hiCert: { env: 'ERX_HI_CERT', default: '', meaning: "Path of erx's NASH certificate and key (erx acts as the organizations' Contracted Service Provider), a PKCS#12 file (`ERX_HI=soap`): mutual TLS and the message signature." },
   hiCertPassphrase: { env: 'ERX_HI_CERT_PASSPHRASE', default: '', meaning: 'Passphrase of the PKCS#12 file (`ERX_HI=soap`). Never logged.' },

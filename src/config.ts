@@ -44,6 +44,8 @@ export interface Config {
   pdsTimeoutMs: number;
   pdsBudgetMs: number;
   pdsWaitMs: number;
+  /** ERX_SANDBOX_KILL_AFTER_PDS_SUBMIT=1 (sandbox only). */
+  sandboxKillAfterPdsSubmit: boolean;
   /** `erx hi check`: the test provider (undefined: not set; the command may take flags instead). */
   hiCheck: HiCheckConfig;
   /** Undefined: the spec's 10 s (webhook-delivery-rules.ts). */
@@ -199,6 +201,14 @@ function readPdsAdapter(env: Env, mode: Mode): PdsAdapterName {
   return adapter;
 }
 
+function readSandboxKill(env: Env, mode: Mode): boolean {
+  const text = readText(env, 'sandboxKillAfterPdsSubmit');
+  if (text === '') return false;
+  if (text !== '1') throw new ConfigError(`ERX_SANDBOX_KILL_AFTER_PDS_SUBMIT must be 1 or empty, got "${text}"`);
+  if (mode === 'production') throw new ConfigError('ERX_SANDBOX_KILL_AFTER_PDS_SUBMIT is a sandbox fault injection: refused in production mode');
+  return true;
+}
+
 function readHiEndpoint(env: Env): string | undefined {
   const text = readOptional(env, 'hiEndpoint');
   if (text === undefined) return undefined;
@@ -308,6 +318,7 @@ export function loadConfig(env: Env = process.env): Config {
     pdsTimeoutMs: readInteger(env, 'pdsTimeoutMs', 50, 120_000),
     pdsBudgetMs: readInteger(env, 'pdsBudgetMs', 100, 7 * 86_400_000),
     pdsWaitMs: readInteger(env, 'pdsWaitMs', 0, 60_000),
+    sandboxKillAfterPdsSubmit: readSandboxKill(env, mode),
     webhookTimeoutMs: readText(env, 'webhookTimeoutMs') === '' ? undefined : readInteger(env, 'webhookTimeoutMs', 50, 60_000),
     webhookMaxInFlight: readInteger(env, 'webhookMaxInFlight', 1, 1_000),
     webhookPollMs: readInteger(env, 'webhookPollMs', 10, 1_000),

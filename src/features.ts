@@ -11,7 +11,9 @@ import { createOnboardingContext, readOrganizationPractice, type OnboardingConte
 import { createPatientsContext, type PatientsContext } from './patients/index.ts';
 import { createUnitOfWork } from './platform/db/unit-of-work.ts';
 import { createPortalContext, type PortalContext } from './portal/index.ts';
-import { createPrescriptionsContext, type PrescriptionsContext } from './prescriptions/index.ts';
+import { createPdsSubmissionOutbox, createPrescriptionsContext, type PrescriptionsContext } from './prescriptions/index.ts';
+import { createConfiguredPds } from './pds/index.ts';
+import { newId } from './platform/ids.ts';
 import { createRetentionContext, type RetentionContext } from './retention/index.ts';
 import type { Deps } from './deps.ts';
 import { createSsoContext, EXPIRED_TOKENS_KEPT_SECONDS, SESSION_MAX_AGE_SECONDS, type SsoContext } from './sso/index.ts';
@@ -46,7 +48,9 @@ export function buildFeatures(deps: Deps): Features {
   const audit = createAuditTrail(deps);
   // Token messages: a sibling outbox, sent by their own runner under the webhook retry rule.
   const tokenOutbox = createTokenMessageOutbox(deps);
-  const unitOfWork = createUnitOfWork(deps.database, [outbox, tokenOutbox, audit], deps.logger);
+  // PDS submissions: a job written with the Pending prescription, attempted after its commit.
+  const pdsOutbox = createPdsSubmissionOutbox(deps);
+  const unitOfWork = createUnitOfWork(deps.database, [outbox, tokenOutbox, pdsOutbox, audit], deps.logger);
   const tokenDelivery = createTokenDeliveryContext(deps, { outbox: tokenOutbox, unitOfWork });
   const auth = createAuthContext(deps, { audit, unitOfWork });
   const webhooks = createWebhooksContext(deps, { unitOfWork, outbox, audit });
@@ -60,7 +64,19 @@ export function buildFeatures(deps: Deps): Features {
   const pbs = { findPbsItem: (pbsCode: string) => findPbsItem(medicines, pbsCode) };
   // Prescriptions state the organization's practice, as the operator recorded it (onboarding).
   const practices = { findPractice: (organizationId: string) => readOrganizationPractice(onboarding, organizationId) };
-  const prescriptions = createPrescriptionsContext(deps, { users, patients, customDrugs, pbs, practices, unitOfWork, audit });
+  const configuredPds = deps.pds ?? createConfiguredPds(deps.config, deps.database, deps.clock);
+  const pds = {
+    port: configuredPds.port,
+    waitMs: deps.config.pdsWaitMs,
+    timeoutMs: deps.config.pdsTimeoutMs,
+    outbox: pdsOutbox,
+    runnerId: newId(),
+    logger: deps.logger,
+    // Sandbox fault injection: the process dies after the PDS accepted and before erx commits (test/pds/pds-crash.test.ts).
+    afterAccepted: deps.config.sandboxKillAfterPdsSubmit ? () => process.kill(process.pid, 'SIGKILL') : undefined,
+    inFlight: new Set<Promise<void>>(),
+  };
+  const prescriptions = createPrescriptionsContext(deps, { users, patients, customDrugs, pbs, practices, unitOfWork, audit, pds, pdsSandbox: configuredPds.sandbox });
   const sso = createSsoContext(deps, { auth, unitOfWork, audit });
   const portal = createPortalContext(deps, { users, patients, customDrugs, medicines, prescriptions });
   const retention = createRetentionContext(deps, {

@@ -19,6 +19,8 @@ import { migrateToLatest } from '../src/platform/db/migrator.ts';
 import { unlimitedRateLimiter, type RateLimiter } from '../src/platform/http/rate-limiter.ts';
 import { dropSchemas } from './global-setup.ts';
 import { createRecordingHiService, type RecordingHiService } from './recording-hi-service.ts';
+import { createPdsSimulator } from '../src/pds/index.ts';
+import { createRecordingPds, type RecordingPds } from './pds/recording-pds.ts';
 
 let sharedKeys: Promise<SigningKeys> | undefined;
 
@@ -67,6 +69,8 @@ export interface TestApp {
   features: Features;
   /** The HI Service the app asks (unless the test passed its own port). */
   hi: RecordingHiService;
+  /** The PDS the app submits to: the sandbox simulator (faults from ERX_HI_FIXTURES) behind a recording double that injects failures. */
+  pds: RecordingPds;
   clock: ManualClock;
   /** Every log line the app wrote, as raw JSON text. */
   logs: string[];
@@ -106,7 +110,9 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     },
   });
   const config: Config = loadConfig({ LOG_LEVEL: 'info', ERX_RATE_LIMIT_MAX: '0', ...options.env });
-  const hi = createRecordingHiService(loadHiSandboxFixtures(config.hiFixtures));
+  const fixtures = loadHiSandboxFixtures(config.hiFixtures);
+  const hi = createRecordingHiService(fixtures);
+  const pds = createRecordingPds(createPdsSimulator({ db: database.handle, patients: fixtures.patients, now: () => clock.now() }), config.pdsTimeoutMs);
   const deps: Deps = {
     config,
     database: database.handle,
@@ -116,6 +122,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     rateLimiter: options.rateLimiter ?? unlimitedRateLimiter,
     logger: createLogger('info', sink),
     hiService: options.hiService ?? hi,
+    ...(config.pdsAdapter === 'simulator' ? { pds: { port: pds, sandbox: pds } } : {}),
   };
   const features = buildFeatures(deps);
   const surfaces = options.surfaces ?? { api: API_ROUTE_MODULES, portal: PORTAL_ROUTE_MODULES };
@@ -138,6 +145,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     deps,
     features,
     hi,
+    pds,
     clock,
     logs,
     async close() {

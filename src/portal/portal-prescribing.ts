@@ -8,7 +8,7 @@ import { findPbsItem, searchMedicines } from '../medicines/index.ts';
 import { requirePatient } from '../patients/index.ts';
 import { ApiError } from '../platform/http/api-error.ts';
 import { bodyFields, type SubmittedBody } from '../platform/http/body-validation.ts';
-import { prescribeOrRefuse } from '../prescriptions/index.ts';
+import { prescribeOrRefuse, referenceOf } from '../prescriptions/index.ts';
 import type { PortalSession } from '../sso/index.ts';
 import { readPrescriberProfile } from '../users/index.ts';
 import { formIdOfAddress, issueFormId, resultOfSentForm, submitOnce, type FormAttempt } from './portal-forms-service.ts';
@@ -146,7 +146,7 @@ async function createFromForm(ctx: PortalContext, session: PortalSession, patien
   let refusal: { status: 409 | 422; errors: FormErrors };
   try {
     const read = await prescribeOrRefuse(ctx.prescriptions, session, { userId: session.userId, patientId }, { value: body, issues: [...submitted.issues, ...issues] });
-    if (read.ok) return { kind: 'created', scid: read.value.scid };
+    if (read.ok) return { kind: 'created', scid: referenceOf(read.value) };
     refusal = { status: 422, errors: formErrorsOf(read.errors) };
   } catch (error) {
     refusal = { status: 409, errors: { fields: {}, general: [conflictMessageOf(error)] } };

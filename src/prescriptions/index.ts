@@ -22,6 +22,7 @@ export { PRESCRIPTION_RULES, type PbsItem, type PbsLookup, type PrescriptionRule
 export { listPatientPrescriptions, printPaperPrescription, readPatientPrescription, readPatientPrescriptionWithMessage, requirePatientPrescriptionScid } from './prescription-reads.ts';
 export { buildPrescriptionLegalContent, loadPrescriptionLegalContent, readPrescriptionLegalContent, type Benefit, type PrescriptionLegalContent } from './prescription-legal-content.ts';
 export { renderPrescriptionPdf } from './prescription-pdf.ts';
+export { referenceOf } from './prescription-view.ts';
 export { readPracticeGaps, type PracticeLookup } from './prescription-authorship.ts';
 export { ruleOf, SCRIPT_CONTENT_RULES, SCRIPT_ITEMS, type ScriptContentRule, type ScriptItem } from './script-content-rules.ts';
 export { australianDate, scriptItemsOf } from './script-items.ts';
@@ -31,3 +32,6 @@ export type { Delivery, LegalMetadata, PrescribeBody, Prescription } from './pre
 export { isScidFormat, isValidScid } from '../pds/index.ts';
 export { tokenPageRoutes } from './token-page-routes.ts';
 export { describeMedicine, renderScidQrCode } from './token-page-view.ts';
+export { createPdsSubmissionOutbox, type PdsSubmissionOutbox } from './pds-submission-outbox.ts';
+export { runDueSubmissions, type PdsSettings } from './pds-submission.ts';
+export { startPdsSubmissionRunner } from './pds-submission-runner.ts';

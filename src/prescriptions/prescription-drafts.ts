@@ -8,6 +8,7 @@
 // declines it with a reason, which the queue manager is shown. A draft is decided once: the
 // decision is a conditional update, so of two racing decisions one wins and the other is told
 // what happened. Someone else's draft, or another organization's, is not found (404).
+import { referenceOf } from './prescription-view.ts';
 import { auditRecords } from '../audit/index.ts';
 import { requirePatient } from '../patients/index.ts';
 import type { Kysely } from 'kysely';
@@ -166,7 +167,7 @@ export async function approveDraft(ctx: PrescriptionsContext, caller: DraftCalle
     const entry = { organizationId: caller.organizationId, patientId: row.patient_id, scid: created.scid, targetUserId: row.prepared_by_user_id, detail: { subjectId: row.id } };
     work.record(auditRecords, { action: 'prescription.draft_approve', ...entry });
   });
-  return read.ok ? { ok: true, value: { scid: read.value.scid, patientId: row.patient_id } } : read;
+  return read.ok ? { ok: true, value: { scid: referenceOf(read.value), patientId: row.patient_id } } : read;
 }
 
 /** Declines a draft named to the caller, with the reason the queue manager is shown (required). */

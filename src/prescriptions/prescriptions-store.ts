@@ -6,6 +6,7 @@ import type { Database, PrescriptionsTable } from '../platform/db/database-schem
 import type { PrescriptionStatus } from '../platform/db/stored-values.ts';
 import type { Awaitable } from '../platform/awaitable.ts';
 import { precompileQuery } from '../platform/db/precompiled-query.ts';
+import { isUuid } from '../platform/ids.ts';
 import type { PagePosition } from './prescription-paging.ts';
 
 export type PrescriptionRow = Selectable<PrescriptionsTable>;
@@ -30,11 +31,12 @@ export async function takeNextPrescriberScriptNumber(trx: Kysely<Database>, pres
   return Number(row.last_number);
 }
 
+/** By SCID, or by erx's id (a UUID: a Pending prescription has no SCID yet). */
 export async function findPrescriptionOfPatient(db: Kysely<Database>, organizationId: string, patientId: string, scid: string): Promise<PrescriptionRow | undefined> {
   return db
     .selectFrom('prescriptions')
     .selectAll()
-    .where('scid', '=', scid)
+    .where(isUuid(scid) ? 'id' : 'scid', '=', scid)
     .where('organization_id', '=', organizationId)
     .where('patient_id', '=', patientId)
     .executeTakeFirst();

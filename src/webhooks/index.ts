@@ -49,6 +49,14 @@ export {
   standardSignatureOf,
 } from './webhook-signature.ts';
 export { describeWebhooksForOpenApi, listEventTypes, WEBHOOK_EVENT_TYPES } from './webhook-event-types.ts';
+export {
+  DISPENSED_EVENT,
+  isEventTypeSubscribed,
+  readSubscribedEventTypes,
+  setSubscribedEventTypes,
+  SUBSCRIBABLE_EVENT_TYPES,
+  VENDOR_EVENT_TYPES,
+} from './webhook-event-subscriptions.ts';
 export { partnerWebhookRoutes } from './partner-webhook-routes.ts';
 export { eventFeedRoutes } from './event-feed-routes.ts';
 export { PARTNER_OVERLAP_HOURS, RECOVER_PER_SECOND } from './partner-webhooks.ts';

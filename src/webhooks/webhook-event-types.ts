@@ -2,6 +2,7 @@
 // envelope: one source for GET /v1/partner/event-types and the OpenAPI document's `webhooks`.
 import { Type, type TObject } from '@sinclair/typebox';
 import { PING_EVENT_TYPE } from './webhook-events.ts';
+import { DISPENSED_EVENT } from './webhook-event-subscriptions.ts';
 
 const Metadata = Type.Object(
   {
@@ -39,6 +40,11 @@ export const WEBHOOK_EVENT_TYPES: ReadonlyArray<{ event_type: string; descriptio
   { event_type: 'prescription.ceased', description: 'A prescription was ceased.', schema: prescriptionEvent('prescription.ceased') },
   { event_type: 'prescription.cancelled', description: 'A prescription was cancelled.', schema: prescriptionEvent('prescription.cancelled') },
   { event_type: 'prescription.reissued', description: 'A prescription was reissued.', schema: prescriptionEvent('prescription.reissued') },
+  {
+    event_type: DISPENSED_EVENT,
+    description: "A pharmacy dispensed a supply of the prescription (the PDS reported it). Not one of the vendor's events: sent only to an endpoint that subscribes to it (event_types).",
+    schema: prescriptionEvent(DISPENSED_EVENT),
+  },
   {
     event_type: PING_EVENT_TYPE,
     description: 'A test event sent by a ping; neither stored nor retried.',

@@ -16,7 +16,7 @@ import { webhookAttemptsColumns, webhookDeliveriesColumns, webhookEventsColumns 
 import { portalFormIdsColumns, portalSessionsColumns, prescriptionDraftsColumns, ssoTokensColumns } from './portal-tables.ts';
 import { auditChainColumns, auditEntriesColumns } from './audit-tables.ts';
 import { pbsItemsColumns, pbsItemWordsColumns, pbsSchedulesColumns } from './medicine-tables.ts';
-import { pdsSimulatorScriptsColumns } from './pds-tables.ts';
+import { pdsSimulatorScriptsColumns, pdsSubmissionsColumns } from './pds-tables.ts';
 import { prescriberScriptNumbersColumns, prescriptionsColumns, tokenMessagesColumns } from './prescription-tables.ts';
 
 const partnersColumns = {
@@ -37,6 +37,8 @@ const partnersColumns = {
   webhook_previous_secret_expires_at: time().orNull(),
   /** Origins allowed to frame the portal for this partner's users (JSON list; '[]': none). */
   frame_origins: json().withDefault(),
+  /** The event types its endpoint receives (JSON list, migration 0062); null: the vendor's four. */
+  webhook_event_types: json().orNull(),
 } as const;
 
 const organizationsColumns = {
@@ -224,6 +226,7 @@ export const TABLES = {
   prescription_drafts: prescriptionDraftsColumns,
   token_messages: tokenMessagesColumns,
   pds_simulator_scripts: pdsSimulatorScriptsColumns,
+  pds_submissions: pdsSubmissionsColumns,
 } as const satisfies Readonly<Record<string, TableColumns>>;
 
 export type Database = { -readonly [T in keyof typeof TABLES]: RowOf<(typeof TABLES)[T]> };

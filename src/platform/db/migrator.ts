@@ -27,6 +27,9 @@ import * as organizationPractice from '../../../migrations/0040-organization-pra
 import * as prescriptionLegalIdentity from '../../../migrations/0041-prescription-legal-identity.ts';
 import * as paperPrescriptions from '../../../migrations/0042-paper-prescriptions.ts';
 import * as pdsSimulator from '../../../migrations/0059-pds-simulator.ts';
+import * as pdsSubmissions from '../../../migrations/0060-pds-submissions.ts';
+import * as prescriptionDispensing from '../../../migrations/0061-prescription-dispensing.ts';
+import * as webhookEventTypes from '../../../migrations/0062-webhook-event-types.ts';
 
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0001-foundation': foundation,
@@ -54,6 +57,9 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0041-prescription-legal-identity': prescriptionLegalIdentity,
   '0042-paper-prescriptions': paperPrescriptions,
   '0059-pds-simulator': pdsSimulator,
+  '0060-pds-submissions': pdsSubmissions,
+  '0061-prescription-dispensing': prescriptionDispensing,
+  '0062-webhook-event-types': webhookEventTypes,
 };
 
 export interface MigrationReport {

@@ -14,3 +14,21 @@ export const pdsSimulatorScriptsColumns = {
   content: json(),
   submitted_at: time(),
 } as const;
+
+/** Each prescription's submission to the PDS (migration 0060): a leased, fenced job, retried until deadline_at. */
+export const pdsSubmissionsColumns = {
+  id: text(),
+  organization_id: text(),
+  /** 'pending', 'accepted', 'refused', 'expired' (unreachable past its deadline) or 'withdrawn'. */
+  status: text(),
+  attempts_made: integer().withDefault(),
+  next_attempt_at: time(),
+  deadline_at: time(),
+  lease_owner: text().orNull(),
+  lease_expires_at: time().orNull(),
+  fencing_token: integer().withDefault(),
+  event_metadata: json(),
+  last_error: text().orNull(),
+  created_at: time(),
+  completed_at: time().orNull(),
+} as const;
