@@ -2,7 +2,8 @@
 // decisions 24 and 25), never a call inside a transaction. An attempt loads the prescription's
 // legal content, submits it with erx's unique id as the idempotency key, then commits what the
 // PDS answered, fenced by the job's lease: accepted, the prescription becomes Active with the
-// PDS's SCID and prescription.created and its token message are written; refused, it becomes
+// PDS's SCID and its prescription.create audit entry, prescription.created event and token
+// message are written; refused, it becomes
 // Error with the PDS's reason; unreachable, the job is tried again later, until its deadline
 // (ERX_PDS_BUDGET_MS), past which it becomes Error. A crash anywhere leaves the job pending;
 // the next claim submits the same unique id again and the PDS answers with the same SCID, so
@@ -12,7 +13,7 @@ import { auditRecords } from '../audit/index.ts';
 import { requirePatient, type PatientRow } from '../patients/index.ts';
 import type { PdsPort, PdsResult, PdsAccepted, PdsSubmission } from '../pds/index.ts';
 import { readPrescriptionLegalContent, type PrescriptionLegalContent } from './prescription-legal-content.ts';
-import { recordPrescriptionEvent } from './prescription-events.ts';
+import { recordPrescriptionAction } from './prescription-events.ts';
 import { recordTokenMessage } from './prescription-token-message.ts';
 import { claimDueSubmissions, recordSubmissionOutcomeIfFenced, submissionLeaseMs } from './pds-submission-lease.ts';
 import type { PdsSubmissionOutbox } from './pds-submission-outbox.ts';
@@ -20,6 +21,7 @@ import type { PdsSubmissionRow } from './pds-submission-store.ts';
 import type { ReservedValues } from './prescription-events.ts';
 import type { PrescriptionsContext } from './prescriptions-service.ts';
 import { findPrescriptionById, updatePrescriptionInStatus } from './prescriptions-store.ts';
+import { nameApprovedDraftsBySCID } from './prescription-drafts-store.ts';
 
 export interface PdsSettings {
   port: PdsPort;
@@ -65,13 +67,14 @@ async function commitAnswer(ctx: PrescriptionsContext, job: PdsSubmissionRow, an
       work.record(auditRecords, { action: 'prescription.pds_submit', outcome, organizationId: job.organization_id, patientId: prescription?.patient_id ?? null, scid: scid ?? null, detail: { subjectId: job.id, reason } });
     if (answer.ok) {
       if (!(await recordSubmissionOutcomeIfFenced(work.trx, job.id, fence, { status: 'accepted', attempts_made: attempts, completed_at: now, last_error: null }))) return false;
-      audit('success', undefined, answer.scid);
       if (!prescription || !patient) return true;
       const columns = { status: 'Active' as const, scid: answer.scid, updated_at: now, supplies_dispensed: 0, repeats_remaining: Number(prescription.number_of_repeats_authorised), last_dispensed_at: null };
       // Withdrawn meanwhile (the prescriber chose paper): the job is settled; the script at the PDS is cancelled by the withdrawal.
       if (!(await updatePrescriptionInStatus(work.trx, job.id, 'Pending', columns))) return true;
+      await nameApprovedDraftsBySCID(work.trx, job.id, answer.scid);
       const reserved = JSON.parse(job.event_metadata) as ReservedValues;
-      await recordPrescriptionEvent(ctx, work, 'create', { patient, actorId: prescription.prescriber_user_id, scid: answer.scid, reserved });
+      // The create's audit entry and event name the SCID: they are written now (in the create's request when the PDS answered within its wait).
+      await recordPrescriptionAction(ctx, work, 'create', { patient, actorId: prescription.prescriber_user_id, scid: answer.scid, reserved });
       recordTokenMessage(ctx, work, { ...prescription, ...columns });
       return true;
     }

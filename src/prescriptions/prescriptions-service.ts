@@ -18,7 +18,7 @@ import type { Deps } from '../deps.ts';
 import { readPrescriberProfile, type CallerOrganization, type PrescriberProfile, type UsersContext } from '../users/index.ts';
 import type { OrganizationPractice } from '../onboarding/index.ts';
 import { authorshipColumnsOf, requireCompletePractice, type AuthorshipColumns, type PracticeLookup } from './prescription-authorship.ts';
-import { noteRefusedAction, recordPrescriptionAction, recordPrescriptionAudit, type ReservedValues } from './prescription-events.ts';
+import { noteRefusedAction, recordPrescriptionAction, type ReservedValues } from './prescription-events.ts';
 import { TEXT_PATTERNS } from './prescription-fields.ts';
 import { readPrescribeBody, type PrescriptionDraft } from './prescription-input.ts';
 import type { PbsLookup } from './prescription-rules.ts';
@@ -32,7 +32,7 @@ import { isScidFormat, newCheckedScid, NO_PDS_REASON, type PdsSandbox } from '..
 import { isUuid } from '../platform/ids.ts';
 import { pdsSubmissions } from './pds-submission-outbox.ts';
 import { settleNewSubmission, type PdsSettings } from './pds-submission.ts';
-import { findPrescriptionById } from './prescriptions-store.ts';
+import { findSubmissionColumns } from './prescriptions-store.ts';
 
 export interface PrescriptionsContext {
   db: Kysely<Database>;
@@ -173,9 +173,10 @@ const INSERT_ATTEMPTS = 3;
 export type AlongsideCreate = (work: Work, created: { scid: string }) => Promise<void>;
 
 /**
- * Inserts the prescription and its audit entry in one transaction; returns the row stored. A
- * paper prescription's event goes with it; an electronic one is Pending, its submission to the
- * PDS recorded beside it, its event and token message written once the PDS accepted it.
+ * Inserts the prescription in one transaction; returns the row stored. A paper prescription's
+ * audit entry and event go with it; an electronic one is Pending, its submission to the PDS
+ * recorded beside it, its audit entry, event and token message written once the PDS accepted it
+ * (pds-submission.ts); every failed attempt is audited as prescription.pds_submit.
  */
 async function insertWithEvent(ctx: PrescriptionsContext, row: PrescriptionRow, patient: PatientRow, reserved: ReservedValues, alongside?: AlongsideCreate): Promise<PrescriptionRow> {
   for (let attempt = 1; ; attempt++) {
@@ -186,7 +187,6 @@ async function insertWithEvent(ctx: PrescriptionsContext, row: PrescriptionRow, 
         await alongside?.(work, { scid: row.scid ?? row.id });
         await insertPrescription(work.trx, row);
         if (row.scid === null) {
-          recordPrescriptionAudit(work, 'create', { patient, actorId: row.prescriber_user_id, scid: null });
           work.record(pdsSubmissions, { prescriptionId: row.id, organizationId: row.organization_id, reserved });
           return;
         }
@@ -252,6 +252,6 @@ export async function prescribeOrRefuse(
   if (row.scid !== null) return { ok: true, value: viewOfPrescription(row, ctx) };
   // Electronic: the PDS's answer, if it comes within ERX_PDS_WAIT_MS (the SCID, as a create always answered); else Pending.
   await settleNewSubmission(ctx, row.id);
-  const settled = (await findPrescriptionById(ctx.db, row.organization_id, row.id)) ?? row;
+  const settled = { ...row, ...(await findSubmissionColumns(ctx.db, row.id)) };
   return { ok: true, value: viewOfPrescription(settled, ctx) };
 }

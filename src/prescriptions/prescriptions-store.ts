@@ -47,6 +47,15 @@ export async function findPrescriptionById(db: Kysely<Database>, organizationId:
   return db.selectFrom('prescriptions').selectAll().where('id', '=', id).where('organization_id', '=', organizationId).executeTakeFirst();
 }
 
+/** What a PDS submission may have changed of a prescription since it was written. */
+export async function findSubmissionColumns(db: Kysely<Database>, id: string) {
+  return db
+    .selectFrom('prescriptions')
+    .select(['status', 'scid', 'error_description', 'updated_at', 'supplies_dispensed', 'repeats_remaining', 'last_dispensed_at'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
 /** The prescription whose token page this is, by the forms its key may be stored in (no tenant to scope by). */
 export async function findPrescriptionByToken(db: Kysely<Database>, storedForms: string[]): Promise<PrescriptionRow | undefined> {
   return db.selectFrom('prescriptions').selectAll().where('token', 'in', storedForms).executeTakeFirst();

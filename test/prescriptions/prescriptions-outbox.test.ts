@@ -106,11 +106,12 @@ function failAfterEventInsert() {
       return args.result;
     },
   };
-  const failingAfterAppend = <R>(sink: RecordSink<R>): RecordSink<R> => ({
+  /** `sink` failing after its write; `unseen`: the table it writes without the plugin seeing it (the audit trail's). */
+  const failingAfterAppend = <R>(sink: RecordSink<R>, unseen?: string): RecordSink<R> => ({
     ...sink,
     async write(trx, records) {
       await sink.write(trx, records);
-      seen.push('InsertQueryNode:audit_entries');
+      if (unseen) seen.push(`InsertQueryNode:${unseen}`);
       throw new Error('injected failure before COMMIT');
     },
   });
@@ -134,7 +135,13 @@ describe('the transactional outbox', () => {
     const failing = failAfterEventInsert();
     const db = t.deps.database.withPlugin(failing.plugin);
     // The sinks write with the transaction they are handed: the failing one's.
-    const sinks = [createWebhookOutbox(t.deps), createTokenMessageOutbox(t.deps), createPdsSubmissionOutbox(t.deps), failing.failingAfterAppend(createAuditTrail(t.deps))];
+    // The last sink a change writes to fails after its write: the audit trail's, or for a create (whose audit entry waits for the PDS) the PDS submission's.
+    const pdsOutbox = createPdsSubmissionOutbox(t.deps);
+    const audit = createAuditTrail(t.deps);
+    const sinks =
+      action === 'create'
+        ? [createWebhookOutbox(t.deps), createTokenMessageOutbox(t.deps), audit, failing.failingAfterAppend(pdsOutbox)]
+        : [createWebhookOutbox(t.deps), createTokenMessageOutbox(t.deps), pdsOutbox, failing.failingAfterAppend(audit, 'audit_entries')];
     const ctx: PrescriptionsContext = { ...t.features.prescriptions, db, unitOfWork: createUnitOfWork(db, sinks, t.deps.logger) };
     const body = { value: action === 'reissue' ? { delivery: { method: 'EMAIL', recipient_type: 'PATIENT' } } : action === 'create' ? prescribeBody() : {}, issues: [] };
     const before = await snapshotDatabase(t.deps.database);
@@ -146,7 +153,7 @@ describe('the transactional outbox', () => {
     const message = action === 'reissue' ? ['InsertQueryNode:token_messages'] : [];
     const expected =
       action === 'create'
-        ? ['InsertQueryNode:prescriptions', 'InsertQueryNode:pds_submissions', 'InsertQueryNode:audit_entries']
+        ? ['InsertQueryNode:prescriptions', 'InsertQueryNode:pds_submissions']
         : ['UpdateQueryNode:prescriptions', 'InsertQueryNode:webhook_events', ...message, 'InsertQueryNode:audit_entries'];
     expect(writes.slice(-expected.length)).toEqual(expected);
     // ...and none survived it (the PDS's own records are not erx's: a cease or cancel it confirmed stays confirmed there).
