@@ -1,6 +1,7 @@
 // The credentials the measured requests carry: a sandbox partner, organization and users
 // seeded through the real CLI, and an access token from the real POST /v1/token.
-import { TOKEN_ENDPOINT, type BenchEndpoint, type BenchVariables } from './bench-endpoints.ts';
+import { TOKEN_ENDPOINT, type BenchEndpoint } from './bench-endpoints.ts';
+import type { BenchVariables } from './bench-variables.ts';
 import { resolveRequest, sendForData } from './bench-requests.ts';
 import { prepareApiEnvironment, type ApiEnvironment } from './bench-environment.ts';
 import { findFreePort, runNodeCommand, startChildServer, type ChildServer } from './bench-processes.ts';

@@ -48,9 +48,6 @@ export interface BenchEndpoint {
   minBaselineRatio?: number;
 }
 
-/** The values placeholders are filled from, e.g. {organization_id} or {access_token}. */
-export type BenchVariables = Record<string, string>;
-
 export const JSON_CONTENT = { 'content-type': 'application/json' };
 
 const TOKEN_CREDENTIALS = {
@@ -136,7 +133,7 @@ export const LISTED_USERS = 10_000;
 /** Prescriptions a setup step creates for the patient of the list row. */
 export const LISTED_PRESCRIPTIONS = 1_000;
 
-/** A prescription written in full, sent by SMS to the patient (README, "Prescriptions"). */
+/** A prescription written in full, sent by SMS to the patient (docs/partners/prescriptions.md). */
 export const BENCH_PRESCRIPTION = {
   item_name: 'Amoxicillin',
   item_strength: '500 mg',

@@ -2,7 +2,8 @@
 // with sandbox credentials; each API row is then measured in slices that alternate with
 // slices of its baseline. Both servers stay up, but only one is driven at a time, so they
 // never share the CPU.
-import { API_ENDPOINTS, BASELINE_ENDPOINTS, type BaselineKind, type BenchEndpoint, type BenchVariables } from './bench-endpoints.ts';
+import { API_ENDPOINTS, BASELINE_ENDPOINTS, type BaselineKind, type BenchEndpoint } from './bench-endpoints.ts';
+import type { BenchVariables } from './bench-variables.ts';
 import { requestAccessToken, seedSandboxCredentials } from './bench-credentials.ts';
 import { resolveRequest } from './bench-requests.ts';
 import { runSetupSteps } from './bench-setup.ts';
@@ -10,6 +11,7 @@ import { prepareApiEnvironment, type BenchDatabase } from './bench-environment.t
 import type { BenchOptions } from './bench-options.ts';
 import { measureMetricsCost, type MetricsCost } from './metrics-cost-bench.ts';
 import { findFreePort, startChildServer, type ChildServer } from './bench-processes.ts';
+import type { EndpointMeasurement } from './bench-report.ts';
 import {
   BenchFailure,
   measureAgainstBaseline,
@@ -19,13 +21,6 @@ import {
   type RawRun,
   type WarmBaseline,
 } from './measure-endpoint.ts';
-
-export interface EndpointMeasurement {
-  endpoint: BenchEndpoint;
-  measurement: Measurement;
-  /** Its baseline, measured in the slices between the row's. */
-  baseline: Measurement;
-}
 
 function log(line: string): void {
   process.stdout.write(`${line}\n`);

@@ -5,10 +5,9 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { BaselineKind } from './bench-endpoints.ts';
+import type { BaselineKind, BenchEndpoint } from './bench-endpoints.ts';
 import type { BenchDatabase } from './bench-environment.ts';
 import type { BenchOptions } from './bench-options.ts';
-import type { EndpointMeasurement } from './bench-phases.ts';
 import { REPO_ROOT } from './bench-processes.ts';
 import type { Measurement } from './measure-endpoint.ts';
 
@@ -28,6 +27,14 @@ export interface EndpointResult extends Measurement {
   /** Bulk rows: items per second (req/s × items per request). */
   itemsPerSecond?: number;
   target?: TargetCheck;
+}
+
+/** A row as the run measured it (bench-phases.ts), the report's input. */
+export interface EndpointMeasurement {
+  endpoint: BenchEndpoint;
+  measurement: Measurement;
+  /** Its baseline, measured in the slices between the row's. */
+  baseline: Measurement;
 }
 
 export interface RunReport {

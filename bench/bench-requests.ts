@@ -1,7 +1,8 @@
 // An endpoint row turned into a request ready to send: placeholders filled from the bench
 // variables, the body serialised once (and, for rows whose body varies, a fresh body per
 // request from a counter), and one-off sending outside autocannon.
-import type { BenchEndpoint, BenchVariables, HttpMethod } from './bench-endpoints.ts';
+import type { BenchEndpoint, HttpMethod } from './bench-endpoints.ts';
+import type { BenchVariables } from './bench-variables.ts';
 
 /** The per-request counter's placeholder in a varying body. */
 const COUNTER = '{n}';

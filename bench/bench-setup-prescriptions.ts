@@ -11,8 +11,8 @@ import {
   PATIENTS_PATH,
   TEST_HELPERS_PATIENTS_PATH,
   type BenchEndpoint,
-  type BenchVariables,
 } from './bench-endpoints.ts';
+import type { BenchVariables } from './bench-variables.ts';
 import { resolveRequest, sendForData } from './bench-requests.ts';
 
 /** Requests in flight at once: enough to keep the server busy, few enough to stay polite. */

@@ -4,7 +4,8 @@
 // partner's create stores (normalised e-mail, roles, timestamps), no second process writes to
 // the server's SQLite file, and it costs seconds, not the minutes `erx user create` would
 // take starting one CLI process per user.
-import { JSON_CONTENT, OWNER_BEARER, LISTED_USERS, USERS_PATH, type BenchEndpoint, type BenchVariables } from './bench-endpoints.ts';
+import { JSON_CONTENT, OWNER_BEARER, LISTED_USERS, USERS_PATH, type BenchEndpoint } from './bench-endpoints.ts';
+import type { BenchVariables } from './bench-variables.ts';
 import { resolveRequest, sendForData } from './bench-requests.ts';
 
 /** Create requests in flight at once: enough to keep the server busy, few enough to stay polite. */

@@ -8,8 +8,8 @@ import {
   PRESCRIBER_PROVIDER_DETAILS,
   USERS_PATH,
   type BenchEndpoint,
-  type BenchVariables,
 } from './bench-endpoints.ts';
+import type { BenchVariables } from './bench-variables.ts';
 import { requestAccessToken } from './bench-credentials.ts';
 import { resolveRequest, sendForData } from './bench-requests.ts';
 import { createPrescriptionsToList } from './bench-setup-prescriptions.ts';
@@ -64,7 +64,7 @@ const READ_PRESCRIBER: BenchEndpoint = { name: 'setup: read the prescriber', met
 /**
  * The update-user and prescription rows' precondition: the prescriber holds an active, verified
  * provider record (the seed gave it; sending the same details again changes no identity, so no
- * HI lookup runs). can_prescribe is true only then (README, "Readiness to prescribe"), so it is
+ * HI lookup runs). can_prescribe is true only then (docs/partners/users.md, "Readiness to prescribe"), so it is
  * the check.
  */
 const activatePrescriberRecord: BenchSetupStep = async (baseUrl, variables) => {

@@ -1,7 +1,7 @@
 // Checks a row runs once after its measurement, for what no HTTP answer shows, through the
 // operator CLI on the server's own configuration (as an operator would look). Each throws when
 // the stored state contradicts the row's name and otherwise returns one line for the log.
-import type { BenchVariables } from './bench-endpoints.ts';
+import type { BenchVariables } from './bench-variables.ts';
 import { runNodeCommand } from './bench-processes.ts';
 
 export type StoredCheck = (serverEnv: NodeJS.ProcessEnv, variables: BenchVariables) => Promise<string>;

@@ -2,7 +2,8 @@
 // worktree) run side by side, each on its own fresh data, each set up through its own CLI and
 // API. Each API row is then measured on both in alternating slices (measureAgainstBaseline with
 // the ref's server in the baseline's place), so the machine's drift weighs on both alike.
-import { API_ENDPOINTS, type BenchEndpoint, type BenchVariables } from './bench-endpoints.ts';
+import { API_ENDPOINTS, type BenchEndpoint } from './bench-endpoints.ts';
+import type { BenchVariables } from './bench-variables.ts';
 import { requestAccessToken, seedSandboxCredentials } from './bench-credentials.ts';
 import { prepareApiEnvironment, type BenchDatabase } from './bench-environment.ts';
 import type { CompareBenchOptions } from './bench-options.ts';

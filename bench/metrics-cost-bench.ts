@@ -12,7 +12,8 @@
 // that CPU per request, which is what throughput is the inverse of on a CPU-bound server.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import { API_ENDPOINTS, type BenchVariables } from './bench-endpoints.ts';
+import { API_ENDPOINTS } from './bench-endpoints.ts';
+import type { BenchVariables } from './bench-variables.ts';
 import { withSeededServer } from './bench-credentials.ts';
 import type { BenchOptions } from './bench-options.ts';
 import { findFreePort, startChildServer, type ChildServer } from './bench-processes.ts';

@@ -7,7 +7,8 @@
 import { performance } from 'node:perf_hooks';
 import { openDatabase, sqliteFileIn } from '../src/platform/db/database.ts';
 import { countRows, insertWebhookHistory } from '../test/retention/retention-given.ts';
-import { API_ENDPOINTS, type BenchVariables } from './bench-endpoints.ts';
+import { API_ENDPOINTS } from './bench-endpoints.ts';
+import type { BenchVariables } from './bench-variables.ts';
 import { withSeededServer } from './bench-credentials.ts';
 import { runNodeCommand } from './bench-processes.ts';
 import { resolveRequest, sendOnce, type ResolvedRequest } from './bench-requests.ts';

@@ -131,7 +131,7 @@ export async function buildApp(
   installErrorHandling(app, errorRendering);
   installSuccessReply(app, deps.clock);
   installNosniff(app);
-  await app.register(swagger, describeOpenApi(config, describeWebhooksForOpenApi()));
+  await app.register(swagger, describeOpenApi(config, describeWebhooksForOpenApi(features.webhooks.eventTypes)));
   await app.register(swaggerUi, {
     routePrefix: `${config.basePath}/docs`,
     uiConfig: { url: `${config.basePath}/openapi.json` },

@@ -1,5 +1,5 @@
 // Every setting the service reads, in one table: its environment variable, default and meaning.
-// src/config.ts parses them; the README's configuration table is checked against this table by
+// src/config.ts parses them; docs/operators/configuration.md's table is checked against this table by
 // a test, so the two cannot drift.
 
 export interface Setting {
@@ -65,6 +65,9 @@ export const SETTINGS = {
   customDrugsMax: { env: 'ERX_CUSTOM_DRUGS_MAX', default: '10000', meaning: 'Most custom drugs one organization may hold, its users\' included (422 past it).' },
   retentionWebhookDays: { env: 'ERX_RETENTION_WEBHOOK_DAYS', default: '90', meaning: 'Webhook events whose deliveries all finished are deleted, with their deliveries and attempts, this many days after the event (`erx prune`, and hourly beside every dispatcher).' },
   retentionBodiesDays: { env: 'ERX_RETENTION_BODIES_DAYS', default: '30', meaning: 'Receivers\' response bodies kept on webhook attempts, in days; older attempts keep their row without the body.' },
+  retentionTokenMessageDays: { env: 'ERX_RETENTION_TOKEN_MESSAGE_DAYS', default: '30', meaning: 'Token messages finished (sent, failed or kept) more than this many days ago lose their destination and body (blanked); the row stays, so the list still shows what happened.' },
+  tokenMessageTimeoutMs: { env: 'ERX_TOKEN_MESSAGE_TIMEOUT_MS', default: '10000', meaning: 'Timeout of one token send (a Twilio request, an SMTP conversation), in milliseconds (50 to 60000); a claimed message is leased for two of these and 5 s.' },
+  tokenMessagePollMs: { env: 'ERX_TOKEN_MESSAGE_POLL_MS', default: '1000', meaning: 'How often the token-message runner looks for messages it was not woken for (retries, other processes, expired leases), in milliseconds; at most 1000.' },
   smsTwilioAccountSid: { env: 'ERX_SMS_TWILIO_ACCOUNT_SID', default: '', meaning: 'Twilio Account SID tokens are sent by SMS with (with the auth token and `ERX_SMS_FROM`). Empty: SMS tokens are kept, not sent.' },
   smsTwilioAuthToken: { env: 'ERX_SMS_TWILIO_AUTH_TOKEN', default: '', meaning: 'Twilio auth token of that account.' },
   smsFrom: { env: 'ERX_SMS_FROM', default: '', meaning: 'Sender of token SMS: a Twilio number in E.164 form or an alphanumeric sender id.' },

@@ -129,10 +129,10 @@ describe('loadConfig', () => {
     expect(loadConfig({ ERX_SMTP_URL: 'smtps://u:p@mail.example:465', ERX_SMTP_FROM: 'rx@clinic.example' }).smtp).toEqual({ url: 'smtps://u:p@mail.example:465', from: 'rx@clinic.example' });
   });
 
-  it('is documented in full in the README configuration table', () => {
-    const readme = fs.readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+  it('is documented in full in the configuration table of docs/operators/configuration.md', () => {
+    const page = fs.readFileSync(new URL('../docs/operators/configuration.md', import.meta.url), 'utf8');
     for (const setting of Object.values(SETTINGS)) {
-      expect(readme, setting.env).toContain(`| \`${setting.env}\` |`);
+      expect(page, setting.env).toContain(`| \`${setting.env}\` |`);
     }
   });
 });

@@ -57,11 +57,15 @@ export interface Config {
   customDrugsMax: number;
   retentionWebhookDays: number;
   retentionBodiesDays: number;
+  retentionTokenMessageDays: number;
   auditRetentionYears: number;
   /** Undefined: no metrics listener, and metrics are not kept. */
   metricsPort: number | undefined;
-  /** From the standard OTEL_* variables (README, "Traces"); undefined: traces are off. */
+  /** From the standard OTEL_* variables (docs/operators/traces.md); undefined: traces are off. */
   tracing: TracingSettings | undefined;
+  /** One SMS or e-mail send, in ms (token delivery's own; its lease is two of these and a margin). */
+  tokenMessageTimeoutMs: number;
+  tokenMessagePollMs: number;
   /** Undefined: SMS tokens are kept, not sent. */
   sms: { accountSid: string; authToken: string; from: string; baseUrl: string } | undefined;
   /** Undefined: e-mailed tokens are kept, not sent. */
@@ -328,9 +332,12 @@ export function loadConfig(env: Env = process.env): Config {
     // Up to 100 years: past that, keep everything by another route than a number of days.
     retentionWebhookDays: readInteger(env, 'retentionWebhookDays', 1, 36_500),
     retentionBodiesDays: readInteger(env, 'retentionBodiesDays', 1, 36_500),
+    retentionTokenMessageDays: readInteger(env, 'retentionTokenMessageDays', 1, 36_500),
     auditRetentionYears: readInteger(env, 'auditRetentionYears', 7, 100),
     metricsPort: readMetricsPort(env, port),
     tracing: readTracingSettings(env),
+    tokenMessageTimeoutMs: readInteger(env, 'tokenMessageTimeoutMs', 50, 60_000),
+    tokenMessagePollMs: readInteger(env, 'tokenMessagePollMs', 10, 1_000),
     sms: readSmsSettings(env),
     smtp: readSmtpSettings(env),
   };

@@ -37,7 +37,7 @@ export function daysLeftOf(notAfter: Date, now: Date): number {
   return Math.floor((notAfter.getTime() - now.getTime()) / DAY_MS);
 }
 
-/** The variables of each SOAP setting that is not set, in the README's order. */
+/** The variables of each SOAP setting that is not set, in the order of docs/operators/hi-service.md. */
 export function missingSoapSettings(soap: HiSoapConfig): string[] {
   return REQUIRED_SOAP_SETTINGS.filter(([field]) => soap[field] === undefined).map(([, env]) => env);
 }
@@ -50,7 +50,7 @@ export function checkHiChoice(config: Config): void {
   if (config.hiAdapter !== 'soap') return;
   const missing = missingSoapSettings(config.hiSoap);
   if (missing.length > 0) {
-    throw new ConfigError(`ERX_HI=soap needs settings that are not set: ${missing.join(', ')} (see the README, "HI Service")`);
+    throw new ConfigError(`ERX_HI=soap needs settings that are not set: ${missing.join(', ')} (see docs/operators/hi-service.md)`);
   }
 }
 

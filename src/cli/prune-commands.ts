@@ -1,38 +1,47 @@
-// erx prune [--dry-run] [--json]: retention on demand, the same run every dispatcher's process
-// makes hourly. A terminal sees the totals grow batch by batch on stderr; stdout carries the
-// counts per kind (JSON with --json).
+// erx prune [--dry-run] [--json]: retention on demand, the same run every `erx serve` and
+// `erx worker` makes hourly: the steps the features registered, in order. A terminal sees the
+// totals grow batch by batch on stderr; stdout carries the counts per kind and a line per step
+// (JSON with --json: the counts, and per step its cutoffs, counts and batches).
 import type { Command } from 'commander';
-import { pruneExpiredRecords, RETENTION_KINDS, type PruneReport, type RetentionCounts } from '../retention/index.ts';
+import { pruneExpiredRecords, retentionKindsOf, type PruneReport, type RetentionCounts } from '../retention/index.ts';
 import { addJsonOption, printResult, withFeatures, type CommandOptions } from './cli-output.ts';
 
 function describeCounts(counts: RetentionCounts): string {
-  return RETENTION_KINDS.filter((kind) => counts[kind] > 0)
-    .map((kind) => `${kind} ${counts[kind]}`)
+  return Object.entries(counts)
+    .filter(([, n]) => n > 0)
+    .map(([kind, n]) => `${kind} ${n}`)
     .join(', ');
 }
 
-function describeReport(report: PruneReport): string[] {
+function describeReport(report: PruneReport, kinds: readonly string[]): string[] {
   const verb = report.dry_run ? 'would prune' : 'pruned';
-  const width = Math.max(...RETENTION_KINDS.map((kind) => kind.length));
+  const width = Math.max(...kinds.map((kind) => kind.length), ...report.steps.map((step) => step.step.length));
   return [
-    ...RETENTION_KINDS.map((kind) => `${kind.padEnd(width)}  ${report.counts[kind]}`),
-    `${verb} webhook events created before ${report.cutoffs.webhookEvents}, response bodies before ${report.cutoffs.responseBodies}${report.dry_run ? '' : ` (${report.batches} batches)`}`,
+    ...kinds.map((kind) => `${kind.padEnd(width)}  ${report.counts[kind] ?? 0}`),
+    ...report.steps.map((step) => {
+      const upTo = Object.values(step.cutoffs);
+      const until = upTo.length > 0 ? ` up to ${upTo.join(' / ')}` : '';
+      const setting = step.setting ? ` (${step.setting})` : '';
+      const batches = report.dry_run ? '' : `, ${step.batches} batch${step.batches === 1 ? '' : 'es'}`;
+      return `${step.step.padEnd(width)}  ${verb}${until}${setting}${batches}`;
+    }),
   ];
 }
 
 export function registerPruneCommands(program: Command): void {
   addJsonOption(program.command('prune'))
-    .description('delete what retention keeps only for a while (webhook history, response bodies, idempotency keys, expired SSO tokens and portal sessions), in batches')
+    .description('run the retention steps: delete (or blank) what each feature keeps only for a while (webhook history, response bodies, idempotency keys, expired SSO tokens and portal sessions, token message destinations), in batches')
     .option('--dry-run', 'count what would be pruned; delete nothing')
     .action(async (options: CommandOptions & { dryRun?: boolean }) => {
       const terminal = process.stderr.isTTY === true;
-      const report = await withFeatures(({ retention }) =>
-        pruneExpiredRecords(retention, {
+      const { report, kinds } = await withFeatures(async ({ retention }) => ({
+        kinds: retentionKindsOf(retention),
+        report: await pruneExpiredRecords(retention, {
           dryRun: options.dryRun === true,
           onBatch: terminal ? ({ totals }) => process.stderr.write(`\rprune: ${describeCounts(totals)}\x1b[K`) : undefined,
         }),
-      );
+      }));
       if (terminal && !options.dryRun) process.stderr.write('\n');
-      printResult(options, report, describeReport(report));
+      printResult(options, report, describeReport(report, kinds));
     });
 }

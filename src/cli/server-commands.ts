@@ -7,10 +7,7 @@ import { buildFeatures } from '../features.ts';
 import { tuneV8ForServing } from '../platform/v8-tuning.ts';
 import { assembleDeps, closeDeps, migrateConfiguredDatabase } from '../runtime.ts';
 import { startMetricsExposure, startServer } from '../server.ts';
-import { startRetentionSchedule } from '../retention/index.ts';
-import { watchDispatcher } from '../system/index.ts';
-import { startTokenMessageRunner } from '../token-delivery/index.ts';
-import { startWebhookDispatcher } from '../webhooks/index.ts';
+import { startBackgroundLoops } from '../platform/delivery/index.ts';
 import { addJsonOption, printResult, withFeatures, type CommandOptions } from './cli-output.ts';
 
 async function serve(options: { seedIfEmpty?: boolean }): Promise<void> {
@@ -22,44 +19,32 @@ async function serve(options: { seedIfEmpty?: boolean }): Promise<void> {
     const seed = await seedSandbox(features.onboarding, features);
     process.stdout.write(`${describeSandboxSeed(seed).join('\n')}\n\n`);
   }
-  // Deliveries go out from every serving process; on close, the attempts in flight finish and
-  // record their outcome before the database closes. Retention runs hourly beside them.
-  const dispatcher = startWebhookDispatcher(features.webhooks);
-  watchDispatcher(features.system, dispatcher);
-  const retention = startRetentionSchedule(features.retention);
-  const tokens = startTokenMessageRunner(features.tokenDelivery, { id: dispatcher.id });
-  const server = await startServer(deps, features, undefined, { beforeClosingDeps: () => stopAll([dispatcher, retention, tokens]) });
+  // Every background loop (deliveries, token messages, retention) runs in every serving process;
+  // on close they drain (the attempts in flight finish and record their outcome) before the database closes.
+  const loops = startBackgroundLoops(features.backgroundLoops, deps.logger);
+  const server = await startServer(deps, features, undefined, { beforeClosingDeps: () => loops.stop() });
   const metricsLine = server.metricsUrl ? `erx metrics on ${server.metricsUrl}/metrics\n` : '';
   process.stdout.write(`erx listening on ${server.url}${config.basePath} (${config.mode}, ${deps.database.describe})\n${metricsLine}`);
   exitOnSignal(deps.logger, () => server.stop());
 }
 
-/** `erx worker`: the webhook dispatcher alone, beside or instead of the servers' own. */
+/** `erx worker`: the background loops alone (deliveries, token messages, retention), beside or instead of the servers' own. */
 async function work(): Promise<void> {
   const config = loadConfig();
   const deps = await assembleDeps(config, { traced: true, exposeMetrics: true });
   const features = buildFeatures(deps);
   const metricsListener = await startMetricsExposure(deps, features);
-  const dispatcher = startWebhookDispatcher(features.webhooks);
-  const retention = startRetentionSchedule(features.retention);
-  const tokens = startTokenMessageRunner(features.tokenDelivery, { id: dispatcher.id });
+  const loops = startBackgroundLoops(features.backgroundLoops, deps.logger);
   const metricsLine = metricsListener ? `erx metrics on ${metricsListener.url}/metrics\n` : '';
-  process.stdout.write(`erx worker ${dispatcher.id} dispatching webhooks and token messages (${config.mode}, ${deps.database.describe})\n${metricsLine}`);
+  process.stdout.write(`erx worker ${loops.runnerId} dispatching webhooks and token messages (${config.mode}, ${deps.database.describe})\n${metricsLine}`);
   exitOnSignal(deps.logger, async () => {
     try {
       await metricsListener?.close();
-      await stopAll([dispatcher, retention, tokens]);
+      await loops.stop();
     } finally {
       await closeDeps(deps);
     }
   });
-}
-
-/** The dispatcher, the token runner and the retention schedule stop together; all are awaited whatever any does. */
-async function stopAll(running: ReadonlyArray<{ stop(): Promise<void> }>): Promise<void> {
-  const results = await Promise.allSettled(running.map((each) => each.stop()));
-  const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
-  if (failed) throw failed.reason;
 }
 
 /** On SIGTERM or SIGINT: stop, then exit 0 (1 if stopping failed). */
@@ -87,7 +72,7 @@ export function registerServerCommands(program: Command): void {
 
   program
     .command('worker')
-    .description('deliver webhooks only: the dispatcher every `erx serve` also runs (configuration from the environment)')
+    .description('run the background loops only (webhook deliveries, token messages, retention), as every `erx serve` also does (configuration from the environment)')
     .action(work);
 
   addJsonOption(program.command('migrate'))

@@ -2,12 +2,8 @@
 // path, into the process's metrics. A decorator around the port (runtime.ts wraps the adapter it
 // builds), so neither the adapters nor their callers know about metrics.
 import type { HiCallOutcome, HiOperation, Metrics } from '../platform/metrics/metrics.ts';
-import { HiServiceRejectedError, HiServiceUnreachableError, type HiServicePort } from './hi-service-port.ts';
-
-function outcomeOfError(error: unknown): HiCallOutcome {
-  if (error instanceof HiServiceRejectedError) return 'rejected';
-  return error instanceof HiServiceUnreachableError ? 'unreachable' : 'error';
-}
+import { classifyHiFailure } from './hi-service-failure.ts';
+import type { HiServicePort } from './hi-service-port.ts';
 
 async function measured<T extends { kind: HiCallOutcome }>(metrics: Metrics, operation: HiOperation, searchPath: string | undefined, call: () => Promise<T>): Promise<T> {
   const started = performance.now();
@@ -16,7 +12,7 @@ async function measured<T extends { kind: HiCallOutcome }>(metrics: Metrics, ope
     metrics.recordHiServiceCall(operation, searchPath, answer.kind, (performance.now() - started) / 1000);
     return answer;
   } catch (error) {
-    metrics.recordHiServiceCall(operation, searchPath, outcomeOfError(error), (performance.now() - started) / 1000);
+    metrics.recordHiServiceCall(operation, searchPath, classifyHiFailure(error).outcome, (performance.now() - started) / 1000);
     throw error;
   }
 }

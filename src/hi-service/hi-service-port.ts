@@ -110,7 +110,10 @@ export function wireName(name: string): string {
   return Array.from(name).slice(0, HI_WIRE_NAME_LENGTH).join('');
 }
 
-/** The HI Service could not be reached; callers answer `hi_service_error` (precheck) or 500. */
+/**
+ * The HI Service could not be reached; callers answer `hi_service_error` (the precheck), 503 (a
+ * patient's create or update) or 500 (a provider lookup: nothing was saved).
+ */
 export class HiServiceUnreachableError extends Error {
   override readonly name: string = 'HiServiceUnreachableError';
 
@@ -122,7 +125,7 @@ export class HiServiceUnreachableError extends Error {
 /**
  * The HI Service answered with an Error or Fatal status (a SOAP fault or a result whose service
  * message has that severity): it was reached, but gave no answer to use. Kept apart from "no
- * match"; a subclass of the unreachable error, so callers still answer `hi_service_error` or 500.
+ * match"; a subclass of the unreachable error, so callers answer it as they answer that one.
  * `code` is the service's message code; neither field may carry a demographic or identifier.
  */
 export class HiServiceRejectedError extends HiServiceUnreachableError {

@@ -3,7 +3,8 @@
 // Demographics and identifiers never go into a span.
 import { SpanKind, SpanStatusCode, type Tracer } from '@opentelemetry/api';
 import { ATTR_ERROR_TYPE } from '@opentelemetry/semantic-conventions';
-import { HiServiceRejectedError, HiServiceUnreachableError, type HiServicePort } from './hi-service-port.ts';
+import { classifyHiFailure } from './hi-service-failure.ts';
+import type { HiServicePort } from './hi-service-port.ts';
 
 export const HI_SPAN_ATTRIBUTES = {
   operation: 'erx.hi.operation',
@@ -29,8 +30,7 @@ async function traced<T extends { kind: string }>(tracer: Tracer, operation: str
       span.setAttribute(HI_SPAN_ATTRIBUTES.outcome, result.kind);
       return result;
     } catch (error) {
-      const outcome = error instanceof HiServiceRejectedError ? 'rejected' : error instanceof HiServiceUnreachableError ? 'unreachable' : 'error';
-      span.setAttribute(HI_SPAN_ATTRIBUTES.outcome, outcome);
+      span.setAttribute(HI_SPAN_ATTRIBUTES.outcome, classifyHiFailure(error).outcome);
       span.setAttribute(ATTR_ERROR_TYPE, error instanceof Error ? error.name : 'error');
       span.setStatus({ code: SpanStatusCode.ERROR });
       throw error;

@@ -41,6 +41,7 @@ export {
   type HiFixtures,
 } from './hi-fixture-file.ts';
 export { HI_DEMO_FIXTURES, HI_DEMO_PATIENTS, HI_DEMO_PROVIDERS, loadHiSandboxFixtures } from './hi-demo-fixtures.ts';
+export { classifyHiFailure, type HiFailure, type HiFailureOutcome } from './hi-service-failure.ts';
 export { HI_SPAN_ATTRIBUTES, traceHiService } from './hi-service-tracing.ts';
 export {
   createHiSandboxSimulator,

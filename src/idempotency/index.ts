@@ -3,3 +3,4 @@
 // files import each other directly. test/architecture/imports.test.ts holds it.
 export { createIdempotencyContext, type IdempotencyContext } from './idempotency-service.ts';
 export { installIdempotencyKeys } from './idempotency-hook.ts';
+export { createIdempotencyRetentionStep } from './idempotency-retention.ts';

@@ -153,7 +153,7 @@ describe('runIhiSearch', () => {
     };
     const attempts: SearchAttempt[] = [];
     await expect(runIhiSearch(port, HI_CONTEXT, ALL_IDENTIFIERS, DEMOGRAPHICS, ['mobile', 'email'], attempts)).rejects.toThrow('bug');
-    expect(attempts).toEqual([{ path: 'mobile', hiResult: 'failed', durationMs: expect.any(Number) }]);
+    expect(attempts).toEqual([{ path: 'mobile', hiResult: 'error', durationMs: expect.any(Number) }]);
   });
 
   it('lets an unexpected adapter failure propagate', async () => {

@@ -2,9 +2,9 @@
 // order table as one constant, which paths a body can use, and the walk through them.
 import { performance } from 'node:perf_hooks';
 import {
-  HiServiceRejectedError,
-  HiServiceUnreachableError,
+  classifyHiFailure,
   type HiCallContext,
+  type HiFailureOutcome,
   type HiDemographics,
   type HiServicePort,
   type IhiFound,
@@ -107,10 +107,10 @@ export interface SearchAttempt {
   path: IhiSearchPath;
   /**
    * What the HI Service answered; `rejected`: an Error or Fatal answer (its severity and code in
-   * `reason`); `unreachable`: no answer (transport, timeout, budget); `failed`: the adapter threw
-   * something else.
+   * `reason`); `unreachable`: no answer (transport, timeout, budget); `error`: the adapter threw
+   * something else (classifyHiFailure, the HI face, names all three).
    */
-  hiResult: 'found' | 'no_match' | 'rejected' | 'unreachable' | 'failed';
+  hiResult: 'found' | 'no_match' | HiFailureOutcome;
   durationMs: number;
   /** For a rejection: `<severity> <code>`, the service's message code (never the caller's input). */
   reason?: string;
@@ -158,9 +158,8 @@ function budgetedContext(context: HiCallContext, budget: SearchBudget): HiCallCo
 }
 
 function attemptOf(path: IhiSearchPath, error: unknown, durationMs: number): SearchAttempt {
-  if (error instanceof HiServiceRejectedError) return { path, hiResult: 'rejected', durationMs, reason: `${error.severity} ${error.code}` };
-  const hiResult = error instanceof HiServiceUnreachableError ? 'unreachable' : 'failed';
-  return { path, hiResult, durationMs };
+  const failure = classifyHiFailure(error);
+  return { path, hiResult: failure.outcome, durationMs, ...(failure.outcome === 'rejected' ? { reason: failure.reason } : {}) };
 }
 
 /**
@@ -191,7 +190,7 @@ export async function runIhiSearch(
     } catch (error) {
       const attempt = attemptOf(path, error, elapsedSince(started));
       attempts.push(attempt);
-      if (attempt.hiResult === 'failed') throw error;
+      if (attempt.hiResult === 'error') throw error;
       if (attempt.hiResult === 'rejected') return { kind: 'unreachable', searchedPath: path, failedPaths, refused: true };
       return budget?.spent() ? { kind: 'unreachable', searchedPath: path, failedPaths, budgetSpent: true } : { kind: 'unreachable', searchedPath: path, failedPaths };
     }

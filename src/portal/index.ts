@@ -9,3 +9,4 @@ export { PUBLIC_ROUTE_LIMITS } from './portal-address-limits.ts';
 export { medicineSearchPages } from './medicine-search-pages.ts';
 export { prescriptionPages } from './prescription-pages.ts';
 export { signInPages } from './sign-in-pages.ts';
+export { createPortalFormsRetentionStep } from './portal-forms-retention.ts';

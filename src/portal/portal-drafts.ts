@@ -7,7 +7,6 @@
 import { Type } from '@sinclair/typebox';
 import { holdsCapability } from '../auth/index.ts';
 import { requirePatient } from '../patients/index.ts';
-import { ApiError } from '../platform/http/api-error.ts';
 import { bodyFields, type FieldError, type SubmittedBody } from '../platform/http/body-validation.ts';
 import { approveDraft, declineDraft, DECLINE_REASON_MAX_LENGTH, listDrafts, prepareDraft, readDraft, type DraftView } from '../prescriptions/index.ts';
 import type { PortalSession } from '../sso/index.ts';
@@ -142,26 +141,14 @@ export function readDraftPage(ctx: PortalContext, session: PortalSession, draftI
 
 export type DecisionOutcome = { kind: 'approved'; patientId: string; scid: string } | { kind: 'declined'; draftId: string } | { kind: 'page'; status: 409 | 422; page: DraftPage };
 
-/** A refusal the page shows (409: the draft was decided already, or the prescriber cannot prescribe); anything else is thrown on. */
-function conflictOf(error: unknown): string {
-  if (error instanceof ApiError && error.code === 'CONFLICT') return error.detail;
-  throw error;
-}
-
 /** Approves the draft (named to the session's user) once per approval form; a repeat lands on the prescription it made. */
 export async function submitApproval(ctx: PortalContext, session: PortalSession, draftId: string, submitted: SubmittedBody): Promise<DecisionOutcome> {
   const target = (await readDraft(ctx.prescriptions, session, draftId)).draftId;
   const once = await submitOnce(ctx.forms, session, stringOf(bodyFields(submitted).form_id), { purpose: 'approve_draft', target }, async (): Promise<FormAttempt<DecisionOutcome>> => {
-    let errors: string[];
-    let status: 409 | 422 = 422;
-    try {
-      const read = await approveDraft(ctx.prescriptions, session, target, session.reserved);
-      if (read.ok) return { result: read.value.scid, outcome: { kind: 'approved', ...read.value } };
-      errors = read.errors.map((error) => `${error.field}: ${error.message}`);
-    } catch (error) {
-      errors = [conflictOf(error)];
-      status = 409;
-    }
+    const read = await approveDraft(ctx.prescriptions, session, target, session.reserved);
+    if (read.ok) return { result: read.value.scid, outcome: { kind: 'approved', ...read.value } };
+    // 409: the draft was decided already, or the prescriber cannot prescribe; 422: the body no longer passes.
+    const [status, errors] = 'refused' in read ? [409 as const, [read.refused]] : [422 as const, read.errors.map((error) => `${error.field}: ${error.message}`)];
     return { result: undefined, outcome: { kind: 'page', status, page: await draftPageOf(ctx, session, target, { errors }) } };
   });
   if (once.kind === 'first') return once.outcome;
@@ -174,16 +161,9 @@ export async function submitDecline(ctx: PortalContext, session: PortalSession, 
   const target = (await readDraft(ctx.prescriptions, session, draftId)).draftId;
   const reason = stringOf(bodyFields(submitted).reason);
   const once = await submitOnce(ctx.forms, session, stringOf(bodyFields(submitted).form_id), { purpose: 'decline_draft', target }, async (): Promise<FormAttempt<DecisionOutcome>> => {
-    let errors: string[];
-    let status: 409 | 422 = 422;
-    try {
-      const read = await declineDraft(ctx.prescriptions, session, target, { value: { reason }, issues: submitted.issues });
-      if (read.ok) return { result: target, outcome: { kind: 'declined', draftId: target } };
-      errors = read.errors.map((error) => (error.code === 'REQUIRED_FIELD' ? error.message : `The reason ${error.message}.`));
-    } catch (error) {
-      errors = [conflictOf(error)];
-      status = 409;
-    }
+    const read = await declineDraft(ctx.prescriptions, session, target, { value: { reason }, issues: submitted.issues });
+    if (read.ok) return { result: target, outcome: { kind: 'declined', draftId: target } };
+    const [status, errors] = 'refused' in read ? [409 as const, [read.refused]] : [422 as const, read.errors.map((error) => (error.code === 'REQUIRED_FIELD' ? error.message : `The reason ${error.message}.`))];
     return { result: undefined, outcome: { kind: 'page', status, page: await draftPageOf(ctx, session, target, { reason, errors }) } };
   });
   return once.kind === 'first' ? once.outcome : { kind: 'declined', draftId: target };

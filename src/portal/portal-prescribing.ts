@@ -6,7 +6,6 @@
 // entry point.
 import { findPbsItem, searchMedicines } from '../medicines/index.ts';
 import { requirePatient } from '../patients/index.ts';
-import { ApiError } from '../platform/http/api-error.ts';
 import { bodyFields, type SubmittedBody } from '../platform/http/body-validation.ts';
 import { prescribeOrRefuse, referenceOf } from '../prescriptions/index.ts';
 import type { PortalSession } from '../sso/index.ts';
@@ -105,12 +104,6 @@ export async function readPrescriptionForm(ctx: PortalContext, session: PortalSe
 
 export type FormOutcome = { kind: 'created'; scid: string } | { kind: 'form'; status: 200 | 409 | 422; page: FormPage };
 
-/** The 409 a prescribing call may answer (the lifecycle or the prescriber's readiness refuses), as a message to show; anything else is thrown on. */
-export function conflictMessageOf(error: unknown): string {
-  if (error instanceof ApiError && error.code === 'CONFLICT') return error.detail;
-  throw error;
-}
-
 export const formIdOf = (submitted: SubmittedBody): string => {
   const sent = bodyFields(submitted).form_id;
   return typeof sent === 'string' ? sent : '';
@@ -143,13 +136,8 @@ export async function prescribeBodyOfForm(ctx: PortalContext, values: FormValues
 
 async function createFromForm(ctx: PortalContext, session: PortalSession, patientId: string, values: FormValues, submitted: SubmittedBody, formId: string): Promise<FormOutcome> {
   const { body, issues } = await prescribeBodyOfForm(ctx, values, session.reserved);
-  let refusal: { status: 409 | 422; errors: FormErrors };
-  try {
-    const read = await prescribeOrRefuse(ctx.prescriptions, session, { userId: session.userId, patientId }, { value: body, issues: [...submitted.issues, ...issues] });
-    if (read.ok) return { kind: 'created', scid: referenceOf(read.value) };
-    refusal = { status: 422, errors: formErrorsOf(read.errors) };
-  } catch (error) {
-    refusal = { status: 409, errors: { fields: {}, general: [conflictMessageOf(error)] } };
-  }
+  const read = await prescribeOrRefuse(ctx.prescriptions, session, { userId: session.userId, patientId }, { value: body, issues: [...submitted.issues, ...issues] });
+  if (read.ok) return { kind: 'created', scid: referenceOf(read.value) };
+  const refusal = 'refused' in read ? { status: 409 as const, errors: { fields: {}, general: [read.refused] } } : { status: 422 as const, errors: formErrorsOf(read.errors) };
   return { kind: 'form', status: refusal.status, page: await formPageOf(ctx, session, patientId, values, { errors: refusal.errors, formId }) };
 }

@@ -22,7 +22,7 @@ import {
 import { DETAIL_FIELDS, DETAIL_LABELS } from './prescription-form-fields.ts';
 import type { PortalSession } from '../sso/index.ts';
 import { issueFormId, submitOnce, type FormAttempt } from './portal-forms-service.ts';
-import { conflictMessageOf, formIdOf } from './portal-prescribing.ts';
+import { formIdOf } from './portal-prescribing.ts';
 import { choiceOfDelivery, deliveryChoicesOf, describeDelivery, type Choice } from './prescription-choices.ts';
 import { deliveryOfChoice } from './prescription-form.ts';
 import { shownReserved, type PatientView, type PortalContext } from './portal-service.ts';
@@ -178,13 +178,8 @@ async function changeFromForm(ctx: PortalContext, session: PortalSession, ids: {
   const delivery = action === 'reissue' ? deliveryOfChoice(sendTo) : undefined;
   const body = { ...session.reserved, ...(delivery ? { delivery } : {}) };
   const actorMustPrescribe = needsReadinessFor(session.roles, CHANGE_CAPABILITIES[action]);
-  let refusal: { status: 409 | 422; errors: string[] };
-  try {
-    const read = await changePrescriptionOrRefuse(ctx.prescriptions, session, { userId: session.userId, ...ids }, action, { value: body, issues: submitted.issues }, actorMustPrescribe);
-    if (read.ok) return { kind: 'done' };
-    refusal = { status: 422, errors: read.errors.map((error) => error.message) };
-  } catch (error) {
-    refusal = { status: 409, errors: [conflictMessageOf(error)] };
-  }
+  const read = await changePrescriptionOrRefuse(ctx.prescriptions, session, { userId: session.userId, ...ids }, action, { value: body, issues: submitted.issues }, actorMustPrescribe);
+  if (read.ok) return { kind: 'done' };
+  const refusal = 'refused' in read ? { status: 409 as const, errors: [read.refused] } : { status: 422 as const, errors: read.errors.map((error) => error.message) };
   return { kind: 'confirm', status: refusal.status, confirmation: await confirmationOf(ctx, session, ids, form, refusal.errors) };
 }

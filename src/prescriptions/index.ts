@@ -2,7 +2,8 @@
 // reads the portal calls, the form's fields and choices. Code outside src/prescriptions/ (other
 // features, app.ts, cli/, bench/, test/) imports only this file; its own files import each other
 // directly. test/architecture/imports.test.ts holds it.
-export { createPrescriptionsContext, prescribe, prescribeOrRefuse, type PrescriptionsContext } from './prescriptions-service.ts';
+export { createPrescriptionsContext, type PrescribingResult, type PrescriptionsContext } from './prescriptions-service.ts';
+export { prescribe, prescribeOrRefuse } from './prescription-create.ts';
 export { SANDBOX_PHARMACIES } from './pharmacy-directory.ts';
 export { approveDraft, declineDraft, DECLINE_REASON_MAX_LENGTH, type DraftCaller, type DraftView, listDrafts, prepareDraft, readDraft } from './prescription-drafts.ts';
 export { changePrescription, changePrescriptionOrRefuse, type PrescriptionChange } from './prescription-changes.ts';
@@ -13,6 +14,7 @@ export {
   PRESCRIPTION_ACTIONS,
   PRESCRIPTION_CHANGES,
   PRESCRIPTION_EVENT_TYPES,
+  PRESCRIPTION_EVENTS,
   transitionOf,
   TRANSITIONS,
   type PrescriptionAction,
@@ -33,5 +35,6 @@ export { isScidFormat, isValidScid } from '../pds/index.ts';
 export { tokenPageRoutes } from './token-page-routes.ts';
 export { describeMedicine, renderScidQrCode } from './token-page-view.ts';
 export { createPdsSubmissionOutbox, type PdsSubmissionOutbox } from './pds-submission-outbox.ts';
-export { runDueSubmissions, type PdsSettings } from './pds-submission.ts';
+export { runDueSubmissions } from './pds-submission.ts';
+export type { PdsSettings } from './pds-settings.ts';
 export { startPdsSubmissionRunner } from './pds-submission-runner.ts';

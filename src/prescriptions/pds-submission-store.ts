@@ -19,3 +19,9 @@ export async function withdrawPdsSubmission(trx: Kysely<Database>, id: string, a
   const result = await trx.updateTable('pds_submissions').set({ status: 'withdrawn', completed_at: at, lease_owner: null, lease_expires_at: null }).where('id', '=', id).where('status', '=', 'pending').executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
+
+/** When the earliest pending submission is due after `now`, if any (one due already but leased elsewhere is the poll's). */
+export async function findNextSubmissionAttempt(db: Kysely<Database>, now: string): Promise<Date | undefined> {
+  const row = await db.selectFrom('pds_submissions').select('next_attempt_at').where('status', '=', 'pending').where('next_attempt_at', '>', now).orderBy('next_attempt_at').limit(1).executeTakeFirst();
+  return row ? new Date(row.next_attempt_at) : undefined;
+}

@@ -8,36 +8,20 @@
 // (ERX_PDS_BUDGET_MS), past which it becomes Error. A crash anywhere leaves the job pending;
 // the next claim submits the same unique id again and the PDS answers with the same SCID, so
 // the PDS holds exactly one script.
-import type { Logger } from 'pino';
 import { auditRecords } from '../audit/index.ts';
 import { requirePatient, type PatientRow } from '../patients/index.ts';
-import type { PdsPort, PdsResult, PdsAccepted, PdsSubmission } from '../pds/index.ts';
+import type { PdsResult, PdsAccepted, PdsSubmission } from '../pds/index.ts';
 import { readPrescriptionLegalContent, type PrescriptionLegalContent } from './prescription-legal-content.ts';
 import { recordPrescriptionAction } from './prescription-events.ts';
 import { recordTokenMessage } from './prescription-token-message.ts';
 import { claimDueSubmissions, recordSubmissionOutcomeIfFenced, submissionLeaseMs } from './pds-submission-lease.ts';
-import type { PdsSubmissionOutbox } from './pds-submission-outbox.ts';
-import type { PdsSubmissionRow } from './pds-submission-store.ts';
+import { findNextSubmissionAttempt, type PdsSubmissionRow } from './pds-submission-store.ts';
 import type { ReservedValues } from './prescription-events.ts';
 import type { PrescriptionsContext } from './prescriptions-service.ts';
+export type { PdsSettings } from './pds-settings.ts';
 import { findPrescriptionById, updatePrescriptionInStatus } from './prescriptions-store.ts';
 import { nameApprovedDraftsBySCID } from './prescription-drafts-store.ts';
 
-export interface PdsSettings {
-  port: PdsPort;
-  /** How long a create waits for the first attempt's answer (ERX_PDS_WAIT_MS). */
-  waitMs: number;
-  /** One call's bound (ERX_PDS_TIMEOUT_MS): the lease covers it. */
-  timeoutMs: number;
-  outbox: PdsSubmissionOutbox;
-  /** Who claims in this process (lease owner). */
-  runnerId: string;
-  logger: Logger;
-  /** Sandbox fault injection (ERX_SANDBOX_KILL_AFTER_PDS_SUBMIT): runs once the PDS accepted, before erx commits. */
-  afterAccepted?: () => void;
-  /** Attempts under way in this process (a runner's stop waits for them). */
-  inFlight: Set<Promise<void>>;
-}
 
 /** The wait before the next attempt while the PDS cannot be reached: 1 s, 2 s, 4 s... at most 60 s. */
 export function retryDelayMs(attemptsMade: number): number {
@@ -138,13 +122,11 @@ export async function settleNewSubmission(ctx: PrescriptionsContext, prescriptio
   clearTimeout(timer);
 }
 
-/** Claims what is due and attempts it, a few at a time, until nothing due is left; how many were attempted. */
-export async function runDueSubmissions(ctx: PrescriptionsContext, batch = 8): Promise<number> {
-  let attempted = 0;
+/** Claims what is due and attempts it, a few at a time, until nothing due is left; when the earliest retry is due, if any. */
+export async function runDueSubmissions(ctx: PrescriptionsContext, batch = 8): Promise<Date | undefined> {
   for (;;) {
     const jobs = await claimDueSubmissions(ctx.db, claimOf(ctx, batch));
-    if (jobs.length === 0) return attempted;
+    if (jobs.length === 0) return findNextSubmissionAttempt(ctx.db, ctx.clock.now().toISOString());
     await Promise.all(jobs.map((job) => track(ctx, attemptSubmission(ctx, job))));
-    attempted += jobs.length;
   }
 }

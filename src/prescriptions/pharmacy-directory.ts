@@ -1,5 +1,5 @@
 // The sandbox's pharmacy directory: a few fictional pharmacies a prescription can be sent to
-// (delivery recipient_type PHARMACY), each reachable by e-mail and SMS. The README lists them;
+// (delivery recipient_type PHARMACY), each reachable by e-mail and SMS. docs/partners/prescriptions.md lists them;
 // a test checks that it lists every one. Nothing is sent to them: deliveries are recorded.
 
 export interface Pharmacy {

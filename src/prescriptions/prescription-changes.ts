@@ -17,11 +17,13 @@ import { viewOfPrescription } from './prescription-view.ts';
 import { ReissueBody, type Prescription } from './prescriptions-schemas.ts';
 import {
   readScid,
+  refusedAsResult,
   requirePrescriberAndPatient,
   requireReadyPrescriber,
   reservedOf,
   type PatientPath,
   type PrescribingCaller,
+  type PrescribingResult,
   type PrescriptionsContext,
 } from './prescriptions-service.ts';
 import { findPrescriptionOfPatient, updatePrescriptionInStatus, type PrescriptionRow } from './prescriptions-store.ts';
@@ -98,7 +100,7 @@ async function applyChange(ctx: PrescriptionsContext, change: Change, reserved: 
   });
 }
 
-/** Makes the change; a refused body is a 422. */
+/** Makes the change; a refused body is a 422, a refused change a 409. */
 export async function changePrescription(
   ctx: PrescriptionsContext,
   caller: PrescribingCaller,
@@ -108,10 +110,10 @@ export async function changePrescription(
   /** false: the actor need not be able to prescribe (a portal rx_reader reissuing; see capabilities.ts). */
   actorMustPrescribe = true,
 ): Promise<Prescription> {
-  return valueOrRefuse(await changePrescriptionOrRefuse(ctx, caller, ids, action, submitted, actorMustPrescribe));
+  return valueOrRefuse(await readAndChange(ctx, caller, ids, action, submitted, actorMustPrescribe));
 }
 
-/** As changePrescription, but a refused body is returned as its field errors (the portal shows them). */
+/** As changePrescription, for the portal: a refused body or change is its result (PrescribingResult). */
 export async function changePrescriptionOrRefuse(
   ctx: PrescriptionsContext,
   caller: PrescribingCaller,
@@ -119,6 +121,18 @@ export async function changePrescriptionOrRefuse(
   action: PrescriptionChange,
   submitted: SubmittedBody,
   actorMustPrescribe = true,
+): Promise<PrescribingResult<Prescription>> {
+  return refusedAsResult(() => readAndChange(ctx, caller, ids, action, submitted, actorMustPrescribe));
+}
+
+/** The change: a refused body is returned as its field errors, a refused change (409) thrown (and noted in the audit trail). */
+async function readAndChange(
+  ctx: PrescriptionsContext,
+  caller: PrescribingCaller,
+  ids: PatientPath & { scid: string },
+  action: PrescriptionChange,
+  submitted: SubmittedBody,
+  actorMustPrescribe: boolean,
 ): Promise<BodyRead<Prescription>> {
   const scid = readScid(ids.scid);
   const { prescriber, patient } = await requirePrescriberAndPatient(ctx, caller, ids);

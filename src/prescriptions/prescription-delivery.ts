@@ -47,7 +47,7 @@ function toPharmacy(input: DeliveryInput): { columns?: DeliveryColumns; issues: 
     return { issues: [issue(PHARMACY_FIELD, 'delivery.pharmacy_id is required when recipient_type is PHARMACY', 'REQUIRED_FIELD')] };
   }
   const pharmacy = findSandboxPharmacy(input.pharmacy_id);
-  if (!pharmacy) return { issues: [issue(PHARMACY_FIELD, 'is not a pharmacy of the sandbox directory (the README lists them)')] };
+  if (!pharmacy) return { issues: [issue(PHARMACY_FIELD, 'is not a pharmacy of the sandbox directory (docs/partners/prescriptions.md lists them)')] };
   return {
     columns: {
       delivery_method: input.method,

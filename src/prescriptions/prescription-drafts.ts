@@ -2,7 +2,7 @@
 // organization: the body is judged as a create would judge it for that prescriber and patient,
 // and kept, validated, as a JSON document (the create path's own input, so fields the create
 // path gains need nothing here). A waiting draft has no SCID and sends no event. Its
-// prescriber approves it, which hands the body back to prescribeOrRefuse (the create path of
+// prescriber approves it, which hands the body back to readAndPrescribe (the create path of
 // every entry point: the same rules, the prescription.created event, the SCID, the audit
 // entry), with the draft's decision committed in the prescription's own transaction; or
 // declines it with a reason, which the queue manager is shown. A draft is decided once: the
@@ -19,7 +19,8 @@ import { newId } from '../platform/ids.ts';
 import { listReadyPrescribers, readPrescriberProfile, type CallerOrganization } from '../users/index.ts';
 import type { ReservedValues } from './prescription-events.ts';
 import { decideDraft, findDraftOfUser, insertDraft, listDraftsOfUser, type DraftListing } from './prescription-drafts-store.ts';
-import { judgePrescribeBody, prescribeOrRefuse, requireReadyPrescriber, type PrescriptionsContext } from './prescriptions-service.ts';
+import { readAndPrescribe } from './prescription-create.ts';
+import { judgePrescribeBody, refusedAsResult, requireReadyPrescriber, type PrescribingResult, type PrescriptionsContext } from './prescriptions-service.ts';
 import { describeMedicine } from './token-page-view.ts';
 
 /** Who acts on the queue: a user of an organization (a portal session is one). */
@@ -155,13 +156,18 @@ async function settleDraft(trx: Kysely<Database>, row: DraftListing, decision: P
 /**
  * Approves a draft named to the caller: its body (with the caller's reserved values, for the
  * event) goes through the create path, and the draft is settled in the same transaction. A body
- * the create path now refuses (a drug since deleted) comes back as its field errors.
+ * the create path now refuses (a drug since deleted) comes back as its field errors; a draft
+ * decided already, or a prescriber who cannot prescribe, as refused.
  */
-export async function approveDraft(ctx: PrescriptionsContext, caller: DraftCaller, draftId: string, reserved: ReservedValues): Promise<BodyRead<{ scid: string; patientId: string }>> {
+export async function approveDraft(ctx: PrescriptionsContext, caller: DraftCaller, draftId: string, reserved: ReservedValues): Promise<PrescribingResult<{ scid: string; patientId: string }>> {
+  return refusedAsResult(() => approve(ctx, caller, draftId, reserved));
+}
+
+async function approve(ctx: PrescriptionsContext, caller: DraftCaller, draftId: string, reserved: ReservedValues): Promise<BodyRead<{ scid: string; patientId: string }>> {
   const row = await requireDraftNamedTo(ctx, caller, draftId);
   if (row.status !== 'waiting') throw alreadyDecided(row);
   const body = { ...(JSON.parse(row.body) as Record<string, unknown>), ...reserved };
-  const read = await prescribeOrRefuse(ctx, caller, { userId: caller.userId, patientId: row.patient_id }, { value: body, issues: [] }, async (work, created) => {
+  const read = await readAndPrescribe(ctx, caller, { userId: caller.userId, patientId: row.patient_id }, { value: body, issues: [] }, async (work, created) => {
     const at = ctx.clock.now().toISOString();
     await settleDraft(work.trx, row, { status: 'approved', scid: created.scid, decline_reason: null, decided_by_user_id: caller.userId, decided_at: at });
     const entry = { organizationId: caller.organizationId, patientId: row.patient_id, scid: created.scid, targetUserId: row.prepared_by_user_id, detail: { subjectId: row.id } };
@@ -170,8 +176,12 @@ export async function approveDraft(ctx: PrescriptionsContext, caller: DraftCalle
   return read.ok ? { ok: true, value: { scid: referenceOf(read.value), patientId: row.patient_id } } : read;
 }
 
-/** Declines a draft named to the caller, with the reason the queue manager is shown (required). */
-export async function declineDraft(ctx: PrescriptionsContext, caller: DraftCaller, draftId: string, submitted: SubmittedBody): Promise<BodyRead<{ draftId: string }>> {
+/** Declines a draft named to the caller, with the reason the queue manager is shown (required); a draft decided already is refused. */
+export async function declineDraft(ctx: PrescriptionsContext, caller: DraftCaller, draftId: string, submitted: SubmittedBody): Promise<PrescribingResult<{ draftId: string }>> {
+  return refusedAsResult(() => decline(ctx, caller, draftId, submitted));
+}
+
+async function decline(ctx: PrescriptionsContext, caller: DraftCaller, draftId: string, submitted: SubmittedBody): Promise<BodyRead<{ draftId: string }>> {
   const row = await requireDraftNamedTo(ctx, caller, draftId);
   requireReadyPrescriber(await readPrescriberProfile(ctx.users, caller, caller.userId));
   if (row.status !== 'waiting') throw alreadyDecided(row);

@@ -1,12 +1,13 @@
 // The prescription lifecycle as one table: what each action requires of the current status,
-// what it leaves, the event partners hear, the audit trail's action, the sandbox test helper
-// that performs it and the portal's button for it. Everything that lists the actions (the
-// helpers' routes, the portal's buttons and confirmation steps, the event names, the tests)
-// reads this table, so a new action is a row here plus the code of its own effect. Every entry point goes through
-// planTransition, so none can move a prescription another way.
+// what it leaves, the event partners hear (and what the webhook catalogue says of it), the audit
+// trail's action, the sandbox test helper that performs it and the portal's button for it.
+// Everything that lists the actions (the helpers' routes, the portal's buttons and confirmation
+// steps, the event names and catalogue, the tests) reads this table, so a new action is a row
+// here plus the code of its own effect. Every entry point goes through planTransition, so none
+// can move a prescription another way.
 import type { AuditAction } from '../audit/index.ts';
 import { ApiError } from '../platform/http/api-error.ts';
-import type { EventType } from '../webhooks/index.ts';
+import { DISPENSED_EVENT, type EventType } from '../webhooks/index.ts';
 
 export { PRESCRIPTION_STATUSES, type PrescriptionStatus } from '../platform/db/stored-values.ts';
 import type { PrescriptionStatus } from '../platform/db/stored-values.ts';
@@ -19,6 +20,8 @@ export interface Transition {
   from: PrescriptionStatus | null;
   to: PrescriptionStatus;
   event: EventType;
+  /** What the event tells a partner, for the webhook event catalogue (GET /v1/partner/event-types, OpenAPI). */
+  eventDescription: string;
   /** The audit trail's action for it: recorded in the change's transaction, whichever surface acted. */
   audit: AuditAction;
   /** What the action does, for the 409 that refuses it and the success message. */
@@ -40,6 +43,7 @@ export const TRANSITIONS = {
     from: null,
     to: 'Active',
     event: 'prescription.created',
+    eventDescription: 'A prescription was created (signed and issued).',
     audit: 'prescription.create',
     verb: 'created',
     helperSummary: 'Sandbox: prescribe, as the path user, for the path patient',
@@ -48,6 +52,7 @@ export const TRANSITIONS = {
     from: 'Active',
     to: 'Ceased',
     event: 'prescription.ceased',
+    eventDescription: 'A prescription was ceased.',
     audit: 'prescription.cease',
     verb: 'ceased',
     helperSummary: 'Sandbox: cease an Active prescription',
@@ -61,6 +66,7 @@ export const TRANSITIONS = {
     from: 'Active',
     to: 'Cancelled',
     event: 'prescription.cancelled',
+    eventDescription: 'A prescription was cancelled.',
     audit: 'prescription.cancel',
     verb: 'cancelled',
     helperSummary: 'Sandbox: cancel an Active prescription',
@@ -75,6 +81,7 @@ export const TRANSITIONS = {
     from: 'Active',
     to: 'Active',
     event: 'prescription.reissued',
+    eventDescription: 'A prescription was reissued.',
     audit: 'prescription.reissue',
     verb: 'reissued',
     helperSummary: 'Sandbox: deliver the token of an Active prescription again (the delivery is overwritten; the SCID stays)',
@@ -96,6 +103,16 @@ export const PRESCRIPTION_CHANGES = PRESCRIPTION_ACTIONS.filter((action): action
 /** The events the lifecycle writes, one per action. */
 export type PrescriptionEventType = (typeof TRANSITIONS)[PrescriptionAction]['event'];
 export const PRESCRIPTION_EVENT_TYPES = PRESCRIPTION_ACTIONS.map((action) => TRANSITIONS[action].event);
+/** The events with what each tells a partner: the webhook event catalogue's prescription entries (handed over in features.ts). */
+export const PRESCRIPTION_EVENTS = [
+  ...PRESCRIPTION_ACTIONS.map((action) => ({ eventType: TRANSITIONS[action].event, description: TRANSITIONS[action].eventDescription })),
+  // A pharmacy's dispense, as the PDS reported it: no prescriber's action (no row above), and not one of the vendor's
+  // events, so only an endpoint that subscribes to it receives it (webhooks/webhook-event-subscriptions.ts).
+  {
+    eventType: DISPENSED_EVENT,
+    description: "A pharmacy dispensed a supply of the prescription (the PDS reported it). Not one of the vendor's events: sent only to an endpoint that subscribes to it (event_types).",
+  },
+];
 
 /** The row of `action`, read through the Transition interface (so its optional parts can be tested for). */
 export function transitionOf(action: PrescriptionAction): Transition {

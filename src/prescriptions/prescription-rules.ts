@@ -1,5 +1,5 @@
 // The rules a prescription's PBS fields must meet, as one table: each row names the field its
-// refusal is shown beside, says the rule in a sentence (the README and the tests read it), and
+// refusal is shown beside, says the rule in a sentence (docs/partners/prescriptions.md and the tests read it), and
 // judges the facts of one prescription. The quantity's range (1 to 999) is a count limit
 // (prescription-fields.ts) and is judged with the other counts.
 import type { PbsItem } from '../medicines/index.ts';

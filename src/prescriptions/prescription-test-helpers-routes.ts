@@ -9,7 +9,8 @@ import type { RouteModule } from '../route-module.ts';
 import { changePrescription } from './prescription-changes.ts';
 import { PRESCRIPTION_CHANGES, TRANSITIONS, type PrescriptionAction, type PrescriptionChange } from './prescription-lifecycle.ts';
 import { ChangeBody, PrescribeBody, PrescriptionParams, PrescriptionResponse, PrescriptionsParams, ReissueBody } from './prescriptions-schemas.ts';
-import { prescribe, type PrescriptionsContext } from './prescriptions-service.ts';
+import { prescribe } from './prescription-create.ts';
+import type { PrescriptionsContext } from './prescriptions-service.ts';
 
 const HELPERS_URL = '/v1/test-helpers/organizations/:organization_id/users/:user_id/patients/:patient_id/prescriptions';
 

@@ -31,8 +31,7 @@ import { insertPrescription, takeNextPrescriberScriptNumber, type PrescriptionRo
 import { isScidFormat, newCheckedScid, NO_PDS_REASON, type PdsSandbox } from '../pds/index.ts';
 import { isUuid } from '../platform/ids.ts';
 import { pdsSubmissions } from './pds-submission-outbox.ts';
-import { settleNewSubmission, type PdsSettings } from './pds-submission.ts';
-import { findSubmissionColumns } from './prescriptions-store.ts';
+import type { PdsSettings } from './pds-settings.ts';
 
 export interface PrescriptionsContext {
   db: Kysely<Database>;
@@ -220,19 +219,37 @@ export async function judgePrescribeBody(
   return readPrescribeBody(submitted, { drug, pbsItem, patient: { ...patient, hasDvaFileNumber: patient.dva_file_number_encrypted !== null } });
 }
 
-/** Creates a prescription for the path patient (electronic: Active once the PDS accepted it, Pending while it is being sent), prescribed by the path user; a refused body is a 422. */
-export async function prescribe(ctx: PrescriptionsContext, caller: PrescribingCaller, ids: PatientPath, submitted: SubmittedBody): Promise<Prescription> {
-  return valueOrRefuse(await prescribeOrRefuse(ctx, caller, ids, submitted));
+/**
+ * What a prescribing action the portal makes comes to: done; the body's field errors (the API's
+ * 422, each shown beside its field); or refused, saying why (the API's 409: the lifecycle, the
+ * prescriber's readiness, the practice's details, a draft decided already, a change that lost a
+ * race). The portal reads it; it never catches an error code.
+ */
+export type PrescribingResult<T> = BodyRead<T> | { ok: false; refused: string };
+
+/** Runs a prescribing action, the 409 it throws returned as `refused`: the one place a refusal turns into a result. */
+export async function refusedAsResult<T>(act: () => Promise<BodyRead<T>>): Promise<PrescribingResult<T>> {
+  try {
+    return await act();
+  } catch (error) {
+    if (error instanceof ApiError && error.code === 'CONFLICT') return { ok: false, refused: error.detail };
+    throw error;
+  }
 }
 
-/** As prescribe, but a refused body is returned as its field errors (the portal shows each beside its field). */
-export async function prescribeOrRefuse(
+/**
+ * Writes the prescription every entry point creates (the API, the portal, an approved draft),
+ * as prescription-create.ts asks: a refused body is returned as its field errors, a refused
+ * action (409) thrown. An electronic one is written Pending; prescription-create.ts waits for
+ * the PDS's answer.
+ */
+export async function writePrescription(
   ctx: PrescriptionsContext,
   caller: PrescribingCaller,
   ids: PatientPath,
   submitted: SubmittedBody,
   alongside?: AlongsideCreate,
-): Promise<BodyRead<Prescription>> {
+): Promise<BodyRead<PrescriptionRow>> {
   const { prescriber, patient } = await requirePrescriberAndPatient(ctx, caller, ids);
   const read = await judgePrescribeBody(ctx, { organizationId: caller.organizationId, prescriberId: prescriber.user_id }, patient, submitted);
   if (!read.ok) return read;
@@ -248,10 +265,5 @@ export async function prescribeOrRefuse(
   }
   const at = ctx.clock.now().toISOString();
   const writers = { prescriber, authorship: authorshipColumnsOf(ctx.conformanceId, prescriber, practice) };
-  const row = await insertWithEvent(ctx, newPrescriptionRow(ctx, draft, writers, patient, at), patient, reservedOf(submitted), alongside);
-  if (row.scid !== null) return { ok: true, value: viewOfPrescription(row, ctx) };
-  // Electronic: the PDS's answer, if it comes within ERX_PDS_WAIT_MS (the SCID, as a create always answered); else Pending.
-  await settleNewSubmission(ctx, row.id);
-  const settled = { ...row, ...(await findSubmissionColumns(ctx.db, row.id)) };
-  return { ok: true, value: viewOfPrescription(settled, ctx) };
+  return { ok: true, value: await insertWithEvent(ctx, newPrescriptionRow(ctx, draft, writers, patient, at), patient, reservedOf(submitted), alongside) };
 }

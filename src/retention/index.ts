@@ -1,18 +1,15 @@
-// The face of the retention feature: pruning what the service keeps only for a while (webhook
-// history, response bodies, idempotency keys, SSO tokens, portal sessions and form ids), the
-// hourly schedule, and whether an absent webhook event was pruned. Code outside src/retention/
-// imports only this file. test/architecture/imports.test.ts holds it.
+// The face of the retention feature: the run of the steps every feature registers for what it
+// keeps only for a while (features.ts lists them), the hourly schedule, and the report per step.
+// Code outside src/retention/ imports only this file. test/architecture/imports.test.ts holds it.
 export {
   createRetentionContext,
-  findPrunedEventIds,
   pruneExpiredRecords,
   type PruneOptions,
   type PruneReport,
   RETENTION_BATCH_ROWS,
-  RETENTION_KINDS,
   type RetentionContext,
   type RetentionCounts,
-  type RetentionKind,
-  type SignInLifetimes,
+  retentionKindsOf,
+  type StepReport,
 } from './retention-service.ts';
 export { RETENTION_EVERY_MS, RETENTION_FIRST_AFTER_MS, type RetentionTimers, type RunningRetention, startRetentionSchedule } from './retention-schedule.ts';

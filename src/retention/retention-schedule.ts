@@ -1,4 +1,4 @@
-// The hourly prune beside every dispatcher (`erx serve`, `erx worker`). Timers are injected, so a
+// The hourly prune, one of the background loops of `erx serve` and `erx worker`. Timers are injected, so a
 // test fires them itself instead of waiting an hour; the cutoffs come from the context's clock.
 // The first run comes shortly after start, so instances that are redeployed more often than
 // hourly still prune; stop() ends a run between two batches and waits for it.
@@ -39,7 +39,8 @@ export function startRetentionSchedule(ctx: RetentionContext, options: Retention
     try {
       const report = await pruneExpiredRecords(ctx, { signal: stopping.signal });
       const removed = Object.values(report.counts).reduce((a, b) => a + b, 0);
-      ctx.logger.info({ retention: report.counts, batches: report.batches, ms: Date.now() - started, interrupted: report.interrupted }, `retention pruned ${removed} rows`);
+      const steps = Object.fromEntries(report.steps.map((step) => [step.step, { ...step.counts, batches: step.batches, ms: step.ms }]));
+      ctx.logger.info({ retention: report.counts, steps, batches: report.batches, ms: Date.now() - started, interrupted: report.interrupted }, `retention pruned ${removed} rows`);
     } catch (error) {
       ctx.logger.error({ err: error }, 'retention run failed; the next run tries again');
     }

@@ -1,30 +1,19 @@
-// Retention: what the service keeps only for a while is deleted in batches of at most
-// RETENTION_BATCH_ROWS rows, each batch its own short transaction, so requests running beside a
-// large prune wait for one batch at most, never for the whole backlog. Children go before their
-// parents. Two instances pruning at once are harmless: on PostgreSQL they take different
-// webhook events (SKIP LOCKED), and a batch that finds its rows already gone deletes nothing.
-// Run by `erx prune` and hourly beside every dispatcher (retention-schedule.ts).
+// Retention runs the steps the features registered (features.ts), in order: each owner counts
+// and deletes (or blanks) its own rows (platform/db/retention-step.ts); this feature runs the
+// list in batches of at most RETENTION_BATCH_ROWS rows, each batch its own short transaction
+// through the unit of work, pausing between batches, so requests running beside a large prune
+// wait for one batch at most, never for the whole backlog; and it reports per step. It deletes
+// no row itself. Run by `erx prune` and hourly as a background loop (retention-schedule.ts).
 import { setTimeout as wait } from 'node:timers/promises';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Clock } from '../platform/clock.ts';
 import type { Database } from '../platform/db/database-schema.ts';
+import type { KeptForEver, RetentionRows, RetentionStep } from '../platform/db/retention-step.ts';
 import type { UnitOfWork } from '../platform/db/unit-of-work.ts';
 import type { Deps } from '../deps.ts';
-import {
-  clearResponseBodiesBatch,
-  countIdempotencyKeys,
-  countPortalFormIds,
-  countPortalSessions,
-  countSsoTokens,
-  deleteIdempotencyKeysBatch,
-  deletePortalFormIdsBatch,
-  deletePortalSessionsBatch,
-  deleteSsoTokensBatch,
-} from './retention-store.ts';
-import { countPrunableWebhookHistory, countResponseBodiesKept, findEventsMark, pruneWebhookHistoryBatch } from './retention-webhooks-store.ts';
 
-/** Rows one batch deletes (or, for response bodies, clears) at most: one short transaction. */
+/** Rows one batch deletes (or blanks) at most: one short transaction. */
 export const RETENTION_BATCH_ROWS = 1_000;
 /**
  * Between two batches the prune waits as long as the last batch took, and at least this many
@@ -34,157 +23,97 @@ export const RETENTION_BATCH_ROWS = 1_000;
  */
 export const RETENTION_PAUSE_MIN_MS = 25;
 
-export const RETENTION_KINDS = [
-  'webhook_events',
-  'webhook_deliveries',
-  'webhook_attempts',
-  'webhook_response_bodies',
-  'idempotency_keys',
-  'sso_tokens',
-  'portal_sessions',
-  'portal_form_ids',
-] as const;
-export type RetentionKind = (typeof RETENTION_KINDS)[number];
-export type RetentionCounts = Record<RetentionKind, number>;
+/** Rows per kind (the steps' kinds: webhook_events, idempotency_keys, token_message_destinations, ...). */
+export type RetentionCounts = Record<string, number>;
 
 export interface RetentionContext {
   db: Kysely<Database>;
   clock: Clock;
   unitOfWork: UnitOfWork;
   logger: Logger;
-  webhookDays: number;
-  bodiesDays: number;
-  signIns: SignInLifetimes;
+  /** The features' steps, run in this order. */
+  steps: readonly RetentionStep[];
+  /** The tables no step prunes, and why (what docs/operators/retention.md lists). */
+  keptForEver: readonly KeptForEver[];
 }
 
-/** How long the sso feature honours what it issued (its own rules, handed over by features.ts). */
-export interface SignInLifetimes {
-  /** Expired SSO tokens are kept this long, so a late click is told "expired" rather than "unknown". */
-  expiredTokensKeptSeconds: number;
-  sessionIdleTimeoutSeconds: number;
-  sessionMaxAgeSeconds: number;
+export function createRetentionContext(
+  deps: Pick<Deps, 'database' | 'clock' | 'logger'>,
+  parts: { unitOfWork: UnitOfWork; steps: readonly RetentionStep[]; keptForEver: readonly KeptForEver[] },
+): RetentionContext {
+  const names = parts.steps.map((step) => step.name);
+  const twice = names.find((name, i) => names.indexOf(name) !== i);
+  if (twice) throw new Error(`two retention steps are named ${twice}`);
+  return { db: deps.database, clock: deps.clock, unitOfWork: parts.unitOfWork, logger: deps.logger, steps: parts.steps, keptForEver: parts.keptForEver };
 }
 
-export function createRetentionContext(deps: Pick<Deps, 'database' | 'clock' | 'logger' | 'config'>, parts: { unitOfWork: UnitOfWork; signIns: SignInLifetimes }): RetentionContext {
-  const { config } = deps;
-  return {
-    db: deps.database,
-    clock: deps.clock,
-    unitOfWork: parts.unitOfWork,
-    logger: deps.logger,
-    webhookDays: config.retentionWebhookDays,
-    bodiesDays: config.retentionBodiesDays,
-    signIns: parts.signIns,
-  };
+/** Every kind of row the steps report, in their order. */
+export function retentionKindsOf(ctx: Pick<RetentionContext, 'steps'>): string[] {
+  return ctx.steps.flatMap((step) => step.kinds);
 }
-
-/** The times a run prunes up to, all from one reading of the clock. */
-interface Cutoffs {
-  now: string;
-  /** Webhook events created before this whose deliveries have all finished. */
-  webhookEvents: string;
-  /** Response bodies of attempts started before this. */
-  responseBodies: string;
-  /** SSO tokens that expired before this (kept a day past expiry, so a late click is told "expired"). */
-  ssoTokens: string;
-  /** Portal sessions last seen before this... */
-  sessionsIdleSince: string;
-  /** ...or opened before this. */
-  sessionsOpenedBefore: string;
-}
-
-function cutoffsAt(ctx: RetentionContext, now: Date): Cutoffs {
-  const ago = (seconds: number) => new Date(now.getTime() - seconds * 1000).toISOString();
-  const DAY = 86_400;
-  return {
-    now: now.toISOString(),
-    webhookEvents: ago(ctx.webhookDays * DAY),
-    responseBodies: ago(ctx.bodiesDays * DAY),
-    ssoTokens: ago(ctx.signIns.expiredTokensKeptSeconds),
-    sessionsIdleSince: ago(ctx.signIns.sessionIdleTimeoutSeconds),
-    sessionsOpenedBefore: ago(ctx.signIns.sessionMaxAgeSeconds),
-  };
-}
-
-type Db = Kysely<Database>;
-
-/** One kind of pruning: what a dry run counts, and one batch of the real thing (with whether more may remain). */
-interface Step {
-  count(db: Db, c: Cutoffs): Promise<Partial<RetentionCounts>>;
-  batch(trx: Db, c: Cutoffs, limit: number): Promise<{ rows: Partial<RetentionCounts>; more: boolean }>;
-}
-
-/** A step that deletes one kind of row, `limit` at a time. */
-const single = (kind: RetentionKind, count: (db: Db, c: Cutoffs) => Promise<number>, batch: (trx: Db, c: Cutoffs, limit: number) => Promise<number>): Step => ({
-  count: async (db, c) => ({ [kind]: await count(db, c) }),
-  batch: async (trx, c, limit) => {
-    const n = await batch(trx, c, limit);
-    return { rows: { [kind]: n }, more: n === limit };
-  },
-});
-
-/** In this order: webhook history before the bodies (no clearing what is deleted next), sessions before their form ids. */
-const STEPS: Step[] = [
-  {
-    count: (db, c) => countPrunableWebhookHistory(db, c.webhookEvents),
-    batch: async (trx, c, limit) => {
-      const { candidates, ...rows } = await pruneWebhookHistoryBatch(trx, c.webhookEvents, limit, c.now);
-      // More remain if the batch found a full set of candidates or could not fit them all in its rows.
-      return { rows, more: rows.webhook_events > 0 && (candidates === limit || rows.webhook_events < candidates) };
-    },
-  },
-  single('webhook_response_bodies', (db, c) => countResponseBodiesKept(db, c.responseBodies, c.webhookEvents), (trx, c, limit) => clearResponseBodiesBatch(trx, c.responseBodies, limit)),
-  single('idempotency_keys', (db, c) => countIdempotencyKeys(db, c.now), (trx, c, limit) => deleteIdempotencyKeysBatch(trx, c.now, limit)),
-  single('sso_tokens', (db, c) => countSsoTokens(db, c.ssoTokens), (trx, c, limit) => deleteSsoTokensBatch(trx, c.ssoTokens, limit)),
-  single(
-    'portal_sessions',
-    (db, c) => countPortalSessions(db, { idleSince: c.sessionsIdleSince, openedBefore: c.sessionsOpenedBefore }),
-    (trx, c, limit) => deletePortalSessionsBatch(trx, { idleSince: c.sessionsIdleSince, openedBefore: c.sessionsOpenedBefore }, limit),
-  ),
-  single('portal_form_ids', (db) => countPortalFormIds(db), (trx, _c, limit) => deletePortalFormIdsBatch(trx, limit)),
-];
 
 export interface PruneOptions {
   /** Count what would go; delete nothing. */
   dryRun?: boolean;
   /** After each batch (real runs): what it removed, and the totals so far. */
-  onBatch?: (batch: { rows: Partial<RetentionCounts>; totals: RetentionCounts }) => void;
+  onBatch?: (batch: { step: string; rows: RetentionRows; totals: RetentionCounts }) => void;
   /** Stops between batches (shutdown); the report says it was interrupted. */
   signal?: AbortSignal;
 }
 
+export interface StepReport {
+  step: string;
+  /** The setting that decides how long, if any. */
+  setting: string | null;
+  /** What it pruned up to (ISO times). */
+  cutoffs: Record<string, string>;
+  counts: RetentionCounts;
+  batches: number;
+  ms: number;
+}
+
 export interface PruneReport {
   dry_run: boolean;
-  /** What each kind was pruned up to (ISO times). */
-  cutoffs: Omit<Cutoffs, 'now'>;
-  /** Rows deleted (or, for a dry run, that would be), per kind; response bodies are cleared, their attempts kept. */
+  /** Every step's cutoffs together (ISO times by name). */
+  cutoffs: Record<string, string>;
+  /** Rows deleted (or, for a dry run, that would be), per kind, all steps together; response bodies and token destinations are blanked, their rows kept. */
   counts: RetentionCounts;
+  /** Per step, in the order run (a step not reached before an interruption is absent). */
+  steps: StepReport[];
   batches: number;
   interrupted: boolean;
 }
 
 export async function pruneExpiredRecords(ctx: RetentionContext, options: PruneOptions = {}): Promise<PruneReport> {
-  const { now, ...cutoffs } = cutoffsAt(ctx, ctx.clock.now());
-  const report: PruneReport = { dry_run: options.dryRun === true, cutoffs, counts: emptyCounts(), batches: 0, interrupted: false };
-  for (const step of STEPS) {
+  const now = ctx.clock.now();
+  const cutoffs = Object.assign({}, ...ctx.steps.map((step) => step.cutoffs(now))) as Record<string, string>;
+  const counts: RetentionCounts = Object.fromEntries(retentionKindsOf(ctx).map((kind) => [kind, 0]));
+  const report: PruneReport = { dry_run: options.dryRun === true, cutoffs, counts, steps: [], batches: 0, interrupted: false };
+  for (const step of ctx.steps) {
+    const started = performance.now();
+    const stepReport: StepReport = { step: step.name, setting: step.setting ?? null, cutoffs: step.cutoffs(now), counts: Object.fromEntries(step.kinds.map((kind) => [kind, 0])), batches: 0, ms: 0 };
+    report.steps.push(stepReport);
     if (options.dryRun) {
-      addCounts(report.counts, await step.count(ctx.db, { now, ...cutoffs }));
-      continue;
-    }
-    let more = true;
-    while (more) {
-      if (options.signal?.aborted) {
-        report.interrupted = true;
-        return report;
+      addRows([stepReport.counts, report.counts], await step.count(ctx.db, now));
+    } else {
+      let more = true;
+      while (more) {
+        if (options.signal?.aborted) {
+          report.interrupted = true;
+          stepReport.ms = Math.round(performance.now() - started);
+          return report;
+        }
+        const batchStarted = performance.now();
+        const batch = await ctx.unitOfWork.run(({ trx }) => step.batch(trx, now, RETENTION_BATCH_ROWS));
+        more = batch.more;
+        report.batches += 1;
+        stepReport.batches += 1;
+        addRows([stepReport.counts, report.counts], batch.rows);
+        options.onBatch?.({ step: step.name, rows: batch.rows, totals: { ...report.counts } });
+        if (more) await pauseAfter(performance.now() - batchStarted, options.signal);
       }
-      const started = performance.now();
-      const batch = await ctx.unitOfWork.run(({ trx }) => step.batch(trx, { now, ...cutoffs }, RETENTION_BATCH_ROWS));
-      more = batch.more;
-      report.batches += 1;
-      addCounts(report.counts, batch.rows);
-      options.onBatch?.({ rows: batch.rows, totals: { ...report.counts } });
-      if (more) await pauseAfter(performance.now() - started, options.signal);
     }
+    stepReport.ms = Math.round(performance.now() - started);
   }
   return report;
 }
@@ -194,24 +123,6 @@ async function pauseAfter(batchMs: number, signal: AbortSignal | undefined): Pro
   await wait(Math.max(RETENTION_PAUSE_MIN_MS, batchMs), undefined, { signal }).catch(() => undefined);
 }
 
-function emptyCounts(): RetentionCounts {
-  return Object.fromEntries(RETENTION_KINDS.map((kind) => [kind, 0])) as RetentionCounts;
-}
-
-function addCounts(totals: RetentionCounts, rows: Partial<RetentionCounts>): void {
-  for (const kind of RETENTION_KINDS) totals[kind] += rows[kind] ?? 0;
-}
-
-const EVENT_ID = /^evt_[0-9a-f]{32}$/;
-
-/**
- * Which of these event ids, none of them stored, were pruned. Event ids begin with their creation
- * time, and retention keeps the highest id it pruned: an absent id at or below it is older than
- * what is kept. (An id never issued but shaped like an old one reads as pruned too; nothing
- * short of a row per pruned event could tell them apart.)
- */
-export async function findPrunedEventIds(ctx: { db: Kysely<Database> }, absentIds: readonly string[]): Promise<string[]> {
-  const mark = await findEventsMark(ctx.db);
-  if (mark === undefined) return [];
-  return absentIds.filter((id) => EVENT_ID.test(id) && id <= mark);
+function addRows(into: RetentionCounts[], rows: RetentionRows): void {
+  for (const [kind, n] of Object.entries(rows)) for (const totals of into) totals[kind] = (totals[kind] ?? 0) + n;
 }

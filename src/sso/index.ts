@@ -13,3 +13,4 @@ export {
 } from './sso-service.ts';
 export { endPortalSession, findLivePortalSession, type PortalSession } from './portal-sessions.ts';
 export { ssoRoutes } from './sso-routes.ts';
+export { createSsoRetentionSteps } from './sso-retention.ts';

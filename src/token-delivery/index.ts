@@ -13,3 +13,4 @@ export {
 } from './token-delivery-service.ts';
 export { openTokenMessageSenders, type TokenMessageSenders } from './token-message-senders.ts';
 export { sendDueTokenMessages, startTokenMessageRunner, type RunningTokenRunner } from './token-message-runner.ts';
+export { createTokenMessageRetentionStep } from './token-message-retention.ts';

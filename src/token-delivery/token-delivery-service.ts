@@ -9,7 +9,6 @@ import type { Database } from '../platform/db/database-schema.ts';
 import type { UnitOfWork } from '../platform/db/unit-of-work.ts';
 import { NO_METRICS, type Metrics } from '../platform/metrics/metrics.ts';
 import type { Deps } from '../deps.ts';
-import { WEBHOOK_DELIVERY_RULES } from '../webhooks/index.ts';
 import type { TokenMessageOutbox } from './token-message-outbox.ts';
 import { maskDestination } from './token-message-text.ts';
 import { findLatestTokenMessage, findTokenMessages, type TokenMessageRow } from './token-messages-store.ts';
@@ -23,6 +22,7 @@ export interface TokenDeliveryContext {
   metrics: Metrics;
   /** An attempt's outcome and its audit entry commit together through it. */
   unitOfWork: UnitOfWork;
+  /** Token delivery's own (ERX_TOKEN_MESSAGE_TIMEOUT_MS, ERX_TOKEN_MESSAGE_POLL_MS). */
   settings: { timeoutMs: number; pollMs: number };
 }
 
@@ -36,7 +36,7 @@ export function createTokenDeliveryContext(deps: Pick<Deps, 'database' | 'clock'
     outbox: features.outbox,
     unitOfWork: features.unitOfWork,
     metrics: deps.metrics ?? NO_METRICS,
-    settings: { timeoutMs: config.webhookTimeoutMs ?? WEBHOOK_DELIVERY_RULES.attemptTimeoutMs, pollMs: config.webhookPollMs },
+    settings: { timeoutMs: config.tokenMessageTimeoutMs, pollMs: config.tokenMessagePollMs },
   };
 }
 

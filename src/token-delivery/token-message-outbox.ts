@@ -1,10 +1,10 @@
-// The token-message outbox: a sibling of the webhook outbox (webhooks/webhook-outbox.ts), one
-// more kind of record of the unit of work. A change that issues a token records its message;
-// the sink writes it in the change's transaction, so a message exists exactly when the change
-// committed, and after the commit wakes this process's runner. Without a channel's settings
+// The token-message outbox: one more kind of record of the unit of work, on the delivery
+// toolkit. A change that issues a token records its message; the sink writes it in the
+// change's transaction, so a message exists exactly when the change committed, and after the
+// commit wakes this process's runner (the toolkit's wake-up after commit, keyed by channel). Without a channel's settings
 // the message is written as `kept`: nothing will send it, `erx deliveries list` shows it.
-import { EventEmitter } from 'node:events';
 import { recordKind, type RecordSink } from '../platform/db/unit-of-work.ts';
+import { DeliveryWakeups } from '../platform/delivery/index.ts';
 import { newId } from '../platform/ids.ts';
 import type { Deps } from '../deps.ts';
 import { composeTokenMessage, type TokenMessageRequest } from './token-message-text.ts';
@@ -14,11 +14,12 @@ export const tokenMessages = recordKind<TokenMessageRequest>('token message');
 
 export interface TokenMessageOutbox extends RecordSink<TokenMessageRequest> {
   /** Told after a commit that wrote messages to send: the runner of this process claims them at once. */
-  readonly wakeups: EventEmitter;
+  readonly wakeups: DeliveryWakeups;
 }
 
 export function createTokenMessageOutbox(deps: Pick<Deps, 'clock' | 'config'>): TokenMessageOutbox {
-  const wakeups = new EventEmitter();
+  // In-process only: other instances find these messages by their poll.
+  const wakeups = new DeliveryWakeups(undefined, () => {});
   const configured = (channel: TokenMessageRequest['channel']) => (channel === 'SMS' ? deps.config.sms !== undefined : deps.config.smtp !== undefined);
   return {
     kind: tokenMessages,
@@ -42,7 +43,7 @@ export function createTokenMessageOutbox(deps: Pick<Deps, 'clock' | 'config'>): 
       );
     },
     afterCommit(records) {
-      if (records.some((request) => configured(request.channel))) wakeups.emit('wake');
+      wakeups.committed([...new Set(records.filter((request) => configured(request.channel)).map((request) => request.channel))]);
     },
   };
 }

@@ -1,20 +1,17 @@
-// The runner of token messages, beside the webhook dispatcher in `erx serve` and `erx worker`.
-// It claims due messages under a lease with a fencing token (token-messages-store.ts), sends
+// The runner of token messages, one of the background loops of `erx serve` and `erx worker`,
+// on the delivery toolkit: it claims due messages under a lease with a fencing token, sends
 // each (token-message-senders.ts) with no transaction open, and records the outcome only if its
-// claim is still current; the webhook retry rule (nextStepAfter) decides retry, backoff and
-// give-up. It learns of work from the outbox's wake after a commit, a timer for its retries,
-// and a poll (other processes' messages, expired leases of a process that died).
-import { AsyncResource } from 'node:async_hooks';
-import { randomBytes } from 'node:crypto';
-import os from 'node:os';
+// claim is still current; token delivery's retry table (token-message-rules.ts) decides retry,
+// backoff and give-up. The toolkit's runner loop wakes it after a commit, for its retries and
+// on a poll (other processes' messages, expired leases of a process that died).
 import { auditRecords } from '../audit/index.ts';
-import { nextStepAfter } from '../webhooks/index.ts';
+import { leaseDurationMs, newRunnerId, nextStepOf, startPolledRunner, type RunningLoop } from '../platform/delivery/index.ts';
 import type { TokenDeliveryContext } from './token-delivery-service.ts';
+import { TOKEN_MESSAGE_RULES } from './token-message-rules.ts';
 import { openTokenMessageSenders, type TokenMessageSenders } from './token-message-senders.ts';
 import { claimDueTokenMessages, recordTokenMessageOutcome, type TokenMessageRow } from './token-messages-store.ts';
 
 const CLAIM_BATCH = 20;
-const LEASE_MARGIN_MS = 5_000;
 
 export interface TokenMessageRun {
   sent: number;
@@ -29,7 +26,7 @@ export async function sendDueTokenMessages(ctx: TokenDeliveryContext, senders: T
   const run: TokenMessageRun = { sent: 0, failed: 0, retrying: 0, nextRetryAt: undefined };
   for (;;) {
     const now = ctx.clock.now();
-    const leaseExpiresAt = new Date(now.getTime() + 2 * ctx.settings.timeoutMs + LEASE_MARGIN_MS).toISOString();
+    const leaseExpiresAt = new Date(now.getTime() + leaseDurationMs(ctx.settings.timeoutMs)).toISOString();
     const claimed = await claimDueTokenMessages(ctx.db, { now: now.toISOString(), limit: CLAIM_BATCH, owner: runnerId, leaseExpiresAt });
     if (claimed.length === 0) return run;
     await Promise.all(claimed.map((row) => sendOne(ctx, senders, row, run)));
@@ -40,7 +37,7 @@ async function sendOne(ctx: TokenDeliveryContext, senders: TokenMessageSenders, 
   const attempt = Number(row.attempts_made) + 1;
   const result = await senders.send(row);
   ctx.metrics.recordTokenMessageSend(row.channel, result.outcome);
-  const step = nextStepAfter(attempt, result.outcome);
+  const step = nextStepOf(TOKEN_MESSAGE_RULES, attempt, result.outcome);
   const now = ctx.clock.now();
   const retryAt = step.kind === 'retry' ? new Date(now.getTime() + step.delayMs) : undefined;
   const outcome = {
@@ -73,59 +70,19 @@ async function sendOne(ctx: TokenDeliveryContext, senders: TokenMessageSenders, 
   }
 }
 
-export interface RunningTokenRunner {
-  readonly id: string;
-  stop(): Promise<void>;
-}
+export type RunningTokenRunner = RunningLoop & { readonly id: string };
 
 export function startTokenMessageRunner(ctx: TokenDeliveryContext, options: { id?: string } = {}): RunningTokenRunner {
-  const id = options.id ?? `${os.hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
+  const id = options.id ?? newRunnerId();
   const senders = openTokenMessageSenders(ctx.config, ctx.settings.timeoutMs);
-  let stopped = false;
-  let running: Promise<void> | undefined;
-  let again = false;
-  const timers = new Set<NodeJS.Timeout>();
-  // Bound to the runner's own context: a wake comes from the commit of a request, whose audit scope the runner's entries must not join.
-  const pass = AsyncResource.bind((): void => {
-    if (stopped) return;
-    if (running) {
-      again = true;
-      return;
-    }
-    running = sendDueTokenMessages(ctx, senders, id)
-      .then(
-        (run) => {
-          if (run.nextRetryAt) wakeAt(run.nextRetryAt);
-        },
-        (error: unknown) => ctx.logger.error({ err: error }, 'token message runner: a pass failed; the poll will try again'),
-      )
-      .finally(() => {
-        running = undefined;
-        if (again) {
-          again = false;
-          pass();
-        }
-      });
+  const loop = startPolledRunner({
+    name: 'token message runner',
+    pass: () => sendDueTokenMessages(ctx, senders, id),
+    pollMs: ctx.settings.pollMs,
+    clock: ctx.clock,
+    logger: ctx.logger,
+    wakeups: ctx.outbox.wakeups,
+    onStopped: () => senders.close(),
   });
-  const wakeAt = (at: Date): void => {
-    const timer = setTimeout(() => {
-      timers.delete(timer);
-      pass();
-    }, Math.max(0, at.getTime() - ctx.clock.now().getTime()) + 2);
-    timers.add(timer);
-  };
-  ctx.outbox.wakeups.on('wake', pass);
-  const poll = setInterval(pass, ctx.settings.pollMs);
-  pass();
-  return {
-    id,
-    async stop() {
-      stopped = true;
-      clearInterval(poll);
-      for (const timer of timers) clearTimeout(timer);
-      ctx.outbox.wakeups.off('wake', pass);
-      await running;
-      senders.close();
-    },
-  };
+  return { id, stop: () => loop.stop() };
 }

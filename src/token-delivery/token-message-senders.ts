@@ -1,17 +1,16 @@
 // The two channels a token message goes out by: SMS through Twilio's Messages API, e-mail
-// through SMTP (nodemailer). Each answers with an outcome class of the webhook retry rule
-// (webhooks/webhook-delivery-rules.ts), so one rule decides retry, backoff and give-up for
-// both kinds of job: Twilio's answers are HTTP and classed as webhooks' are (429 and 5xx are
-// retried, other 4xx are not); an SMTP reply of 4xx (try later) is classed as a server error,
-// one of 5xx (refused for good) as a client error. A send never throws.
+// through SMTP (nodemailer). Each answers with an outcome class of token delivery's retry table
+// (token-message-rules.ts): Twilio's answers are HTTP and classed by the toolkit's HTTP rule;
+// an SMTP reply of 4xx is `deferred` (try later), one of 5xx `refused` (for good). A send never throws.
 import nodemailer, { type Transporter } from 'nodemailer';
 import type SMTPTransport from 'nodemailer/lib/smtp-transport/index.js';
 import type { Config } from '../config.ts';
-import { classifyHttpStatus, type OutcomeClass } from '../webhooks/index.ts';
+import { classifyHttpStatus } from '../platform/delivery/index.ts';
+import type { TokenOutcomeClass } from './token-message-rules.ts';
 import { TOKEN_EMAIL_SUBJECT } from './token-message-text.ts';
 
 export interface SendResult {
-  outcome: OutcomeClass;
+  outcome: TokenOutcomeClass;
   /** The provider's id of the message (Twilio's sid, the SMTP message id). */
   providerId: string | null;
   /** Why it failed, without the destination. */
@@ -29,7 +28,7 @@ export function openTokenMessageSenders(config: Pick<Config, 'sms' | 'smtp'>, ti
     async send(message) {
       if (message.channel === 'SMS' && config.sms) return sendSms(config.sms, message, timeoutMs);
       if (message.channel === 'EMAIL' && config.smtp && mailer) return sendEmail(mailer, config.smtp.from, message);
-      return { outcome: 'http_4xx', providerId: null, error: `no ${message.channel} channel is configured` };
+      return { outcome: 'unconfigured', providerId: null, error: `no ${message.channel} channel is configured` };
     },
     close() {
       mailer?.close();
@@ -75,7 +74,7 @@ async function sendEmail(mailer: Transporter, from: string, message: { destinati
     return { outcome: 'success', providerId: typeof info.messageId === 'string' ? info.messageId : null, error: null };
   } catch (error) {
     const code = (error as { responseCode?: unknown }).responseCode;
-    if (typeof code === 'number') return { outcome: code >= 500 ? 'http_4xx' : 'http_5xx', providerId: null, error: `the SMTP server answered ${code}` };
+    if (typeof code === 'number') return { outcome: code >= 500 ? 'refused' : 'deferred', providerId: null, error: `the SMTP server answered ${code}` };
     return { outcome: 'connect', providerId: null, error: 'the SMTP server could not be reached' };
   }
 }

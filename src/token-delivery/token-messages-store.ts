@@ -1,6 +1,7 @@
 // Queries of the token-message outbox. Each takes the database or an open transaction first.
 import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { Database, TokenMessagesTable } from '../platform/db/database-schema.ts';
+import { claimDueJobs, recordJobOutcomeIfFenced, type JobClaim } from '../platform/delivery/index.ts';
 
 export type TokenMessageRow = Selectable<TokenMessagesTable>;
 
@@ -8,48 +9,16 @@ export async function insertTokenMessages(db: Kysely<Database>, rows: readonly I
   if (rows.length > 0) await db.insertInto('token_messages').values([...rows]).execute();
 }
 
-/**
- * Leases up to `limit` due messages to `owner` until `leaseExpiresAt`, bumping each one's
- * fencing token, in one transaction: a message is claimed by one runner at a time.
- */
-export async function claimDueTokenMessages(db: Kysely<Database>, claim: { now: string; limit: number; owner: string; leaseExpiresAt: string }): Promise<TokenMessageRow[]> {
-  return db.transaction().execute(async (trx) => {
-    const due = await trx
-      .selectFrom('token_messages')
-      .select('id')
-      .where('status', '=', 'pending')
-      .where('next_attempt_at', '<=', claim.now)
-      .where((eb) => eb.or([eb('lease_expires_at', 'is', null), eb('lease_expires_at', '<=', claim.now)]))
-      .orderBy('next_attempt_at')
-      .limit(claim.limit)
-      .execute();
-    const claimed: TokenMessageRow[] = [];
-    for (const { id } of due) {
-      const row = await trx
-        .updateTable('token_messages')
-        .set((eb) => ({ lease_owner: claim.owner, lease_expires_at: claim.leaseExpiresAt, fencing_token: eb('fencing_token', '+', 1) }))
-        .where('id', '=', id)
-        .where('status', '=', 'pending')
-        .where((eb) => eb.or([eb('lease_expires_at', 'is', null), eb('lease_expires_at', '<=', claim.now)]))
-        .returningAll()
-        .executeTakeFirst();
-      if (row) claimed.push(row);
-    }
-    return claimed;
-  });
+/** Leases up to `limit` due messages to `owner` (the toolkit's claim: one runner at a time, fencing token bumped). */
+export function claimDueTokenMessages(db: Kysely<Database>, claim: JobClaim): Promise<TokenMessageRow[]> {
+  return claimDueJobs(db, 'token_messages', claim);
 }
 
 export type TokenMessageOutcome = Pick<TokenMessageRow, 'status' | 'attempts_made' | 'next_attempt_at' | 'last_error' | 'provider_id' | 'completed_at'>;
 
 /** Writes an attempt's outcome only if the message still carries the claim's fencing token; false if a later claim took it over. */
-export async function recordTokenMessageOutcome(db: Kysely<Database>, id: string, fencingToken: number, outcome: TokenMessageOutcome): Promise<boolean> {
-  const result = await db
-    .updateTable('token_messages')
-    .set({ ...outcome, lease_owner: null, lease_expires_at: null })
-    .where('id', '=', id)
-    .where('fencing_token', '=', fencingToken)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+export function recordTokenMessageOutcome(db: Kysely<Database>, id: string, fencingToken: number, outcome: TokenMessageOutcome): Promise<boolean> {
+  return recordJobOutcomeIfFenced(db, 'token_messages', id, fencingToken, outcome);
 }
 
 export interface TokenMessageFilter {

@@ -1,5 +1,5 @@
-// is_escript_ready.can_prescribe: true exactly when every condition below holds. The README
-// states the same list; a test walks it condition by condition.
+// is_escript_ready.can_prescribe: true exactly when every condition below holds.
+// docs/partners/users.md states the same list; a test walks it condition by condition.
 import { isValidHpio } from '../identifiers/index.ts';
 import { missingTypeFields, RECORD_ACTIVE, type ProviderRecordRow } from './provider-details.ts';
 import { PRESCRIBING_ROLE, type Role } from '../auth/index.ts';

@@ -4,7 +4,7 @@
 // the HPI-I masked. The lookup leaves an hi.provider_verify entry like any other.
 import { performance } from 'node:perf_hooks';
 import { maskIdentifier } from '../audit/index.ts';
-import { HiServiceRejectedError, HiServiceUnreachableError, HI_SEX_CODES, type HiSex } from '../hi-service/index.ts';
+import { classifyHiFailure, HI_SEX_CODES, type HiSex } from '../hi-service/index.ts';
 import { isCalendarDate, isValidHpii, isValidHpio } from '../identifiers/index.ts';
 import type { UsersContext } from './users-service.ts';
 
@@ -49,8 +49,9 @@ function readCheckInput(input: HiCheckInput): Required<HiCheckInput> {
 }
 
 function resultOfError(error: unknown, durationMs: number): HiCheckResult {
-  if (error instanceof HiServiceRejectedError) return { answered: false, answer: 'rejected', severity: error.severity, code: error.code, durationMs };
-  if (error instanceof HiServiceUnreachableError) return { answered: false, answer: 'unreachable', reason: error.message, durationMs };
+  const failure = classifyHiFailure(error);
+  if (failure.outcome === 'rejected') return { answered: false, answer: 'rejected', severity: failure.severity, code: failure.code, durationMs };
+  if (failure.outcome === 'unreachable') return { answered: false, answer: 'unreachable', reason: failure.reason, durationMs };
   throw error;
 }
 

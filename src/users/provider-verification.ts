@@ -3,7 +3,7 @@
 // hi.provider_verify entry in the audit trail (the HPI-I masked), whatever it answered.
 import { performance } from 'node:perf_hooks';
 import { maskIdentifier, type AuditTrail } from '../audit/index.ts';
-import { HiServiceRejectedError, HiServiceUnreachableError, type HiCallContext, type HiServicePort, type HiSex } from '../hi-service/index.ts';
+import { classifyHiFailure, type HiCallContext, type HiServicePort, type HiSex } from '../hi-service/index.ts';
 import { isValidHpii, isValidHpio } from '../identifiers/index.ts';
 import { ApiError, validationFailed, type ValidationCode } from '../platform/http/api-error.ts';
 import { changesIdentity, RECORD_ACTIVE, type ProviderDetailsPatch, type ProviderIdentity, type ProviderRecordRow } from './provider-details.ts';
@@ -85,10 +85,9 @@ export async function askHiService(lookup: HiLookup, context: HiCallContext, ide
   try {
     answer = (await lookup.hiService.verifyProvider(Object.assign({}, identity, { sex: identity.sex as HiSex }), context)).kind;
   } catch (error) {
-    const unreachable = error instanceof HiServiceUnreachableError;
-    if (error instanceof HiServiceRejectedError) await note('rejected', 'error', `${error.severity} ${error.code}`);
-    else await note(unreachable ? 'unreachable' : 'failed', 'error');
-    if (!unreachable) throw error;
+    const failure = classifyHiFailure(error);
+    await note(failure.outcome, 'error', failure.outcome === 'rejected' ? failure.reason : undefined);
+    if (failure.outcome === 'error') throw error;
     throw new ApiError('INTERNAL_ERROR', 'The HI Service could not be reached; nothing was saved; retry later');
   }
   await note(answer, 'success');

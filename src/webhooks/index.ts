@@ -40,6 +40,7 @@ export {
 export type { WebhookHttpClient } from './webhook-http-attempt.ts';
 export { createWebhookOutbox, type WebhookOutbox } from './webhook-outbox.ts';
 export { pingWebhookEndpoint } from './webhook-ping.ts';
+export { createWebhookRetentionSteps } from './webhook-retention.ts';
 export {
   deliveryAuthHeaders,
   generateWebhookSecret,
@@ -48,7 +49,7 @@ export {
   signWebhookPayload,
   standardSignatureOf,
 } from './webhook-signature.ts';
-export { describeWebhooksForOpenApi, listEventTypes, WEBHOOK_EVENT_TYPES } from './webhook-event-types.ts';
+export { type AnnouncedEventType, describeWebhooksForOpenApi } from './webhook-event-types.ts';
 export {
   DISPENSED_EVENT,
   isEventTypeSubscribed,

@@ -155,7 +155,7 @@ function register(app: App, ctx: WebhooksContext): void {
   );
   app.get('/v1/partner/event-types', { config: { auth }, schema: { summary: 'The event types an endpoint receives, each with the JSON Schema of its body', tags, response: responses(EventTypes) } }, async (request, reply) => {
     partnerOf(request);
-    return reply.success(200, 'Event types retrieved', listEventTypes());
+    return reply.success(200, 'Event types retrieved', listEventTypes(ctx.eventTypes));
   });
 }
 

@@ -3,6 +3,7 @@
 // is open during the HTTP call: the claim commits first, and the outcome is written afterwards
 // in its own short transaction, only if the claim's fencing token is still current.
 import type { Clock } from '../platform/clock.ts';
+import { hasLeaseForAttempt as leaseLeftForAttempt, LEASE_MARGIN_MS, leaseDurationMs as leaseDurationOf } from '../platform/delivery/index.ts';
 import { decryptSecret } from '../platform/secrets.ts';
 import { traceWebhookAttempt } from './webhook-attempt-span.ts';
 import { nextStepAfter, type NextStep, type OutcomeClass } from './webhook-delivery-rules.ts';
@@ -13,16 +14,16 @@ import type { WebhooksContext } from './webhooks-service.ts';
 import { fencedKey, findPartnersWithDueDeliveries, releaseDeliveryLeases, type ClaimedDeliveryWithBody, type FencedOutcomeRow } from './webhooks-store.ts';
 
 /**
- * A lease covers a short wait in the dispatcher's queue of claimed deliveries (at most about
- * one attempt: the queue is no longer than the endpoint's window), the attempt itself (the
- * timeout), and this margin to write the outcome. A process that has not written it by then is
- * taken for dead and the delivery is claimed again (its stale outcome is refused by the fencing
- * token). An attempt starts only with at least a timeout plus this margin of lease left.
+ * A lease (the toolkit's arithmetic, platform/delivery/delivery-lease.ts) covers a short wait in
+ * the dispatcher's queue of claimed deliveries (at most about one attempt: the queue is no
+ * longer than the endpoint's window), the attempt itself, and a margin to write the outcome. A
+ * process that has not written it by then is taken for dead and the delivery is claimed again
+ * (its stale outcome is refused by the fencing token).
  */
-export const LEASE_MARGIN_MS = 5_000;
+export { LEASE_MARGIN_MS };
 
 export function leaseDurationMs(ctx: WebhooksContext): number {
-  return 2 * ctx.settings.timeoutMs + LEASE_MARGIN_MS;
+  return leaseDurationOf(ctx.settings.timeoutMs);
 }
 
 /** An endpoint as a batch of attempts uses it, its secrets decrypted once. */
@@ -102,7 +103,7 @@ export async function claimEndpointDeliveries(ctx: WebhooksContext, partnerId: s
 
 /** Whether enough of the lease is left to make the attempt and record it before it ends. */
 export function hasLeaseForAttempt(ctx: WebhooksContext, delivery: ClaimedDelivery): boolean {
-  return delivery.leaseExpiresAt - ctx.clock.now().getTime() >= ctx.settings.timeoutMs + LEASE_MARGIN_MS;
+  return leaseLeftForAttempt(delivery.leaseExpiresAt, ctx.clock.now().getTime(), ctx.settings.timeoutMs);
 }
 
 /** Gives back claimed deliveries that will not be attempted (stopping, or too little lease left): they are due again at once. */

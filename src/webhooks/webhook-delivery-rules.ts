@@ -1,12 +1,13 @@
 // The spec's delivery rules ("Limits": attempts, timeout, backoff, retry classification), as
 // one table, and the decisions read from it. Nothing else in the code knows these numbers.
 
-/** How an attempt ended, as the attempt log records it (the list is the stored column's). */
-export { OUTCOME_CLASSES, type OutcomeClass } from '../platform/db/stored-values.ts';
-import type { OutcomeClass } from '../platform/db/stored-values.ts';
+// The webhook job's retry table on the delivery toolkit (platform/delivery/delivery-outcomes.ts).
+import { classifyHttpStatus, HTTP_OUTCOME_CLASSES, nextStepOf, type HttpOutcomeClass, type NextStep, type OutcomeEffect, type RetryTable } from '../platform/delivery/index.ts';
 
-/** What an outcome means for the delivery: done, try again (if attempts remain), or give up. */
-export type OutcomeEffect = 'delivered' | 'retry' | 'fail';
+/** How an attempt ended, as the attempt log records it: the HTTP classes of the toolkit (the list is the stored column's). */
+export const OUTCOME_CLASSES = HTTP_OUTCOME_CLASSES;
+export type OutcomeClass = HttpOutcomeClass;
+export { classifyHttpStatus, type NextStep, type OutcomeEffect };
 
 export const WEBHOOK_DELIVERY_RULES = {
   /** "Webhook attempts: 3 per event". */
@@ -33,26 +34,9 @@ export const WEBHOOK_DELIVERY_RULES = {
     tls: 'retry',
     blocked_address: 'fail',
   } satisfies Record<OutcomeClass, OutcomeEffect>,
-} as const;
-
-/** The class of a complete HTTP answer. 1xx never reaches here (undici handles informational answers). */
-export function classifyHttpStatus(status: number): OutcomeClass {
-  if (status >= 200 && status < 300) return 'success';
-  if (status >= 300 && status < 400) return 'redirect';
-  if (status === 408) return 'http_408';
-  if (status === 429) return 'http_429';
-  if (status >= 500) return 'http_5xx';
-  return 'http_4xx';
-}
-
-export type NextStep = { kind: 'delivered' } | { kind: 'failed' } | { kind: 'retry'; delayMs: number };
+} as const satisfies RetryTable<OutcomeClass> & { attemptTimeoutMs: number };
 
 /** After attempt number `attempt` ended with `outcome`: delivered, failed for good, or the wait before the next. */
 export function nextStepAfter(attempt: number, outcome: OutcomeClass): NextStep {
-  const effect = WEBHOOK_DELIVERY_RULES.outcomes[outcome];
-  if (effect === 'delivered') return { kind: 'delivered' };
-  if (effect === 'fail' || attempt >= WEBHOOK_DELIVERY_RULES.maxAttempts) return { kind: 'failed' };
-  const delayMs = WEBHOOK_DELIVERY_RULES.delayAfterFailedAttemptMs[attempt];
-  if (delayMs === undefined) throw new Error(`no backoff defined after attempt ${attempt}`);
-  return { kind: 'retry', delayMs };
+  return nextStepOf(WEBHOOK_DELIVERY_RULES, attempt, outcome);
 }

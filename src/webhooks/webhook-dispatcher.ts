@@ -6,8 +6,7 @@
 // size beyond those in flight), so a slot freed by an answer is used at once, without waiting
 // for a claim to commit; the outcome is recorded behind it (bounded by MAX_UNRECORDED). Claims
 // run one at a time.
-import { randomBytes } from 'node:crypto';
-import os from 'node:os';
+import { decodeWakePayload, newRunnerId, RETRY_TIMER_SLACK_MS } from '../platform/delivery/index.ts';
 import { listenToPostgresChannel, type PostgresListener } from '../platform/db/postgres-listener.ts';
 import {
   claimEndpointDeliveries,
@@ -21,7 +20,6 @@ import {
   type ClaimedDelivery,
 } from './webhook-deliveries.ts';
 import { EndpointLane, type QueuedDelivery } from './webhook-endpoint-lane.ts';
-import { decodeWakePayload } from './webhook-wakeups.ts';
 import type { WebhooksContext } from './webhooks-service.ts';
 
 export interface RunningDispatcher {
@@ -36,8 +34,6 @@ export interface RunningDispatcher {
   isRunning(): boolean;
 }
 
-/** setTimeout may fire within the millisecond the retry is due; one more keeps the claim from finding it not yet due. */
-const RETRY_TIMER_SLACK_MS = 2;
 /**
  * Attempts started but not yet recorded, across endpoints. Past this no attempt starts until
  * recording catches up: when the database is slower than the receivers, answers must not pile
@@ -54,7 +50,7 @@ const RECORD_BATCH = 128;
 const RECORD_BATCH_MS = 20;
 
 export function startWebhookDispatcher(webhooks: WebhooksContext, options: { id?: string } = {}): RunningDispatcher {
-  const dispatcher = new WebhookDispatcher(webhooks, options.id ?? `${os.hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`);
+  const dispatcher = new WebhookDispatcher(webhooks, options.id ?? newRunnerId());
   dispatcher.start();
   return { id: dispatcher.id, stop: () => dispatcher.stop(), isRunning: () => dispatcher.running };
 }

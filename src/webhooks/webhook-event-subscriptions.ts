@@ -8,7 +8,7 @@ import { auditRecords } from '../audit/index.ts';
 import type { Database } from '../platform/db/database-schema.ts';
 import { webhookAction, WebhooksError, type WebhookActor, type WebhooksContext } from './webhooks-service.ts';
 
-export const DISPENSED_EVENT = 'prescription.dispensed';
+export const DISPENSED_EVENT = 'prescription.dispensed' as const;
 
 /** The vendor's events: what every endpoint receives unless it says otherwise. */
 export const VENDOR_EVENT_TYPES = ['prescription.created', 'prescription.ceased', 'prescription.cancelled', 'prescription.reissued'] as const;

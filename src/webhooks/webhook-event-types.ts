@@ -1,8 +1,10 @@
 // The catalogue of event types a partner's endpoint receives, each with the JSON Schema of its
 // envelope: one source for GET /v1/partner/event-types and the OpenAPI document's `webhooks`.
+// The prescription events are not listed here: the lifecycle table names them (and says what
+// each tells a partner), and features.ts hands them to createWebhooksContext; the ping is this
+// feature's own.
 import { Type, type TObject } from '@sinclair/typebox';
-import { PING_EVENT_TYPE } from './webhook-events.ts';
-import { DISPENSED_EVENT } from './webhook-event-subscriptions.ts';
+import { type EventType, PING_EVENT_TYPE } from './webhook-events.ts';
 
 const Metadata = Type.Object(
   {
@@ -35,30 +37,33 @@ function envelopeOf(eventType: string, organization: TObject['properties'][strin
 
 const prescriptionEvent = (type: string) => envelopeOf(type, Type.String({ format: 'uuid' }), PrescriptionData);
 
-export const WEBHOOK_EVENT_TYPES: ReadonlyArray<{ event_type: string; description: string; schema: TObject }> = [
-  { event_type: 'prescription.created', description: 'A prescription was created (signed and issued).', schema: prescriptionEvent('prescription.created') },
-  { event_type: 'prescription.ceased', description: 'A prescription was ceased.', schema: prescriptionEvent('prescription.ceased') },
-  { event_type: 'prescription.cancelled', description: 'A prescription was cancelled.', schema: prescriptionEvent('prescription.cancelled') },
-  { event_type: 'prescription.reissued', description: 'A prescription was reissued.', schema: prescriptionEvent('prescription.reissued') },
-  {
-    event_type: DISPENSED_EVENT,
-    description: "A pharmacy dispensed a supply of the prescription (the PDS reported it). Not one of the vendor's events: sent only to an endpoint that subscribes to it (event_types).",
-    schema: prescriptionEvent(DISPENSED_EVENT),
-  },
-  {
-    event_type: PING_EVENT_TYPE,
-    description: 'A test event sent by a ping; neither stored nor retried.',
-    schema: envelopeOf(PING_EVENT_TYPE, Type.Null(), Type.Object({}, { additionalProperties: false })),
-  },
-];
+/** An event type another feature writes, with what it tells a partner. */
+export interface AnnouncedEventType {
+  eventType: EventType;
+  description: string;
+}
+
+export type EventCatalogue = ReadonlyArray<{ event_type: string; description: string; schema: TObject }>;
+
+/** The catalogue: the events announced (each a prescription event's envelope), then the ping. */
+export function createEventCatalogue(announced: ReadonlyArray<AnnouncedEventType>): EventCatalogue {
+  return [
+    ...announced.map(({ eventType, description }) => ({ event_type: eventType, description, schema: prescriptionEvent(eventType) })),
+    {
+      event_type: PING_EVENT_TYPE,
+      description: 'A test event sent by a ping; neither stored nor retried.',
+      schema: envelopeOf(PING_EVENT_TYPE, Type.Null(), Type.Object({}, { additionalProperties: false })),
+    },
+  ];
+}
 
 /** The catalogue as GET /v1/partner/event-types answers it. */
-export function listEventTypes(): Array<{ event_type: string; description: string; schema: Record<string, unknown> }> {
-  return WEBHOOK_EVENT_TYPES.map(({ event_type, description, schema }) => ({ event_type, description, schema: JSON.parse(JSON.stringify(schema)) as Record<string, unknown> }));
+export function listEventTypes(catalogue: EventCatalogue): Array<{ event_type: string; description: string; schema: Record<string, unknown> }> {
+  return catalogue.map(({ event_type, description, schema }) => ({ event_type, description, schema: JSON.parse(JSON.stringify(schema)) as Record<string, unknown> }));
 }
 
 /** OpenAPI 3.1 `webhooks`: each event type as the POST erx sends, its body the catalogue's schema. */
-export function describeWebhooksForOpenApi(): Record<string, unknown> {
+export function describeWebhooksForOpenApi(catalogue: EventCatalogue): Record<string, unknown> {
   const signatureHeaders = ['X-Webhook-Signature', 'webhook-id', 'webhook-timestamp', 'webhook-signature'].map((name) => ({
     name,
     in: 'header',
@@ -66,7 +71,7 @@ export function describeWebhooksForOpenApi(): Record<string, unknown> {
     schema: { type: 'string' },
   }));
   return Object.fromEntries(
-    listEventTypes().map(({ event_type, description, schema }) => [
+    listEventTypes(catalogue).map(({ event_type, description, schema }) => [
       event_type,
       {
         post: {

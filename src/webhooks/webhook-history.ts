@@ -3,7 +3,7 @@
 // body, so the same event_id; a fresh signature per attempt; the spec's 3 attempts again),
 // recorded with who asked and when. Replaying an event twice delivers it twice.
 import { auditRecords, type AuditDetail } from '../audit/index.ts';
-import { findPrunedEventIds } from '../retention/index.ts';
+import { findPrunedEventIds } from './webhook-retention.ts';
 import { newDeliveryId } from './webhook-events.ts';
 import { findWebhookEndpoint } from './webhook-endpoints-store.ts';
 import { findEvents, listAttemptsOfEvent, listDeliveriesOfEvent, listEventsWithLatestDelivery, type EventWithLatestDelivery } from './webhook-history-store.ts';

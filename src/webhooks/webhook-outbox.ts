@@ -3,14 +3,13 @@
 // transaction, so an event exists exactly when the change committed and is then always on its
 // way, and after that commit wakes the dispatchers of exactly the partners that transaction
 // wrote for: this process's directly, other instances' through PostgreSQL NOTIFY.
-import { createHash } from 'node:crypto';
-import { sql, type Insertable } from 'kysely';
+import type { Insertable } from 'kysely';
 import type { WebhookDeliveriesTable } from '../platform/db/database-schema.ts';
 import { recordKind, type RecordSink } from '../platform/db/unit-of-work.ts';
+import { createDeliveryWakeups, wakeChannelOf, type DeliveryWakeups, type WakeChannel } from '../platform/delivery/index.ts';
 import { activeTraceparent } from '../platform/telemetry/trace-context.ts';
 import type { Deps } from '../deps.ts';
 import { newDeliveryId, type WebhookEventEnvelope } from './webhook-events.ts';
-import { DeliveryWakeups, encodeWakePayload } from './webhook-wakeups.ts';
 import { insertWebhookDeliveries, insertWebhookEvents } from './webhooks-store.ts';
 
 export type OutboxRecord =
@@ -23,12 +22,6 @@ export type OutboxRecord =
 
 export const webhookOutbox = recordKind<OutboxRecord>('webhook outbox');
 
-/** Where dispatchers LISTEN for other instances' wakes. */
-export interface WakeChannel {
-  url: string;
-  channel: string;
-}
-
 export interface WebhookOutbox extends RecordSink<OutboxRecord> {
   /** What the dispatchers of this process subscribe to. */
   wakeups: DeliveryWakeups;
@@ -40,13 +33,9 @@ export function createWebhookOutbox(deps: Pick<Deps, 'database' | 'clock' | 'log
   const { config, database, clock } = deps;
   // Traces on: each event keeps the request span it was written under (the sink writes in the change's context).
   const traceparentNow = deps.tracing?.tracer ? () => activeTraceparent() ?? null : () => null;
-  const notifications = config.databaseUrl && database.kind === 'postgres' ? { url: config.databaseUrl, channel: wakeChannel(config.databaseSchema) } : undefined;
-  const broadcast = notifications
-    ? async (partnerIds: readonly string[]) => {
-        await sql`select pg_notify(${notifications.channel}, ${encodeWakePayload(partnerIds)})`.execute(database);
-      }
-    : undefined;
-  const wakeups = new DeliveryWakeups(broadcast, (error) => deps.logger.warn({ err: error }, 'webhook wake-up NOTIFY failed'));
+  // One channel per schema (the toolkit's wake-up after commit), keyed by partner.
+  const notifications = wakeChannelOf(database, config.databaseUrl, config.databaseSchema, 'erx_webhooks');
+  const wakeups = createDeliveryWakeups(database, notifications, (error) => deps.logger.warn({ err: error }, 'webhook wake-up NOTIFY failed'));
   return {
     kind: webhookOutbox,
     wakeups,
@@ -78,12 +67,4 @@ function partnerOf(record: OutboxRecord): string {
   if ('event' in record) return record.event.partner_id;
   if ('delivery' in record) return record.delivery.partner_id;
   return record.wake;
-}
-
-/** One channel per schema, so instances of another deployment in the same database stay asleep. */
-function wakeChannel(schema: string | undefined): string {
-  const name = schema ?? 'public';
-  const channel = `erx_webhooks_${name}`;
-  // A channel name is an identifier: at most 63 bytes.
-  return channel.length <= 63 ? channel : `erx_webhooks_${createHash('sha256').update(name).digest('hex').slice(0, 40)}`;
 }

@@ -11,13 +11,14 @@ import type { Mode } from '../config.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { DatabaseHandle } from '../platform/db/database.ts';
 import type { UnitOfWork, Work } from '../platform/db/unit-of-work.ts';
+import type { DeliveryWakeups, WakeChannel } from '../platform/delivery/index.ts';
 import { NO_METRICS, type Metrics } from '../platform/metrics/metrics.ts';
 import type { Deps } from '../deps.ts';
 import { WEBHOOK_DELIVERY_RULES } from './webhook-delivery-rules.ts';
+import { type AnnouncedEventType, createEventCatalogue, type EventCatalogue } from './webhook-event-types.ts';
 import type { WebhookEventEnvelope } from './webhook-events.ts';
 import { systemHostResolver, type HostResolver } from './webhook-host-resolution.ts';
-import { webhookOutbox, type WakeChannel, type WebhookOutbox } from './webhook-outbox.ts';
-import type { DeliveryWakeups } from './webhook-wakeups.ts';
+import { webhookOutbox, type WebhookOutbox } from './webhook-outbox.ts';
 import type { WebhooksStore } from './webhooks-store.ts';
 import { postgresWebhooksStore } from './webhooks-store-postgres.ts';
 import { sqliteWebhooksStore } from './webhooks-store-sqlite.ts';
@@ -65,11 +66,20 @@ export interface WebhooksContext {
   tracer: Tracer | undefined;
   /** Where a ping (which changes nothing stored) is noted. */
   audit: AuditTrail;
+  /** The event types an endpoint receives: the ones announced to createWebhooksContext, and the ping. */
+  eventTypes: EventCatalogue;
 }
 
 export function createWebhooksContext(
   deps: Pick<Deps, 'database' | 'clock' | 'secretKey' | 'logger' | 'config' | 'metrics' | 'tracing'>,
-  parts: { unitOfWork: UnitOfWork; outbox: WebhookOutbox; audit: AuditTrail; resolveHost?: HostResolver | undefined },
+  parts: {
+    unitOfWork: UnitOfWork;
+    outbox: WebhookOutbox;
+    audit: AuditTrail;
+    /** The events other features write (the prescription lifecycle's), for the catalogue. */
+    events: ReadonlyArray<AnnouncedEventType>;
+    resolveHost?: HostResolver | undefined;
+  },
 ): WebhooksContext {
   const { config, database } = deps;
   return {
@@ -91,6 +101,7 @@ export function createWebhooksContext(
     metrics: deps.metrics ?? NO_METRICS,
     tracer: deps.tracing?.tracer,
     audit: parts.audit,
+    eventTypes: createEventCatalogue(parts.events),
   };
 }
 

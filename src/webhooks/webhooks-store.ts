@@ -4,6 +4,7 @@
 // its fastest way: WebhooksStore below, webhooks-store-sqlite.ts and webhooks-store-postgres.ts.
 import type { ExpressionBuilder, Insertable, Kysely, Selectable } from 'kysely';
 import type { DatabaseHandle } from '../platform/db/database.ts';
+import { releaseJobLeases } from '../platform/delivery/index.ts';
 import type { Database, WebhookAttemptsTable, WebhookDeliveriesTable, WebhookEventsTable } from '../platform/db/database-schema.ts';
 import type { WebhookEndpointRow } from './webhook-endpoints-store.ts';
 
@@ -118,12 +119,5 @@ export type FencedOutcomeRow = DeliveryOutcomeUpdate & { id: string; fencing_tok
 
 /** Ends leases that were never used (claimed, not attempted), unless a later claim holds the delivery already. */
 export async function releaseDeliveryLeases(db: Kysely<Database>, leases: ReadonlyArray<{ id: string; fencingToken: number }>): Promise<void> {
-  for (const lease of leases) {
-    await db
-      .updateTable('webhook_deliveries')
-      .set({ lease_owner: null, lease_expires_at: null })
-      .where('id', '=', lease.id)
-      .where('fencing_token', '=', lease.fencingToken)
-      .execute();
-  }
+  await releaseJobLeases(db, 'webhook_deliveries', leases);
 }

@@ -104,6 +104,12 @@ describe('the circles check', () => {
     expect(fileCircles([...src, ...planted])).toEqual([['src/users/user-creation.ts', 'src/users/users-input.ts', 'src/users/users-service.ts']]);
   });
 
+  it('fails on a circle in bench/ (the tree check reads every scanned folder)', () => {
+    const planted = edge('bench/bench-stored-checks.ts', 'bench/bench-endpoints.ts', true);
+    expect(fileCircles(tree)).toEqual([]);
+    expect(fileCircles([...tree, planted])).toEqual([['bench/bench-endpoints.ts', 'bench/bench-stored-checks.ts']]);
+  });
+
   it('fails on a file importing itself, and passes a chain', () => {
     expect(fileCircles([edge('src/a.ts', 'src/a.ts')])).toEqual([['src/a.ts']]);
     expect(fileCircles([edge('src/a.ts', 'src/b.ts'), edge('src/b.ts', 'src/c.ts'), edge('src/a.ts', 'src/c.ts')])).toEqual([]);

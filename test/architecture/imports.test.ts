@@ -1,9 +1,10 @@
 // The layout DESIGN.md describes, held by the imports themselves (type-only imports counted):
 // the code stands in layers and no import runs back up them; each feature has one face that
-// code outside its folder imports; no two files import each other round a circle, nor do
-// feature folders; surfaces call services and never reach a store; the SQLite driver is sealed
-// behind the database module; only a feature's service makes its context. The checker itself
-// is tested over planted imports in import-graph.test.ts.
+// code outside its folder imports; no two files import each other round a circle (in any
+// scanned folder, bench/ and test/ included), nor do feature folders; surfaces call services
+// and never reach a store; the SQLite driver is sealed behind the database module; only a
+// feature's service makes its context. The checker itself is tested over planted imports in
+// import-graph.test.ts.
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -41,8 +42,9 @@ describe('the faces', () => {
 });
 
 describe('the circles', () => {
-  it('no two files of src/ import each other round a circle, type-only imports included', () => {
-    expect(fileCircles(edges.filter((edge) => edge.from.startsWith('src/')))).toEqual([]);
+  it('no two files of any scanned folder (src/, migrations/, test/, bench/, scripts/, the client) import each other round a circle, type-only imports included', () => {
+    expect(new Set(edges.map((edge) => edge.from.split('/')[0]))).toEqual(new Set(SCANNED.map((dir) => dir.split('/')[0])));
+    expect(fileCircles(edges)).toEqual([]);
   });
 
   it('feature folders depend on each other without cycles, type-only imports included', () => {
@@ -62,6 +64,21 @@ describe('the layout', () => {
     const allowed = ['src/platform/', 'src/config.ts', 'src/config-settings.ts', 'migrations/'];
     const offenders = inSrc.filter((edge) => edge.from.startsWith('src/platform/') && !allowed.some((a) => edge.to.startsWith(a)));
     expect(offenders).toEqual([]);
+  });
+
+  it('the jobs after a commit share the platform delivery toolkit, not each other: token delivery imports nothing of webhooks', () => {
+    const offenders = inSrc.filter((edge) => edge.from.startsWith('src/token-delivery/') && edge.to.startsWith('src/webhooks/'));
+    expect(inSrc.some((edge) => edge.from.startsWith('src/token-delivery/') && edge.to.startsWith('src/platform/delivery/'))).toBe(true);
+    expect(inSrc.some((edge) => edge.from.startsWith('src/webhooks/') && edge.to.startsWith('src/platform/delivery/'))).toBe(true);
+    expect(offenders).toEqual([]);
+  });
+
+  it('retention runs the steps the features register and owns no rows: webhooks import nothing of it, and it deletes nothing itself', () => {
+    expect(inSrc.filter((edge) => edge.from.startsWith('src/webhooks/') && edge.to.startsWith('src/retention/'))).toEqual([]);
+    expect(inSrc.filter((edge) => edge.from.startsWith('src/retention/') && !edge.typeOnly && /^src\/(?!platform\/|retention\/)[^/]+\//.test(edge.to))).toEqual([]);
+    const retentionFiles = files.filter((file) => file.startsWith('src/retention/') && !file.endsWith('.test.ts'));
+    expect(retentionFiles.length).toBeGreaterThan(1);
+    expect(retentionFiles.filter((file) => /deleteFrom\(|updateTable\(|insertInto\(/.test(fs.readFileSync(file, 'utf8')))).toEqual([]);
   });
 
   it('only the database module imports the SQLite group-commit driver', () => {

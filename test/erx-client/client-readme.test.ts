@@ -1,7 +1,7 @@
-// The README's "Typed client (@erx/client)" lines, run as written against a real erx: a
+// The first lines of docs/partners/typed-client.md, run as written against a real erx: a
 // partner's first calls with the client (create it, precheck and create a patient, walk the
-// patient's prescriptions and the event feed, verify a webhook). The README's block must stay
-// the lines between the README markers below, so the README cannot drift from what runs.
+// patient's prescriptions and the event feed, verify a webhook). The page's block must stay
+// the lines between the README markers below, so the page cannot drift from what runs.
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,12 +18,12 @@ beforeAll(async () => {
 });
 afterAll(() => bed?.close());
 
-const README = path.resolve(import.meta.dirname, '../../README.md');
+const PAGE = path.resolve(import.meta.dirname, '../../docs/partners/typed-client.md');
 
-/** The code block right under the README's heading, as lines. */
+/** The code block right under the page's "First lines" heading, as lines. */
 function readmeBlock(): string[] {
-  const text = fs.readFileSync(README, 'utf8');
-  const start = text.indexOf('## Typed client (@erx/client)');
+  const text = fs.readFileSync(PAGE, 'utf8');
+  const start = text.indexOf('\n## First lines\n');
   expect(start).toBeGreaterThan(0);
   const block = /```ts\n([\s\S]*?)```/.exec(text.slice(start))![1]!;
   return block.trimEnd().split('\n');
@@ -37,7 +37,7 @@ function linesRunHere(): string[] {
   return body.split('\n').slice(1, -1).map((line) => line.replace(/^ {6}/, ''));
 }
 
-describe('the README first lines with @erx/client', () => {
+describe('the first lines with @erx/client (docs/partners/typed-client.md)', () => {
   it('are the lines this test runs', () => {
     const [importLine, blank, ...rest] = readmeBlock();
     expect(importLine).toBe("import { createErxClient, verifyWebhook } from '@erx/client';");

@@ -1,4 +1,4 @@
-// One order on every route (README, "Responses and errors"): authentication (401/403), then
+// One order on every route (docs/partners/api.md, "Responses and errors"): authentication (401/403), then
 // the resources the path names (404), then the body (400/422), then business rules. A route
 // that names a resource that does not exist answers 404 whatever its body holds.
 import { describe, expect, it } from 'vitest';

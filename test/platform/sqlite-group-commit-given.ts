@@ -54,6 +54,8 @@ export async function givenGroupCommitDatabase(options: GroupCommitOptions & { i
   });
   const db = handle as unknown as Kysely<any>;
   await sql`create table items (id integer primary key, note text)`.execute(db);
+  // Its group is durable; the next COMMIT may run a turn of the event loop after its fsync.
+  await new Promise((resolve) => setImmediate(resolve));
   log.length = 0;
   return {
     db,

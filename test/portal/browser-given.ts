@@ -48,8 +48,8 @@ export function expectPng(image: Buffer, least: { width: number; height: number 
 }
 
 /**
- * A screenshot of the page, checked to be a real PNG; written to docs/<name> (the README's
- * pictures) only when ERX_UPDATE_SCREENSHOTS=1, so ordinary runs leave the tree as it was.
+ * A screenshot of the page, checked to be a real PNG; written to docs/<name> (the pictures
+ * of docs/portal/prescription-form.md) only when ERX_UPDATE_SCREENSHOTS=1, so ordinary runs leave the tree as it was.
  */
 export async function takeScreenshot(page: Page, name: string): Promise<Buffer> {
   const image = await page.screenshot({ fullPage: true });

@@ -1,6 +1,6 @@
 // The portal in a real browser (Chromium through playwright-core), served by a test app on
 // 127.0.0.1: prescribing from an SSO link by keyboard alone, the accessible names partners'
-// tests rely on, the confirmation (and the README's two screenshots); a used or expired link;
+// tests rely on, the confirmation (and the two screenshots of docs/portal/prescription-form.md); a used or expired link;
 // a form posted without its CSRF token; prefill values out of range.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// End to end, as a partner following the README: `erx sandbox seed`, `erx webhooks
+// End to end, as a partner following docs/portal/index.md ("Try it"): `erx sandbox seed`, `erx webhooks
 // set-endpoint` to a receiver on 127.0.0.1, `erx serve` (whose dispatcher delivers), a patient
 // through the API, then POST /v1/sso with reserved_1=abc; Chromium opens redirect_url and
 // prescribes; the receiver gets prescription.created carrying metadata.reserved_1 "abc" with a

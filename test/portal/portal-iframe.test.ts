@@ -14,7 +14,7 @@ import { mintSsoUrl } from './portal-given.ts';
 const run = browserTestsRun();
 const portalPort = run ? await freeLoopbackPort() : 0;
 
-/** The attribute the README recommends for the iframe. */
+/** The attribute docs/portal/embedding.md recommends for the iframe. */
 const IFRAME_ALLOW = 'clipboard-write; publickey-credentials-get *; publickey-credentials-create *';
 
 /** The partner's own site: each page it serves frames the portal link it was given. */

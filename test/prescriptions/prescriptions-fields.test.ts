@@ -220,11 +220,12 @@ describe("another organization's ids", () => {
   });
 });
 
-describe('the README', () => {
+describe('the partners\' prescriptions page (docs/partners/prescriptions.md)', () => {
   const section = (() => {
-    const readme = fs.readFileSync('README.md', 'utf8');
-    const start = readme.indexOf('### Every field, and the rules');
-    return readme.slice(start, readme.indexOf('\n### ', start + 1));
+    const page = fs.readFileSync('docs/partners/prescriptions.md', 'utf8');
+    const start = page.indexOf('\n## Every field, and the rules\n');
+    expect(start).toBeGreaterThan(0);
+    return page.slice(start, page.indexOf('\n## ', start + 1));
   })();
 
   it('lists each field of the prescription, and a row for each rule of the table', () => {

@@ -157,10 +157,10 @@ describe('the delivery', () => {
     expect(response.json().error.validation[0]).toMatchObject({ field: 'delivery.method', message: expect.stringContaining('no mobile number') });
   });
 
-  it('lists every sandbox pharmacy in the README', async () => {
+  it('lists every sandbox pharmacy in the partners\' prescriptions page', async () => {
     const fs = await import('node:fs');
-    const readme = fs.readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-    for (const pharmacy of SANDBOX_PHARMACIES) expect(readme).toContain(`| \`${pharmacy.pharmacy_id}\` | ${pharmacy.name} |`);
+    const page = fs.readFileSync(new URL('../../docs/partners/prescriptions.md', import.meta.url), 'utf8');
+    for (const pharmacy of SANDBOX_PHARMACIES) expect(page).toContain(`| \`${pharmacy.pharmacy_id}\` | ${pharmacy.name} |`);
   });
 });
 

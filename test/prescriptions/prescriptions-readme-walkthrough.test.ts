@@ -1,4 +1,4 @@
-// The README's prescriptions walk-through, run as a partner would: its shell block, unchanged
+// The prescriptions walk-through of docs/partners/prescriptions.md, run as a partner would: its shell block, unchanged
 // but for the port, with bash, curl and jq against a fresh `npm start` (erx serve
 // --seed-if-empty), the variables filled from what the start printed.
 import { execFile, execFileSync, type ChildProcess } from 'node:child_process';
@@ -12,10 +12,10 @@ import { createCliEnvironment, runErxJson, spawnServer } from '../cli/cli-helper
 const README_BASE_LINE = 'BASE=http://127.0.0.1:3000';
 
 function walkThroughBlock(): string {
-  const readme = fs.readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-  const section = readme.split('### Walk-through from a fresh `npm start`')[1];
+  const page = fs.readFileSync(new URL('../../docs/partners/prescriptions.md', import.meta.url), 'utf8');
+  const section = page.split('\n## Walk-through from a fresh `npm start`\n')[1];
   const block = section && /```sh\n([\s\S]*?)```/.exec(section)?.[1];
-  if (!block) throw new Error('README: no shell block under "Walk-through from a fresh `npm start`"');
+  if (!block) throw new Error('docs/partners/prescriptions.md: no shell block under "Walk-through from a fresh `npm start`"');
   return block;
 }
 
@@ -45,10 +45,10 @@ function runBash(script: string, env: Record<string, string>): Promise<{ code: n
 }
 
 const missing = missingTools();
-if (missing.length > 0 && IN_CI) throw new Error(`the README walk-through needs ${missing.join(', ')}, and CI must run it`);
-if (missing.length > 0) console.warn(`skipping the README walk-through: ${missing.join(', ')} not installed`);
+if (missing.length > 0 && IN_CI) throw new Error(`the prescriptions walk-through needs ${missing.join(', ')}, and CI must run it`);
+if (missing.length > 0) console.warn(`skipping the prescriptions walk-through: ${missing.join(', ')} not installed`);
 
-describe.skipIf(missing.length > 0)('the README prescriptions walk-through', () => {
+describe.skipIf(missing.length > 0)('the prescriptions walk-through (docs/partners/prescriptions.md)', () => {
   const cli = createCliEnvironment();
   const home = fs.mkdtempSync(path.join(os.tmpdir(), 'erx-readme-home-'));
   let server: ChildProcess | undefined;

@@ -30,12 +30,16 @@ describe('erx prune', () => {
 
     const real = await runErxJson(cli.env, ['prune']);
     expect(real).toMatchObject({ dry_run: false, counts: dry.counts, interrupted: false });
+    // Reported per step, in the order the features registered them.
+    expect(real.steps.map((step: { step: string }) => step.step)).toEqual(['webhook_history', 'webhook_response_bodies', 'idempotency_keys', 'sso_tokens', 'portal_sessions', 'portal_form_ids', 'token_message_destinations']);
+    expect(real.steps[0]).toMatchObject({ setting: 'ERX_RETENTION_WEBHOOK_DAYS', counts: { webhook_events: 3, webhook_deliveries: 3, webhook_attempts: 6 }, batches: 1 });
     expect([await countRows(db, 'webhook_events'), await countRows(db, 'webhook_attempts'), await countRows(db, 'idempotency_keys')]).toEqual([2, 2, 0]);
 
     const text = await runErx(cli.env, ['prune']);
     expect(text.code).toBe(0);
     expect(text.stdout).toMatch(/^webhook_events\s+0$/m);
-    expect(text.stdout).toMatch(/^pruned webhook events created before \d{4}-\d\d-\d\dT/m);
+    expect(text.stdout).toMatch(/^webhook_history\s+pruned up to \d{4}-\d\d-\d\dT\S+ \(ERX_RETENTION_WEBHOOK_DAYS\), 1 batch$/m);
+    expect(text.stdout).toMatch(/^token_message_destinations\s+pruned up to \d{4}-\d\d-\d\dT\S+ \(ERX_RETENTION_TOKEN_MESSAGE_DAYS\), 1 batch$/m);
   }, 60_000);
 
   it('makes `erx webhooks replay` of a pruned event say it was pruned', async () => {

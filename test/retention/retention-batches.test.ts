@@ -22,7 +22,7 @@ afterEach(() => t.close());
 
 const db = () => t.deps.database;
 const ago = (ms: number) => new Date(t.clock.now().getTime() - ms);
-const rowsOf = (rows: Partial<RetentionCounts>) => Object.values(rows).reduce((a, b) => a + (b ?? 0), 0);
+const rowsOf = (rows: RetentionCounts) => Object.values(rows).reduce((a, b) => a + b, 0);
 
 describe('batches', () => {
   it('deletes a backlog of 2,500 idempotency keys in three batches of at most 1,000', async () => {
@@ -37,7 +37,7 @@ describe('batches', () => {
 
   it('counts deliveries and attempts among a webhook batch\'s rows: 600 events of 4 rows go 250 at a time', async () => {
     await insertWebhookHistory(db(), 600, { partnerId: g.partnerId, organizationId: g.organizationId, createdAt: ago(100 * DAY), attemptsPerDelivery: 2 });
-    const batches: Array<Partial<RetentionCounts>> = [];
+    const batches: RetentionCounts[] = [];
     await pruneExpiredRecords(t.features.retention, { onBatch: ({ rows }) => rows.webhook_events !== undefined && batches.push(rows) });
     expect(batches.map(rowsOf)).toEqual([1_000, 1_000, 400]);
     expect(batches.map((b) => b.webhook_events)).toEqual([250, 250, 100]);
@@ -48,8 +48,8 @@ describe('batches', () => {
     await insertWebhookHistory(db(), 1_500, { partnerId: g.partnerId, organizationId: g.organizationId, createdAt: ago(100 * DAY) });
     await insertIdempotencyKeys(db(), 1_500, g, ago(1));
     const [a, b] = await Promise.all([pruneExpiredRecords(t.features.retention), pruneExpiredRecords(t.features.retention)]);
-    expect(a.counts.webhook_events + b.counts.webhook_events).toBe(1_500);
-    expect(a.counts.idempotency_keys + b.counts.idempotency_keys).toBe(1_500);
+    expect(a.counts.webhook_events! + b.counts.webhook_events!).toBe(1_500);
+    expect(a.counts.idempotency_keys! + b.counts.idempotency_keys!).toBe(1_500);
     expect([await countRows(db(), 'webhook_events'), await countRows(db(), 'webhook_attempts'), await countRows(db(), 'idempotency_keys')]).toEqual([0, 0, 0]);
   });
 });

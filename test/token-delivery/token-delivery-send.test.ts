@@ -1,6 +1,6 @@
 // Tokens are really sent: after the commit (never for a change that rolled back), by SMS
 // through Twilio's Messages API (a local fake of it) and by e-mail through SMTP (a real local
-// server), retried after a temporary failure under the webhook retry rule, failed for good
+// server), retried after a temporary failure under token delivery's own retry table, failed for good
 // after a permanent one; the message names the prescriber and carries the token link, never
 // the medicine or an identifier; a reissue sends again.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,7 +17,7 @@ const env: Record<string, string> = {};
 beforeAll(async () => {
   twilio = await startTwilioFake();
   smtp = await startSmtpServer();
-  Object.assign(env, twilio.env(), smtp.env(), { ERX_WEBHOOK_TIMEOUT_MS: '2000' });
+  Object.assign(env, twilio.env(), smtp.env(), { ERX_TOKEN_MESSAGE_TIMEOUT_MS: '2000' });
 });
 const { t, c } = useTestApp({ env }, async (t) => ({ c: await givenClinic(t) }));
 let senders: TokenMessageSenders;
@@ -209,20 +209,27 @@ describe('by e-mail through SMTP', () => {
     expectNothingIdentifying(body, prescription.scid);
   });
 
-  it('a 4xx (try later) is retried, then sent', async () => {
+  const lastAuditReason = async () => {
+    const entry = await t.deps.database.selectFrom('audit_entries').select('detail').where('action', '=', 'prescription.token_send').orderBy('seq', 'desc').limit(1).executeTakeFirstOrThrow();
+    return JSON.parse(entry.detail!).reason as string;
+  };
+
+  it('a 4xx (try later) is retried, classed `deferred` (not an HTTP class), then sent', async () => {
     const prescription = await givenPrescription(t, c, byEmail);
     smtp.refuseNext(451);
     expect(await sendDue()).toMatchObject({ retrying: 1 });
+    expect(await lastAuditReason()).toBe('deferred');
     t.clock.advanceSeconds(1);
     const arrived = smtp.nextMessage();
     expect(await sendDue()).toMatchObject({ sent: 1 });
     expect((await arrived).text).toContain(prescription.url);
   });
 
-  it('a 5xx (refused for good) fails at once, shown with its code', async () => {
+  it('a 5xx (refused for good) fails at once, classed `refused` (not `http_4xx`), shown with its code', async () => {
     const prescription = await givenPrescription(t, c, byEmail);
     smtp.refuseNext(550);
     expect(await sendDue()).toMatchObject({ failed: 1, retrying: 0 });
+    expect(await lastAuditReason()).toBe('refused');
     const [message] = await messagesOf(await prescriptionIdOf(prescription.scid));
     expect(message).toMatchObject({ channel: 'EMAIL', status: 'failed', attempts: 1 });
     expect(message!.last_error).toContain('550');

@@ -1,4 +1,4 @@
-// The README's sandbox providers: the built-in demo set answers as documented through the
+// The sandbox providers of docs/partners/users.md: the built-in demo set answers as documented through the
 // API, and a provider added to an ERX_HI_FIXTURES file verifies like a demo one.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,4 +1,4 @@
-// The partner self-service API (/v1/partner/), following the README's "Partner self-service":
+// The partner self-service API (/v1/partner/), following docs/partners/self-service.md:
 // a partner, with only its own credentials, registers an endpoint (a real receiver on
 // 127.0.0.1, allowed in sandbox mode), verifies a delivery with `standardwebhooks` and with
 // stripe-node, rotates its secret, finds the failed events and recovers them, and reconciles
@@ -10,6 +10,7 @@ import formats from 'ajv-formats';
 import { Webhook } from 'standardwebhooks';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PRESCRIPTION_EVENT_TYPES } from '../../src/prescriptions/index.ts';
 import { bearer, givenIntegration, requestToken, type GivenIntegration } from '../given.ts';
 import { startReceiver, type Receiver } from './webhook-receivers.ts';
 import { createWebhooksBed, eventually, prescriptionEvent, recordEventFor, recordEvents, type WebhooksBed } from './webhooks-given.ts';
@@ -66,7 +67,7 @@ async function readFeed(g: GivenIntegration, token: string, after: string | null
   return eventually(read, (feed) => feed.events.length >= count);
 }
 
-describe('a partner helps itself (the README walk-through)', () => {
+describe('a partner helps itself (the walk-through of docs/partners/self-service.md)', () => {
   it('registers, verifies with standardwebhooks and stripe-node, rotates, finds the failed events, recovers them and reconciles through the feed', async () => {
     const g = await givenIntegration(bed.t);
     await bed.t.deps.database.updateTable('organization_partners').set({ validated_at: new Date().toISOString() }).where('partner_id', '=', g.partnerId).execute();
@@ -249,6 +250,7 @@ describe('the event-type catalogue', () => {
     const g = await givenIntegration(bed.t);
     const types = (await partnerCall(g, 'GET', '/v1/partner/event-types')).body.data as Array<{ event_type: string; schema: object }>;
     expect(types.map((t) => t.event_type)).toEqual(['prescription.created', 'prescription.ceased', 'prescription.cancelled', 'prescription.reissued', 'prescription.dispensed', 'webhook.ping']);
+    expect(types.map((t) => t.event_type)).toEqual([...PRESCRIPTION_EVENT_TYPES, 'prescription.dispensed', 'webhook.ping']);
     const openapi = (await bed.t.app.inject({ method: 'GET', url: '/openapi.json' })).json() as { webhooks: Record<string, { post: { requestBody: { content: { 'application/json': { schema: object } } } } }> };
     const ajv = new Ajv({ strict: false });
     (((formats as unknown as { default?: unknown }).default ?? formats) as (a: Ajv) => void)(ajv);

@@ -1,4 +1,4 @@
-// The README's Node receiver example, run as written against our dispatcher: it accepts our
+// The Node receiver example of docs/partners/webhooks.md, run as written against our dispatcher: it accepts our
 // deliveries (and a rotation's two signatures, holding either secret), handles a replayed event
 // once, and refuses a forged signature and a stale timestamp.
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -13,10 +13,10 @@ import { createWebhooksBed, eventually, givenEndpoint, recordEventFor, type Give
 const MARKER = '<!-- receiver-example';
 
 function readmeReceiverExample(): string {
-  const readme = fs.readFileSync(path.resolve('README.md'), 'utf8');
-  const start = readme.indexOf(MARKER);
-  const match = /```js\n([\s\S]*?)```/.exec(readme.slice(start));
-  if (start < 0 || !match) throw new Error('README has no receiver example after its marker');
+  const page = fs.readFileSync(path.resolve('docs/partners/webhooks.md'), 'utf8');
+  const start = page.indexOf(MARKER);
+  const match = /```js\n([\s\S]*?)```/.exec(page.slice(start));
+  if (start < 0 || !match) throw new Error('docs/partners/webhooks.md has no receiver example after its marker');
   return match[1]!;
 }
 
@@ -49,7 +49,7 @@ afterAll(async () => {
 const post = (body: string, signature: string) => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-webhook-signature': signature }, body }).then((r) => r.status);
 const handledLines = (eventId: string) => output.split('\n').filter((line) => line.endsWith(eventId));
 
-describe("the README's Node receiver", () => {
+describe("the Node receiver of docs/partners/webhooks.md", () => {
   it('accepts our deliveries and handles a replayed event only once', async () => {
     const event = await recordEventFor(bed.webhooks, g);
     await eventually(() => listWebhookAttempts(bed.webhooks, event.event_id), (l) => l.deliveries[0]!.status === 'delivered');

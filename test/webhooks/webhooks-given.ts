@@ -20,6 +20,7 @@ import {
   recordEvent,
   type WebhooksContext,
 } from '../../src/webhooks/index.ts';
+import { PRESCRIPTION_EVENTS } from '../../src/prescriptions/index.ts';
 import { givenIntegration, type GivenIntegration } from '../given.ts';
 import { createTestApp, type TestApp } from '../test-app.ts';
 import type { DatabaseHandle } from '../../src/platform/db/database.ts';
@@ -52,7 +53,7 @@ export async function createWebhooksBed(options: BedOptions = {}): Promise<Webho
     // Its own outbox and unit of work: what is recorded through this context wakes its dispatchers.
     const outbox = createWebhookOutbox(deps);
     const unitOfWork = createUnitOfWork(deps.database, [outbox, t.features.audit], deps.logger);
-    return createWebhooksContext(deps, { unitOfWork, outbox, audit: t.features.audit, resolveHost: o.resolveHost ?? options.resolveHost });
+    return createWebhooksContext(deps, { unitOfWork, outbox, audit: t.features.audit, events: PRESCRIPTION_EVENTS, resolveHost: o.resolveHost ?? options.resolveHost });
   };
   const webhooks = contextWith({});
   const dispatchers: RunningDispatcher[] = [];

@@ -1,10 +1,10 @@
 // One unit of work: a service's change runs in one transaction, and what the change leaves
-// beside its own rows (an outbox event; later an audit entry) is recorded through the handle
-// the change is given. Each kind of record has one sink, registered once (features.ts): the
-// sink writes a transaction's records of its kind in that transaction, just before it
-// commits, and hears of exactly those records once it has committed; nothing is heard of a
-// transaction that rolled back. So nothing runs after a commit that the unit of work does not
-// know, and a new kind of record is one more sink in the list.
+// beside its own rows (a webhook event, a token message, an audit entry) is recorded through
+// the handle the change is given. Each kind of record has one sink, registered once
+// (features.ts): the sink writes a transaction's records of its kind in that transaction, just
+// before it commits, and hears of exactly those records once it has committed; nothing is
+// heard of a transaction that rolled back. So nothing runs after a commit that the unit of
+// work does not know, and a new kind of record is one more sink in the list.
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Database } from './database-schema.ts';

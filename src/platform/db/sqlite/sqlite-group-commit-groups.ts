@@ -1,13 +1,20 @@
 // The groups of the group-commit driver (sqlite-group-commit.ts) on its writer connection: the
 // one write transaction (BEGIN IMMEDIATE) that units join, each unit's savepoint, and when and
-// how the group ends: COMMIT once it is full or the writer has been idle for a moment, or
-// ROLLBACK of everything when SQLite lost it.
+// how the group ends: COMMIT once it is full or the writer has been idle for a moment, then the
+// fsync of the log that makes it durable (sqlite-wal-sync.ts, off the event loop), or ROLLBACK
+// of everything when SQLite lost it.
+//
+// One committed group at most waits for its fsync: the next group keeps taking units meanwhile
+// and commits once that fsync has returned. So when it returns, everything committed is durable,
+// and the reads outside transactions that waited for it (reads must never see what a power cut
+// could still take away) run before any later COMMIT.
 import { performance } from 'node:perf_hooks';
 import type BetterSqlite3 from 'better-sqlite3';
 import { DeleteQueryNode, InsertQueryNode, UpdateQueryNode, type CompiledQuery, type OperationNode, type QueryResult } from 'kysely';
 import { ChangeStamps } from './sqlite-change-stamps.ts';
 import type { SqliteStatements } from './sqlite-group-commit-statements.ts';
 import { Group, type Outcome, type TurnQueue } from './sqlite-group-commit-units.ts';
+import type { WalSync } from './sqlite-wal-sync.ts';
 
 export interface GroupLimits {
   /** Most units of work (transactions, autocommit statements) one COMMIT covers. */
@@ -44,7 +51,7 @@ export const UNIT_SAVEPOINT = 'erx_group_unit';
  * stays open, so such a unit needs no savepoint of its own (two statements fewer per write).
  * Not so for OR FAIL, which keeps what a failed statement changed before the failure, nor for
  * raw SQL, which is not read here. The schema declares no ON CONFLICT FAIL and no trigger that
- * could RAISE(FAIL); test/database.test.ts holds it to that.
+ * could RAISE(FAIL); test/platform/database.test.ts holds it to that.
  */
 export function undoesItselfOnFailure(query: OperationNode): boolean {
   if (InsertQueryNode.is(query)) return query.orAction?.action !== 'fail';
@@ -61,12 +68,23 @@ export class WriterGroups {
   readonly #quietMs: number;
   #group: Group | undefined;
   #idleCommit: NodeJS.Immediate | undefined;
+  readonly #walSync: WalSync | undefined;
+  /**
+   * Set from a COMMIT until its fsync has returned and a turn of the event loop has passed (for
+   * the reads woken by it): no COMMIT runs meanwhile. Resolves when the fsync returns; never rejects.
+   */
+  #syncing: Promise<void> | undefined;
+  /** A COMMIT asked for while a sync was running. */
+  #commitWanted = false;
+  /** A failed fsync: what was committed may not be on the disk, so nothing is acknowledged after it. */
+  #broken: Outcome;
   /** Units of the last RECENT_GROUPS committed groups (a ring); Infinity until there were as many. */
   readonly #recentSizes = new Array<number>(RECENT_GROUPS).fill(Infinity);
   #commits = 0;
 
-  constructor(writer: SqliteStatements, turns: TurnQueue, limits: GroupLimits) {
+  constructor(writer: SqliteStatements, turns: TurnQueue, limits: GroupLimits, walSync?: WalSync) {
     this.#writer = writer;
+    this.#walSync = walSync;
     this.#turns = turns;
     this.#maxUnits = limits.maxUnits ?? DEFAULT_MAX_UNITS;
     this.#maxOpenMs = limits.maxOpenMs ?? DEFAULT_MAX_OPEN_MS;
@@ -79,8 +97,23 @@ export class WriterGroups {
     return this.#group;
   }
 
+  /** While set, what is committed may not be durable yet: a read outside a transaction awaits it (then calls assertHealthy). */
+  get syncing(): Promise<void> | undefined {
+    return this.#syncing;
+  }
+
+  /** False once an fsync of the log failed. */
+  get healthy(): boolean {
+    return this.#broken === undefined;
+  }
+
+  assertHealthy(): void {
+    if (this.#broken) throw this.#broken.error;
+  }
+
   /** Joins the open group, opening one (BEGIN IMMEDIATE) if there is none. */
   join(): Group {
+    this.assertHealthy();
     let group = this.#group;
     if (!group) {
       this.#writer.exec('begin immediate');
@@ -171,10 +204,17 @@ export class WriterGroups {
     if (this.#group) this.#idleCommit ??= setImmediate(() => this.#commitWhenQuiet(this.#group?.units ?? 0));
   }
 
-  /** Makes the open group durable now (COMMIT); its units then settle. */
+  /**
+   * Commits the open group now, or, while the last group's fsync runs, as soon as it returns;
+   * its units settle once the group is durable (its own fsync has returned).
+   */
   commit(): void {
     const group = this.#group;
     if (!group) return;
+    if (this.#syncing) {
+      this.#commitWanted = true;
+      return;
+    }
     this.#group = undefined;
     try {
       this.#writer.exec('commit');
@@ -186,14 +226,49 @@ export class WriterGroups {
     }
     this.changes.noteEnded(group);
     this.#recentSizes[this.#commits++ % RECENT_GROUPS] = group.units;
-    group.settle(undefined);
+    if (!this.#walSync) return group.settle(undefined);
+    this.#syncing = this.#walSync.sync().then(
+      () => this.#synced(group, undefined),
+      (error: unknown) => this.#synced(group, { error }),
+    );
   }
 
-  /** At shutdown: commits what can be, and fails a group a unit still holds. */
-  close(): void {
+  /** The group's fsync returned: it settles; the next COMMIT waits a turn, for the reads woken now. */
+  #synced(group: Group, failed: Outcome): void {
+    if (failed) this.#broken ??= failed;
+    group.settle(failed);
+    setImmediate(() => {
+      this.#syncing = undefined;
+      const wanted = this.#commitWanted;
+      this.#commitWanted = false;
+      const open = this.#group;
+      if (!open) return;
+      if (this.#broken) return this.#turns.busy ? undefined : this.#abandon(open, this.#broken.error);
+      // A unit holding the writer commits (or schedules) the group when it hands over.
+      if (this.#turns.busy) return;
+      if (wanted) this.commit();
+      else this.commitWhenIdle();
+    });
+  }
+
+  /** At shutdown: commits what can be (and waits for it to be durable), and fails a group a unit still holds. */
+  async close(): Promise<void> {
     if (this.#idleCommit) clearImmediate(this.#idleCommit);
-    if (this.#group && !this.#turns.busy) this.commit();
-    if (this.#group) this.#abandon(this.#group, new Error('SQLite group commit: the database closed during a transaction'));
+    this.#idleCommit = undefined;
+    await this.#settled();
+    if (this.#group && !this.#turns.busy && !this.#broken) this.commit();
+    await this.#settled();
+    if (this.#group) this.#abandon(this.#group, this.#broken?.error ?? new Error('SQLite group commit: the database closed during a transaction'));
+    if (this.#idleCommit) clearImmediate(this.#idleCommit);
+    this.#walSync?.close();
+  }
+
+  /** Until no fsync runs (each one's follow-up turn included). */
+  async #settled(): Promise<void> {
+    while (this.#syncing) {
+      await this.#syncing;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
   }
 
   /**

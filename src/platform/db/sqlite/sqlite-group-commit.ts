@@ -2,15 +2,20 @@
 //
 // With synchronous=FULL every COMMIT waits for an fsync, and better-sqlite3 runs it on the
 // event loop, so committing each transaction alone caps all writes at the disk's fsync rate
-// however many requests are in flight. This driver keeps one write transaction (a group) open
+// however many requests are in flight, and the process does nothing else while it waits. So
+// the writer runs with synchronous=NORMAL and a group is made durable by an fsync of the log
+// on libuv's thread pool (sqlite-wal-sync.ts), which the next group fills up behind; nothing
+// of a group (an answer, an audit entry, an event) is released before that fsync returns, and
+// no read outside a transaction sees a group before it (decision 28: synchronous=FULL
+// semantics, the wait off the event loop). This driver keeps one write transaction (a group) open
 // across several units of work: the first unit opens it with BEGIN IMMEDIATE (taking the write
 // lock up front, so another process on the file queues on busy_timeout instead of failing when
 // it tries to upgrade), each transaction runs inside its own SAVEPOINT (an autocommit write
 // too, unless SQLite undoes it in full by itself when it fails), and the connection passes to
 // the next waiting unit without committing. When no unit has joined for a turn of the event
 // loop and a short quiet time (no quiet time once the group is as large as the largest of the
-// last few), or the group is full, one COMMIT makes the whole group durable.
-// Only then does any unit of the group settle; if the COMMIT fails, every one rejects. A unit
+// last few), or the group is full, one COMMIT and one fsync make the whole group durable.
+// Only then does any unit of the group settle; if either fails, every one rejects. A unit
 // that fails is undone (to its savepoint, or by SQLite) and rejects with its own error; its
 // neighbours keep their work.
 //
@@ -19,8 +24,9 @@
 // to the same file: in WAL mode it sees only what has been committed, so such a read neither
 // waits for an open group nor sees inside it. Without a reader (':memory:') a read made while a
 // group is open runs inside it and, like the writes, reaches its caller only after the COMMIT
-// (Kysely hands a result over only once releaseConnection has finished). Either way no caller
-// sees data that is not yet durable.
+// (Kysely hands a result over only once releaseConnection has finished). A read outside a
+// transaction made while a committed group waits for its fsync waits for it too. Either way no
+// caller sees data that is not yet durable.
 //
 // The one rule for callers: a transaction must not wait, inside its callback, for another
 // transaction's result. The other one may be in the same group, and it settles only when the
@@ -43,10 +49,13 @@ import {
 import { SqliteReader, SqliteStatements } from './sqlite-group-commit-statements.ts';
 import { UNIT_SAVEPOINT, WriterGroups, type GroupLimits } from './sqlite-group-commit-groups.ts';
 import { Lease, TurnQueue, type Outcome } from './sqlite-group-commit-units.ts';
+import type { WalSync } from './sqlite-wal-sync.ts';
 
 export interface GroupCommitOptions extends GroupLimits {
   /** Sees every statement just before it runs, the driver's own BEGIN/SAVEPOINT/COMMIT too. For tests. */
   onStatement?: (sql: string) => void;
+  /** Runs each fsync of the log (`sync`) in its place, so a test can hold it back or fail it. */
+  aroundSync?: (sync: () => Promise<void>) => Promise<void>;
 }
 
 export interface SqliteGroupCommitConfig extends GroupCommitOptions {
@@ -54,6 +63,8 @@ export interface SqliteGroupCommitConfig extends GroupCommitOptions {
   database: BetterSqlite3.Database;
   /** A second connection to the same file, for reads outside transactions; none for ':memory:'. */
   reader?: BetterSqlite3.Database | undefined;
+  /** What makes a committed group durable (the log's fsync); none for ':memory:', whose COMMIT is all there is. */
+  walSync?: WalSync | undefined;
 }
 
 export class SqliteGroupCommitDriver implements Driver {
@@ -67,7 +78,9 @@ export class SqliteGroupCommitDriver implements Driver {
   constructor(config: SqliteGroupCommitConfig) {
     this.#writer = new SqliteStatements(config.database, config.onStatement);
     this.#reader = config.reader ? new SqliteReader(config.reader, config.onStatement) : undefined;
-    this.#groups = new WriterGroups(this.#writer, this.#turns, config);
+    const { walSync, aroundSync } = config;
+    const durability = walSync && aroundSync ? { ...walSync, sync: () => aroundSync(() => walSync.sync()) } : walSync;
+    this.#groups = new WriterGroups(this.#writer, this.#turns, config, durability);
   }
 
   async init(): Promise<void> {}
@@ -75,9 +88,11 @@ export class SqliteGroupCommitDriver implements Driver {
   /**
    * Runs a read-only query on the reader connection right away, without a lease or a turn:
    * what a plain read through Kysely would do, minus the promises. Undefined when there is no
-   * reader or the query is not a pure read; the caller then goes through Kysely.
+   * reader, the query is not a pure read, or a committed group is not durable yet; the caller
+   * then goes through Kysely (which waits for it).
    */
   readNow<R>(sql: string, parameters: readonly unknown[]): QueryResult<R> | undefined {
+    if (this.#groups.syncing) return undefined;
     const read = this.#reader?.statementFor(sql);
     return read ? this.#reader!.run<R>(read, parameters) : undefined;
   }
@@ -90,7 +105,7 @@ export class SqliteGroupCommitDriver implements Driver {
    * goes through Kysely and waits its turn.
    */
   writeNow<R>(query: CompiledQuery): Promise<QueryResult<R>> | undefined {
-    if (this.#turns.busy) return undefined;
+    if (this.#turns.busy || !this.#groups.healthy) return undefined;
     let statement: BetterSqlite3.Statement;
     try {
       statement = this.#writer.prepare(query.sql);
@@ -185,7 +200,7 @@ export class SqliteGroupCommitDriver implements Driver {
   }
 
   async destroy(): Promise<void> {
-    this.#groups.close();
+    await this.#groups.close();
     this.#turns.close(new Error('SQLite group commit: the database is closed'));
     this.#reader?.close();
     this.#writer.close();
@@ -193,14 +208,21 @@ export class SqliteGroupCommitDriver implements Driver {
 
   async #execute<R>(lease: Lease, query: CompiledQuery): Promise<QueryResult<R>> {
     const read = lease.isPlain ? this.#reader?.statementFor(query.sql) : undefined;
-    if (read) return this.#reader!.run(read, query.parameters);
+    if (read) {
+      if (this.#groups.syncing || !this.#groups.healthy) await this.#durable();
+      return this.#reader!.run(read, query.parameters);
+    }
     if (!this.#turns.isOwner(lease)) await this.#turns.take(lease);
     const statement = this.#writer.prepare(query.sql);
     if (lease.transaction) {
       if (!statement.readonly) this.#groups.changes.noteWrite(lease.transaction, query);
       return this.#groups.runIn(lease.transaction, statement, query.parameters);
     }
-    if (statement.readonly && !this.#groups.open) return this.#writer.run(statement, query.parameters);
+    if (statement.readonly && !this.#groups.open) {
+      // No group can open meanwhile: this lease holds the writer.
+      if (this.#groups.syncing || !this.#groups.healthy) await this.#durable();
+      return this.#writer.run(statement, query.parameters);
+    }
     const group = this.#groups.join();
     lease.join(group);
     if (statement.readonly) return this.#groups.runIn(group, statement, query.parameters);
@@ -211,7 +233,10 @@ export class SqliteGroupCommitDriver implements Driver {
     if (!SelectQueryNode.is(query.query)) throw new Error('SQLite group commit: only select queries can stream');
     const reader = lease.isPlain ? this.#reader : undefined;
     const read = reader?.statementFor(query.sql);
-    if (reader && read) return yield* reader.iterate<R>(read, query.parameters);
+    if (reader && read) {
+      if (this.#groups.syncing || !this.#groups.healthy) await this.#durable();
+      return yield* reader.iterate<R>(read, query.parameters);
+    }
     if (!this.#turns.isOwner(lease)) await this.#turns.take(lease);
     if (lease.transaction) this.#groups.assertOpen(lease.transaction);
     // Rows leave one by one while the query runs, so outside a transaction they must be durable already.
@@ -223,6 +248,16 @@ export class SqliteGroupCommitDriver implements Driver {
     if (name.toLowerCase() === UNIT_SAVEPOINT) throw new Error(`SQLite group commit: the savepoint name ${name} is reserved`);
     const node = RawNode.createWithChildren([RawNode.createWithSql(`${command} `), IdentifierNode.create(name)]);
     return connection.executeQuery(compileQuery(node, createQueryId()));
+  }
+
+  /**
+   * Until what is committed is durable. The read that awaited it runs before any later COMMIT
+   * (that waits a turn of the event loop after the fsync returns), so it sees durable data only.
+   */
+  async #durable(): Promise<void> {
+    const syncing = this.#groups.syncing;
+    if (syncing) await syncing;
+    this.#groups.assertHealthy();
   }
 
   /** The connection goes to the next waiting unit, without a COMMIT unless the group is full. */

@@ -1,6 +1,7 @@
-// Queries that prune webhook history: events whose deliveries have all finished, with their
-// deliveries and attempts (children first, in one transaction per batch), and the mark that
-// lets a replay tell a pruned event from an unknown one.
+// Queries of the webhooks' retention steps (webhook-retention.ts): events whose deliveries have
+// all finished, with their deliveries and attempts (children first, in one transaction per
+// batch); receivers' response bodies on old attempts; and the mark that lets a replay tell a
+// pruned event from an unknown one.
 import type { Kysely } from 'kysely';
 import { holdsRowLocks } from '../platform/db/database.ts';
 import type { Database } from '../platform/db/database-schema.ts';
@@ -126,4 +127,21 @@ async function raiseEventsMark(trx: Db, eventId: string, at: string): Promise<vo
 export async function findEventsMark(db: Db): Promise<string | undefined> {
   const row = await db.selectFrom('retention_marks').select('pruned_through').where('kind', '=', EVENTS_MARK).executeTakeFirst();
   return row?.pruned_through;
+}
+
+/** Clears the receiver's response body of up to `limit` attempts started before `before`. */
+export async function clearResponseBodiesBatch(trx: Db, before: string, limit: number): Promise<number> {
+  const result = await trx
+    .updateTable('webhook_attempts')
+    .set({ response_body: null })
+    .where('response_body', 'is not', null)
+    .where(({ eb, refTuple, selectFrom }) =>
+      eb(
+        refTuple('delivery_id', 'attempt_number'),
+        'in',
+        selectFrom('webhook_attempts').select(['delivery_id', 'attempt_number']).where('started_at', '<', before).where('response_body', 'is not', null).limit(limit).$asTuple('delivery_id', 'attempt_number'),
+      ),
+    )
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
 }
