@@ -38,3 +38,4 @@ export { createPdsSubmissionOutbox, type PdsSubmissionOutbox } from './pds-submi
 export { runDueSubmissions } from './pds-submission.ts';
 export type { PdsSettings } from './pds-settings.ts';
 export { startPdsSubmissionRunner } from './pds-submission-runner.ts';
+export { dispenseInSandbox } from './prescription-dispensing.ts';

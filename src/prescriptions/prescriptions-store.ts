@@ -47,6 +47,13 @@ export async function findPrescriptionById(db: Kysely<Database>, organizationId:
   return db.selectFrom('prescriptions').selectAll().where('id', '=', id).where('organization_id', '=', organizationId).executeTakeFirst();
 }
 
+/** The prescription with this SCID, within an organization when one is named (the sandbox's dispense). */
+export async function findPrescriptionByScid(db: Kysely<Database>, scid: string, organizationId?: string): Promise<PrescriptionRow | undefined> {
+  let query = db.selectFrom('prescriptions').selectAll().where('scid', '=', scid);
+  if (organizationId !== undefined) query = query.where('organization_id', '=', organizationId);
+  return query.executeTakeFirst();
+}
+
 /** What a PDS submission may have changed of a prescription since it was written. */
 export async function findSubmissionColumns(db: Kysely<Database>, id: string) {
   return db

@@ -11667,6 +11667,348 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/test-helpers/organizations/{organization_id}/prescriptions/{scid}/dispense": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sandbox: a pharmacy dispenses the next supply of the prescription (the sandbox PDS counts it; prescription.dispensed goes to subscribed endpoints)
+         * @description Scope: sandbox:prescribe.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    organization_id: string;
+                    scid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            data: {
+                                /** @description Not in the vendor's schema: the dispensing the Prescription Delivery Service reported. Present once the PDS accepted an electronic prescription. */
+                                dispensing: {
+                                    /** @description When the last supply was dispensed; null before the first. */
+                                    last_dispensed_at: string | null;
+                                    /** @description Repeats that may still be dispensed. */
+                                    repeats_remaining: number;
+                                    /** @description Supplies a pharmacy dispensed so far: the original supply and each repeat. */
+                                    supplies_dispensed: number;
+                                };
+                                scid: string;
+                            };
+                            message: string;
+                            requestId: string;
+                            statusCode: number;
+                            /** @enum {boolean} */
+                            success: true;
+                            /** Format: date-time */
+                            timestamp: string;
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: {
+                                detail: string;
+                                instance?: string;
+                                title: string;
+                                type: string;
+                                validation?: {
+                                    code: string;
+                                    field: string;
+                                    message: string;
+                                }[];
+                            };
+                            meta: {
+                                apiVersion: string;
+                            };
+                            requestId: string;
+                            statusCode: number;
+                            /** @enum {boolean} */
+                            success: false;
+                            /** Format: date-time */
+                            timestamp: string;
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: {
+                                detail: string;
+                                instance?: string;
+                                title: string;
+                                type: string;
+                                validation?: {
+                                    code: string;
+                                    field: string;
+                                    message: string;
+                                }[];
+                            };
+                            meta: {
+                                apiVersion: string;
+                            };
+                            requestId: string;
+                            statusCode: number;
+                            /** @enum {boolean} */
+                            success: false;
+                            /** Format: date-time */
+                            timestamp: string;
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: {
+                                detail: string;
+                                instance?: string;
+                                title: string;
+                                type: string;
+                                validation?: {
+                                    code: string;
+                                    field: string;
+                                    message: string;
+                                }[];
+                            };
+                            meta: {
+                                apiVersion: string;
+                            };
+                            requestId: string;
+                            statusCode: number;
+                            /** @enum {boolean} */
+                            success: false;
+                            /** Format: date-time */
+                            timestamp: string;
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: {
+                                detail: string;
+                                instance?: string;
+                                title: string;
+                                type: string;
+                                validation?: {
+                                    code: string;
+                                    field: string;
+                                    message: string;
+                                }[];
+                            };
+                            meta: {
+                                apiVersion: string;
+                            };
+                            requestId: string;
+                            statusCode: number;
+                            /** @enum {boolean} */
+                            success: false;
+                            /** Format: date-time */
+                            timestamp: string;
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: {
+                                detail: string;
+                                instance?: string;
+                                title: string;
+                                type: string;
+                                validation?: {
+                                    code: string;
+                                    field: string;
+                                    message: string;
+                                }[];
+                            };
+                            meta: {
+                                apiVersion: string;
+                            };
+                            requestId: string;
+                            statusCode: number;
+                            /** @enum {boolean} */
+                            success: false;
+                            /** Format: date-time */
+                            timestamp: string;
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: {
+                                detail: string;
+                                instance?: string;
+                                title: string;
+                                type: string;
+                                validation?: {
+                                    code: string;
+                                    field: string;
+                                    message: string;
+                                }[];
+                            };
+                            meta: {
+                                apiVersion: string;
+                            };
+                            requestId: string;
+                            statusCode: number;
+                            /** @enum {boolean} */
+                            success: false;
+                            /** Format: date-time */
+                            timestamp: string;
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: {
+                                detail: string;
+                                instance?: string;
+                                title: string;
+                                type: string;
+                                validation?: {
+                                    code: string;
+                                    field: string;
+                                    message: string;
+                                }[];
+                            };
+                            meta: {
+                                apiVersion: string;
+                            };
+                            requestId: string;
+                            statusCode: number;
+                            /** @enum {boolean} */
+                            success: false;
+                            /** Format: date-time */
+                            timestamp: string;
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: {
+                                detail: string;
+                                instance?: string;
+                                title: string;
+                                type: string;
+                                validation?: {
+                                    code: string;
+                                    field: string;
+                                    message: string;
+                                }[];
+                            };
+                            meta: {
+                                apiVersion: string;
+                            };
+                            requestId: string;
+                            statusCode: number;
+                            /** @enum {boolean} */
+                            success: false;
+                            /** Format: date-time */
+                            timestamp: string;
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: {
+                                detail: string;
+                                instance?: string;
+                                title: string;
+                                type: string;
+                                validation?: {
+                                    code: string;
+                                    field: string;
+                                    message: string;
+                                }[];
+                            };
+                            meta: {
+                                apiVersion: string;
+                            };
+                            requestId: string;
+                            statusCode: number;
+                            /** @enum {boolean} */
+                            success: false;
+                            /** Format: date-time */
+                            timestamp: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/test-helpers/organizations/{organization_id}/users/{user_id}/patients/{patient_id}/prescriptions": {
         parameters: {
             query?: never;
