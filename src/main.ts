@@ -8,7 +8,6 @@ import { registerHiCommands } from './cli/hi-commands.ts';
 import { registerMedicinesCommands } from './cli/medicines-commands.ts';
 import { registerOnboardingCommands } from './cli/onboarding-commands.ts';
 import { registerPruneCommands } from './cli/prune-commands.ts';
-import { registerSandboxCommands } from './cli/sandbox-commands.ts';
 import { registerServerCommands } from './cli/server-commands.ts';
 import { registerWebhooksCommands } from './cli/webhooks-commands.ts';
 
@@ -27,7 +26,6 @@ registerAuditCommands(program);
 registerBackupCommands(program);
 registerHiCommands(program);
 registerMedicinesCommands(program);
-registerSandboxCommands(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -47,9 +47,9 @@ export interface TestDatabase {
  * PostgreSQL at `databaseUrl`. Its schema is dropped with it (global-setup.ts drops whatever a
  * file that failed to close left behind).
  */
-export async function createTestDatabase(databaseUrl = TEST_DATABASE_URL): Promise<TestDatabase> {
+export async function createTestDatabase(databaseUrl = TEST_DATABASE_URL, sqliteFile?: string): Promise<TestDatabase> {
   const schema = databaseUrl ? newTestSchemaName('t') : undefined;
-  const handle = await openDatabase({ databaseUrl, databaseSchema: schema, poolSize: 4 });
+  const handle = await openDatabase({ databaseUrl, databaseSchema: schema, poolSize: 4, ...(databaseUrl ? {} : { sqliteFile }) });
   const drop = async () => {
     await handle.close();
     if (databaseUrl && schema) await dropSchemas(databaseUrl, [schema]);
@@ -88,6 +88,8 @@ export interface TestAppOptions {
   surfaces?: Surfaces;
   /** Runs after buildApp and before ready (add test-only routes here). */
   extend?: (app: App) => void;
+  /** On SQLite, this file instead of memory (another process opens it too). */
+  sqliteFile?: string;
   /** A second instance on the same database and keys, as a second server behind a load balancer (PostgreSQL only). */
   sameDatabaseAs?: TestApp;
 }
@@ -100,7 +102,7 @@ async function joinTestDatabase(first: TestApp): Promise<TestDatabase> {
 }
 
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
-  const database = options.sameDatabaseAs ? await joinTestDatabase(options.sameDatabaseAs) : await createTestDatabase(options.databaseUrl);
+  const database = options.sameDatabaseAs ? await joinTestDatabase(options.sameDatabaseAs) : await createTestDatabase(options.databaseUrl, options.sqliteFile);
   const clock = new ManualClock();
   const logs: string[] = [];
   const sink = new Writable({

@@ -4,8 +4,8 @@ import type { Command } from 'commander';
 import { dispenseInSandbox } from '../prescriptions/index.ts';
 import { addJsonOption, printResult, withFeatures, type CommandOptions } from './cli-output.ts';
 
-export function registerSandboxCommands(program: Command): void {
-  const sandbox = program.command('sandbox').description('act as the world around erx in the sandbox (a pharmacy at the sandbox PDS)');
+/** Adds `dispense` to the `erx sandbox` command group (server-commands.ts makes it, with `seed`). */
+export function registerSandboxDispenseCommand(sandbox: Command): void {
   addJsonOption(sandbox.command('dispense <scid>'))
     .description('a pharmacy dispenses the next supply (the original, then each repeat) of the prescription with this SCID at the sandbox PDS')
     .action(async (scid: string, options: CommandOptions) => {
