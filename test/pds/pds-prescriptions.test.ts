@@ -13,6 +13,7 @@ import { isScidFormat, isValidScid } from '../../src/pds/index.ts';
 import { runDueSubmissions } from '../../src/prescriptions/index.ts';
 import { setSubscribedEventTypes } from '../../src/webhooks/index.ts';
 import { useTestApp } from '../given.ts';
+import { signIn } from '../portal/portal-given.ts';
 import { givenClinic, outboxEvents, prescribeBody, prescriptionsClient, send, type Clinic } from '../prescriptions/prescriptions-given.ts';
 import type { TestApp } from '../test-app.ts';
 
@@ -158,5 +159,29 @@ describe('with ERX_PDS=none', () => {
     const paper = await prescriptionsClient(t, c).prescribe(prescribeBody({ prescription_type: 'PAPER', delivery: undefined }));
     expect(paper.statusCode, paper.body).toBe(201);
     expect(paper.json().data).toMatchObject({ prescription_type: 'PAPER', status: 'Active' });
+  });
+});
+
+describe("the portal's prescription page", () => {
+  const { t } = useTestApp({ env: { ERX_PDS_WAIT_MS: '0' } });
+
+  it('says a Pending prescription is being sent (no SCID), then shows the SCID and what was dispensed', async () => {
+    const c = await givenClinic(t);
+    t.pds.failNext('submit', 'unreachable');
+    const pending = (await prescriptionsClient(t, c).prescribe()).json().data;
+    await Promise.all([...t.features.prescriptions.pds.inFlight]);
+    const id = pending.legal_metadata.prescription_id as string;
+    const session = await signIn(t, c.g);
+    const pendingPage = await session.get(`/dashboard/patients/${c.patientId}/prescriptions/${id}`);
+    expect(pendingPage.statusCode, pendingPage.body.slice(0, 300)).toBe(200);
+    expect(pendingPage.body).toContain('Being sent to the Prescription Delivery Service: it has no SCID yet');
+    t.clock.advanceSeconds(2);
+    await runDueSubmissions(t.features.prescriptions);
+    const { scid } = (await prescriptionsClient(t, c).read(id)).json().data.prescription;
+    expect((await send(t, 'POST', dispensePath(c, scid), c.headers)).statusCode).toBe(200);
+    const page = await session.get(`/dashboard/patients/${c.patientId}/prescriptions/${scid}`);
+    expect(page.body).toContain(scid);
+    expect(page.body).not.toContain('Being sent to the Prescription Delivery Service');
+    expect(page.body).toMatch(/Dispensed<\/dt><dd[^>]*>1 supply, last [0-9-]+ [0-9:]+ UTC; 1 repeat left/);
   });
 });
