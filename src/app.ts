@@ -29,7 +29,7 @@ import { docsContentSecurityPolicy, installNosniff } from './platform/http/secur
 import { installSuccessReply } from './platform/http/success-reply.ts';
 import { installRequestTracing } from './platform/telemetry/request-tracing.ts';
 import { newRequestId } from './platform/ids.ts';
-import { approvalPages, dashboardPages, installPortal, medicineSearchPages, prescriptionPages, signInPages } from './portal/index.ts';
+import { approvalPages, dashboardPages, installPortal, medicineSearchPages, mfaPages, prescriptionPages, signInPages } from './portal/index.ts';
 import type { App } from './route-module.ts';
 import type { Deps } from './deps.ts';
 import { ssoRoutes } from './sso/index.ts';
@@ -67,6 +67,7 @@ export const PORTAL_ROUTE_MODULES: Mount[] = [
   (app, { portal }) => prescriptionPages(app, portal),
   (app, { portal }) => medicineSearchPages(app, portal),
   (app, { portal }) => approvalPages(app, portal),
+  (app, { mfa }) => mfaPages(app, mfa),
   (app, { prescriptions }) => tokenPageRoutes(app, prescriptions),
 ];
 
@@ -150,7 +151,7 @@ export async function buildApp(
   );
   await app.register(async (portal) => {
     requireDeclaredAuth(portal, ['public', 'session'], catalog);
-    await installPortal(portal, { config, sso: features.sso, logger: deps.logger });
+    await installPortal(portal, { config, sso: features.sso, mfa: features.mfa, logger: deps.logger });
     for (const register of surfaces.portal) register(portal as unknown as App, features, config);
   });
   return app as unknown as App;

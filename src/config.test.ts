@@ -77,6 +77,25 @@ describe('loadConfig', () => {
     expect(loadConfig({ ...production, ERX_CONFORMANCE_ID: 'ADHA-CID-0042' }).conformanceId).toBe('ADHA-CID-0042');
   });
 
+  it('production refuses plain http for Twilio and the public and portal URLs, and requires TLS of SMTP (issue 38 item 8)', () => {
+    const production = { ERX_MODE: 'production', ERX_JWT_PRIVATE_KEY: 'pem', ERX_SECRET_KEY: 'key', ERX_CONFORMANCE_ID: 'ERX-TEST-0001' };
+    const twilio = { ERX_SMS_TWILIO_ACCOUNT_SID: 'AC1', ERX_SMS_TWILIO_AUTH_TOKEN: 'token', ERX_SMS_FROM: '+61400000000' };
+    expect(() => loadConfig({ ...production, ...twilio, ERX_SMS_TWILIO_BASE_URL: 'http://api.twilio.test' })).toThrow(/production mode refuses an http ERX_SMS_TWILIO_BASE_URL/);
+    expect(() => loadConfig({ ...production, ERX_PUBLIC_URL: 'http://erx.example' })).toThrow(/production mode refuses an http ERX_PUBLIC_URL/);
+    expect(() => loadConfig({ ...production, ERX_PORTAL_URL: 'http://portal.example' })).toThrow(/production mode refuses an http ERX_PORTAL_URL/);
+    expect(loadConfig({ ...production, ...twilio, ERX_PUBLIC_URL: 'https://erx.example' }).sms?.baseUrl).toBe('https://api.twilio.com');
+    // The sandbox keeps its local fakes over http.
+    expect(loadConfig({ ...twilio, ERX_SMS_TWILIO_BASE_URL: 'http://127.0.0.1:9' }).sms?.baseUrl).toBe('http://127.0.0.1:9');
+    const smtp = { ERX_SMTP_URL: 'smtp://mail.example:587', ERX_SMTP_FROM: 'erx@example.org' };
+    expect(loadConfig({ ...production, ...smtp }).smtp?.requireTls).toBe(true);
+    expect(loadConfig(smtp).smtp?.requireTls).toBe(false);
+  });
+
+  it('binds the metrics listener to loopback unless ERX_METRICS_HOST says otherwise', () => {
+    expect(loadConfig({ HOST: '0.0.0.0', ERX_SANDBOX_PUBLIC: '1' }).metricsHost).toBe('127.0.0.1');
+    expect(loadConfig({ ERX_METRICS_HOST: '10.0.0.4' }).metricsHost).toBe('10.0.0.4');
+  });
+
   it('reads the cap on custom drugs per organization, 10,000 unless set', () => {
     expect(loadConfig({}).customDrugsMax).toBe(10_000);
     expect(loadConfig({ ERX_CUSTOM_DRUGS_MAX: '25' }).customDrugsMax).toBe(25);
@@ -126,7 +145,7 @@ describe('loadConfig', () => {
     const sms = { ERX_SMS_TWILIO_ACCOUNT_SID: 'AC1', ERX_SMS_TWILIO_AUTH_TOKEN: 't', ERX_SMS_FROM: '+61400000000' };
     expect(loadConfig(sms).sms).toEqual({ accountSid: 'AC1', authToken: 't', from: '+61400000000', baseUrl: 'https://api.twilio.com' });
     expect(() => loadConfig({ ...sms, ERX_SMS_TWILIO_BASE_URL: 'ftp://x' })).toThrow(/ERX_SMS_TWILIO_BASE_URL must be an http\(s\) origin/);
-    expect(loadConfig({ ERX_SMTP_URL: 'smtps://u:p@mail.example:465', ERX_SMTP_FROM: 'rx@clinic.example' }).smtp).toEqual({ url: 'smtps://u:p@mail.example:465', from: 'rx@clinic.example' });
+    expect(loadConfig({ ERX_SMTP_URL: 'smtps://u:p@mail.example:465', ERX_SMTP_FROM: 'rx@clinic.example' }).smtp).toEqual({ url: 'smtps://u:p@mail.example:465', from: 'rx@clinic.example', requireTls: false });
   });
 
   it('is documented in full in the configuration table of docs/operators/configuration.md', () => {
@@ -134,5 +153,15 @@ describe('loadConfig', () => {
     for (const setting of Object.values(SETTINGS)) {
       expect(page, setting.env).toContain(`| \`${setting.env}\` |`);
     }
+  });
+});
+
+describe('ERX_RTPM', () => {
+  it('is the simulator in sandbox and none in production by default, and refuses the simulator in production', () => {
+    expect(loadConfig({}).rtpm).toBe('simulator');
+    expect(loadConfig({ ERX_RTPM: 'none' }).rtpm).toBe('none');
+    expect(() => loadConfig({ ERX_RTPM: 'safescript' })).toThrow(ConfigError);
+    const production = { ERX_MODE: 'production', ERX_RTPM: 'simulator' };
+    expect(() => loadConfig(production)).toThrow(/ERX_RTPM|ERX_/);
   });
 });

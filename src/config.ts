@@ -35,6 +35,8 @@ export interface Config {
   hiLatencyMs: number;
   /** ERX_HI; `soap` settings are checked when a server starts (runtime.ts), so other commands run without them. */
   hiAdapter: HiAdapterName;
+  /** ERX_RTPM: the real-time prescription monitoring behind the portal (src/rtpm/). */
+  rtpm: 'simulator' | 'none';
   hiTimeoutMs: number;
   hiBudgetMs: number;
   /** The ERX_HI_* settings of the SOAP adapter as given (undefined: not set). */
@@ -57,10 +59,13 @@ export interface Config {
   customDrugsMax: number;
   retentionWebhookDays: number;
   retentionBodiesDays: number;
+  retentionSecurityAlertDays: number;
   retentionTokenMessageDays: number;
   auditRetentionYears: number;
   /** Undefined: no metrics listener, and metrics are not kept. */
   metricsPort: number | undefined;
+  /** The metrics listener's interface (ERX_METRICS_HOST), loopback unless told. */
+  metricsHost: string;
   /** From the standard OTEL_* variables (docs/operators/traces.md); undefined: traces are off. */
   tracing: TracingSettings | undefined;
   /** One SMS or e-mail send, in ms (token delivery's own; its lease is two of these and a margin). */
@@ -69,7 +74,8 @@ export interface Config {
   /** Undefined: SMS tokens are kept, not sent. */
   sms: { accountSid: string; authToken: string; from: string; baseUrl: string } | undefined;
   /** Undefined: e-mailed tokens are kept, not sent. */
-  smtp: { url: string; from: string } | undefined;
+  /** requireTls: a plain smtp:// connection must upgrade with STARTTLS or fail (production). */
+  smtp: { url: string; from: string; requireTls: boolean } | undefined;
 }
 
 export type HiAdapterName = 'simulator' | 'soap';
@@ -142,12 +148,12 @@ function readSmsSettings(env: Env): Config['sms'] {
   return { accountSid, authToken, from, baseUrl };
 }
 
-function readSmtpSettings(env: Env): Config['smtp'] {
+function readSmtpSettings(env: Env, mode: Mode): Config['smtp'] {
   const values = readGroup(env, ['smtpUrl', 'smtpFrom'], 'E-mail delivery (SMTP)');
   if (!values) return undefined;
   const [url, from] = values as [string, string];
   if (!/^smtps?:\/\/[^/]+/.test(url)) throw new ConfigError('ERX_SMTP_URL must look like smtp://user:pass@host:port or smtps://...');
-  return { url, from };
+  return { url, from, requireTls: mode === 'production' };
 }
 
 function readBasePath(env: Env): string {
@@ -189,6 +195,14 @@ function readChoice<Choice extends string>(env: Env, key: keyof typeof SETTINGS,
   const text = readText(env, key);
   if (!(choices as readonly string[]).includes(text)) throw new ConfigError(`${SETTINGS[key].env} must be ${choices.join(' or ')}, got "${text}"`);
   return text as Choice;
+}
+
+/** ERX_RTPM: empty is the simulator in sandbox and none in production, where the simulator is refused. */
+function readRtpm(env: Env, mode: Mode): 'simulator' | 'none' {
+  if (readText(env, 'rtpm') === '') return mode === 'production' ? 'none' : 'simulator';
+  const rtpm = readChoice(env, 'rtpm', ['simulator', 'none'] as const);
+  if (rtpm === 'simulator' && mode === 'production') throw new ConfigError('ERX_RTPM=simulator is for the sandbox: in production use none (the national RTPM exchange needs its licensed interface)');
+  return rtpm;
 }
 
 function readHiAdapter(env: Env, mode: Mode): HiAdapterName {
@@ -260,7 +274,7 @@ function readMetricsPort(env: Env, apiPort: number): number | undefined {
   return port;
 }
 
-const isLoopbackHost = (host: string) => host === 'localhost' || host === '::1' || (isIPv4(host) && host.startsWith('127.'));
+export const isLoopbackHost = (host: string) => host === 'localhost' || host === '::1' || (isIPv4(host) && host.startsWith('127.'));
 
 /** The sandbox serves test helpers and posts webhooks to any address: not to a network unless asked for. */
 function refusePublicSandbox(env: Env, mode: Mode, host: string): void {
@@ -271,6 +285,18 @@ function refusePublicSandbox(env: Env, mode: Mode, host: string): void {
   throw new ConfigError(
     `sandbox mode listens only on loopback (HOST=127.0.0.1), got HOST="${host}": its test helpers and unguarded webhooks must not face a network. Set ERX_SANDBOX_PUBLIC=1 to serve it there anyway`,
   );
+}
+
+/**
+ * Production sends tokens and links over the network: an http Twilio API or an http public or
+ * portal URL (set so) would carry credentials and token links in clear (issue 38 item 8).
+ */
+function refusePlainHttp(env: Env, config: Config): void {
+  if (config.sms && config.sms.baseUrl.startsWith('http:')) throw new ConfigError(`production mode refuses an http ERX_SMS_TWILIO_BASE_URL (${config.sms.baseUrl}): use https`);
+  for (const key of ['publicUrl', 'portalUrl'] as const) {
+    const text = readText(env, key);
+    if (text.startsWith('http:')) throw new ConfigError(`production mode refuses an http ${SETTINGS[key].env} (${text}): use https`);
+  }
 }
 
 /** What a sandbox states as its conformance id: plainly not one ADHA gave. */
@@ -314,6 +340,7 @@ export function loadConfig(env: Env = process.env): Config {
     hiFixtures: readOptional(env, 'hiFixtures'),
     hiLatencyMs: readInteger(env, 'hiLatencyMs', 0, 60_000),
     hiAdapter: readHiAdapter(env, mode),
+    rtpm: readRtpm(env, mode),
     hiTimeoutMs: readInteger(env, 'hiTimeoutMs', 100, 120_000),
     hiBudgetMs: readInteger(env, 'hiBudgetMs', 100, 600_000),
     hiSoap: readHiSoap(env),
@@ -332,14 +359,16 @@ export function loadConfig(env: Env = process.env): Config {
     // Up to 100 years: past that, keep everything by another route than a number of days.
     retentionWebhookDays: readInteger(env, 'retentionWebhookDays', 1, 36_500),
     retentionBodiesDays: readInteger(env, 'retentionBodiesDays', 1, 36_500),
+    retentionSecurityAlertDays: readInteger(env, 'retentionSecurityAlertDays', 1, 36_500),
     retentionTokenMessageDays: readInteger(env, 'retentionTokenMessageDays', 1, 36_500),
     auditRetentionYears: readInteger(env, 'auditRetentionYears', 7, 100),
     metricsPort: readMetricsPort(env, port),
+    metricsHost: readText(env, 'metricsHost') || '127.0.0.1',
     tracing: readTracingSettings(env),
     tokenMessageTimeoutMs: readInteger(env, 'tokenMessageTimeoutMs', 50, 60_000),
     tokenMessagePollMs: readInteger(env, 'tokenMessagePollMs', 10, 1_000),
     sms: readSmsSettings(env),
-    smtp: readSmtpSettings(env),
+    smtp: readSmtpSettings(env, mode),
   };
   refusePublicSandbox(env, mode, host);
   if (config.databaseSchema && !/^[a-z_][a-z0-9_]{0,62}$/.test(config.databaseSchema)) {
@@ -348,6 +377,7 @@ export function loadConfig(env: Env = process.env): Config {
   if (mode === 'production' && (!config.jwtPrivateKey || !config.secretKey)) {
     throw new ConfigError('production mode needs ERX_JWT_PRIVATE_KEY and ERX_SECRET_KEY');
   }
+  if (mode === 'production') refusePlainHttp(env, config);
   if (mode === 'production' && readText(env, 'conformanceId') === '') {
     throw new ConfigError('production mode needs ERX_CONFORMANCE_ID: the conformance identifier the Australian Digital Health Agency gave this software, which every prescription states (PBS regulations s41A)');
   }

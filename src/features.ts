@@ -2,9 +2,10 @@
 // that needs another receives it here, explicitly. Every surface calls the features' services
 // with them: app.ts hands each route and page module its own feature's context; the dispatcher
 // and CLI commands take the ones they call.
-import { createAuditTrail, type AuditTrail } from './audit/index.ts';
+import { createAuditTrail, createSecurityAlertRetentionStep, createSecurityAlerts, type AuditTrail, type SecurityAlerts } from './audit/index.ts';
 import { createAuthContext, type AuthContext } from './auth/index.ts';
 import { createCustomDrugsContext, type CustomDrugsContext } from './custom-drugs/index.ts';
+import { createMfaContext, createMfaRetentionSteps, userHoldsFactor, type MfaContext } from './mfa/index.ts';
 import { createMedicinesContext, findPbsItem, type MedicinesContext } from './medicines/index.ts';
 import { createIdempotencyContext, createIdempotencyRetentionStep, type IdempotencyContext } from './idempotency/index.ts';
 import { createOnboardingContext, readOrganizationPractice, type OnboardingContext } from './onboarding/index.ts';
@@ -16,6 +17,7 @@ import { createPortalContext, createPortalFormsRetentionStep, type PortalContext
 import { createPdsSubmissionOutbox, createPrescriptionsContext, PRESCRIPTION_EVENTS, startPdsSubmissionRunner, type PrescriptionsContext } from './prescriptions/index.ts';
 import { createConfiguredPds } from './pds/index.ts';
 import { newId } from './platform/ids.ts';
+import { createRtpmContext, createRtpmRetentionStep, type RtpmContext } from './rtpm/index.ts';
 import { createRetentionContext, startRetentionSchedule, type RetentionContext } from './retention/index.ts';
 import type { Deps } from './deps.ts';
 import { createSsoContext, createSsoRetentionSteps, type SsoContext } from './sso/index.ts';
@@ -26,6 +28,8 @@ import { createWebhookOutbox, createWebhookRetentionSteps, createWebhooksContext
 
 export interface Features {
   audit: AuditTrail;
+  /** Refusals an outsider can cause, counted apart from the audit chain. */
+  securityAlerts: SecurityAlerts;
   system: SystemContext;
   auth: AuthContext;
   onboarding: OnboardingContext;
@@ -37,8 +41,10 @@ export interface Features {
   idempotency: IdempotencyContext;
   prescriptions: PrescriptionsContext;
   sso: SsoContext;
+  mfa: MfaContext;
   portal: PortalContext;
   retention: RetentionContext;
+  rtpm: RtpmContext;
   tokenDelivery: TokenDeliveryContext;
   /** Every background loop a process runs (`erx serve`, `erx worker`), started and stopped together (platform/delivery/background-loops.ts). */
   backgroundLoops: readonly BackgroundLoop[];
@@ -56,10 +62,13 @@ export function buildFeatures(deps: Deps): Features {
   const pdsOutbox = createPdsSubmissionOutbox(deps);
   const unitOfWork = createUnitOfWork(deps.database, [outbox, tokenOutbox, pdsOutbox, audit], deps.logger);
   const tokenDelivery = createTokenDeliveryContext(deps, { outbox: tokenOutbox, unitOfWork });
-  const auth = createAuthContext(deps, { audit, unitOfWork });
+  const securityAlerts = createSecurityAlerts({ database: deps.database, clock: deps.clock, retentionDays: deps.config.retentionSecurityAlertDays });
+  const auth = createAuthContext(deps, { audit, unitOfWork, securityAlerts });
   // The webhook event catalogue lists the events the prescription lifecycle writes (its table names them).
   const webhooks = createWebhooksContext(deps, { unitOfWork, outbox, audit, events: PRESCRIPTION_EVENTS });
-  const users = createUsersContext(deps, { unitOfWork, audit });
+  // Built before users: read user says whether the user holds an MFA factor.
+  const mfa = createMfaContext(deps, { unitOfWork, audit });
+  const users = createUsersContext(deps, { unitOfWork, audit, mfaEnrolment: { isEnrolled: (organizationId, userId) => userHoldsFactor(mfa, { organizationId, userId }) } });
   const onboarding = createOnboardingContext(deps, { webhooks, users, unitOfWork });
   const patients = createPatientsContext(deps, { users, unitOfWork, audit });
   const customDrugs = createCustomDrugsContext(deps, { users, unitOfWork });
@@ -83,7 +92,9 @@ export function buildFeatures(deps: Deps): Features {
   };
   const prescriptions = createPrescriptionsContext(deps, { users, patients, customDrugs, pbs, practices, unitOfWork, audit, pds, pdsSandbox: configuredPds.sandbox });
   const sso = createSsoContext(deps, { auth, unitOfWork, audit });
-  const portal = createPortalContext(deps, { users, patients, customDrugs, medicines, prescriptions });
+  // Real-time prescription monitoring before a monitored medicine (ERX_RTPM): checks, acknowledgements, attestations.
+  const rtpm = createRtpmContext(deps, { audit });
+  const portal = createPortalContext(deps, { users, patients, customDrugs, medicines, prescriptions, rtpm });
   const retention = createRetentionContext(deps, { unitOfWork, steps: retentionStepsOf(deps.config, sso), keptForEver: KEPT_FOR_EVER });
   // The jobs after a commit and the retention schedule: each a loop on the delivery toolkit, all
   // under one start and one stop. A serving process's /readyz requires the dispatcher to run.
@@ -100,7 +111,7 @@ export function buildFeatures(deps: Deps): Features {
     { name: 'PDS submissions', start: () => startPdsSubmissionRunner(prescriptions) },
     { name: 'retention', start: () => startRetentionSchedule(retention) },
   ];
-  return { audit, system, auth, onboarding, users, patients, customDrugs, medicines, webhooks, idempotency, prescriptions, sso, portal, retention, tokenDelivery, backgroundLoops };
+  return { audit, securityAlerts, system, auth, onboarding, users, patients, customDrugs, medicines, webhooks, idempotency, prescriptions, sso, mfa, portal, retention, tokenDelivery, rtpm, backgroundLoops };
 }
 
 /**
@@ -115,6 +126,9 @@ export function retentionStepsOf(config: Deps['config'], sso: Pick<SsoContext, '
     ...createSsoRetentionSteps(sso),
     createPortalFormsRetentionStep(),
     createTokenMessageRetentionStep(config.retentionTokenMessageDays),
+    ...createMfaRetentionSteps(),
+    createSecurityAlertRetentionStep(config.retentionSecurityAlertDays),
+    createRtpmRetentionStep(),
   ];
 }
 
@@ -130,6 +144,9 @@ export const KEPT_FOR_EVER: readonly KeptForEver[] = [
   // users
   { table: 'users', because: 'users are disabled, never deleted: prescriptions and audit entries name their author' },
   { table: 'provider_records', because: "a prescriber's verified HPI-I, one row per provider, updated in place; prescriptions rely on it" },
+  // mfa
+  { table: 'mfa_factors', because: "a user's passkeys and TOTP secret live as long as the user (never deleted); removed by the user or a reset" },
+  { table: 'mfa_recovery_codes', because: "a user's ten recovery codes (hashed), replaced whole when regenerated; bounded per user, not by time" },
   // patients, custom drugs, prescriptions: the health record
   { table: 'patients', because: "part of the health record prescriptions are written against; health-records law keeps it at least 7 years, and disposal is the clinic's records policy, not a timer" },
   { table: 'custom_drugs', because: 'prescriptions written from a custom drug name it; a deleted drug stays as those prescriptions knew it' },

@@ -6,6 +6,7 @@ import { registerDeliveriesCommands } from './cli/deliveries-commands.ts';
 import { fail } from './cli/cli-output.ts';
 import { registerHiCommands } from './cli/hi-commands.ts';
 import { registerMedicinesCommands } from './cli/medicines-commands.ts';
+import { registerMfaCommands } from './cli/mfa-commands.ts';
 import { registerOnboardingCommands } from './cli/onboarding-commands.ts';
 import { registerPruneCommands } from './cli/prune-commands.ts';
 import { registerServerCommands } from './cli/server-commands.ts';
@@ -19,6 +20,7 @@ const program = new Command('erx')
 
 registerServerCommands(program);
 registerOnboardingCommands(program);
+registerMfaCommands(program);
 registerWebhooksCommands(program);
 registerDeliveriesCommands(program);
 registerPruneCommands(program);

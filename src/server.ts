@@ -33,7 +33,7 @@ export async function startMetricsExposure(deps: Deps, features: Pick<Features, 
   if (poolCounts) unwatch.push(metrics.watchDatabasePool(poolCounts));
   const stopWatching = () => unwatch.forEach((stop) => stop());
   try {
-    const listener = await startMetricsListener(metrics, { host: config.host, port: config.metricsPort });
+    const listener = await startMetricsListener(metrics, { host: config.metricsHost, port: config.metricsPort });
     return {
       url: listener.url,
       close: async () => {
@@ -76,6 +76,8 @@ export async function startServer(
     try {
       await metricsListener?.close();
       await options.beforeClosingDeps?.();
+      // Refusal counts waiting in memory (security-alerts.ts).
+      await features.securityAlerts.flush().catch((error: unknown) => deps.logger.error({ err: error }, 'security alert counts not written at shutdown'));
     } finally {
       await closeDeps(deps);
     }

@@ -52,6 +52,13 @@ export const AUDIT_ACTIONS = {
   // A dispense the PDS reported (the sandbox's dispense, for now).
   'prescription.dispense': { type: 'rest', code: 'U', interaction: 'update', display: 'prescription dispensed (reported by the PDS)' },
 
+  // Real-time prescription monitoring before a monitored medicine (src/rtpm/): the check (outcome and level, never the
+  // notifications' text), the prescriber's acknowledgement of amber or red notifications, and an attestation (ERX_RTPM=none,
+  // or a check that was unavailable, with the prescriber's reason kept in rtpm_checks).
+  'rtpm.check': { type: 'query', code: 'E', display: 'real-time prescription monitoring checked' },
+  'rtpm.acknowledge': { type: 'rest', code: 'U', interaction: 'update', display: 'RTPM notifications opened and acknowledged' },
+  'rtpm.attest': { type: 'rest', code: 'C', interaction: 'create', display: 'RTPM check attested by the prescriber' },
+
   'user.create': { type: 'rest', code: 'C', interaction: 'create', display: 'user created' },
   'user.read': { type: 'rest', code: 'R', interaction: 'read', display: 'user read' },
   'user.update': { type: 'rest', code: 'U', interaction: 'update', display: 'user details updated' },
@@ -65,6 +72,15 @@ export const AUDIT_ACTIONS = {
   'auth.sso_spent': { type: 'authentication', code: 'E', display: 'SSO link spent' },
   'auth.portal_sign_in': { type: 'authentication', code: 'E', display: 'portal sign-in' },
   'auth.portal_sign_out': { type: 'authentication', code: 'E', display: 'portal sign-out' },
+  // Prescriber MFA (issue 39): no secret, code or key in any entry; detail.reason names the method.
+  'mfa.enrol': { type: 'authentication', code: 'C', display: 'MFA factor enrolled' },
+  'mfa.verify': { type: 'authentication', code: 'E', display: 'MFA factor presented' },
+  'mfa.step_up': { type: 'authentication', code: 'E', display: 'MFA factor presented again for a step-up' },
+  'mfa.recovery_used': { type: 'authentication', code: 'E', display: 'MFA recovery code used' },
+  'mfa.recovery_codes_issued': { type: 'authentication', code: 'C', display: 'MFA recovery codes issued' },
+  'mfa.factor_remove': { type: 'authentication', code: 'D', display: 'MFA factor removed' },
+  'mfa.reset': { type: 'administration', code: 'D', display: "user's MFA factors reset" },
+  'admin.organization_mfa': { type: 'administration', code: 'U', display: "organization's MFA policy set" },
   'auth.integration_validated': { type: 'authentication', code: 'E', display: 'integration validated' },
 
   // Operators' `erx` commands that change state.
@@ -92,6 +108,12 @@ export const AUDIT_ACTIONS = {
   'partner.webhook_event_types_set': { type: 'administration', code: 'U', display: 'webhook endpoint event types set by the partner' },
   'admin.sandbox_seed': { type: 'administration', code: 'C', display: 'sandbox seeded' },
   'admin.pbs_schedule_import': { type: 'administration', code: 'U', display: 'PBS schedule imported into the medicines catalogue' },
+  // `erx backup` and `erx restore`: the restore names the chain head it replaced and the one it put back.
+  'admin.database_backup': { type: 'administration', code: 'R', display: 'database backed up' },
+  'admin.database_restore': { type: 'administration', code: 'U', display: 'database restored from a backup' },
+  // Reads of what others did (issue 38 item 4): the trail itself, webhook history (operator or partner).
+  'admin.audit_read': { type: 'rest', code: 'R', interaction: 'search-type', display: 'audit entries listed or exported' },
+  'webhook.history_read': { type: 'rest', code: 'R', interaction: 'search-type', display: 'webhook events or attempts read' },
   'admin.audit_pruned': { type: 'administration', code: 'D', display: 'audit entries past retention removed' },
 } as const satisfies Readonly<Record<string, ActionDescription>>;
 

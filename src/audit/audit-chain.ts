@@ -52,7 +52,7 @@ export function chainEntries(key: Buffer, after: { seq: number; hash: string }, 
 export interface ChainBreak {
   /** The entry at which the chain breaks. */
   seq: number;
-  problem: 'edited' | 'removed' | 'inserted' | 'tail_removed';
+  problem: 'edited' | 'removed' | 'inserted' | 'tail_removed' | 'anchor_unproven' | 'known_head_missing';
   message: string;
 }
 

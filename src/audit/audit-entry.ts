@@ -58,6 +58,26 @@ export interface AuditDetail {
   partnerId?: string;
   /** A webhook event replayed, a session revoked...: the id the action was about. */
   subjectId?: string;
+  /** A prune: where the chain now starts (the last entry removed). `erx audit verify` accepts no other anchor. */
+  anchor?: ChainPointDetail;
+  /** A restore: the head of the chain it replaced (null: there was no database) and the head it put back. */
+  replacedHead?: ChainPointDetail | null;
+  restoredHead?: ChainPointDetail | null;
+  /** A backup or restore: whether the file carries erx's signature (restore: or was accepted unsigned). */
+  signed?: boolean;
+  /** The state rules (controlled-medicines) that refused a prescription, by their ids. */
+  rules?: readonly string[];
+  /** A real-time prescription monitoring check: checked or unavailable, and the level (green, amber, red); never a notification's text. */
+  rtpmOutcome?: string;
+  rtpmLevel?: string;
+  /** How many RTPM notifications a check returned, or were acknowledged. */
+  notifications?: number;
+}
+
+/** A place in the audit chain: an entry's seq and hash (seq 0: the genesis). */
+export interface ChainPointDetail {
+  seq: number;
+  hash: string;
 }
 
 /** One access or change, as a service records it. */

@@ -135,7 +135,10 @@ export async function exportAuditEventsAsFhir(
     const page = await findAuditEntriesInWindow(trail.db, window, after, EXPORT_PAGE);
     for (const entry of page) await write(`${JSON.stringify(toFhirAuditEvent(entry, trail.site))}\n`);
     exported += page.length;
-    if (page.length < EXPORT_PAGE) return { exported };
+    if (page.length < EXPORT_PAGE) {
+      await trail.noteAccess({ action: 'admin.audit_read', detail: { count: exported, endpoint: 'audit export' } });
+      return { exported };
+    }
     after = page[page.length - 1]!.seq;
   }
 }

@@ -2,7 +2,7 @@
 // audit-fhir.ts): walk the chain and name the first entry edited, removed or inserted; find
 // who touched a patient, a user or an organization, newest first; remove entries past the
 // retention horizon, moving the chain's anchor so the walk still holds.
-import { ChainWalk, type ChainBreak, type StoredAuditEntry } from './audit-chain.ts';
+import { ChainWalk, GENESIS_HASH, type ChainBreak, type StoredAuditEntry } from './audit-chain.ts';
 import { isAuditAction, AUDIT_ACTIONS } from './audit-actions.ts';
 import { entryOf } from './audit-entry.ts';
 import { currentAuditScope } from './audit-scope.ts';
@@ -11,6 +11,7 @@ import {
   appendAuditEntries,
   deleteAuditEntriesThrough,
   findAuditEntries,
+  findAuditChainPoint,
   findAuditEntriesAfter,
   findChainEnds,
   findFirstAuditEntryFrom,
@@ -38,15 +39,27 @@ export interface ChainVerified {
  * Walks every stored entry in seq order from the anchor (rows before it count as inserted),
  * then compares the end with the chain's head. Entries appended meanwhile (other instances
  * keep writing) are walked too: the head is read again until the walk has reached it.
+ *
+ * The anchor row is not keyed, so it proves nothing by itself: an anchor other than the genesis
+ * must be the one the last chained prune entry names, or entries were removed from the start
+ * without `erx audit prune`. `knownHead` (a head the operator kept outside the database) must
+ * still be in the chain with its hash, or have been pruned by such an entry: that catches a
+ * trail removed or replaced whole.
  */
-export async function verifyAuditChain(trail: AuditTrail, onProgress?: (checked: number, total: number) => void): Promise<ChainVerified> {
+export async function verifyAuditChain(
+  trail: AuditTrail,
+  onProgress?: (checked: number, total: number) => void,
+  knownHead?: ChainPoint,
+): Promise<ChainVerified> {
   let { anchor, head } = await findChainEnds(trail.db);
   const walk = new ChainWalk(trail.chainKey, anchor);
   let last = Number.MIN_SAFE_INTEGER;
+  let namedAnchor: { seq: number; hash?: string } | undefined;
   const feed = (page: StoredAuditEntry[]): boolean => {
     for (const entry of page) {
       last = entry.seq;
       if (!walk.next(entry)) return false;
+      if (entry.action === 'admin.audit_pruned') namedAnchor = anchorNamedBy(entry) ?? namedAnchor;
     }
     onProgress?.(walk.checked, Math.max(head.seq - anchor.seq, walk.checked));
     return page.length === WALK_PAGE;
@@ -65,7 +78,41 @@ export async function verifyAuditChain(trail: AuditTrail, onProgress?: (checked:
   if (broken && broken.seq > head.seq) {
     broken = { seq: broken.seq, problem: 'inserted', message: `entry ${broken.seq} inserted: the chain's head is at ${head.seq}` };
   }
+  broken ??= unprovenAnchor(anchor, namedAnchor) ?? (knownHead ? await missingKnownHead(trail, knownHead, anchor) : null);
   return { intact: broken === null, checked: walk.checked, anchor, head, broken };
+}
+
+/** The anchor a prune entry names: its detail's anchor, or (entries written before it had one) the end of its range. */
+function anchorNamedBy(entry: StoredAuditEntry): { seq: number; hash?: string } | undefined {
+  const detail = entry.detail === null ? {} : (JSON.parse(entry.detail) as { anchor?: ChainPoint; subjectId?: string });
+  if (detail.anchor) return detail.anchor;
+  const range = /^\d+-(\d+)$/.exec(detail.subjectId ?? '');
+  return range ? { seq: Number(range[1]) } : undefined;
+}
+
+function unprovenAnchor(anchor: ChainPoint, named: { seq: number; hash?: string } | undefined): ChainBreak | null {
+  if (anchor.seq === 0 && anchor.hash === GENESIS_HASH) return null;
+  if (named && named.seq === anchor.seq && (named.hash === undefined || named.hash === anchor.hash)) return null;
+  return {
+    seq: anchor.seq,
+    problem: 'anchor_unproven',
+    message: `the chain starts after entry ${anchor.seq}, and no prune entry names that anchor: entries up to ${anchor.seq} were removed without erx audit prune`,
+  };
+}
+
+async function missingKnownHead(trail: AuditTrail, known: ChainPoint, anchor: ChainPoint): Promise<ChainBreak | null> {
+  if (known.seq <= anchor.seq) return null; // pruned, by the prune the anchor's check proved
+  const stored = await findAuditChainPoint(trail.db, known.seq);
+  if (stored?.hash === known.hash) return null;
+  const what = stored ? 'is stored with another hash' : 'is not stored';
+  return { seq: known.seq, problem: 'known_head_missing', message: `the head you kept, entry ${known.seq}, ${what}: the trail was replaced or cut back (a restore names the head it replaced: erx audit list --action admin.database_restore)` };
+}
+
+/** `<seq>:<hash>`, as `erx audit verify` prints a head. */
+export function readChainPoint(option: string, text: string): ChainPoint {
+  const match = /^(\d{1,15}):([0-9a-f]{64})$/.exec(text.trim());
+  if (!match) throw new AuditError(`${option} must be <seq>:<hash> as erx audit verify prints the head (e.g. 1042:9f86d0…), got "${text}"`);
+  return { seq: Number(match[1]), hash: match[2]! };
 }
 
 export interface AuditListInput {
@@ -96,6 +143,7 @@ export async function listAuditEntries(trail: AuditTrail, input: AuditListInput)
   const filter = { organizationId: input.organization, patientId: input.patient, userId: input.user, action: input.action, since, until };
   const defined = Object.fromEntries(Object.entries(filter).filter(([, value]) => value !== undefined));
   const rows = await findAuditEntries(trail.db, defined, readLimit(input.limit));
+  await trail.noteAccess({ action: 'admin.audit_read', organizationId: input.organization ?? null, patientId: input.patient ?? null, detail: { count: rows.length, endpoint: 'audit list' } });
   return rows.map(viewOf);
 }
 
@@ -150,8 +198,9 @@ export async function pruneAuditTrail(trail: AuditTrail, options: { dryRun: bool
   let from = anchor.seq + 1;
   while (from <= through) {
     const removed = await trail.db.transaction().execute(async (trx) => {
-      const count = await deleteAuditEntriesThrough(trx, { seq: through, hash: '' }, from, PRUNE_BATCH);
-      const event = { action: 'admin.audit_pruned' as const, detail: { count, subjectId: `${from}-${Math.min(through, from + PRUNE_BATCH - 1)}` } };
+      const { count, anchor: moved } = await deleteAuditEntriesThrough(trx, through, from, PRUNE_BATCH);
+      const detail = { count, subjectId: `${from}-${Math.min(through, from + PRUNE_BATCH - 1)}`, ...(moved ? { anchor: moved } : {}) };
+      const event = { action: 'admin.audit_pruned' as const, detail };
       await appendAuditEntries(trx, trail.chainKey, [entryOf(event, currentAuditScope(), trail.clock.now().toISOString())]);
       return count;
     });

@@ -121,14 +121,21 @@ export async function findFirstAuditEntryFrom(db: Db, horizon: string): Promise<
 
 /**
  * Retention only: removes entries up to `through` (at most `batch` of them, oldest first) and
- * moves the anchor there, so the chain's walk starts at the first entry kept. Returns how many went.
+ * moves the anchor there, so the chain's walk starts at the first entry kept. Returns how many
+ * went and the new anchor (undefined when nothing was there to remove).
  */
-export async function deleteAuditEntriesThrough(trx: Db, through: ChainPoint, fromSeq: number, batch: number): Promise<number> {
-  const last = Math.min(through.seq, fromSeq + batch - 1);
+export async function deleteAuditEntriesThrough(trx: Db, through: number, fromSeq: number, batch: number): Promise<{ count: number; anchor: ChainPoint | undefined }> {
+  const last = Math.min(through, fromSeq + batch - 1);
   const lastRemoved = await trx.selectFrom('audit_entries').select(['seq', 'hash']).where('seq', '=', last).executeTakeFirst();
   const deleted = await trx.deleteFrom('audit_entries').where('seq', '<=', last).executeTakeFirst();
   if (lastRemoved) await trx.updateTable('audit_chain').set({ anchor_seq: last, anchor_hash: lastRemoved.hash }).where('id', '=', 1).execute();
-  return Number(deleted.numDeletedRows);
+  return { count: Number(deleted.numDeletedRows), anchor: lastRemoved ? { seq: last, hash: lastRemoved.hash } : undefined };
+}
+
+/** The entry at `seq`, if it is stored. */
+export async function findAuditChainPoint(db: Db, seq: number): Promise<ChainPoint | undefined> {
+  const row = await db.selectFrom('audit_entries').select(['seq', 'hash']).where('seq', '=', seq).executeTakeFirst();
+  return row ? { seq: Number(row.seq), hash: row.hash } : undefined;
 }
 
 function withNumericSeq(row: StoredAuditEntry): StoredAuditEntry {

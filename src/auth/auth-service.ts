@@ -3,7 +3,7 @@
 // and grant the requested scopes the organization allows; record a partner's validation of an
 // organization. Authenticating a bearer request is bearer-auth.ts.
 import type { Kysely } from 'kysely';
-import { auditRecords, type AuditTrail } from '../audit/index.ts';
+import { auditRecords, type AuditTrail, type SecurityAlerts } from '../audit/index.ts';
 import { ApiError, AUTH_DETAIL, unauthorized } from '../platform/http/api-error.ts';
 import { whenReady, type Awaitable } from '../platform/awaitable.ts';
 import type { Clock } from '../platform/clock.ts';
@@ -20,7 +20,7 @@ export { missingCredentialHeaders, pairOfCredentialHeaders, readTokenHeaders, TO
 import { claimedIdsCanBeValid, findFailureLockout, recordCredentialFailure, type ClaimedIds } from './credential-failures.ts';
 import { findTokenCredentials, markIntegrationValidated, type PreviousSecret } from './auth-store.ts';
 import { canonicalScope, requestableScopes, type Scope } from './scopes.ts';
-import { createRefusalBudget, noteCredentialRefusal, type CredentialEndpoint, type RefusalBudget } from './credential-audit.ts';
+import { noteCredentialRefusal, type CredentialEndpoint } from './credential-audit.ts';
 import type { SigningKeys } from '../platform/signing-keys.ts';
 import type { Role } from './user-roles.ts';
 
@@ -41,15 +41,15 @@ export interface AuthContext {
   audit: AuditTrail;
   /** The first validation of an organization commits through it, with its entry. */
   unitOfWork: UnitOfWork;
-  /** How many credential refusals this instance records one by one (credential-audit.ts). */
-  refusalBudget: RefusalBudget;
+  /** Where credential refusals are counted, apart from the audit chain (credential-audit.ts). */
+  securityAlerts: SecurityAlerts;
 }
 
-export function createAuthContext(deps: Pick<Deps, 'database' | 'keys' | 'clock' | 'config' | 'rateLimiter' | 'metrics'>, features: { audit: AuditTrail; unitOfWork: UnitOfWork }): AuthContext {
+export function createAuthContext(deps: Pick<Deps, 'database' | 'keys' | 'clock' | 'config' | 'rateLimiter' | 'metrics'>, features: { audit: AuditTrail; unitOfWork: UnitOfWork; securityAlerts: SecurityAlerts }): AuthContext {
   return {
     audit: features.audit,
     unitOfWork: features.unitOfWork,
-    refusalBudget: createRefusalBudget(),
+    securityAlerts: features.securityAlerts,
     db: deps.database,
     keys: deps.keys,
     clock: deps.clock,

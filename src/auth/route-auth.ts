@@ -15,8 +15,15 @@ export type RouteAuth =
   | { kind: 'public' }
   /** `Authorization: Bearer` with `x-organization-secret`, checked against scopes and roles. */
   | ({ kind: 'bearer' } & BearerRequirement)
-  /** A portal session cookie; with a capability, the session's user must hold it (else a 403 page). */
-  | { kind: 'session'; capability?: Capability }
+  /**
+   * A portal session cookie; with a capability, the session's user must hold it (else a 403 page).
+   * `factor`: by default the session must have passed the MFA gate (enrolled where the
+   * organization requires it, and presented their factor in this session); `fresh` asks for a
+   * factor presented within 5 minutes (a step-up); `exempt` is for the MFA pages themselves and
+   * signing out. `json`: the route answers JSON, so a session that has not passed the gate gets
+   * a 401 rather than the factor page.
+   */
+  | { kind: 'session'; capability?: Capability; factor?: 'fresh' | 'exempt'; json?: true }
   /** The partner's own credentials (`x-partner-id`, `x-partner-secret`): the /v1/partner/ self-service routes. */
   | { kind: 'partner' };
 

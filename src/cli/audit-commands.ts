@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import { once } from 'node:events';
 import type { Command } from 'commander';
-import { AuditError, exportAuditEventsAsFhir, listAuditEntries, pruneAuditTrail, verifyAuditChain, type AuditEntryView, type AuditListInput } from '../audit/index.ts';
+import { AuditError, exportAuditEventsAsFhir, listAuditEntries, listSecurityAlerts, pruneAuditTrail, readChainPoint, verifyAuditChain, type AuditEntryView, type AuditListInput } from '../audit/index.ts';
 import { addJsonOption, printResult, withFeatures, type CommandOptions } from './cli-output.ts';
 
 export function registerAuditCommands(program: Command): void {
@@ -10,13 +10,19 @@ export function registerAuditCommands(program: Command): void {
 
   addJsonOption(audit.command('verify'))
     .description('walk the hash chain from its anchor; exit 1 naming the first entry edited, removed or inserted')
-    .action(async (options: CommandOptions) => {
+    .option('--known-head <seq:hash>', 'a head printed by an earlier verify and kept outside the database: it must still be in the chain (or pruned)')
+    .action(async (options: CommandOptions & { knownHead?: string }) => {
+      const knownHead = options.knownHead === undefined ? undefined : readChainPoint('--known-head', options.knownHead);
       const progress = process.stderr.isTTY ? (checked: number, total: number) => process.stderr.write(`\rverify: ${checked}/${total} entries`) : undefined;
-      const result = await withFeatures(({ audit }) => verifyAuditChain(audit, progress));
+      const result = await withFeatures(({ audit }) => verifyAuditChain(audit, progress, knownHead));
       if (progress) process.stderr.write('\n');
       printResult(options, result, result.broken
         ? [`audit chain BROKEN at entry ${result.broken.seq}: ${result.broken.message}`, `${result.checked} entries checked before it`]
-        : [`audit chain intact: ${result.checked} entries from ${result.anchor.seq + 1} to ${result.head.seq}`, `head hash: ${result.head.hash}`]);
+        : [
+            `audit chain intact: ${result.checked} entries from ${result.anchor.seq + 1} to ${result.head.seq}`,
+            `head hash: ${result.head.hash}`,
+            `keep outside the database: head ${result.head.seq}:${result.head.hash} anchor ${result.anchor.seq}:${result.anchor.hash}`,
+          ]);
       if (!result.intact) process.exitCode = 1;
     });
 
@@ -43,7 +49,7 @@ export function registerAuditCommands(program: Command): void {
     .option('--output <file>', 'write to this file instead of stdout')
     .action(async (options: { format: string; since?: string; until?: string; output?: string }) => {
       if (options.format !== 'fhir') throw new AuditError(`--format must be fhir, got "${options.format}"`);
-      const out = options.output ? fs.createWriteStream(options.output, { flags: 'wx' }) : process.stdout;
+      const out = options.output ? fs.createWriteStream(options.output, { flags: 'wx', mode: 0o600 }) : process.stdout;
       const write = async (line: string) => {
         if (!out.write(line)) await once(out, 'drain');
       };
@@ -52,6 +58,19 @@ export function registerAuditCommands(program: Command): void {
         await new Promise<void>((resolve, reject) => (out as fs.WriteStream).end((error?: Error | null) => (error ? reject(error) : resolve())));
         process.stderr.write(`exported ${result.exported} AuditEvent resources to ${options.output}\n`);
       }
+    });
+
+  addJsonOption(audit.command('alerts'))
+    .description('security alerts: refused credentials counted per client address, endpoint, reason and minute (kept apart from the chain)')
+    .option('--since <time>', 'buckets with a refusal at or after (ISO-8601)')
+    .option('--address <address>', 'only this client address')
+    .option('--limit <n>', 'at most this many buckets (1 to 10000, 100 unless given)')
+    .action(async (options: CommandOptions & { since?: string; address?: string; limit?: string }) => {
+      const alerts = await withFeatures((_features, deps) => listSecurityAlerts(deps.database, options));
+      printResult(options, alerts, [
+        ...alerts.map((a) => `${a.minute}  ${a.client_address || '-'}  ${a.endpoint}  ${a.reason}  x${a.count}${a.partner_id ? `  claimed ${a.partner_id}/${a.organization_id ?? '-'}/${a.user_id ?? '-'}` : ''}`),
+        `${alerts.length} bucket${alerts.length === 1 ? '' : 's'}`,
+      ]);
     });
 
   addJsonOption(audit.command('prune'))

@@ -3,7 +3,10 @@ import type { Command } from 'commander';
 import { loadConfig } from '../config.ts';
 import { systemClock } from '../platform/clock.ts';
 import { backupDatabase, restoreDatabase } from '../system/index.ts';
-import { addJsonOption, printResult, type CommandOptions } from './cli-output.ts';
+import { loadSecretKey } from '../runtime.ts';
+import { addJsonOption, operatorUserName, printResult, type CommandOptions } from './cli-output.ts';
+
+const pointText = (point: { seq: number; hash: string } | null) => (point ? `${point.seq}:${point.hash}` : 'none');
 
 /** On a terminal, one line on stderr rewritten as pages are copied; elsewhere nothing (logs and pipes get the result only). */
 function progressLine(enabled: boolean) {
@@ -29,9 +32,11 @@ export function registerBackupCommands(program: Command): void {
     .action(async (file: string, options: CommandOptions & { force?: boolean }) => {
       const progress = progressLine(Boolean(process.stderr.isTTY) && !options.json);
       try {
-        const result = await backupDatabase(loadConfig(), file, { force: options.force, onProgress: progress.onProgress });
+        const config = loadConfig();
+        const signer = { secretKey: loadSecretKey(config), operator: operatorUserName(), clock: systemClock };
+        const result = await backupDatabase(config, file, signer, { force: options.force, onProgress: progress.onProgress });
         progress.done();
-        printResult(options, result, [`backed up ${result.database} to ${result.file} (${result.bytes} bytes, integrity ok)`]);
+        printResult(options, result, [`backed up ${result.database} to ${result.file} (${result.bytes} bytes, integrity ok)`, `signed: ${result.signature} (keep it with the backup)`]);
       } catch (error) {
         progress.done();
         throw error;
@@ -40,12 +45,17 @@ export function registerBackupCommands(program: Command): void {
 
   addJsonOption(program.command('restore <file>'))
     .description('put a backup made by `erx backup` in place of the embedded database; the server must be stopped')
-    .action(async (file: string, options: CommandOptions) => {
-      const result = await restoreDatabase(loadConfig(), file, systemClock);
+    .option('--accept-unsigned', 'restore a backup that carries no signature (<file>.sig), e.g. one older than signatures; recorded in the audit trail')
+    .action(async (file: string, options: CommandOptions & { acceptUnsigned?: boolean }) => {
+      const config = loadConfig();
+      const settings = { clock: systemClock, secretKey: loadSecretKey(config), operator: operatorUserName(), acceptUnsigned: options.acceptUnsigned ?? false };
+      const result = await restoreDatabase(config, file, settings);
       printResult(options, result, [
         `restored ${result.database} from ${result.restoredFrom}`,
         result.keptAside ? `the database it replaced is kept at ${result.keptAside}` : 'there was no database to replace',
         result.migrationsApplied.length ? `migrations applied: ${result.migrationsApplied.join(', ')}` : 'no migration was pending',
+        result.signed ? 'signature: valid' : 'signature: none (accepted unsigned, recorded)',
+        `audit chain head: ${pointText(result.restoredHead)} restored in place of ${pointText(result.replacedHead)} (recorded as admin.database_restore)`,
       ]);
     });
 }

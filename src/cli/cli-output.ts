@@ -7,6 +7,7 @@ import { AuditError, currentAuditScope, runInAuditScope } from '../audit/index.t
 import { ConfigError, loadConfig } from '../config.ts';
 import { PbsImportError } from '../medicines/index.ts';
 import { OnboardingError } from '../onboarding/index.ts';
+import { MfaError } from '../mfa/index.ts';
 import { buildFeatures, type Features } from '../features.ts';
 import { BackupError } from '../system/index.ts';
 import { TokenDeliveryError } from '../token-delivery/index.ts';
@@ -26,7 +27,7 @@ export function printResult(options: CommandOptions, result: unknown, lines: str
 
 /** Expected failures (bad input, missing records, bad config) print their message alone. */
 export function describeFailure(error: unknown): string {
-  if (error instanceof OnboardingError || error instanceof WebhooksError || error instanceof ConfigError || error instanceof BackupError || error instanceof AuditError || error instanceof HiCheckInputError || error instanceof PbsImportError || error instanceof TokenDeliveryError) return error.message;
+  if (error instanceof OnboardingError || error instanceof MfaError || error instanceof WebhooksError || error instanceof ConfigError || error instanceof BackupError || error instanceof AuditError || error instanceof HiCheckInputError || error instanceof PbsImportError || error instanceof TokenDeliveryError) return error.message;
   if (error instanceof Error) return `${error.name === 'Error' ? '' : `${error.name}: `}${error.message}`;
   return String(error);
 }

@@ -63,6 +63,18 @@ export const PdsFixtureFault = Type.Union([
   Type.Object({ refuse: Type.Object({ code: Type.String({ pattern: '^[A-Za-z0-9_.:-]{1,40}$' }), message: Type.String({ minLength: 1, maxLength: 500 }) }, strict) }, strict),
 ]);
 export type PdsFixtureFault = Static<typeof PdsFixtureFault>;
+/** Levels and severities of a real-time prescription monitoring answer (src/rtpm/). */
+export const RTPM_LEVELS = ['green', 'amber', 'red'] as const;
+export const HiFixtureRtpmNotification = Type.Object(
+  { severity: unionOfLiterals(RTPM_LEVELS), text: Type.String({ minLength: 1, maxLength: 2000 }), reference: Type.String({ minLength: 1, maxLength: 100 }) },
+  strict,
+);
+/** What an RTPM check of the patient answers in the simulator: a level with its notifications, or "unavailable"; absent: green, none. */
+export const HiFixtureRtpm = Type.Union([
+  Type.Literal('unavailable'),
+  Type.Object({ level: unionOfLiterals(RTPM_LEVELS), notifications: Type.Array(HiFixtureRtpmNotification, { maxItems: 20 }) }, strict),
+]);
+export type HiFixtureRtpm = Static<typeof HiFixtureRtpm>;
 
 export const HiPatientFixture = Type.Object(
   {
@@ -83,6 +95,8 @@ export const HiPatientFixture = Type.Object(
     fault: Type.Optional(unionOfLiterals(HI_FIXTURE_PATIENT_FAULTS)),
     ...faultDetails,
     pds: Type.Optional(PdsFixtureFault),
+    /** The real-time prescription monitoring simulator's answer for this patient (src/rtpm/). */
+    rtpm: Type.Optional(HiFixtureRtpm),
   },
   strict,
 );

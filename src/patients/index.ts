@@ -2,5 +2,5 @@
 // outside src/patients/ (other features, app.ts, cli/, bench/, test/) imports only this file; its
 // own files import each other directly. test/architecture/imports.test.ts holds it.
 export { createPatientsContext, type PatientsContext } from './patients-service.ts';
-export { findPatientsOfPartnerId, type PatientRow, type PatientScriptIdentity, requirePatient, requirePatientStillLive, scriptIdentityOfPatient, showPatient } from './patient-reads.ts';
+export { findPatientsOfPartnerId, type PatientRow, type PatientScriptIdentity, notePatientsShown, requirePatient, requirePatientStillLive, scriptIdentityOfPatient, showPatient } from './patient-reads.ts';
 export { patientsRoutes } from './patients-routes.ts';

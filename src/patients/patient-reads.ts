@@ -40,6 +40,14 @@ export async function showPatient(ctx: PatientsContext, organizationId: string, 
   return row;
 }
 
+/**
+ * A page showed these patients, found through something else (a prescription, a draft, the
+ * approval queue): a `patient.read` entry each, as the patient's own page writes (issue 38 item 4).
+ */
+export async function notePatientsShown(ctx: PatientsContext, patientIds: readonly string[]): Promise<void> {
+  for (const patientId of new Set(patientIds)) await ctx.audit.noteAccess({ action: 'patient.read', patientId });
+}
+
 /** Inside a transaction that adds to a patient: 404 when it was deleted meanwhile (see lockLivePatient). */
 export async function requirePatientStillLive(trx: Kysely<Database>, patient: Pick<PatientRow, 'id' | 'organization_id'>): Promise<void> {
   if (!(await lockLivePatient(trx, patient.organization_id, patient.id))) throw patientNotFound(`No patient ${patient.id} in this organization`);

@@ -95,7 +95,8 @@ export const approvalPages: RouteModule<PortalContext> = (app, portal) => {
     app.route({
       method: 'POST',
       url: `${paths.queue}/:draft_id/approve`,
-      config: session('portal:approve_draft'),
+      // Approving signs a prescription: a factor presented within 5 minutes (a step-up).
+      config: { auth: { kind: 'session' as const, capability: 'portal:approve_draft' as const, factor: 'fresh' as const } },
       attachValidation: true,
       schema: { hide: true, params: DraftParams, body: DecisionForm },
       handler: async (request, reply) => {

@@ -21,7 +21,7 @@ export const medicineSearchPages: RouteModule<PortalContext> = (app, portal) => 
     app.route({
       method: 'GET',
       url: `/${frame}/medicines/search`,
-      config: { auth: { kind: 'session' as const, capability: 'portal:prescribe' as const } },
+      config: { auth: { kind: 'session' as const, capability: 'portal:prescribe' as const, json: true as const } },
       schema: { hide: true, querystring: SearchQuery },
       handler: async (request) => {
         const { search = '', limit = MEDICINES_LISTED } = request.query;

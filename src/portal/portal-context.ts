@@ -11,11 +11,12 @@ import csrf from '@fastify/csrf-protection';
 import formbody from '@fastify/formbody';
 import view from '@fastify/view';
 import { Eta } from 'eta';
-import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import { holdsCapability } from '../auth/index.ts';
 import { ApiError, ERROR_CODES } from '../platform/http/api-error.ts';
+import { factorGateOf, FactorRequired, stepUpGateOf, type MfaContext } from '../mfa/index.ts';
 import { findLivePortalSession, type PortalSession, type SsoContext } from '../sso/index.ts';
 import { installAddressLimits } from './portal-address-limits.ts';
 import { contentSecurityPolicy, isFramableResponse, sessionCookiePolicy } from './portal-security.ts';
@@ -67,6 +68,7 @@ function describeError(error: FastifyError): ErrorPage {
 /** Every failure in the portal context answers an HTML page with the status it stands for. */
 function installPortalErrorPage(portal: FastifyInstance, logger: Logger): void {
   portal.setErrorHandler(async (error: FastifyError, request, reply) => {
+    if (error instanceof FactorRequired) return answerFactorRequired(request, reply, error);
     const page = describeError(error);
     // A 429's Retry-After.
     if (error instanceof ApiError && error.headers) reply.headers(error.headers);
@@ -80,8 +82,58 @@ export async function renderErrorPage(reply: FastifyReply, page: ErrorPage, requ
   return reply.send(await reply.viewAsync('portal-error', { ...page, requestId }));
 }
 
+/**
+ * The MFA gate of a session route (issue 39): by default the session must have passed it
+ * (enrolled where required, factor presented in this session); `fresh` asks for a step-up;
+ * `exempt` (the MFA pages, signing out) lets any live session through.
+ */
+async function passFactorGate(mfa: MfaContext, session: PortalSession, factor: 'fresh' | 'exempt' | undefined): Promise<void> {
+  if (factor === 'exempt') return;
+  const gate = factor === 'fresh' ? await stepUpGateOf(mfa, session) : await factorGateOf(mfa, session);
+  if (gate !== 'open') throw new FactorRequired(gate, factor === 'fresh');
+}
+
+/** A portal path given as where to return (no scheme, host, `//` or backslash), or undefined. */
+export function portalReturnPath(path: string | undefined): string | undefined {
+  if (!path || path.length > 2000 || !path.startsWith('/') || path.startsWith('//') || /[\\\s]/.test(path)) return undefined;
+  return path;
+}
+
+/** Where a post came from (its same-origin Referer's path), to return to after a step-up. */
+function refererPathOf(request: FastifyRequest): string | undefined {
+  const referer = request.headers.referer;
+  if (typeof referer !== 'string') return undefined;
+  try {
+    const url = new URL(referer);
+    const host = new URL(`${url.protocol}//${request.headers.host ?? ''}`).host;
+    return url.host === host ? portalReturnPath(`${url.pathname}${url.search}`) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A session that must enrol or present a factor: a JSON route answers 401; a page is redirected
+ * to the factor page of its frame, which returns to the page (a GET) or to the page the form
+ * was posted from (a POST, which the user sends again once the factor is presented).
+ */
+async function answerFactorRequired(request: FastifyRequest, reply: FastifyReply, error: FactorRequired): Promise<FastifyReply> {
+  if (request.routeOptions.config.auth?.kind === 'session' && request.routeOptions.config.auth.json) {
+    return reply.status(401).type('application/json; charset=utf-8').send({ error: 'factor_required', detail: FACTOR_REQUIRED_DETAIL });
+  }
+  const frame = request.url.startsWith('/embed/') ? 'embed' : 'dashboard';
+  const next = request.method === 'GET' ? portalReturnPath(request.url) : refererPathOf(request);
+  const query = new URLSearchParams();
+  if (next) query.set('next', next);
+  if (error.stepUp) query.set('step_up', '1');
+  const search = query.toString();
+  return reply.redirect(`/${frame}/mfa${search ? `?${search}` : ''}`, 303);
+}
+
+export const FACTOR_REQUIRED_DETAIL = 'This session has not presented its second factor (passkey or authenticator code). Open the portal page to present it.';
+
 /** Session routes: the cookie must name a live session; it becomes request.portalSession. */
-function installSessionAuth(portal: FastifyInstance, sso: SsoContext, config: Pick<Config, 'mode' | 'portalUrl'>): void {
+function installSessionAuth(portal: FastifyInstance, sso: SsoContext, mfa: MfaContext, config: Pick<Config, 'mode' | 'portalUrl'>): void {
   const cookiePolicy = sessionCookiePolicy(config);
   portal.decorateRequest('portalSession', null);
   portal.decorateRequest('session', null);
@@ -104,13 +156,18 @@ function installSessionAuth(portal: FastifyInstance, sso: SsoContext, config: Pi
   });
   // Every POST is a form of a session page: it must carry that session's CSRF token.
   portal.addHook('preHandler', (request, reply, done) => (request.method === 'POST' ? portal.csrfProtection(request, reply, done) : done()));
+  // Then the MFA gate: a forged post is refused as such, before any factor page is offered.
+  portal.addHook('preHandler', async (request) => {
+    const auth = request.routeOptions.config.auth;
+    if (auth?.kind === 'session' && request.portalSession) await passFactorGate(mfa, request.portalSession, auth.factor);
+  });
 }
 
 /** Headers on every portal response, errors and redirects included. */
 function installSecurityHeaders(portal: FastifyInstance): void {
   portal.addHook('onSend', async (request, reply, payload) => {
     const framable = isFramableResponse(request.routeOptions.url, reply.getHeader('location'));
-    reply.header('content-security-policy', contentSecurityPolicy(framable ? (request.frameOrigins ?? []) : []));
+    reply.header('content-security-policy', contentSecurityPolicy(framable ? (request.frameOrigins ?? []) : [], request.routeOptions.config.ceremony === true));
     // For browsers that predate frame-ancestors; it cannot list origins, so framable pages go without.
     if (!framable) reply.header('x-frame-options', 'DENY');
     if (!reply.hasHeader('referrer-policy')) reply.header('referrer-policy', 'same-origin');
@@ -121,7 +178,7 @@ function installSecurityHeaders(portal: FastifyInstance): void {
 }
 
 /** Registers everything above on the portal context, before its routes. */
-export async function installPortal(portal: FastifyInstance, options: { config: Config; sso: SsoContext; logger: Logger }): Promise<void> {
+export async function installPortal(portal: FastifyInstance, options: { config: Config; sso: SsoContext; mfa: MfaContext; logger: Logger }): Promise<void> {
   await portal.register(cookie);
   await portal.register(formbody, { bodyLimit: FORM_BODY_LIMIT_BYTES });
   await portal.register(view, {
@@ -132,6 +189,6 @@ export async function installPortal(portal: FastifyInstance, options: { config: 
   await portal.register(csrf, { sessionPlugin: '@fastify/session', sessionKey: 'csrfSecret' });
   installPortalErrorPage(portal, options.logger);
   installAddressLimits(portal, options.sso.auth);
-  installSessionAuth(portal, options.sso, options.config);
+  installSessionAuth(portal, options.sso, options.mfa, options.config);
   installSecurityHeaders(portal);
 }

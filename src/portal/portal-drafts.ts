@@ -6,9 +6,10 @@
 // (portal-forms-service.ts), and every decision is the prescriptions service's to refuse.
 import { Type } from '@sinclair/typebox';
 import { holdsCapability } from '../auth/index.ts';
-import { requirePatient } from '../patients/index.ts';
+import { notePatientsShown, requirePatient } from '../patients/index.ts';
 import { bodyFields, type FieldError, type SubmittedBody } from '../platform/http/body-validation.ts';
 import { approveDraft, declineDraft, DECLINE_REASON_MAX_LENGTH, listDrafts, prepareDraft, readDraft, type DraftView } from '../prescriptions/index.ts';
+import { openNotificationOfForm, passRtpmGate, RTPM_OPEN_INTENT, rtpmFieldsOf, type RtpmPanel } from './portal-rtpm-gate.ts';
 import type { PortalSession } from '../sso/index.ts';
 import { listReadyPrescribers } from '../users/index.ts';
 import { formIdOfAddress, issueFormId, submitOnce, type FormAttempt } from './portal-forms-service.ts';
@@ -22,6 +23,12 @@ export const DraftFormBody = Type.Composite([PrescriptionFormBody, Type.Object({
 
 export const DecisionForm = Type.Object({
   form_id: Type.Optional(Type.String({ maxLength: 100 })),
+  /** The monitoring gate of a monitored medicine, on the approval form (portal-rtpm-gate.ts). */
+  intent: Type.Optional(Type.String({ maxLength: 20 })),
+  rtpm_check_id: Type.Optional(Type.String({ maxLength: 100 })),
+  rtpm_acknowledge: Type.Optional(Type.String({ maxLength: 10 })),
+  rtpm_attest: Type.Optional(Type.String({ maxLength: 10 })),
+  rtpm_reason: Type.Optional(Type.String({ maxLength: 500 })),
   reason: Type.Optional(Type.String({ maxLength: DECLINE_REASON_MAX_LENGTH * 4 })),
 });
 
@@ -94,6 +101,8 @@ export interface QueuePage {
 
 export async function readApprovalQueue(ctx: PortalContext, session: PortalSession): Promise<QueuePage> {
   const drafts = await listDrafts(ctx.prescriptions, session);
+  // The queue names each draft's patient.
+  await notePatientsShown(ctx.patients, drafts.map((d) => d.patient.patientId));
   return {
     namedToYou: drafts.filter((d) => d.prescriber.userId === session.userId),
     preparedByYou: drafts.filter((d) => d.preparedBy.userId === session.userId),
@@ -111,6 +120,8 @@ export interface DraftPage {
   declineFormId: string;
   reason: string;
   errors: string[];
+  /** The monitoring check of a monitored medicine, once the approval form was sent (portal-rtpm-gate.ts). */
+  rtpm: RtpmPanel | undefined;
 }
 
 function describeDraftDelivery(body: Record<string, unknown>): string {
@@ -120,8 +131,9 @@ function describeDraftDelivery(body: Record<string, unknown>): string {
   return delivery.recipient_type === 'PHARMACY' ? `${how} to pharmacy ${delivery.pharmacy_id ?? ''}`.trim() : `${how} to the patient`;
 }
 
-async function draftPageOf(ctx: PortalContext, session: PortalSession, draftId: string, notes: { reason?: string; errors?: string[] } = {}): Promise<DraftPage> {
+async function draftPageOf(ctx: PortalContext, session: PortalSession, draftId: string, notes: { reason?: string; errors?: string[]; rtpm?: RtpmPanel | undefined } = {}): Promise<DraftPage> {
   const draft = await readDraft(ctx.prescriptions, session, draftId);
+  await notePatientsShown(ctx.patients, [draft.patient.patientId]);
   const decides = draft.status === 'waiting' && draft.prescriber.userId === session.userId && holdsCapability(session.roles, 'portal:approve_draft');
   return {
     draft,
@@ -131,6 +143,7 @@ async function draftPageOf(ctx: PortalContext, session: PortalSession, draftId: 
     declineFormId: issueFormId(ctx.forms, session, { purpose: 'decline_draft', target: draft.draftId }),
     reason: notes.reason ?? '',
     errors: notes.errors ?? [],
+    rtpm: notes.rtpm,
   };
 }
 
@@ -139,20 +152,31 @@ export function readDraftPage(ctx: PortalContext, session: PortalSession, draftI
   return draftPageOf(ctx, session, draftId);
 }
 
-export type DecisionOutcome = { kind: 'approved'; patientId: string; scid: string } | { kind: 'declined'; draftId: string } | { kind: 'page'; status: 409 | 422; page: DraftPage };
+export type DecisionOutcome = { kind: 'approved'; patientId: string; scid: string } | { kind: 'declined'; draftId: string } | { kind: 'page'; status: 200 | 409 | 422; page: DraftPage };
 
 /** Approves the draft (named to the session's user) once per approval form; a repeat lands on the prescription it made. */
 export async function submitApproval(ctx: PortalContext, session: PortalSession, draftId: string, submitted: SubmittedBody): Promise<DecisionOutcome> {
-  const target = (await readDraft(ctx.prescriptions, session, draftId)).draftId;
+  const draft = await readDraft(ctx.prescriptions, session, draftId);
+  const target = draft.draftId;
+  // The monitoring gate (and, for a Schedule 8 medicine, the step-up seam) before approving, as before writing from the form.
+  const gate = { ctx, session, patientId: draft.patient.patientId, fields: rtpmFieldsOf(submitted), body: draft.body };
+  const intent = bodyFields(submitted).intent;
+  const opening = typeof intent === 'string' ? RTPM_OPEN_INTENT.exec(intent) : null;
+  if (opening && draft.status === 'waiting') return { kind: 'page', status: 200, page: await draftPageOf(ctx, session, target, { rtpm: await openNotificationOfForm(gate, Number(opening[1])) }) };
   const once = await submitOnce(ctx.forms, session, stringOf(bodyFields(submitted).form_id), { purpose: 'approve_draft', target }, async (): Promise<FormAttempt<DecisionOutcome>> => {
+    let rtpm: RtpmPanel | undefined;
+    if (draft.status === 'waiting' && draft.prescriber.userId === session.userId) {
+      const passed = await passRtpmGate(gate);
+      rtpm = passed.panel;
+      if (!passed.pass) return { result: undefined, outcome: { kind: 'page', status: passed.status, page: await draftPageOf(ctx, session, target, { rtpm }) } };
+    }
     const read = await approveDraft(ctx.prescriptions, session, target, session.reserved);
     if (read.ok) return { result: read.value.scid, outcome: { kind: 'approved', ...read.value } };
     // 409: the draft was decided already, or the prescriber cannot prescribe; 422: the body no longer passes.
     const [status, errors] = 'refused' in read ? [409 as const, [read.refused]] : [422 as const, read.errors.map((error) => `${error.field}: ${error.message}`)];
-    return { result: undefined, outcome: { kind: 'page', status, page: await draftPageOf(ctx, session, target, { errors }) } };
+    return { result: undefined, outcome: { kind: 'page', status, page: await draftPageOf(ctx, session, target, { errors, rtpm }) } };
   });
   if (once.kind === 'first') return once.outcome;
-  const draft = await readDraft(ctx.prescriptions, session, target);
   return { kind: 'approved', patientId: draft.patient.patientId, scid: once.result };
 }
 

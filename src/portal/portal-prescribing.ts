@@ -5,7 +5,7 @@
 // reserved_1..3, so the same rules hold and the same events are written as through any other
 // entry point.
 import { findPbsItem, searchMedicines } from '../medicines/index.ts';
-import { requirePatient } from '../patients/index.ts';
+import { requirePatient, showPatient } from '../patients/index.ts';
 import { bodyFields, type SubmittedBody } from '../platform/http/body-validation.ts';
 import { prescribeOrRefuse, referenceOf } from '../prescriptions/index.ts';
 import type { PortalSession } from '../sso/index.ts';
@@ -15,6 +15,7 @@ import { deliveryChoicesOf, medicineGroupsOf, MEDICINES_LISTED, pbsItemsFoundOf,
 import { EMPTY_FORM, firstFieldInError, formErrorsOf, medicineValueOfDrug, pbsCodeOfChoice, prescribeBodyOf, readFormValues, readPrefill, type FormErrors, type FormValues } from './prescription-form.ts';
 import { shownReserved, viewOfPatientRow, viewOfPrescriber, type PatientView, type PortalContext, type PrescriberView } from './portal-service.ts';
 import type { EventMetadata } from '../webhooks/index.ts';
+import { openNotificationOfForm, passRtpmGate, RTPM_OPEN_INTENT, rtpmFieldsOf, type RtpmPanel } from './portal-rtpm-gate.ts';
 
 export interface FormPage {
   /** The form's one-time id (portal-forms-service.ts). */
@@ -35,6 +36,8 @@ export interface FormPage {
   /** The field that takes the focus: the first one in error. */
   focus: string | undefined;
   reserved: Array<{ name: string; value: string }>;
+  /** The real-time prescription monitoring of a monitored medicine, once the form was sent with one (portal-rtpm-gate.ts). */
+  rtpm: RtpmPanel | undefined;
 }
 
 const NO_ERRORS: FormErrors = { fields: {}, general: [] };
@@ -46,10 +49,12 @@ interface FormNotes {
   errors?: FormErrors;
   /** A custom_drug_id to preselect, if it is one the prescriber may use (else a warning). */
   prefillDrugId?: string;
+  rtpm?: RtpmPanel | undefined;
 }
 
 export async function formPageOf(ctx: PortalContext, session: PortalSession, patientId: string, values: FormValues, notes: FormNotes): Promise<FormPage> {
-  const patient = await requirePatient(ctx.patients, session.organizationId, patientId);
+  // The form shows the patient's name, birth date, phone and e-mail: a patient.read, on every render.
+  const patient = await showPatient(ctx.patients, session.organizationId, patientId);
   const prescriber = viewOfPrescriber(await readPrescriberProfile(ctx.users, session, session.userId));
   const wanted = notes.prefillDrugId;
   const chosenId = wanted ?? (values.medicine.startsWith(DRUG_CHOICE) ? values.medicine.slice(DRUG_CHOICE.length) : undefined);
@@ -75,6 +80,7 @@ export async function formPageOf(ctx: PortalContext, session: PortalSession, pat
     errors: notes.errors ?? NO_ERRORS,
     focus: notes.errors ? firstFieldInError(notes.errors) : undefined,
     reserved: shownReserved(session.reserved),
+    rtpm: notes.rtpm,
   };
 }
 
@@ -119,7 +125,14 @@ export async function submitPrescriptionForm(ctx: PortalContext, session: Portal
   const values = readFormValues(bodyFields(submitted));
   const formId = formIdOf(submitted);
   const patient = await requirePatient(ctx.patients, session.organizationId, patientId);
-  if (bodyFields(submitted).intent === 'search') return { kind: 'form', status: 200, page: await formPageOf(ctx, session, patientId, values, { formId }) };
+  const intent = bodyFields(submitted).intent;
+  if (intent === 'search') return { kind: 'form', status: 200, page: await formPageOf(ctx, session, patientId, values, { formId }) };
+  const opening = typeof intent === 'string' ? RTPM_OPEN_INTENT.exec(intent) : null;
+  if (opening) {
+    const { body } = await prescribeBodyOfForm(ctx, values, session.reserved);
+    const rtpm = await openNotificationOfForm({ ctx, session, patientId, fields: rtpmFieldsOf(submitted), body }, Number(opening[1]));
+    return { kind: 'form', status: 200, page: await formPageOf(ctx, session, patientId, values, { formId, rtpm }) };
+  }
   const once = await submitOnce(ctx.forms, session, formId, { purpose: 'prescribe', target: patient.id }, async (): Promise<FormAttempt<FormOutcome>> => {
     const outcome = await createFromForm(ctx, session, patientId, values, submitted, formId);
     return { result: outcome.kind === 'created' ? outcome.scid : undefined, outcome };
@@ -136,8 +149,15 @@ export async function prescribeBodyOfForm(ctx: PortalContext, values: FormValues
 
 async function createFromForm(ctx: PortalContext, session: PortalSession, patientId: string, values: FormValues, submitted: SubmittedBody, formId: string): Promise<FormOutcome> {
   const { body, issues } = await prescribeBodyOfForm(ctx, values, session.reserved);
+  let rtpm: RtpmPanel | undefined;
+  // A monitored medicine is checked (and a Schedule 8 one stepped up) before it is written; a body with field errors is refused first.
+  if (issues.length === 0 && submitted.issues.length === 0) {
+    const gate = await passRtpmGate({ ctx, session, patientId, fields: rtpmFieldsOf(submitted), body });
+    rtpm = gate.panel;
+    if (!gate.pass) return { kind: 'form', status: gate.status, page: await formPageOf(ctx, session, patientId, values, { formId, rtpm }) };
+  }
   const read = await prescribeOrRefuse(ctx.prescriptions, session, { userId: session.userId, patientId }, { value: body, issues: [...submitted.issues, ...issues] });
   if (read.ok) return { kind: 'created', scid: referenceOf(read.value) };
   const refusal = 'refused' in read ? { status: 409 as const, errors: { fields: {}, general: [read.refused] } } : { status: 422 as const, errors: formErrorsOf(read.errors) };
-  return { kind: 'form', status: refusal.status, page: await formPageOf(ctx, session, patientId, values, { errors: refusal.errors, formId }) };
+  return { kind: 'form', status: refusal.status, page: await formPageOf(ctx, session, patientId, values, { errors: refusal.errors, formId, rtpm }) };
 }

@@ -3,7 +3,7 @@
 // confirmation step, through the prescriptions service with the session as the caller, so the
 // same rules hold and the same events are written as through any other entry point.
 import { holdsCapability, needsReadinessFor, type Capability } from '../auth/index.ts';
-import { requirePatient } from '../patients/index.ts';
+import { notePatientsShown, requirePatient } from '../patients/index.ts';
 import { bodyFields, type SubmittedBody } from '../platform/http/body-validation.ts';
 import {
   changePrescriptionOrRefuse,
@@ -93,6 +93,7 @@ export const CHANGE_CAPABILITIES = { cease: 'portal:prescribe', cancel: 'portal:
 /** The prescription (404 for another patient's or organization's), with its token's QR code and the changes it allows. */
 export async function readPrescriptionPage(ctx: PortalContext, session: PortalSession, patientId: string, scid: string): Promise<PrescriptionPage> {
   const { patient, prescription: p, tokenMessage } = await readPatientPrescriptionWithMessage(ctx.prescriptions, session, { userId: session.userId, patientId, scid });
+  await notePatientsShown(ctx.patients, [patient.patient_id]);
   const paper = p.prescription_type === 'PAPER';
   // A paper prescription has no token to send again: the portal does not offer to.
   const allowed = PRESCRIPTION_CHANGES.filter((action) => TRANSITIONS[action].from === p.status && !(paper && action === 'reissue'));

@@ -26,12 +26,22 @@ export function sessionCookiePolicy(config: Pick<Config, 'mode' | 'portalUrl'>):
 
 /**
  * Every portal response's policy: nothing loads but the portal's own stylesheet and inline
- * images (data: URLs), no script, forms post only to the portal, and only the partner's
+ * images (data: URLs), no script (but the portal's own on the pages that run a passkey
+ * ceremony), forms post only to the portal, and only the partner's
  * listed origins may frame it (none listed, or no session: nobody may).
  */
-export function contentSecurityPolicy(frameOrigins: readonly string[]): string {
+export function contentSecurityPolicy(frameOrigins: readonly string[], ceremony = false): string {
   const ancestors = frameOrigins.length > 0 ? frameOrigins.join(' ') : "'none'";
-  return `default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; base-uri 'none'; frame-ancestors ${ancestors}`;
+  // A page that runs a passkey ceremony loads the portal's one script and calls its own JSON routes.
+  const script = ceremony ? " script-src 'self'; connect-src 'self';" : '';
+  return `default-src 'none';${script} style-src 'self'; img-src 'self' data:; form-action 'self'; base-uri 'none'; frame-ancestors ${ancestors}`;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The page runs a WebAuthn ceremony: its policy allows the portal's own script (/assets/mfa.js) and fetches to the portal. */
+    ceremony?: boolean;
+  }
 }
 
 /** The pages a partner may frame: those under /embed/ (and the sign-in redirect to one). */

@@ -4,6 +4,7 @@
 // the portal applies the API's rules and its tenancy: another organization's patient or
 // prescription is a 404 here too. Prescribing and managing are in portal-prescribing.ts.
 import { holdsCapability } from '../auth/index.ts';
+import type { RtpmContext } from '../rtpm/index.ts';
 import type { CustomDrugsContext } from '../custom-drugs/index.ts';
 import type { MedicinesContext } from '../medicines/index.ts';
 import { findPatientsOfPartnerId, showPatient, type PatientRow, type PatientsContext } from '../patients/index.ts';
@@ -22,13 +23,15 @@ export interface PortalContext {
   /** The form's medicine search (PBS items and custom drugs) and the PBS item a choice names. */
   medicines: MedicinesContext;
   prescriptions: PrescriptionsContext;
+  /** Real-time prescription monitoring before a monitored medicine (portal-rtpm-gate.ts). */
+  rtpm: RtpmContext;
   /** The prescribing forms' one-time ids (portal-forms-service.ts). */
   forms: PortalFormsContext;
 }
 
 export function createPortalContext(
   deps: Pick<Deps, 'config' | 'database' | 'clock' | 'secretKey'>,
-  features: { users: UsersContext; patients: PatientsContext; customDrugs: CustomDrugsContext; medicines: MedicinesContext; prescriptions: PrescriptionsContext },
+  features: { users: UsersContext; patients: PatientsContext; customDrugs: CustomDrugsContext; medicines: MedicinesContext; prescriptions: PrescriptionsContext; rtpm: RtpmContext },
 ): PortalContext {
   return { ...features, forms: { db: deps.database, clock: deps.clock, key: deps.secretKey } };
 }

@@ -57,6 +57,11 @@ export const PrescriptionFormBody = Type.Object({
   intent: text(20),
   /** The form's one-time id (portal-forms-service.ts). */
   form_id: text(100),
+  /** The real-time prescription monitoring gate (portal-rtpm-gate.ts): the check shown, its acknowledgement, an attestation, a reason. */
+  rtpm_check_id: text(100),
+  rtpm_acknowledge: text(10),
+  rtpm_attest: text(10),
+  rtpm_reason: text(500),
 });
 
 export const EMPTY_FORM: FormValues = {

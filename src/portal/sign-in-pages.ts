@@ -41,7 +41,7 @@ export const signInPages: RouteModule<{ sso: SsoContext; config: Config }> = (ap
   app.route({
     method: 'POST',
     url: '/auth/sign-out',
-    config: { auth: { kind: 'session' } },
+    config: { auth: { kind: 'session', factor: 'exempt' } },
     schema: { hide: true },
     handler: async (request, reply) => {
       await endPortalSession(sso, request.cookies[cookie.name] ?? '');

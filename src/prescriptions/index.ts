@@ -2,8 +2,8 @@
 // reads the portal calls, the form's fields and choices. Code outside src/prescriptions/ (other
 // features, app.ts, cli/, bench/, test/) imports only this file; its own files import each other
 // directly. test/architecture/imports.test.ts holds it.
-export { createPrescriptionsContext, type PrescribingResult, type PrescriptionsContext } from './prescriptions-service.ts';
 export { prescribe, prescribeOrRefuse } from './prescription-create.ts';
+export { createPrescriptionsContext, readControlledStatus, type ControlledStatus, type PrescribingResult, type PrescriptionsContext } from './prescriptions-service.ts';
 export { SANDBOX_PHARMACIES } from './pharmacy-directory.ts';
 export { approveDraft, declineDraft, DECLINE_REASON_MAX_LENGTH, type DraftCaller, type DraftView, listDrafts, prepareDraft, readDraft } from './prescription-drafts.ts';
 export { changePrescription, changePrescriptionOrRefuse, type PrescriptionChange } from './prescription-changes.ts';

@@ -22,6 +22,8 @@ import {
   type NoteField,
 } from './prescription-fields.ts';
 import { judgeRules, type PbsItem } from './prescription-rules.ts';
+import { judgeControlledMedicine, type ControlledFacts } from '../controlled-medicines/index.ts';
+import type { AustralianState } from '../platform/db/stored-values.ts';
 import { PrescribeBody } from './prescriptions-schemas.ts';
 
 /** A prescription as the body (and the drug it names) describe it, ready to store. */
@@ -123,7 +125,9 @@ interface Context {
   drug: CustomDrug | undefined;
   /** The PBS item the body's pbs_code names (undefined when it names none, or none was sent). */
   pbsItem: PbsItem | undefined;
-  patient: PatientContact & { hasDvaFileNumber: boolean };
+  patient: PatientContact & { hasDvaFileNumber: boolean; dateOfBirthVerified: boolean };
+  /** The organization's practice state (the state rules it picks); null: not recorded. */
+  practiceState: AustralianState | null;
 }
 
 const upperOrUndefined = (value: unknown): string | undefined => (typeof value === 'string' ? value.toUpperCase() : undefined);
@@ -143,12 +147,40 @@ function judgePbsRules(body: Body, context: Context, counts: { quantity?: number
   for (const broken of judgeRules(facts)) if (!judged.refused.has(broken.field)) judged.issues.push(issue(broken.field, broken.message));
 }
 
+/** The facts the state rules read (controlled-medicines), from the body as sent and the drug it names. */
+export function controlledFactsOf(body: Record<string, unknown>, context: Context): ControlledFacts {
+  const text = (value: unknown) => (typeof value === 'string' && value.trim() !== '' ? value.trim() : null);
+  const schedule = text(body.schedule_number) ?? context.drug?.poison_class ?? null;
+  const medicineName = [context.drug?.item_generic_name, text(body.item_name), context.pbsItem?.drug_name].filter(Boolean).join(' ');
+  const medicineField = body.custom_drug_id !== undefined ? 'custom_drug_id' : body.item_name !== undefined ? 'item_name' : 'pbs_code';
+  return {
+    state: context.practiceState,
+    schedule: schedule === null ? null : schedule.toUpperCase(),
+    medicineName,
+    repeats: readCount('repeats', body.repeats ?? 0) ?? 0,
+    repeatIntervalDays: body.repeat_interval_days === undefined ? null : (readCount('repeat_interval_days', body.repeat_interval_days) ?? null),
+    controlledSubstanceReference: text(body.controlled_substance_reference),
+    dateOfBirthVerified: context.patient.dateOfBirthVerified,
+    medicineField,
+  };
+}
+
+/** The state rules (controlled-medicines): each refusal beside its field, unless that field is already refused. */
+function judgeStateRules(body: Body, context: Context, judged: Judged): void {
+  const { refusals } = judgeControlledMedicine(controlledFactsOf(body, context));
+  for (const refusal of refusals) {
+    if (judged.refused.has(refusal.field) || judged.issues.some((found) => found.field === refusal.field)) continue;
+    judged.issues.push(issue(refusal.field, refusal.message));
+  }
+}
+
 /** Every check of the body, and the values they read. */
 function judge(body: Body, context: Context, refused: ReadonlySet<string>) {
   const judged: Judged = { issues: [], refused };
   judgeMedicine(body, context.drug, judged);
   const counts = judgeCounts(body, context.drug, judged);
   judgePbsRules(body, context, counts, judged);
+  judgeStateRules(body, context, judged);
   const delivery = judgeDelivery(body, context, judged);
   return { issues: judged.issues, ...counts, delivery };
 }

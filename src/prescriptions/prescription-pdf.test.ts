@@ -18,7 +18,7 @@ function row(overrides: Partial<PrescriptionRow> = {}): PrescriptionRow {
     status: 'Active', prescription_type: 'PAPER', item_name: 'Atorvastatin', item_strength: '40 mg', item_form: 'Tablet', route_administration: 'Oral',
     pbs_code: '8215N', schedule_number: 'S4', quantity: '30', number_of_repeats_authorised: '5', repeat_intervals: '20',
     reason_for_prescribing: null, patient_instructions: 'One tablet at night', doctor_notes: null, pbsdva_authority_number: 'AB12345',
-    phone_approval_authority_number: null, controlled_substance_reference: null, annotations: null, prescriber_script_number: '7',
+    phone_approval_authority_number: null, controlled_substance_reference: 'CNS-40021', annotations: null, prescriber_script_number: '7',
     flags: JSON.stringify({ brand_substitution_not_allowed: true, regulation_24: true }), custom_drug_id: null, custom_product_id: null,
     prescriber_title: 'Dr', prescriber_given_name: 'Anna', prescriber_family_name: 'Smith',
     delivery_method: null, delivery_recipient_type: null, delivery_destination: null, delivery_pharmacy_id: null, delivery_pharmacy_name: null,
@@ -54,7 +54,7 @@ describe('the PDF of a paper prescription', () => {
     for (const words of [
       'Dr Anna Smith', 'Harbour Medical, 12 Smith St, Fitzroy VIC 3065', '0399999999', 'Prescriber number: 1234567', 'HPI-I: 8003619166667284', 'HPI-O: 8003624166667003',
       'Patient: Jessica Wood', 'Date of birth: 14/02/1985', '5 River Rd, Richmond VIC 3121', 'Medicare 2950141861 (IRN 1)', 'PBS',
-      'Date: 29/11/2026', 'Atorvastatin 40 mg Tablet', 'One tablet at night', 'Quantity: 30', 'Repeats: 5', 'at least 20 days between supplies', 'AB12345',
+      'Date: 29/11/2026', 'Atorvastatin 40 mg Tablet', 'One tablet at night', 'Quantity: 30', 'Repeats: 5', 'at least 20 days between supplies', 'AB12345', 'Permit / approval number: CNS-40021',
       'Brand substitution not permitted', 'Regulation 24', 'signed:', `SCID: ${SCID}`, 'Conformance ID: ADHA-CID-0042', 'Prescription ID: 5b0c4c8e-2f9a-4a57-9d3e-0b6a1f1c2d3e',
     ]) expect(read.text).toContain(words);
     expect(await decodeCode128(pdf)).toBe(SCID);

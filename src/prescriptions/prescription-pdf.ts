@@ -121,7 +121,7 @@ export async function renderPrescriptionPdf(content: PrescriptionLegalContent): 
   for (const item of ['patient_name', 'patient_date_of_birth', 'patient_address', 'patient_medicare_or_dva', 'date_written'] as const) writeItem(pen, items, item);
   rule(pen);
   writeItem(pen, items, 'medicine', { bold: true });
-  for (const item of ['directions', 'quantity', 'repeats', 'repeat_interval', 'authority'] as const) writeItem(pen, items, item);
+  for (const item of ['directions', 'quantity', 'repeats', 'repeat_interval', 'authority', 'permit_reference'] as const) writeItem(pen, items, item);
   if (content.annotations) write(pen, `Notes for the pharmacist: ${content.annotations}`);
   for (const item of ['brand_substitution', 'regulation_24'] as const) if (items[item] !== null) write(pen, items[item], { bold: true });
   pen.y -= LINE;

@@ -20,8 +20,11 @@ import type { OrganizationPractice } from '../onboarding/index.ts';
 import { authorshipColumnsOf, requireCompletePractice, type AuthorshipColumns, type PracticeLookup } from './prescription-authorship.ts';
 import { noteRefusedAction, recordPrescriptionAction, type ReservedValues } from './prescription-events.ts';
 import { TEXT_PATTERNS } from './prescription-fields.ts';
-import { readPrescribeBody, type PrescriptionDraft } from './prescription-input.ts';
-import type { PbsLookup } from './prescription-rules.ts';
+import { controlledFactsOf, readPrescribeBody, type PrescriptionDraft } from './prescription-input.ts';
+import { judgeControlledMedicine, type ControlledJudgement, type StateRule } from '../controlled-medicines/index.ts';
+import type { CustomDrug } from '../custom-drugs/index.ts';
+import type { AustralianState } from '../platform/db/stored-values.ts';
+import type { PbsItem, PbsLookup } from './prescription-rules.ts';
 import { planTransition } from './prescription-lifecycle.ts';
 import { recordTokenMessage } from './prescription-token-message.ts';
 import { viewOfPrescription } from './prescription-view.ts';
@@ -216,7 +219,44 @@ export async function judgePrescribeBody(
   const drug = typeof drugId === 'string' ? await findPrescribableDrug(ctx.customDrugs, owner.organizationId, owner.prescriberId, drugId) : undefined;
   const pbsCode = fields.pbs_code;
   const pbsItem = typeof pbsCode === 'string' && PBS_CODE.test(pbsCode) ? await ctx.pbs.findPbsItem(pbsCode.toUpperCase()) : undefined;
-  return readPrescribeBody(submitted, { drug, pbsItem, patient: { ...patient, hasDvaFileNumber: patient.dva_file_number_encrypted !== null } });
+  const context = await prescribeContextOf(ctx, owner.organizationId, patient, fields, { drug, pbsItem });
+  const read = readPrescribeBody(submitted, context);
+  if (!read.ok) await noteStateRuleRefusals(ctx, owner, patient, judgeControlledMedicine(controlledFactsOf(fields, context)));
+  return read;
+}
+
+async function prescribeContextOf(ctx: PrescriptionsContext, organizationId: string, patient: PatientRow, _fields: Record<string, unknown>, found: { drug: CustomDrug | undefined; pbsItem: PbsItem | undefined }) {
+  const practice = await ctx.practices.findPractice(organizationId);
+  // A date of birth counts as verified when the patient's IHI was found with a VERIFIED record (WA's S8 rule).
+  const dateOfBirthVerified = patient.ihi_number_encrypted !== null && patient.ihi_record_status === 'VERIFIED';
+  return { ...found, practiceState: practice?.state ?? null, patient: { ...patient, hasDvaFileNumber: patient.dva_file_number_encrypted !== null, dateOfBirthVerified } };
+}
+
+/** The state rules that refused a body, in the audit trail (the refusal itself is the 422 beside each field). */
+async function noteStateRuleRefusals(ctx: PrescriptionsContext, owner: { organizationId: string; prescriberId: string }, patient: PatientRow, judgement: ControlledJudgement): Promise<void> {
+  if (judgement.refusals.length === 0) return;
+  const rules = judgement.refusals.map((refusal) => refusal.rule);
+  await ctx.audit.noteAccess({ action: 'prescription.create', outcome: 'refused', organizationId: owner.organizationId, patientId: patient.id, targetUserId: owner.prescriberId, detail: { reason: 'state_rule', rules } });
+}
+
+/** What the state rules say of a prescribe body before it is written: the monitored medicine's rule and its state's RTPM system, and whether a step-up is needed. */
+export async function readControlledStatus(ctx: PrescriptionsContext, caller: PrescribingCaller, ids: PatientPath, submitted: SubmittedBody): Promise<ControlledStatus> {
+  const { prescriber, patient } = await requirePrescriberAndPatient(ctx, caller, ids);
+  const fields = bodyFields(submitted);
+  const drugId = fields.custom_drug_id;
+  const drug = typeof drugId === 'string' ? await findPrescribableDrug(ctx.customDrugs, caller.organizationId, prescriber.user_id, drugId) : undefined;
+  const pbsCode = fields.pbs_code;
+  const pbsItem = typeof pbsCode === 'string' && PBS_CODE.test(pbsCode) ? await ctx.pbs.findPbsItem(pbsCode.toUpperCase()) : undefined;
+  const context = await prescribeContextOf(ctx, caller.organizationId, patient, fields, { drug, pbsItem });
+  const judgement = judgeControlledMedicine(controlledFactsOf(fields, context));
+  return { state: context.practiceState, monitoredBy: judgement.monitoredBy, needsStepUp: judgement.needsStepUp, patient };
+}
+
+export interface ControlledStatus {
+  state: AustralianState | null;
+  monitoredBy: StateRule | undefined;
+  needsStepUp: boolean;
+  patient: PatientRow;
 }
 
 /**

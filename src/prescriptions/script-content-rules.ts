@@ -8,7 +8,7 @@
 export const SCRIPT_ITEMS = [
   'benefit', 'prescriber_name', 'practice_address', 'practice_phone', 'prescriber_number', 'prescriber_hpii', 'organization_hpio',
   'patient_name', 'patient_date_of_birth', 'patient_address', 'patient_medicare_or_dva', 'date_written',
-  'medicine', 'directions', 'quantity', 'repeats', 'repeat_interval', 'authority', 'brand_substitution', 'regulation_24',
+  'medicine', 'directions', 'quantity', 'repeats', 'repeat_interval', 'authority', 'permit_reference', 'brand_substitution', 'regulation_24',
   'signature', 'scid', 'conformance_id', 'unique_id',
 ] as const;
 export type ScriptItem = (typeof SCRIPT_ITEMS)[number];
@@ -59,6 +59,8 @@ export const SCRIPT_CONTENT_RULES: readonly ScriptContentRule[] = [
   { item: 'repeats', label: 'Repeats', requirement: 'How many times the supply may be repeated.', source: `${S40}(e)(ii)`, read: READ },
   { item: 'repeat_interval', label: 'Repeat interval', requirement: 'The interval between supplies, when the prescriber sets one.', source: `${NSW_35}(f) (special restricted substances)`, read: READ },
   { item: 'authority', label: 'Authority approval number / streamlined code', requirement: 'For an authority prescription: each authority approval number, or the streamlined authority code.', source: `${S40}(i)`, read: READ },
+  { item: 'permit_reference', label: 'Permit / approval number', requirement: "The state's permit, approval or authority number for a controlled medicine, where the state's rules ask for one (src/controlled-medicines/state-rules.ts, requirement permit_reference).", source: 'Poisons and Therapeutic Goods Regulation 2008 (NSW), cl 90 (NSW Health, "Dispensing psychostimulants": the approval reference number on the prescription)', read: READ,
+    note: 'Printed whenever the prescription carries controlled_substance_reference; the state rules say when it must.' },
   { item: 'brand_substitution', label: 'Brand substitution', requirement: 'Whether brand substitution is not permitted, when that applies.', source: SERVICES_AUSTRALIA, read: READ },
   { item: 'regulation_24', label: 'Regulation 24', requirement: 'When the original and every repeat are to be supplied at once: "Regulation 24" on the prescription.', source: `${S40}(j) and s 49; ${SERVICES_AUSTRALIA} ("Reg 24", "Regulation 24", "one supply" or "1 supply")`, read: READ,
     note: 's 40(1)(j) was cut short in the stored text; Services Australia also asks the prescriber to initial it, which the signature area leaves room for.' },

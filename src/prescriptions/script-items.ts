@@ -52,6 +52,7 @@ export function scriptItemsOf(content: PrescriptionLegalContent): Record<ScriptI
     repeats: medicine.repeats,
     repeat_interval: medicine.repeatIntervalDays === null ? null : `at least ${medicine.repeatIntervalDays} days between supplies`,
     authority: authorityOf(content.authority),
+    permit_reference: content.controlledSubstanceReference,
     brand_substitution: content.brandSubstitutionNotPermitted ? 'Brand substitution not permitted' : null,
     regulation_24: content.regulation24 ? 'Regulation 24: supply the original and all repeats at once' : null,
     signature: `${prescriber.name}, signed:`,

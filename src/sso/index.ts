@@ -11,6 +11,6 @@ export {
   signInWithSsoToken,
   type SsoContext,
 } from './sso-service.ts';
-export { endPortalSession, findLivePortalSession, type PortalSession } from './portal-sessions.ts';
+export { endPortalSession, findLivePortalSession, notePortalFactorPresented, type PortalSession } from './portal-sessions.ts';
 export { ssoRoutes } from './sso-routes.ts';
 export { createSsoRetentionSteps } from './sso-retention.ts';

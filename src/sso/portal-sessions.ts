@@ -8,7 +8,9 @@ import { parseStoredRoles, type Role } from '../auth/index.ts';
 import { decryptSecret, hashSecret } from '../platform/secrets.ts';
 import type { EventMetadata } from '../webhooks/index.ts';
 import { parseFrameOrigins, SESSION_MAX_AGE_SECONDS, type SsoContext } from './sso-service.ts';
-import { deletePortalSession, findPortalSession, touchPortalSession, type PortalSessionRow } from './sso-store.ts';
+import { deletePortalSession, findPortalSession, markFactorPresented, touchPortalSession, type PortalSessionRow } from './sso-store.ts';
+import type { Kysely } from 'kysely';
+import type { Database } from '../platform/db/database-schema.ts';
 
 /** One user of one organization, signed in through one partner's SSO link. */
 export interface PortalSession {
@@ -27,6 +29,8 @@ export interface PortalSession {
   csrfSecret: string;
   /** As of this request (none: framing refused). */
   frameOrigins: string[];
+  /** When this session's user last presented an MFA factor (null: not in this session). */
+  factorPresentedAt: string | null;
 }
 
 /**
@@ -61,6 +65,7 @@ function sessionOf(row: PortalSessionRow, csrfSecret: string): PortalSession {
     reserved: { reserved_1: row.reserved_1, reserved_2: row.reserved_2, reserved_3: row.reserved_3 },
     csrfSecret,
     frameOrigins: parseFrameOrigins(row.frame_origins),
+    factorPresentedAt: row.factor_presented_at,
   };
 }
 
@@ -86,4 +91,9 @@ export async function endPortalSession(ctx: SsoContext, sessionId: string): Prom
     await deletePortalSession(trx, hashSecret(sessionId));
     record(auditRecords, { action: 'auth.portal_sign_out' });
   });
+}
+
+/** Inside the caller's transaction (the mfa feature's): the session's user presented an MFA factor at `at`. */
+export async function notePortalFactorPresented(trx: Kysely<Database>, sessionHash: string, at: string): Promise<void> {
+  await markFactorPresented(trx, sessionHash, at);
 }

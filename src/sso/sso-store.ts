@@ -82,6 +82,11 @@ export async function findPortalSession(db: Kysely<Database>, sessionHash: strin
     .executeTakeFirst();
 }
 
+/** Notes, in the caller's transaction, that the session's user presented an MFA factor now. */
+export async function markFactorPresented(trx: Kysely<Database>, sessionHash: string, at: string): Promise<void> {
+  await trx.updateTable('portal_sessions').set({ factor_presented_at: at }).where('session_hash', '=', sessionHash).execute();
+}
+
 export async function touchPortalSession(db: Kysely<Database>, sessionHash: string, at: string): Promise<void> {
   await db.updateTable('portal_sessions').set({ last_seen_at: at }).where('session_hash', '=', sessionHash).execute();
 }

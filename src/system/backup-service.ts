@@ -2,13 +2,18 @@
 // server keeps writing (sqlite-backup.ts says how), written beside the target and moved into
 // place only once complete and checked, so a failed backup never leaves a partial file under
 // the name asked for. PostgreSQL has its own tools (pg_dump), which this does not replace.
+// The backup is signed (<file>.sig, backup-signature.ts) so restore can tell it was not changed
+// since, and the backup is recorded in the audit trail (admin.database_backup).
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { createAuditTrail } from '../audit/index.ts';
 import type { Config } from '../config.ts';
-import { sqliteFileIn } from '../platform/db/database.ts';
+import type { Clock } from '../platform/clock.ts';
+import { openDatabase, sqliteFileIn } from '../platform/db/database.ts';
 import { copySqliteOnline, type CopyProgress } from '../platform/db/sqlite-backup.ts';
 import { PRIVATE_FILE_MODE } from '../platform/private-files.ts';
+import { signBackupFile } from './backup-signature.ts';
 
 /** A backup or restore refused or failed for a reason the operator can act on; its message is one line. */
 export class BackupError extends Error {
@@ -23,12 +28,21 @@ export interface BackupOptions {
   onProgress?: (progress: CopyProgress) => void;
 }
 
+/** Who backs up, and the key the backup is signed with (the audit chain's too). */
+export interface BackupSigner {
+  secretKey: Buffer;
+  operator: string;
+  clock: Clock;
+}
+
 export interface BackupResult {
   file: string;
   database: string;
   bytes: number;
   pages: number;
   integrity: 'ok';
+  /** The signature written beside the backup. */
+  signature: string;
 }
 
 /** The embedded database file, or a refusal when the service uses PostgreSQL or has no database yet. */
@@ -40,7 +54,7 @@ export function embeddedDatabaseFile(location: DatabaseLocation, command: 'backu
   return path.resolve(sqliteFileIn(location.dataDir));
 }
 
-export async function backupDatabase(location: DatabaseLocation, target: string, options: BackupOptions = {}): Promise<BackupResult> {
+export async function backupDatabase(location: DatabaseLocation, target: string, signer: BackupSigner, options: BackupOptions = {}): Promise<BackupResult> {
   const source = embeddedDatabaseFile(location, 'backup');
   const file = path.resolve(target);
   if (!fs.existsSync(source)) throw new BackupError(`there is no database to back up at ${source} (ERX_DATA_DIR)`);
@@ -55,9 +69,22 @@ export async function backupDatabase(location: DatabaseLocation, target: string,
     if (copy.integrity !== 'ok') throw new BackupError(`the copy failed SQLite's integrity check (${copy.integrity}); nothing was written to ${file}`);
     syncFile(partial);
     placeFile(partial, file, options.force);
-    return { file, database: `sqlite:${source}`, bytes: fs.statSync(file).size, pages: copy.pages, integrity: 'ok' };
+    const signature = signBackupFile(signer.secretKey, file);
+    await recordBackup(source, signer);
+    return { file, database: `sqlite:${source}`, bytes: fs.statSync(file).size, pages: copy.pages, integrity: 'ok', signature };
   } finally {
     for (const leftover of [partial, `${partial}-journal`]) fs.rmSync(leftover, { force: true });
+  }
+}
+
+/** admin.database_backup in the live database's trail, by the operator who ran it. */
+async function recordBackup(source: string, signer: BackupSigner): Promise<void> {
+  const database = await openDatabase({ sqliteFile: source });
+  try {
+    const trail = createAuditTrail({ database, clock: signer.clock, secretKey: signer.secretKey });
+    await trail.noteAccess({ action: 'admin.database_backup', actor: { kind: 'operator', operator: signer.operator }, detail: { signed: true } });
+  } finally {
+    await database.close();
   }
 }
 

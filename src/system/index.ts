@@ -4,5 +4,5 @@
 export { createSystemContext, reportReadiness, type SystemContext, watchDispatcher } from './system-service.ts';
 export { CHECK_TIMEOUT_MS, type ReadinessReport } from './readiness-checks.ts';
 export { systemRoutes } from './system-routes.ts';
-export { backupDatabase, BackupError, type BackupOptions, type BackupResult } from './backup-service.ts';
-export { restoreDatabase, type RestoreResult } from './restore-service.ts';
+export { backupDatabase, BackupError, type BackupOptions, type BackupResult, type BackupSigner } from './backup-service.ts';
+export { restoreDatabase, type RestoreOptions, type RestoreResult } from './restore-service.ts';

@@ -23,7 +23,7 @@ export interface TokenMessageSenders {
 }
 
 export function openTokenMessageSenders(config: Pick<Config, 'sms' | 'smtp'>, timeoutMs: number): TokenMessageSenders {
-  const mailer = config.smtp ? nodemailer.createTransport(smtpOptionsOf(config.smtp.url, timeoutMs)) : undefined;
+  const mailer = config.smtp ? nodemailer.createTransport(smtpOptionsOf(config.smtp, timeoutMs)) : undefined;
   return {
     async send(message) {
       if (message.channel === 'SMS' && config.sms) return sendSms(config.sms, message, timeoutMs);
@@ -60,12 +60,13 @@ async function sendSms(sms: NonNullable<Config['sms']>, message: { destination: 
 }
 
 /** ERX_SMTP_URL as nodemailer's options: smtps is TLS from the start, smtp upgrades with STARTTLS when offered. */
-function smtpOptionsOf(url: string, timeoutMs: number): SMTPTransport.Options {
-  const parsed = new URL(url);
+function smtpOptionsOf(smtp: { url: string; requireTls: boolean }, timeoutMs: number): SMTPTransport.Options {
+  const parsed = new URL(smtp.url);
   const secure = parsed.protocol === 'smtps:';
   const auth = parsed.username ? { user: decodeURIComponent(parsed.username), pass: decodeURIComponent(parsed.password) } : undefined;
   const port = parsed.port ? Number(parsed.port) : secure ? 465 : 587;
-  return { host: parsed.hostname, port, secure, auth, connectionTimeout: timeoutMs, greetingTimeout: timeoutMs, socketTimeout: timeoutMs };
+  // Production: a server that does not offer STARTTLS is refused, never sent the token in clear.
+  return { host: parsed.hostname, port, secure, requireTLS: smtp.requireTls, auth, connectionTimeout: timeoutMs, greetingTimeout: timeoutMs, socketTimeout: timeoutMs };
 }
 
 async function sendEmail(mailer: Transporter, from: string, message: { destination: string; body: string }): Promise<SendResult> {

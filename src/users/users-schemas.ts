@@ -135,6 +135,7 @@ export const UserSchema = Type.Object({
     }),
   ),
   is_escript_ready: Type.Object({ can_prescribe: Type.Boolean() }),
+  mfa_enrolled: Type.Optional(Type.Boolean({ description: 'Whether the user holds an MFA factor (a passkey or an authenticator app) for the prescribing portal. Not a vendor field: an addition of erx.' })),
 });
 
 export const UserIdResponse = SuccessEnvelopeSchema(Type.Object({ user_id: Type.String() }));

@@ -37,13 +37,23 @@ export interface UsersContext {
   audit: AuditTrail;
   /** The API's external root (public URL and base path): a created user's `url` starts with it. */
   apiUrl: string;
+  /** Whether a user holds an MFA factor (the mfa feature answers): read user's `mfa_enrolled`. */
+  mfaEnrolment: MfaEnrolment;
 }
 
-export function createUsersContext(deps: Pick<Deps, 'database' | 'clock' | 'hiService' | 'config'>, features: { unitOfWork: UnitOfWork; audit: AuditTrail }): UsersContext {
+/** What the users feature asks of prescriber MFA. */
+export interface MfaEnrolment {
+  isEnrolled(organizationId: string, userId: string): Promise<boolean>;
+}
+
+export function createUsersContext(
+  deps: Pick<Deps, 'database' | 'clock' | 'hiService' | 'config'>,
+  features: { unitOfWork: UnitOfWork; audit: AuditTrail; mfaEnrolment: MfaEnrolment },
+): UsersContext {
   // The built-in identity provider is our own user store; an external one is plugged in here.
-  const { unitOfWork, audit } = features;
+  const { unitOfWork, audit, mfaEnrolment } = features;
   const apiUrl = `${deps.config.publicUrl}${deps.config.basePath}`;
-  return { db: deps.database, clock: deps.clock, hiService: deps.hiService, identityProvider: createUserStoreIdentityProvider(), unitOfWork, audit, apiUrl };
+  return { db: deps.database, clock: deps.clock, hiService: deps.hiService, identityProvider: createUserStoreIdentityProvider(), unitOfWork, audit, apiUrl, mfaEnrolment };
 }
 
 export const USER_NOT_FOUND = 'User not found';
@@ -109,6 +119,8 @@ export interface UserView {
   details: { given_name: string; family_name: string; title: string | null; date_of_birth: string | null; sex: string | null };
   provider_details?: ProviderDetails | null;
   is_escript_ready: { can_prescribe: boolean };
+  /** Whether the user holds an MFA factor (a passkey or an authenticator app) for the portal. */
+  mfa_enrolled: boolean;
 }
 
 function detailsOf(user: UserRow, record: ProviderRecordRow | undefined): UserView['details'] {
@@ -121,7 +133,7 @@ function detailsOf(user: UserRow, record: ProviderRecordRow | undefined): UserVi
 export async function readUser(ctx: UsersContext, organization: CallerOrganization, pathUserId: string): Promise<UserView> {
   const { organizationId, organizationHpio } = organization;
   const user = await requireUser(ctx, organizationId, pathUserId);
-  const record = await findProviderRecord(ctx.db, organizationId, user.id);
+  const [record, mfaEnrolled] = await Promise.all([findProviderRecord(ctx.db, organizationId, user.id), ctx.mfaEnrolment.isEnrolled(organizationId, user.id)]);
   await ctx.audit.noteAccess({ action: 'user.read', targetUserId: user.id });
   const roles = parseStoredRoles(user.roles);
   const details = detailsOf(user, record);
@@ -135,6 +147,7 @@ export async function readUser(ctx: UsersContext, organization: CallerOrganizati
     details,
     ...(holdsAny(roles, PROVIDER_RECORD_ROLES) ? { provider_details: record ? toProviderDetails(record) : null } : {}),
     is_escript_ready: { can_prescribe: canPrescribe({ enabled: user.enabled === 1, roles, record, organizationHpio }) },
+    mfa_enrolled: mfaEnrolled,
   };
 }
 

@@ -67,6 +67,7 @@ export async function listPartnerEvents(ctx: WebhooksContext, partnerId: string,
     order: 'newest first',
   });
   const events = rows.slice(0, limit).map(summarizeEvent);
+  await ctx.audit.noteAccess({ action: 'webhook.history_read', organizationId: q.organization_id?.toLowerCase() ?? null, detail: { count: events.length, partnerId } });
   return { events, next_cursor: rows.length > limit ? encodeCursor(events[events.length - 1]!) : null };
 }
 
@@ -83,6 +84,8 @@ export async function showPartnerEvent(ctx: WebhooksContext, partnerId: string, 
     ...history,
     deliveries: history.deliveries.map((d) => ({
       ...d,
+      // An operator's replay names the operator's user name: the partner is told only that an operator asked (issue 38 item 5).
+      requested_by: d.requested_by === null || d.requested_by === `partner:${partnerId}` ? d.requested_by : 'operator',
       attempts: d.attempts.map((a) => ({
         attempt_number: a.attempt_number,
         started_at: a.started_at,
@@ -90,7 +93,8 @@ export async function showPartnerEvent(ctx: WebhooksContext, partnerId: string, 
         duration_ms: a.duration_ms,
         outcome: a.outcome,
         error: a.detail,
-        response_body: a.response_body === null ? null : Buffer.from(a.response_body, 'utf8').subarray(0, ANSWER_BYTES_SHOWN).toString('utf8'),
+        // An unguarded attempt's answer may be an internal service's (a sandbox on loopback delivers anywhere).
+        response_body: a.response_body === null || Number(a.address_guarded) !== 1 ? null : Buffer.from(a.response_body, 'utf8').subarray(0, ANSWER_BYTES_SHOWN).toString('utf8'),
       })),
     })),
   };

@@ -62,7 +62,7 @@ export interface ClaimBatch {
 
 /** The HTTP client deliveries (and pings) go out through, with the SSRF guard in production. */
 export function openWebhookSender(ctx: WebhooksContext): WebhookHttpClient {
-  return createWebhookHttpClient({ guardAddresses: ctx.mode === 'production', resolveHost: ctx.resolveHost, clock: ctx.clock });
+  return createWebhookHttpClient({ guardAddresses: ctx.guardAddresses, resolveHost: ctx.resolveHost, clock: ctx.clock });
 }
 
 export function deliveryEndpointOf(ctx: WebhooksContext, row: WebhookEndpointRow): DeliveryEndpoint | undefined {
@@ -170,7 +170,7 @@ export async function recordAttemptOutcomes(ctx: WebhooksContext, answered: read
     const retryAt = step.kind === 'retry' ? new Date(result.startedAt.getTime() + result.durationMs + step.delayMs) : undefined;
     return { delivery, result, step, retryAt };
   });
-  const rows = planned.map((p) => outcomeRow(p.delivery, p.result, p.step, { now, retryAt: p.retryAt, dispatcherId }));
+  const rows = planned.map((p) => outcomeRow(p.delivery, p.result, p.step, { now, retryAt: p.retryAt, dispatcherId, guarded: ctx.guardAddresses }));
   const written = await ctx.store.recordAttemptsIfFenced(ctx.db, rows);
   return planned.map(({ delivery, result, step, retryAt }) => {
     const recorded = written.has(fencedKey(delivery.deliveryId, delivery.fencingToken));
@@ -202,7 +202,7 @@ export async function attemptClaimedDelivery(
 }
 
 /** What an attempt's outcome writes: its delivery's new state and the attempt row. */
-function outcomeRow(delivery: ClaimedDelivery, result: AttemptResult, step: NextStep, at: { now: Date; retryAt: Date | undefined; dispatcherId: string }): FencedOutcomeRow {
+function outcomeRow(delivery: ClaimedDelivery, result: AttemptResult, step: NextStep, at: { now: Date; retryAt: Date | undefined; dispatcherId: string; guarded: boolean }): FencedOutcomeRow {
   return {
     id: delivery.deliveryId,
     fencing_token: delivery.fencingToken,
@@ -221,5 +221,6 @@ function outcomeRow(delivery: ClaimedDelivery, result: AttemptResult, step: Next
     response_body: result.responseBody,
     detail: result.detail?.trim() || null,
     sent_by: at.dispatcherId,
+    address_guarded: at.guarded ? 1 : 0,
   };
 }

@@ -33,7 +33,7 @@ export async function checkWebhookUrl(ctx: WebhooksContext, url: string): Promis
   if (ctx.mode === 'production' && parsed.protocol !== 'https:') throw new WebhooksError(`webhook URL must be https in production mode: ${url}`);
   if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') throw new WebhooksError(`webhook URL must be http(s): ${url}`);
   if (parsed.username || parsed.password) throw new WebhooksError('webhook URL must not carry a user name or password');
-  if (ctx.mode === 'production') await checkPublicHost(ctx, parsed.hostname);
+  if (ctx.guardAddresses) await checkPublicHost(ctx, parsed.hostname);
   return parsed.href;
 }
 
@@ -47,7 +47,7 @@ async function checkPublicHost(ctx: WebhooksContext, hostname: string): Promise<
   try {
     assertPublicAddresses(hostname, addresses);
   } catch (error) {
-    if (error instanceof BlockedAddressError) throw new WebhooksError(`webhook URL refused in production mode: ${error.message}`);
+    if (error instanceof BlockedAddressError) throw new WebhooksError(`webhook URL refused ${ctx.mode === 'production' ? 'in production mode' : 'while erx listens beyond loopback'}: ${error.message}`);
     throw error;
   }
 }

@@ -77,7 +77,7 @@ export async function listDeliveriesOfEvent(db: Kysely<Database>, eventId: strin
 export async function listAttemptsOfEvent(db: Kysely<Database>, eventId: string) {
   return db
     .selectFrom('webhook_attempts')
-    .select(['delivery_id', 'attempt_number', 'started_at', 'duration_ms', 'outcome', 'status_code', 'response_body', 'detail', 'sent_by'] satisfies Array<keyof WebhookAttemptsTable>)
+    .select(['delivery_id', 'attempt_number', 'started_at', 'duration_ms', 'outcome', 'status_code', 'response_body', 'detail', 'sent_by', 'address_guarded'] satisfies Array<keyof WebhookAttemptsTable>)
     .where('delivery_id', 'in', (eb) => eb.selectFrom('webhook_deliveries').select('id').where('event_id', '=', eventId))
     .orderBy('started_at')
     .orderBy('attempt_number')

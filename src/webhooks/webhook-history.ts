@@ -81,6 +81,7 @@ async function requirePartnerIfNamed(ctx: WebhooksContext, partnerId: string | u
 export async function listWebhookEvents(ctx: WebhooksContext, filter: EventFilter): Promise<EventSummary[]> {
   await requirePartnerIfNamed(ctx, filter.partnerId);
   const rows = await listEventsWithLatestDelivery(ctx.db, { ...filter, limit: filter.limit ?? DEFAULT_LIST_LIMIT, order: 'newest first' });
+  await ctx.audit.noteAccess({ action: 'webhook.history_read', detail: { count: rows.length, ...(filter.partnerId ? { partnerId: filter.partnerId } : {}) } });
   return rows.map(summarizeEvent);
 }
 
@@ -109,6 +110,7 @@ export async function listWebhookAttempts(ctx: WebhooksContext, eventId: string)
   }
   const deliveries = await listDeliveriesOfEvent(ctx.db, eventId);
   const attempts = await listAttemptsOfEvent(ctx.db, eventId);
+  await ctx.audit.noteAccess({ action: 'webhook.history_read', detail: { subjectId: eventId, count: attempts.length, partnerId: event.partner_id } });
   return {
     event_id: eventId,
     event_type: event.event_type,

@@ -7,7 +7,7 @@
 import type { Tracer } from '@opentelemetry/api';
 import type { Logger } from 'pino';
 import type { AuditTrail } from '../audit/index.ts';
-import type { Mode } from '../config.ts';
+import { isLoopbackHost, type Mode } from '../config.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { DatabaseHandle } from '../platform/db/database.ts';
 import type { UnitOfWork, Work } from '../platform/db/unit-of-work.ts';
@@ -49,8 +49,13 @@ export interface WebhooksContext {
   clock: Clock;
   secretKey: Buffer;
   logger: Logger;
-  /** Production refuses non-https URLs and non-public addresses (the SSRF guard). */
+  /** Production refuses non-https URLs. */
   mode: Mode;
+  /**
+   * The address guard (SSRF): on in production and whenever erx listens beyond loopback, sandbox
+   * included (issue 38 item 6); off only for a sandbox on loopback, whose partner is its developer.
+   */
+  guardAddresses: boolean;
   settings: WebhookSettings;
   resolveHost: HostResolver;
   /** Its sinks include this context's outbox: what its operations record wakes its dispatchers. */
@@ -88,6 +93,7 @@ export function createWebhooksContext(
     secretKey: deps.secretKey,
     logger: deps.logger,
     mode: config.mode,
+    guardAddresses: config.mode === 'production' || !isLoopbackHost(config.host),
     settings: {
       timeoutMs: config.webhookTimeoutMs ?? WEBHOOK_DELIVERY_RULES.attemptTimeoutMs,
       maxInFlightPerEndpoint: config.webhookMaxInFlight,

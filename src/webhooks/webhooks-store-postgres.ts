@@ -103,9 +103,9 @@ async function recordAttemptsInOneStatement(db: Kysely<Database>, outcomes: read
         ${column('last_status_code')}::integer[], ${column('completed_at')}::text[], ${column('attempt_number')}::integer[],
         ${column('event_id')}::text[], ${column('started_at')}::text[], ${column('duration_ms')}::integer[],
         ${column('outcome')}::text[], ${column('status_code')}::integer[], ${column('response_body')}::text[],
-        ${column('detail')}::text[], ${column('sent_by')}::text[]
+        ${column('detail')}::text[], ${column('sent_by')}::text[], ${column('address_guarded')}::integer[]
       ) as v(id, fencing_token, status, attempts_made, next_attempt_at, last_outcome, last_status_code, completed_at,
-             attempt_number, event_id, started_at, duration_ms, outcome, status_code, response_body, detail, sent_by)
+             attempt_number, event_id, started_at, duration_ms, outcome, status_code, response_body, detail, sent_by, address_guarded)
     ),
     updated as (
       update webhook_deliveries d
@@ -117,8 +117,8 @@ async function recordAttemptsInOneStatement(db: Kysely<Database>, outcomes: read
       returning d.id, d.fencing_token
     ),
     inserted as (
-      insert into webhook_attempts (delivery_id, attempt_number, event_id, started_at, duration_ms, outcome, status_code, response_body, detail, sent_by)
-      select v.id, v.attempt_number, v.event_id, v.started_at, v.duration_ms, v.outcome, v.status_code, v.response_body, v.detail, v.sent_by
+      insert into webhook_attempts (delivery_id, attempt_number, event_id, started_at, duration_ms, outcome, status_code, response_body, detail, sent_by, address_guarded)
+      select v.id, v.attempt_number, v.event_id, v.started_at, v.duration_ms, v.outcome, v.status_code, v.response_body, v.detail, v.sent_by, v.address_guarded
       from v join updated on updated.id = v.id and updated.fencing_token = v.fencing_token
     )
     select id, fencing_token from updated`.execute(db);

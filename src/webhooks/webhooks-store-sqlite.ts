@@ -74,7 +74,7 @@ async function writeOutcomes(trx: Kysely<Database>, rows: readonly FencedOutcome
 }
 
 const DELIVERY_COLUMNS = ['id', 'fencing_token', 'status', 'attempts_made', 'next_attempt_at', 'last_outcome', 'last_status_code', 'completed_at'] as const;
-const ATTEMPT_COLUMNS = ['delivery_id', 'attempt_number', 'event_id', 'started_at', 'duration_ms', 'outcome', 'status_code', 'response_body', 'detail', 'sent_by'] as const;
+const ATTEMPT_COLUMNS = ['delivery_id', 'attempt_number', 'event_id', 'started_at', 'duration_ms', 'outcome', 'status_code', 'response_body', 'detail', 'sent_by', 'address_guarded'] as const;
 
 const rowsOfPlaceholders = (rows: number, columns: number) => Array.from({ length: rows }, () => `(${Array.from({ length: columns }, () => '?').join(', ')})`).join(', ');
 
@@ -114,7 +114,7 @@ function deliveryParameters(rows: readonly FencedOutcomeRow[]): unknown[] {
 /** The rows' values in ATTEMPT_COLUMNS' order. */
 function attemptParameters(rows: readonly FencedOutcomeRow[]): unknown[] {
   const values: unknown[] = [];
-  for (const r of rows) values.push(r.id, r.attempt_number, r.event_id, r.started_at, r.duration_ms, r.outcome, r.status_code, r.response_body, r.detail, r.sent_by);
+  for (const r of rows) values.push(r.id, r.attempt_number, r.event_id, r.started_at, r.duration_ms, r.outcome, r.status_code, r.response_body, r.detail, r.sent_by, r.address_guarded);
   return values;
 }
 

@@ -7,7 +7,7 @@ import type { Layer } from './import-graph.ts';
 export const SCANNED = ['src', 'migrations', 'test', 'bench', 'scripts', 'packages/erx-client/src'];
 
 /** The feature folders: each owns its routes, schemas, service and storage. */
-export const FEATURES = ['audit', 'auth', 'custom-drugs', 'idempotency', 'medicines', 'onboarding', 'patients', 'portal', 'prescriptions', 'retention', 'sso', 'system', 'token-delivery', 'users', 'webhooks'];
+export const FEATURES = ['audit', 'auth', 'controlled-medicines', 'custom-drugs', 'idempotency', 'medicines', 'mfa', 'onboarding', 'patients', 'portal', 'prescriptions', 'retention', 'rtpm', 'sso', 'system', 'token-delivery', 'users', 'webhooks'];
 
 /** Folders with one face (index.ts) for code outside them: the features, and the two foundations that have one. */
 export const FACED = [...FEATURES, 'hi-service', 'pds', 'identifiers'];

@@ -25,14 +25,14 @@ describe('retention decisions', () => {
   });
 
   it('fails on a planted table that has neither', () => {
-    const planted = { ...TABLES, mfa_factors: { id: text(), secret: text() } };
-    expect(checkRetentionDecisions(Object.keys(planted), decisions)).toEqual({ ...noFindings, undecided: ['mfa_factors'] });
+    const planted = { ...TABLES, planted_table: { id: text(), secret: text() } };
+    expect(checkRetentionDecisions(Object.keys(planted), decisions)).toEqual({ ...noFindings, undecided: ['planted_table'] });
   });
 
   it('passes the planted table once it has a step, or a kept-for-ever line that says why', () => {
-    const tables = [...Object.keys(TABLES), 'mfa_factors'];
-    const withStep = { ...decisions, steps: [...steps, { name: 'mfa_factors', tables: ['mfa_factors'] }] };
-    const withLine = { ...decisions, keptForEver: [...KEPT_FOR_EVER, { table: 'mfa_factors', because: 'a factor lives as long as its user, who is never deleted' }] };
+    const tables = [...Object.keys(TABLES), 'planted_table'];
+    const withStep = { ...decisions, steps: [...steps, { name: 'planted_table', tables: ['planted_table'] }] };
+    const withLine = { ...decisions, keptForEver: [...KEPT_FOR_EVER, { table: 'planted_table', because: 'a factor lives as long as its user, who is never deleted' }] };
     expect(checkRetentionDecisions(tables, withStep)).toEqual(noFindings);
     expect(checkRetentionDecisions(tables, withLine)).toEqual(noFindings);
   });

@@ -86,11 +86,18 @@ describe('erx audit list, export and prune (the commands)', { timeout: 180_000 }
     const stdout = await runErx(cli.env, ['audit', 'export', '--format', 'fhir']);
     expect(stdout.code).toBe(0);
     const resources = stdout.stdout.trim().split('\n').map((line) => JSON.parse(line));
-    expect(resources.map((r) => r.subtype.at(-1).code)).toEqual(['admin.organization_create']);
+    // The organization's creation, then the reads of the trail the commands before made (each list and export is recorded).
+    const codes = resources.map((r) => r.subtype.at(-1).code);
+    expect(codes[0]).toBe('admin.organization_create');
+    expect(new Set(codes.slice(1))).toEqual(new Set(['admin.audit_read']));
     const file = path.join(cli.env.ERX_DATA_DIR!, 'audit.ndjson');
     const written = await runErx(cli.env, ['audit', 'export', '--format', 'fhir', '--output', file, '--since', '2020-01-01']);
-    expect(written.stderr).toContain(`exported 1 AuditEvent resources to ${file}`);
-    expect(fs.readFileSync(file, 'utf8')).toBe(stdout.stdout);
+    expect(written.stderr).toContain(`exported ${resources.length + 1} AuditEvent resources to ${file}`);
+    // Audit entries name patients and users: the file is the operator's alone (issue 38 item 1).
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    const lines = fs.readFileSync(file, 'utf8').trim().split('\n');
+    expect(`${lines.slice(0, -1).join('\n')}\n`).toBe(stdout.stdout);
+    expect(JSON.parse(lines.at(-1)!).subtype.at(-1).code).toBe('admin.audit_read');
     // An existing file is never overwritten.
     expect((await runErx(cli.env, ['audit', 'export', '--format', 'fhir', '--output', file])).code).not.toBe(0);
 

@@ -145,13 +145,17 @@ describe('users', () => {
   });
 });
 
-/** Refusals counted from a fresh second, so the budget is whole. */
-function freshSecond() {
-  t.clock.advanceSeconds(1);
+/** Refusals counted from a fresh minute, so each test's buckets are its own. */
+function freshMinute() {
+  t.clock.advanceSeconds(60);
 }
 
-function refusalOf(entry: AuditEntryRow) {
-  return { action: entry.action, outcome: entry.outcome, actor_kind: entry.actor_kind, partner_id: entry.partner_id, organization_id: entry.organization_id, user_id: entry.user_id, detail: entry.detail };
+/** The security alert buckets of the current minute from ADDRESS, with the counts waiting in memory written. */
+async function alertsNow() {
+  await t.features.securityAlerts.flush();
+  const minute = `${t.clock.now().toISOString().slice(0, 16)}Z`;
+  const rows = await t.deps.database.selectFrom('security_alerts').selectAll().where('minute', '=', minute).where('client_address', '=', ADDRESS).orderBy('endpoint').orderBy('reason').execute();
+  return rows.map((row) => ({ ...row, count: Number(row.count) }));
 }
 
 describe('authentication', () => {
@@ -173,49 +177,43 @@ describe('authentication', () => {
     });
   });
 
-  it.each(['/v1/token', '/v1/sso'])('auth.credential_failure at %s: the claimed ids, the refusal code, refused; junk ids bounded', async (endpoint) => {
-    freshSecond();
+  it.each(['/v1/token', '/v1/sso'])('a refusal at %s is a security alert, not a chain entry: the claimed ids, the reason; junk ids only hashed', async (endpoint) => {
+    freshMinute();
     const before = await lastAuditSeq(t);
     const wrong = { ...tokenHeaders(c.g), 'x-partner-secret': 'wrong-partner-secret-value', 'x-organization-secret': 'wrong-organization-secret-value' };
     const body = { grantType: 'client_credentials', scope: ['create:patient'], redirect_path: '/dashboard' };
     const refused = await send('POST', endpoint, { ...wrong, 'content-type': 'application/json' }, body);
     expect(refused.statusCode).toBe(401);
-    const entry = await theOneAuditEntry(t, before, 'auth.credential_failure');
-    expect(entry).toMatchObject({ ...ofResponse(refused), client_address: ADDRESS, hpio: null, target_user_id: null });
-    expect(refusalOf(entry)).toEqual({
-      action: 'auth.credential_failure',
-      outcome: 'refused',
-      actor_kind: 'partner',
-      partner_id: c.g.partnerId,
-      organization_id: c.g.organizationId,
-      user_id: c.g.userId,
-      detail: { endpoint, reason: 'credentials_invalid' },
-    });
+    expect(await auditEntriesAfter(t, before)).toEqual([]);
+    expect(await alertsNow()).toMatchObject([
+      { endpoint, reason: 'credentials_invalid', count: 1, partner_id: c.g.partnerId, organization_id: c.g.organizationId, user_id: c.g.userId },
+    ]);
 
-    const junk = await lastAuditSeq(t);
     const longId = randomBytes(3000).toString('hex');
     const malformed = await send('POST', endpoint, { ...wrong, 'x-partner-id': longId, 'x-organization-id': 'not-a-uuid', 'content-type': 'application/json' }, body);
     expect(malformed.statusCode).toBe(401);
-    const bounded = await theOneAuditEntry(t, junk, 'auth.credential_failure');
-    expect(bounded).toMatchObject({ ...ofResponse(malformed), outcome: 'refused', actor_kind: 'partner', partner_id: longId.slice(0, 100), organization_id: 'not-a-uuid', detail: { endpoint, reason: 'ids_malformed' } });
+    const junk = (await alertsNow()).find((alert) => alert.reason === 'ids_malformed')!;
+    expect(junk).toMatchObject({ endpoint, count: 1, partner_id: expect.stringMatching(/^#[0-9a-f]{12}$/), organization_id: expect.stringMatching(/^#[0-9a-f]{12}$/), user_id: c.g.userId });
+    expect(JSON.stringify(junk)).not.toContain(longId.slice(0, 20));
+    expect(JSON.stringify(junk)).not.toContain('not-a-uuid');
+    expect(await auditEntriesAfter(t, before)).toEqual([]);
   });
 
-  it('records refusals one by one up to the budget a second, then counts the rest in one entry of its own', async () => {
-    freshSecond();
-    const budget = 20;
+  it('refusals from one address in one minute are one bucket with their count, per endpoint and reason', async () => {
+    freshMinute();
     const before = await lastAuditSeq(t);
     const junk = { ...tokenHeaders(c.g), 'x-organization-id': 'flood' };
-    for (let i = 0; i < budget + 7; i += 1) expect((await send('POST', '/v1/token', junk, { grantType: 'client_credentials', scope: [] })).statusCode).toBe(401);
-    expect((await auditEntriesAfter(t, before)).filter((e) => e.action === 'auth.credential_failure')).toHaveLength(budget);
-    freshSecond();
-    const middle = await lastAuditSeq(t);
+    for (let i = 0; i < 27; i += 1) expect((await send('POST', '/v1/token', junk, { grantType: 'client_credentials', scope: [] })).statusCode).toBe(401);
     const next = await send('POST', '/v1/sso', { ...junk, 'content-type': 'application/json' }, {});
     expect(next.statusCode).toBe(401);
-    const entries = await auditEntriesAfter(t, middle);
-    expect(entries.map((e) => [e.action, e.actor_kind, e.request_id, e.detail])).toEqual([
-      ['auth.credential_failure', 'system', null, { reason: 'over_budget', count: 7 }],
-      ['auth.credential_failure', 'partner', next.json().requestId, { endpoint: '/v1/sso', reason: 'ids_malformed' }],
+    expect((await alertsNow()).map((a) => [a.endpoint, a.reason, a.count])).toEqual([
+      ['/v1/sso', 'ids_malformed', 1],
+      ['/v1/token', 'ids_malformed', 27],
     ]);
+    freshMinute();
+    expect((await send('POST', '/v1/token', junk, { grantType: 'client_credentials', scope: [] })).statusCode).toBe(401);
+    expect((await alertsNow()).map((a) => [a.endpoint, a.reason, a.count])).toEqual([['/v1/token', 'ids_malformed', 1]]);
+    expect(await auditEntriesAfter(t, before)).toEqual([]);
   });
 
   it('auth.integration_validated: the first validation, once, in the transaction that records it; later confirmations add none', async () => {

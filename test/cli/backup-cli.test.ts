@@ -147,9 +147,12 @@ describe('erx backup and restore beside a serving erx on SQLite', () => {
     expect(before.length).toBeGreaterThanOrEqual(100);
     expect(during.length).toBeGreaterThan(0);
 
+    // Another instance restores it with the same secret key (which the encrypted identifiers and the backup's signature need).
     const target = fresh();
+    fs.copyFileSync(path.join(cli.dataDir, 'secret.key'), path.join(target.dataDir, 'secret.key'));
+    expect(modeOf(`${file}.sig`)).toBe(0o600);
     const restored = await runErxJson(target.env, ['restore', file]);
-    expect(restored).toMatchObject({ keptAside: null, migrationsApplied: [] });
+    expect(restored).toMatchObject({ keptAside: null, migrationsApplied: [], signed: true });
     const live = path.join(target.dataDir, 'erx.sqlite');
     expect(modeOf(live)).toBe(0o600);
     const { integrity, ids } = readDatabase(live, (db) => ({
@@ -305,8 +308,10 @@ describe('erx restore of a backup from an older erx', () => {
     await migrateToLatest(database, withoutLast);
     await database.close();
     const target = fresh();
-    const restored = await runErxJson(target.env, ['restore', older]);
-    expect(restored.migrationsApplied).toEqual([names.at(-1)]);
+    // Older backups carry no signature: restored only when the operator accepts that.
+    expectOneLineRefusal(await runErx(target.env, ['restore', older]), /carries no signature/);
+    const restored = await runErxJson(target.env, ['restore', older, '--accept-unsigned']);
+    expect(restored).toMatchObject({ migrationsApplied: [names.at(-1)], signed: false });
     const applied = readDatabase(path.join(target.dataDir, 'erx.sqlite'), (db) => (db.prepare('select name from kysely_migration').all() as Array<{ name: string }>).map((row) => row.name));
     expect(applied.sort()).toEqual([...names].sort());
   }, 60_000);

@@ -19,7 +19,7 @@ let paperScid: string;
 let otherScid: string;
 let draftId: string;
 
-const { t, c, other, session, manager } = useTestApp({}, async (t) => {
+const { t, c, other, session, manager, owner } = useTestApp({}, async (t) => {
   const c = await givenClinic(t);
   const other = await givenClinic(t);
   scid = (await givenPrescription(t, c)).scid;
@@ -27,14 +27,18 @@ const { t, c, other, session, manager } = useTestApp({}, async (t) => {
   otherScid = (await givenPrescription(t, other)).scid;
   const manager = await sessionWithRoles(t, c, ['rx_queue_manager']);
   draftId = await prepareDraftAs(manager, c, c.g.userId);
-  return { c, other, session: await signIn(t, c.g), manager };
+  const owner = await sessionWithRoles(t, c, ['owner', 'admin']);
+  return { c, other, session: await signIn(t, c.g), manager, owner };
 });
 
 const sessionRoutes = (): RouteCatalogEntry[] => t.app.routeCatalog.filter((entry) => entry.auth.kind === 'session');
 const concrete = (url: string, ids = { patientId: c.patientId, scid: url.endsWith('/pdf') ? paperScid : scid }) =>
-  url.replace(':patient_id', ids.patientId).replace(':scid', ids.scid).replace(':draft_id', draftId);
-/** A session whose role may use the route: the prescriber's, or the queue manager's for preparing drafts. */
-const sessionFor = (route: RouteCatalogEntry): PortalClient => (route.auth.kind === 'session' && route.auth.capability === 'portal:prepare_draft' ? manager : session);
+  url.replace(':patient_id', ids.patientId).replace(':scid', ids.scid).replace(':draft_id', draftId).replace(':factor_id', 'no-such-factor').replace(':user_id', c.g.userId);
+/** A session whose role may use the route: the prescriber's, the queue manager's for preparing drafts, an owner's for managing users. */
+const sessionFor = (route: RouteCatalogEntry): PortalClient => {
+  const capability = route.auth.kind === 'session' ? route.auth.capability : undefined;
+  return capability === 'portal:prepare_draft' ? manager : capability === 'manage_users' ? owner : session;
+};
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 
 function send(route: RouteCatalogEntry, headers: Record<string, string>, ids?: { patientId: string; scid: string }, fields: Record<string, string> = {}) {

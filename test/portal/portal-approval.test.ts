@@ -8,6 +8,7 @@ import { givenCatalogDrugs, givenUserDrug, validDrug } from '../custom-drugs/cus
 import { givenClinic, givenSecondPrescriber, outboxEvents, storedPrescription, type Clinic } from '../prescriptions/prescriptions-given.ts';
 import type { TestApp } from '../test-app.ts';
 import { csrfOf, formIdFieldOf, scidOfRedirect, signIn, type PortalClient } from './portal-given.ts';
+import { signInEnrolled } from '../mfa/mfa-given.ts';
 import { decide, draftFormPath, draftPath, DRAFT_FIELDS, formIdFor, prepareDraftAs, queuePath, sessionWithRoles } from './approval-given.ts';
 
 let t: TestApp;
@@ -19,7 +20,8 @@ useTestApp({ each: true }, async (app) => {
   t = app;
   c = await givenClinic(t);
   manager = await sessionWithRoles(t, c, ['rx_queue_manager']);
-  prescriber = await signIn(t, c.g, '/dashboard?reserved_1=visit-7');
+  // Approving is a step-up: the prescriber enrolled a factor (TOTP) in this session.
+  prescriber = await signInEnrolled(t, c.g, c.g.userId, '/dashboard?reserved_1=visit-7');
   return {};
 });
 
@@ -250,13 +252,13 @@ describe('who may decide', () => {
   it("another prescriber cannot see or decide a draft named to someone else (404, not 403); nor can another organization's", async () => {
     const draftId = await prepareDraftAs(manager, c, c.g.userId);
     const second = await givenSecondPrescriber(t, c);
-    const other = await signIn(t, c.g, '/dashboard', second);
+    const other = await signInEnrolled(t, c.g, second);
     const csrf = csrfOf((await other.get('/dashboard')).body);
     expect((await other.get(draftPath(draftId))).statusCode).toBe(404);
     expect((await other.post(`${draftPath(draftId)}/approve`, { _csrf: csrf, form_id: 'x.y' })).statusCode).toBe(404);
     expect((await other.post(`${draftPath(draftId)}/decline`, { _csrf: csrf, form_id: 'x.y', reason: 'no' })).statusCode).toBe(404);
     const elsewhere = await givenClinic(t);
-    const foreign = await signIn(t, elsewhere.g, '/dashboard');
+    const foreign = await signInEnrolled(t, elsewhere.g, elsewhere.g.userId);
     const foreignCsrf = csrfOf((await foreign.get('/dashboard')).body);
     expect((await foreign.get(draftPath(draftId))).statusCode).toBe(404);
     expect((await foreign.get(draftPath(draftId, 'embed'))).statusCode).toBe(404);

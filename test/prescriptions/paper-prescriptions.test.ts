@@ -71,7 +71,7 @@ describe("a paper prescription's PDF, from the portal", () => {
     const authority = PBS_TEST_ITEMS.authority;
     const { scid } = await givenPrescription(t, c, {
       prescription_type: 'PAPER', delivery: undefined, pbs_code: authority.pbs_code, quantity: 28, pbsdva_authority_number: 'AB12345',
-      brand_substitution_not_allowed: true, regulation_24: true, repeat_interval_days: 20,
+      brand_substitution_not_allowed: true, regulation_24: true, repeat_interval_days: 20, controlled_substance_reference: 'PERMIT-77',
     });
     const seq = await lastAuditSeq(t);
     const response = await session.get(pdfPath(scid));
@@ -102,6 +102,7 @@ describe("a paper prescription's PDF, from the portal", () => {
       repeats: 'Repeats: 1',
       repeat_interval: 'at least 20 days between supplies',
       authority: 'Authority approval number / streamlined code: AB12345',
+      permit_reference: 'Permit / approval number: PERMIT-77',
       brand_substitution: 'Brand substitution not permitted',
       regulation_24: 'Regulation 24',
       signature: 'Anna Smith, signed:',

@@ -16,6 +16,16 @@ beforeAll(async () => {
   oldEvents = await insertWebhookHistory(db, 3, { ...owner, createdAt: new Date(Date.now() - 100 * DAY), attemptsPerDelivery: 2 });
   await insertWebhookHistory(db, 2, { ...owner, createdAt: new Date(Date.now() - DAY) });
   await insertIdempotencyKeys(db, 4, owner, new Date(Date.now() - 60_000));
+  // MFA ceremony challenges (one expired, one live) and wrong codes (one past any lockout, one recent).
+  const ago = (ms: number) => new Date(Date.now() - ms).toISOString();
+  await db.insertInto('mfa_challenges').values([
+    { session_hash: 'expired-session', purpose: 'totp', challenge: 'c', expires_at: ago(60_000) },
+    { session_hash: 'live-session', purpose: 'totp', challenge: 'c', expires_at: ago(-60_000) },
+  ]).execute();
+  await db.insertInto('mfa_failures').values([
+    { id: 'old-failure', organization_id: owner.organizationId, user_id: seed.prescriber.user_id, failed_at: ago(DAY) },
+    { id: 'recent-failure', organization_id: owner.organizationId, user_id: seed.prescriber.user_id, failed_at: ago(60_000) },
+  ]).execute();
 }, 60_000);
 afterAll(async () => {
   await db?.close();
@@ -25,15 +35,17 @@ afterAll(async () => {
 describe('erx prune', () => {
   it('counts with --dry-run and deletes nothing, then prunes the same counts, printed per kind', async () => {
     const dry = await runErxJson(cli.env, ['prune', '--dry-run']);
-    expect(dry).toMatchObject({ dry_run: true, counts: { webhook_events: 3, webhook_deliveries: 3, webhook_attempts: 6, idempotency_keys: 4 } });
+    expect(dry).toMatchObject({ dry_run: true, counts: { webhook_events: 3, webhook_deliveries: 3, webhook_attempts: 6, idempotency_keys: 4, mfa_challenges: 1, mfa_failures: 1 } });
     expect([await countRows(db, 'webhook_events'), await countRows(db, 'idempotency_keys')]).toEqual([5, 4]);
 
     const real = await runErxJson(cli.env, ['prune']);
     expect(real).toMatchObject({ dry_run: false, counts: dry.counts, interrupted: false });
     // Reported per step, in the order the features registered them.
-    expect(real.steps.map((step: { step: string }) => step.step)).toEqual(['webhook_history', 'webhook_response_bodies', 'idempotency_keys', 'sso_tokens', 'portal_sessions', 'portal_form_ids', 'token_message_destinations']);
+    expect(real.steps.map((step: { step: string }) => step.step)).toEqual(['webhook_history', 'webhook_response_bodies', 'idempotency_keys', 'sso_tokens', 'portal_sessions', 'portal_form_ids', 'token_message_destinations', 'mfa_challenges', 'mfa_failures', 'security_alerts', 'rtpm_checks']);
     expect(real.steps[0]).toMatchObject({ setting: 'ERX_RETENTION_WEBHOOK_DAYS', counts: { webhook_events: 3, webhook_deliveries: 3, webhook_attempts: 6 }, batches: 1 });
     expect([await countRows(db, 'webhook_events'), await countRows(db, 'webhook_attempts'), await countRows(db, 'idempotency_keys')]).toEqual([2, 2, 0]);
+    expect(await db.selectFrom('mfa_challenges').select('session_hash').execute()).toEqual([{ session_hash: 'live-session' }]);
+    expect(await db.selectFrom('mfa_failures').select('id').execute()).toEqual([{ id: 'recent-failure' }]);
 
     const text = await runErx(cli.env, ['prune']);
     expect(text.code).toBe(0);

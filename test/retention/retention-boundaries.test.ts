@@ -114,6 +114,20 @@ describe('idempotency keys, SSO tokens, portal sessions and form ids', () => {
   });
 });
 
+describe('security alerts', () => {
+  it('deletes buckets whose last refusal is just older than ERX_RETENTION_SECURITY_ALERT_DAYS (365), and keeps one just younger', async () => {
+    expect(t.deps.config.retentionSecurityAlertDays).toBe(365);
+    const bucket = (address: string, lastAt: Date) => ({
+      minute: `${lastAt.toISOString().slice(0, 16)}Z`, client_address: address, endpoint: '/v1/token', reason: 'ids_malformed',
+      count: 7, first_at: lastAt.toISOString(), last_at: lastAt.toISOString(), partner_id: null, organization_id: null, user_id: null,
+    });
+    await db().insertInto('security_alerts').values([bucket('192.0.2.1', ago(365 * DAY + 1)), bucket('192.0.2.2', ago(365 * DAY - 1))]).execute();
+    const report = await pruneExpiredRecords(t.features.retention);
+    expect((await db().selectFrom('security_alerts').select('client_address').execute()).map((r) => r.client_address)).toEqual(['192.0.2.2']);
+    expect(report.counts).toMatchObject({ security_alerts: 1 });
+  });
+});
+
 describe('a dry run', () => {
   it('counts what a real run then deletes, and deletes nothing itself', async () => {
     await insertWebhookHistory(db(), 5, { partnerId: g.partnerId, organizationId: g.organizationId, createdAt: ago(100 * DAY), attemptsPerDelivery: 2 });

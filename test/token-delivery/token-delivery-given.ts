@@ -24,6 +24,8 @@ export interface TwilioFake {
   failNext(...answers: Array<{ status: number; code: number }>): void;
   /** Resolves with the next message accepted. */
   nextMessage(): Promise<ReceivedSms>;
+  /** Each accepted message is answered this many ms after it arrived (a slow carrier). */
+  answerDelayMs: number;
   env(): Record<string, string>;
   close(): Promise<void>;
 }
@@ -43,7 +45,7 @@ export async function startTwilioFake(): Promise<TwilioFake> {
   const authToken = randomBytes(16).toString('hex');
   const scripted: Array<{ status: number; code: number }> = [];
   const waiting: Array<(sms: ReceivedSms) => void> = [];
-  const fake = { received: [] as ReceivedSms[], requests: 0 };
+  const fake = { received: [] as ReceivedSms[], requests: 0, answerDelayMs: 0 };
   const server = createServer(async (request, response) => {
     const answer = (status: number, body: unknown) => {
       response.writeHead(status, { 'content-type': 'application/json' });
@@ -60,6 +62,7 @@ export async function startTwilioFake(): Promise<TwilioFake> {
     if (!sms.to || !sms.from || !sms.body) return answer(400, twilioError(400, 21604, "A 'To', 'From' and 'Body' are required"));
     const scriptedAnswer = scripted.shift();
     if (scriptedAnswer) return answer(scriptedAnswer.status, twilioError(scriptedAnswer.status, scriptedAnswer.code, 'scripted failure'));
+    if (fake.answerDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, fake.answerDelayMs));
     fake.received.push(sms);
     waiting.shift()?.(sms);
     return answer(201, { sid: `SM${randomBytes(16).toString('hex')}`, account_sid: accountSid, to: sms.to, from: sms.from, body: sms.body, status: 'queued' });

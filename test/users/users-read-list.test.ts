@@ -41,6 +41,8 @@ describe('GET users/{user_id}', () => {
         erx_entity_id: null,
       },
       is_escript_ready: { can_prescribe: true },
+      // erx's addition (issue 39): whether the user holds a portal MFA factor.
+      mfa_enrolled: false,
     });
   });
 

@@ -19,7 +19,7 @@ beforeAll(async () => {
   // The app's own API, except that the partner routes serve a production-mode webhooks context.
   const api = API_ROUTE_MODULES.filter((mount) => !String(mount).includes('partnerWebhookRoutes'));
   t = await createTestApp({
-    surfaces: { api: [...api, (app, { webhooks }) => partnerWebhookRoutes(app, { ...webhooks, mode: 'production', resolveHost: resolveFromTable })], portal: [] },
+    surfaces: { api: [...api, (app, { webhooks }) => partnerWebhookRoutes(app, { ...webhooks, mode: 'production', guardAddresses: true, resolveHost: resolveFromTable })], portal: [] },
   });
 });
 afterAll(async () => {

@@ -37,3 +37,21 @@ export const auditChainColumns = {
   anchor_seq: integer(),
   anchor_hash: text(),
 } as const;
+
+/**
+ * Refusals an outsider can cause, one row per minute, client address, endpoint and reason
+ * (migrations/0046-security-alerts.ts): kept apart from the chain, for their own retention.
+ */
+export const securityAlertsColumns = {
+  minute: text(),
+  client_address: text(),
+  endpoint: text(),
+  reason: text(),
+  count: integer(),
+  first_at: time(),
+  last_at: time(),
+  /** The bucket's first refusal's claimed ids: as sent when well-formed, else a short hash (`#` and 12 hex digits). */
+  partner_id: text().orNull(),
+  organization_id: text().orNull(),
+  user_id: text().orNull(),
+} as const;

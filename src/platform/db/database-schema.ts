@@ -7,6 +7,7 @@ import { flag, integer, json, oneOf, text, time, type RowOf, type TableColumns }
 import {
   AUSTRALIAN_STATES,
   IDEMPOTENCY_STATES,
+  MFA_POLICIES,
   IHI_RECORD_STATUSES,
   IHI_STATUSES,
   PATIENT_SOURCES,
@@ -14,9 +15,11 @@ import {
 } from './stored-values.ts';
 import { webhookAttemptsColumns, webhookDeliveriesColumns, webhookEventsColumns } from './webhook-tables.ts';
 import { portalFormIdsColumns, portalSessionsColumns, prescriptionDraftsColumns, ssoTokensColumns } from './portal-tables.ts';
-import { auditChainColumns, auditEntriesColumns } from './audit-tables.ts';
+import { auditChainColumns, auditEntriesColumns, securityAlertsColumns } from './audit-tables.ts';
+import { mfaChallengesColumns, mfaFactorsColumns, mfaFailuresColumns, mfaRecoveryCodesColumns } from './mfa-tables.ts';
 import { pbsItemsColumns, pbsItemWordsColumns, pbsSchedulesColumns } from './medicine-tables.ts';
 import { pdsSimulatorScriptsColumns, pdsSubmissionsColumns } from './pds-tables.ts';
+import { rtpmChecksColumns } from './rtpm-tables.ts';
 import { prescriberScriptNumbersColumns, prescriptionsColumns, tokenMessagesColumns } from './prescription-tables.ts';
 
 const partnersColumns = {
@@ -59,6 +62,8 @@ const organizationsColumns = {
   practice_state: oneOf(AUSTRALIAN_STATES).orNull(),
   practice_postcode: text().orNull(),
   practice_phone: text().orNull(),
+  /** `required` or `optional` (migration 0053; null: required in production, optional in the sandbox). */
+  mfa_policy: oneOf(MFA_POLICIES).orNull(),
 } as const;
 
 const organizationPartnersColumns = {
@@ -82,6 +87,8 @@ const usersColumns = {
   updated_at: time(),
   /** The partner's own id for the user, as create user received it (migration 0020). */
   partner_user_id: text().orNull(),
+  /** When an owner, admin or operator last reset the user's MFA factors (migration 0053); cleared once the user was told. */
+  mfa_reset_at: time().orNull(),
 } as const;
 
 /** Both levels of custom drug: `user_id` null is the organization catalog. */
@@ -218,6 +225,7 @@ export const TABLES = {
   portal_form_ids: portalFormIdsColumns,
   audit_entries: auditEntriesColumns,
   audit_chain: auditChainColumns,
+  security_alerts: securityAlertsColumns,
   retention_marks: retentionMarksColumns,
   pbs_schedules: pbsSchedulesColumns,
   pbs_items: pbsItemsColumns,
@@ -227,6 +235,11 @@ export const TABLES = {
   token_messages: tokenMessagesColumns,
   pds_simulator_scripts: pdsSimulatorScriptsColumns,
   pds_submissions: pdsSubmissionsColumns,
+  mfa_factors: mfaFactorsColumns,
+  mfa_recovery_codes: mfaRecoveryCodesColumns,
+  mfa_challenges: mfaChallengesColumns,
+  mfa_failures: mfaFailuresColumns,
+  rtpm_checks: rtpmChecksColumns,
 } as const satisfies Readonly<Record<string, TableColumns>>;
 
 export type Database = { -readonly [T in keyof typeof TABLES]: RowOf<(typeof TABLES)[T]> };
@@ -250,3 +263,4 @@ export type PrescriptionDraftsTable = Database['prescription_drafts'];
 export type AuditEntriesTable = Database['audit_entries'];
 export type PbsItemsTable = Database['pbs_items'];
 export type TokenMessagesTable = Database['token_messages'];
+export type RtpmChecksTable = Database['rtpm_checks'];

@@ -17,6 +17,7 @@ import * as customDrugCounts from '../../../migrations/0012-custom-drug-counts.t
 import * as auditTrail from '../../../migrations/0013-audit-trail.ts';
 import * as retention from '../../../migrations/0014-retention.ts';
 import * as webhookEventTraceContext from '../../../migrations/0015-webhook-event-trace-context.ts';
+import * as rtpmChecks from '../../../migrations/0065-rtpm-checks.ts';
 import * as pbsSchedule from '../../../migrations/0016-pbs-schedule.ts';
 import * as prescriptionFields from '../../../migrations/0017-prescription-fields.ts';
 import * as prescriptionDrafts from '../../../migrations/0018-prescription-drafts.ts';
@@ -30,6 +31,9 @@ import * as pdsSimulator from '../../../migrations/0059-pds-simulator.ts';
 import * as pdsSubmissions from '../../../migrations/0060-pds-submissions.ts';
 import * as prescriptionDispensing from '../../../migrations/0061-prescription-dispensing.ts';
 import * as webhookEventTypes from '../../../migrations/0062-webhook-event-types.ts';
+import * as securityAlerts from '../../../migrations/0046-security-alerts.ts';
+import * as webhookAttemptGuarded from '../../../migrations/0047-webhook-attempt-guarded.ts';
+import * as prescriberMfa from '../../../migrations/0053-prescriber-mfa.ts';
 
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0001-foundation': foundation,
@@ -60,6 +64,10 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0060-pds-submissions': pdsSubmissions,
   '0061-prescription-dispensing': prescriptionDispensing,
   '0062-webhook-event-types': webhookEventTypes,
+  '0046-security-alerts': securityAlerts,
+  '0047-webhook-attempt-guarded': webhookAttemptGuarded,
+  '0053-prescriber-mfa': prescriberMfa,
+  '0065-rtpm-checks': rtpmChecks,
 };
 
 export interface MigrationReport {

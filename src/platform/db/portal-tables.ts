@@ -31,6 +31,8 @@ export const portalSessionsColumns = {
   csrf_secret: text(),
   created_at: time(),
   last_seen_at: time(),
+  /** When the session's user last presented an MFA factor (migration 0053); null: not yet. */
+  factor_presented_at: time().orNull(),
 } as const;
 
 /** A portal form's one-time id (migration 0011): claimed by the first post of the form. */

@@ -62,8 +62,16 @@ function settleCopy(file: string): SqliteCopy {
 export interface SqliteFileReport {
   /** SQLite's integrity_check: 'ok' or its first finding. */
   integrity: string;
-  /** The names in kysely_migration; undefined when the file has no such table. */
+  /** The names in kysely_migration, in the order they were applied; undefined when the file has no such table. */
   migrations: string[] | undefined;
+}
+
+/** One object of sqlite_master: a table, index, trigger or view, with the SQL that made it. */
+export interface SqliteSchemaObject {
+  type: string;
+  name: string;
+  tbl_name: string;
+  sql: string | null;
 }
 
 /** Whether `file` is a sound SQLite database and which migrations it records. Throws SQLITE_NOTADB when it is no SQLite database. */
@@ -72,7 +80,7 @@ export function inspectSqliteFile(file: string): SqliteFileReport {
   try {
     const integrity = String(db.pragma('integrity_check', { simple: true }));
     const table = db.prepare(`select 1 from sqlite_master where type = 'table' and name = 'kysely_migration'`).get();
-    const migrations = table ? (db.prepare('select name from kysely_migration').all() as Array<{ name: string }>).map((row) => row.name) : undefined;
+    const migrations = table ? (db.prepare('select name from kysely_migration order by timestamp, name').all() as Array<{ name: string }>).map((row) => row.name) : undefined;
     return { integrity, migrations };
   } finally {
     db.close();
@@ -95,6 +103,38 @@ export function isSqliteFileUnused(file: string): boolean {
   } catch (error) {
     if ((error as { code?: string }).code === 'SQLITE_BUSY') return false;
     throw error;
+  } finally {
+    db.close();
+  }
+}
+
+/** The audit chain's head in the database at `file`, read only; undefined when it has no chain (or no file). */
+export function readSqliteAuditHead(file: string): { seq: number; hash: string } | undefined {
+  let db: InstanceType<typeof SqliteDatabase>;
+  try {
+    db = new SqliteDatabase(file, { readonly: true, fileMustExist: true });
+  } catch {
+    return undefined;
+  }
+  try {
+    const table = db.prepare(`select 1 from sqlite_master where type = 'table' and name = 'audit_chain'`).get();
+    const row = table ? (db.prepare('select last_seq, last_hash from audit_chain where id = 1').get() as { last_seq: number; last_hash: string } | undefined) : undefined;
+    return row ? { seq: Number(row.last_seq), hash: row.last_hash } : undefined;
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * Every object of sqlite_master but SQLite's own bookkeeping tables (AUTOINCREMENT's counters,
+ * ANALYZE's statistics, which come and go): what restore compares with the schema erx's
+ * migrations make. Matched by exact name and type, since a schema written by hand
+ * (writable_schema) can name a trigger sqlite_anything.
+ */
+export function readSqliteSchema(file: string): SqliteSchemaObject[] {
+  const db = new SqliteDatabase(file, { readonly: true, fileMustExist: true });
+  try {
+    return db.prepare(`select type, name, tbl_name, sql from sqlite_master where not (type = 'table' and name in ('sqlite_sequence', 'sqlite_stat1', 'sqlite_stat2', 'sqlite_stat3', 'sqlite_stat4')) order by type, name`).all() as SqliteSchemaObject[];
   } finally {
     db.close();
   }

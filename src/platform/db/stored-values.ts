@@ -70,3 +70,11 @@ export type AuditOutcome = (typeof AUDIT_OUTCOMES)[number];
 /** Who acted: a user through a partner's software, a partner's credentials alone, an operator's `erx` command, someone unauthenticated, or erx itself. */
 export const AUDIT_ACTOR_KINDS = ['user', 'partner', 'operator', 'anonymous', 'system'] as const;
 export type AuditActorKind = (typeof AUDIT_ACTOR_KINDS)[number];
+
+/** An organization's MFA policy (migration 0053). */
+export const MFA_POLICIES = ['required', 'optional'] as const;
+export type MfaPolicy = (typeof MFA_POLICIES)[number];
+
+/** The kinds of MFA factor (migration 0053). */
+export const MFA_FACTOR_KINDS = ['passkey', 'totp'] as const;
+export type MfaFactorKind = (typeof MFA_FACTOR_KINDS)[number];

@@ -57,4 +57,6 @@ export const webhookAttemptsColumns = {
   detail: text().orNull(),
   /** The dispatcher (host, process) that made the attempt. */
   sent_by: text(),
+  /** 1 when the attempt went out through the address guard: only then do partners see its response body. */
+  address_guarded: integer().withDefault(),
 } as const;

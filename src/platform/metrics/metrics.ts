@@ -55,6 +55,10 @@ export interface Metrics {
   recordWebhookFirstAttemptLatency(seconds: number): void;
   /** One attempt to send a token message: its channel (SMS, EMAIL) and outcome class. */
   recordTokenMessageSend(channel: string, outcome: string): void;
+  /** One MFA verification in the portal (erx_mfa_verifications_total): the method and success, refused or locked. */
+  recordMfaVerification(method: string, outcome: 'success' | 'refused' | 'locked'): void;
+  /** One real-time prescription monitoring check: its outcome (checked, unavailable) and level (green, amber, red; none when unavailable). */
+  recordRtpmCheck(outcome: string, level: string): void;
   /**
    * Audit entries written (erx_audit_entries_written_total). The hook for the audit trail: its
    * sink calls this with the number of entries a transaction wrote, after it committed.
@@ -84,6 +88,8 @@ export const NO_METRICS: Metrics = {
   recordWebhookDeliveryEnded: nothing,
   recordWebhookFirstAttemptLatency: nothing,
   recordTokenMessageSend: nothing,
+  recordMfaVerification: nothing,
+  recordRtpmCheck: nothing,
   recordAuditEntriesWritten: nothing,
   watchWebhookWindows: () => nothing,
   watchWebhookBacklog: () => nothing,

@@ -67,6 +67,8 @@ export function createPrometheusMetrics(): Metrics {
   const webhookAttempts = new Counter({ name: 'erx_webhook_attempts_total', help: 'Webhook delivery attempts, by outcome class.', labelNames: ['outcome'], registers });
   const attemptDuration = new Histogram({ name: 'erx_webhook_attempt_duration_seconds', help: 'Duration of webhook delivery attempts.', buckets: ATTEMPT_BUCKETS, registers });
   const tokenSends = new Counter({ name: 'erx_token_message_sends_total', help: 'Attempts to send a prescription token, by channel and outcome class.', labelNames: ['channel', 'outcome'], registers });
+  const mfaVerifications = new Counter({ name: 'erx_mfa_verifications_total', help: 'MFA verifications in the portal, by method (passkey, totp, recovery_code) and outcome (success, refused, locked).', labelNames: ['method', 'outcome'], registers });
+  const rtpmChecks = new Counter({ name: 'erx_rtpm_checks_total', help: 'Real-time prescription monitoring checks, by outcome (checked, unavailable) and level (green, amber, red, none).', labelNames: ['outcome', 'level'], registers });
   const deliveriesEnded = new Counter({ name: 'erx_webhook_deliveries_ended_total', help: 'Webhook deliveries that ended: delivered, or failed after their last attempt.', labelNames: ['status'], registers });
   const firstAttemptLatency = new Histogram({
     name: 'erx_webhook_first_attempt_latency_seconds',
@@ -161,6 +163,8 @@ export function createPrometheusMetrics(): Metrics {
     },
     recordWebhookDeliveryEnded: (status) => deliveriesEnded.inc({ status }),
     recordTokenMessageSend: (channel, outcome) => tokenSends.inc({ channel, outcome }),
+    recordMfaVerification: (method, outcome) => mfaVerifications.inc({ method, outcome }),
+    recordRtpmCheck: (outcome, level) => rtpmChecks.inc({ outcome, level }),
     recordWebhookFirstAttemptLatency: (seconds) => firstAttemptLatency.observe(Math.max(0, seconds)),
     recordAuditEntriesWritten: (count) => auditEntries.inc(count),
     watchWebhookWindows: (read) => watch(windows, read),

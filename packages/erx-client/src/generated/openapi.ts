@@ -2664,6 +2664,8 @@ export interface paths {
                                 is_escript_ready: {
                                     can_prescribe: boolean;
                                 };
+                                /** @description Whether the user holds an MFA factor (a passkey or an authenticator app) for the prescribing portal. Not a vendor field: an addition of erx. */
+                                mfa_enrolled?: boolean;
                                 partner_user_id: string | null;
                                 /** @description Present when the roles include provider or rx_queue_manager; null when the user has no provider record. */
                                 provider_details?: {

@@ -233,6 +233,14 @@ export class WriterGroups {
     );
   }
 
+  /** For a caller holding the writer: commits the open group as soon as it may, and waits until all that is committed is durable. */
+  async commitDurably(): Promise<void> {
+    await this.#settled();
+    this.commit();
+    await this.#settled();
+    this.assertHealthy();
+  }
+
   /** The group's fsync returned: it settles; the next COMMIT waits a turn, for the reads woken now. */
   #synced(group: Group, failed: Outcome): void {
     if (failed) this.#broken ??= failed;

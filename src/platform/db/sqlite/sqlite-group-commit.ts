@@ -240,7 +240,7 @@ export class SqliteGroupCommitDriver implements Driver {
     if (!this.#turns.isOwner(lease)) await this.#turns.take(lease);
     if (lease.transaction) this.#groups.assertOpen(lease.transaction);
     // Rows leave one by one while the query runs, so outside a transaction they must be durable already.
-    else this.#groups.commit();
+    else await this.#groups.commitDurably();
     yield* this.#writer.iterate<R>(this.#writer.prepare(query.sql), query.parameters);
   }
 
