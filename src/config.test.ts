@@ -60,6 +60,16 @@ describe('loadConfig', () => {
     expect(loadConfig({ ...production, HOST: '0.0.0.0' }).host).toBe('0.0.0.0');
   });
 
+  it('chooses the PDS: the simulator in sandbox, none in production, the simulator refused there; its waits bounded', () => {
+    const production = { ERX_MODE: 'production', ERX_JWT_PRIVATE_KEY: 'pem', ERX_SECRET_KEY: 'key', ERX_CONFORMANCE_ID: 'ERX-TEST-0001' };
+    expect(loadConfig({})).toMatchObject({ pdsAdapter: 'simulator', pdsTimeoutMs: 5000, pdsBudgetMs: 900_000, pdsWaitMs: 3000 });
+    expect(loadConfig(production).pdsAdapter).toBe('none');
+    expect(loadConfig({ ERX_PDS: 'none' }).pdsAdapter).toBe('none');
+    expect(() => loadConfig({ ...production, ERX_PDS: 'simulator' })).toThrow(/ERX_PDS=simulator is refused in production mode/);
+    expect(() => loadConfig({ ERX_PDS: 'erx' })).toThrow(/ERX_PDS must be simulator or none, got "erx"/);
+    expect(() => loadConfig({ ERX_PDS_TIMEOUT_MS: '10' })).toThrow(/ERX_PDS_TIMEOUT_MS/);
+  });
+
   it('reads the conformance id every script states: required in production, a plainly non-conformant default in sandbox', () => {
     expect(loadConfig({}).conformanceId).toBe('ERX-SANDBOX-NOT-CONFORMANT');
     expect(loadConfig({ ERX_CONFORMANCE_ID: ' CID-0042 ' }).conformanceId).toBe('CID-0042');

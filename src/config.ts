@@ -41,6 +41,13 @@ export interface Config {
   hiBudgetMs: number;
   /** The ERX_HI_* settings of the SOAP adapter as given (undefined: not set). */
   hiSoap: HiSoapConfig;
+  /** ERX_PDS: the Prescription Delivery Service behind erx (src/pds/). */
+  pdsAdapter: PdsAdapterName;
+  pdsTimeoutMs: number;
+  pdsBudgetMs: number;
+  pdsWaitMs: number;
+  /** ERX_SANDBOX_KILL_AFTER_PDS_SUBMIT=1 (sandbox only). */
+  sandboxKillAfterPdsSubmit: boolean;
   /** `erx hi check`: the test provider (undefined: not set; the command may take flags instead). */
   hiCheck: HiCheckConfig;
   /** Undefined: the spec's 10 s (webhook-delivery-rules.ts). */
@@ -72,6 +79,9 @@ export interface Config {
 }
 
 export type HiAdapterName = 'simulator' | 'soap';
+
+/** `none`: no PDS is connected, so only paper prescriptions can be written (DESIGN decision 25). */
+export type PdsAdapterName = 'simulator' | 'none';
 
 export interface HiSoapConfig {
   endpoint: string | undefined;
@@ -200,6 +210,23 @@ function readHiAdapter(env: Env, mode: Mode): HiAdapterName {
   return readChoice(env, 'hiAdapter', ['simulator', 'soap'] as const);
 }
 
+function readPdsAdapter(env: Env, mode: Mode): PdsAdapterName {
+  if (readText(env, 'pdsAdapter') === '') return mode === 'production' ? 'none' : 'simulator';
+  const adapter = readChoice(env, 'pdsAdapter', ['simulator', 'none'] as const);
+  if (adapter === 'simulator' && mode === 'production') {
+    throw new ConfigError('ERX_PDS=simulator is refused in production mode: the sandbox PDS is not a Prescription Delivery Service; use ERX_PDS=none (paper prescriptions only) until an adapter for the national PDS is installed');
+  }
+  return adapter;
+}
+
+function readSandboxKill(env: Env, mode: Mode): boolean {
+  const text = readText(env, 'sandboxKillAfterPdsSubmit');
+  if (text === '') return false;
+  if (text !== '1') throw new ConfigError(`ERX_SANDBOX_KILL_AFTER_PDS_SUBMIT must be 1 or empty, got "${text}"`);
+  if (mode === 'production') throw new ConfigError('ERX_SANDBOX_KILL_AFTER_PDS_SUBMIT is a sandbox fault injection: refused in production mode');
+  return true;
+}
+
 function readHiEndpoint(env: Env): string | undefined {
   const text = readOptional(env, 'hiEndpoint');
   if (text === undefined) return undefined;
@@ -318,6 +345,11 @@ export function loadConfig(env: Env = process.env): Config {
     hiBudgetMs: readInteger(env, 'hiBudgetMs', 100, 600_000),
     hiSoap: readHiSoap(env),
     hiCheck: readHiCheck(env),
+    pdsAdapter: readPdsAdapter(env, mode),
+    pdsTimeoutMs: readInteger(env, 'pdsTimeoutMs', 50, 120_000),
+    pdsBudgetMs: readInteger(env, 'pdsBudgetMs', 100, 7 * 86_400_000),
+    pdsWaitMs: readInteger(env, 'pdsWaitMs', 0, 60_000),
+    sandboxKillAfterPdsSubmit: readSandboxKill(env, mode),
     webhookTimeoutMs: readText(env, 'webhookTimeoutMs') === '' ? undefined : readInteger(env, 'webhookTimeoutMs', 50, 60_000),
     webhookMaxInFlight: readInteger(env, 'webhookMaxInFlight', 1, 1_000),
     webhookPollMs: readInteger(env, 'webhookPollMs', 10, 1_000),

@@ -4,6 +4,7 @@
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import type { HiServicePort } from './hi-service/index.ts';
+import type { ConfiguredPds } from './pds/index.ts';
 import type { Clock } from './platform/clock.ts';
 import type { DatabaseHandle } from './platform/db/database.ts';
 import type { RateLimiter } from './platform/http/rate-limiter.ts';
@@ -25,6 +26,8 @@ export interface Deps {
   logger: Logger;
   /** The national HI Service (the sandbox simulator outside production). */
   hiService: HiServicePort;
+  /** The Prescription Delivery Service; absent: the configured one (ERX_PDS), built over the database (features.ts). Tests pass a recording double. */
+  pds?: ConfiguredPds;
   /** What the process measures about itself (ERX_METRICS_PORT); absent: NO_METRICS, nothing kept. */
   metrics?: Metrics;
   /** Traces (a serving process with OTEL_* set); absent or without a tracer: off. */

@@ -14,7 +14,9 @@ import type { KeptForEver, RetentionStep } from './platform/db/retention-step.ts
 import { createUnitOfWork } from './platform/db/unit-of-work.ts';
 import type { BackgroundLoop } from './platform/delivery/index.ts';
 import { createPortalContext, createPortalFormsRetentionStep, type PortalContext } from './portal/index.ts';
-import { createPrescriptionsContext, PRESCRIPTION_EVENTS, type PrescriptionsContext } from './prescriptions/index.ts';
+import { createPdsSubmissionOutbox, createPrescriptionsContext, PRESCRIPTION_EVENTS, startPdsSubmissionRunner, type PrescriptionsContext } from './prescriptions/index.ts';
+import { createConfiguredPds } from './pds/index.ts';
+import { newId } from './platform/ids.ts';
 import { createRtpmContext, createRtpmRetentionStep, type RtpmContext } from './rtpm/index.ts';
 import { createRetentionContext, startRetentionSchedule, type RetentionContext } from './retention/index.ts';
 import type { Deps } from './deps.ts';
@@ -56,7 +58,9 @@ export function buildFeatures(deps: Deps): Features {
   const audit = createAuditTrail(deps);
   // Token messages: a second outbox on the delivery toolkit, sent by their own runner under their own retry table.
   const tokenOutbox = createTokenMessageOutbox(deps);
-  const unitOfWork = createUnitOfWork(deps.database, [outbox, tokenOutbox, audit], deps.logger);
+  // PDS submissions: a job written with the Pending prescription, attempted after its commit.
+  const pdsOutbox = createPdsSubmissionOutbox(deps);
+  const unitOfWork = createUnitOfWork(deps.database, [outbox, tokenOutbox, pdsOutbox, audit], deps.logger);
   const tokenDelivery = createTokenDeliveryContext(deps, { outbox: tokenOutbox, unitOfWork });
   const securityAlerts = createSecurityAlerts({ database: deps.database, clock: deps.clock, retentionDays: deps.config.retentionSecurityAlertDays });
   const auth = createAuthContext(deps, { audit, unitOfWork, securityAlerts });
@@ -74,7 +78,19 @@ export function buildFeatures(deps: Deps): Features {
   const pbs = { findPbsItem: (pbsCode: string) => findPbsItem(medicines, pbsCode) };
   // Prescriptions state the organization's practice, as the operator recorded it (onboarding).
   const practices = { findPractice: (organizationId: string) => readOrganizationPractice(onboarding, organizationId) };
-  const prescriptions = createPrescriptionsContext(deps, { users, patients, customDrugs, pbs, practices, unitOfWork, audit });
+  const configuredPds = deps.pds ?? createConfiguredPds(deps.config, deps.database, deps.clock);
+  const pds = {
+    port: configuredPds.port,
+    waitMs: deps.config.pdsWaitMs,
+    timeoutMs: deps.config.pdsTimeoutMs,
+    outbox: pdsOutbox,
+    runnerId: newId(),
+    logger: deps.logger,
+    // Sandbox fault injection: the process dies after the PDS accepted and before erx commits (test/pds/pds-crash.test.ts).
+    afterAccepted: deps.config.sandboxKillAfterPdsSubmit ? () => process.kill(process.pid, 'SIGKILL') : undefined,
+    inFlight: new Set<Promise<void>>(),
+  };
+  const prescriptions = createPrescriptionsContext(deps, { users, patients, customDrugs, pbs, practices, unitOfWork, audit, pds, pdsSandbox: configuredPds.sandbox });
   const sso = createSsoContext(deps, { auth, unitOfWork, audit });
   // Real-time prescription monitoring before a monitored medicine (ERX_RTPM): checks, acknowledgements, attestations.
   const rtpm = createRtpmContext(deps, { audit });
@@ -92,6 +108,7 @@ export function buildFeatures(deps: Deps): Features {
       },
     },
     { name: 'token messages', start: ({ runnerId }) => startTokenMessageRunner(tokenDelivery, { id: runnerId }) },
+    { name: 'PDS submissions', start: () => startPdsSubmissionRunner(prescriptions) },
     { name: 'retention', start: () => startRetentionSchedule(retention) },
   ];
   return { audit, securityAlerts, system, auth, onboarding, users, patients, customDrugs, medicines, webhooks, idempotency, prescriptions, sso, mfa, portal, retention, tokenDelivery, rtpm, backgroundLoops };
@@ -135,6 +152,8 @@ export const KEPT_FOR_EVER: readonly KeptForEver[] = [
   { table: 'custom_drugs', because: 'prescriptions written from a custom drug name it; a deleted drug stays as those prescriptions knew it' },
   { table: 'prescriptions', because: "a prescription is a health record (kept at least 7 years by law, longer for minors); disposal is the operator's records policy, not a timer" },
   { table: 'prescriber_script_numbers', because: "one counter per prescriber: a prescriber's script numbers must never repeat" },
+  { table: 'pds_submissions', because: "one row per electronic prescription: the record of its submission to the PDS (attempts, the PDS's refusal), part of the prescription's record" },
+  { table: 'pds_simulator_scripts', because: "the sandbox PDS's own records (sandbox only): what it holds, as a real PDS's records are not erx's to prune" },
   { table: 'prescription_drafts', because: "a draft and its approval or decline are part of the prescription's record (who prepared it, who approved it)" },
   // audit
   { table: 'audit_entries', because: 'the audit trail is kept at least 7 years; only `erx audit prune` removes entries past ERX_AUDIT_RETENTION_YEARS, on the operator\'s decision, as a chained entry of its own' },

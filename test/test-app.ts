@@ -19,6 +19,8 @@ import { migrateToLatest } from '../src/platform/db/migrator.ts';
 import { unlimitedRateLimiter, type RateLimiter } from '../src/platform/http/rate-limiter.ts';
 import { dropSchemas } from './global-setup.ts';
 import { createRecordingHiService, type RecordingHiService } from './recording-hi-service.ts';
+import { createPdsSimulator } from '../src/pds/pds-simulator.ts';
+import { createRecordingPds, type RecordingPds } from './pds/recording-pds.ts';
 
 let sharedKeys: Promise<SigningKeys> | undefined;
 
@@ -45,9 +47,9 @@ export interface TestDatabase {
  * PostgreSQL at `databaseUrl`. Its schema is dropped with it (global-setup.ts drops whatever a
  * file that failed to close left behind).
  */
-export async function createTestDatabase(databaseUrl = TEST_DATABASE_URL): Promise<TestDatabase> {
+export async function createTestDatabase(databaseUrl = TEST_DATABASE_URL, sqliteFile?: string): Promise<TestDatabase> {
   const schema = databaseUrl ? newTestSchemaName('t') : undefined;
-  const handle = await openDatabase({ databaseUrl, databaseSchema: schema, poolSize: 4 });
+  const handle = await openDatabase({ databaseUrl, databaseSchema: schema, poolSize: 4, ...(databaseUrl ? {} : { sqliteFile }) });
   const drop = async () => {
     await handle.close();
     if (databaseUrl && schema) await dropSchemas(databaseUrl, [schema]);
@@ -67,6 +69,8 @@ export interface TestApp {
   features: Features;
   /** The HI Service the app asks (unless the test passed its own port). */
   hi: RecordingHiService;
+  /** The PDS the app submits to: the sandbox simulator (faults from ERX_HI_FIXTURES) behind a recording double that injects failures. */
+  pds: RecordingPds;
   clock: ManualClock;
   /** Every log line the app wrote, as raw JSON text. */
   logs: string[];
@@ -84,6 +88,8 @@ export interface TestAppOptions {
   surfaces?: Surfaces;
   /** Runs after buildApp and before ready (add test-only routes here). */
   extend?: (app: App) => void;
+  /** On SQLite, this file instead of memory (another process opens it too). */
+  sqliteFile?: string;
   /** A second instance on the same database and keys, as a second server behind a load balancer (PostgreSQL only). */
   sameDatabaseAs?: TestApp;
 }
@@ -96,7 +102,7 @@ async function joinTestDatabase(first: TestApp): Promise<TestDatabase> {
 }
 
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
-  const database = options.sameDatabaseAs ? await joinTestDatabase(options.sameDatabaseAs) : await createTestDatabase(options.databaseUrl);
+  const database = options.sameDatabaseAs ? await joinTestDatabase(options.sameDatabaseAs) : await createTestDatabase(options.databaseUrl, options.sqliteFile);
   const clock = new ManualClock();
   const logs: string[] = [];
   const sink = new Writable({
@@ -106,7 +112,9 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     },
   });
   const config: Config = loadConfig({ LOG_LEVEL: 'info', ERX_RATE_LIMIT_MAX: '0', ...options.env });
-  const hi = createRecordingHiService(loadHiSandboxFixtures(config.hiFixtures));
+  const fixtures = loadHiSandboxFixtures(config.hiFixtures);
+  const hi = createRecordingHiService(fixtures);
+  const pds = createRecordingPds(createPdsSimulator({ db: database.handle, patients: fixtures.patients, now: () => clock.now() }), config.pdsTimeoutMs);
   const deps: Deps = {
     config,
     database: database.handle,
@@ -116,6 +124,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     rateLimiter: options.rateLimiter ?? unlimitedRateLimiter,
     logger: createLogger('info', sink),
     hiService: options.hiService ?? hi,
+    ...(config.pdsAdapter === 'simulator' ? { pds: { port: pds, sandbox: pds } } : {}),
   };
   const features = buildFeatures(deps);
   const surfaces = options.surfaces ?? { api: API_ROUTE_MODULES, portal: PORTAL_ROUTE_MODULES };
@@ -138,6 +147,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     deps,
     features,
     hi,
+    pds,
     clock,
     logs,
     async close() {

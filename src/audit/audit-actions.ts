@@ -47,6 +47,10 @@ export const AUDIT_ACTIONS = {
   'prescription.draft_list': { type: 'rest', code: 'R', interaction: 'search-type', display: 'prescription drafts listed' },
   // One entry per attempt to send a token message: the channel and the outcome class, never the phone or address.
   'prescription.token_send': { type: 'rest', code: 'E', display: 'prescription token message sent' },
+  // One entry per attempt to submit a prescription to the PDS: accepted (success), refused or past its budget (error), unreachable and retried (error, reason unreachable).
+  'prescription.pds_submit': { type: 'rest', code: 'E', display: 'prescription submitted to the PDS' },
+  // A dispense the PDS reported (the sandbox's dispense, for now).
+  'prescription.dispense': { type: 'rest', code: 'U', interaction: 'update', display: 'prescription dispensed (reported by the PDS)' },
 
   // Real-time prescription monitoring before a monitored medicine (src/rtpm/): the check (outcome and level, never the
   // notifications' text), the prescriber's acknowledgement of amber or red notifications, and an attestation (ERX_RTPM=none,
@@ -95,11 +99,13 @@ export const AUDIT_ACTIONS = {
   'admin.webhook_secret_rotate': { type: 'administration', code: 'U', display: 'webhook secret rotated' },
   'admin.webhook_replay': { type: 'administration', code: 'E', display: 'webhook events replayed' },
   'admin.webhook_ping': { type: 'administration', code: 'E', display: 'webhook endpoint pinged' },
+  'admin.webhook_event_types_set': { type: 'administration', code: 'U', display: 'webhook endpoint event types set' },
   // The same changes made by a partner itself through /v1/partner/ (actor kind partner).
   'partner.webhook_endpoint_set': { type: 'administration', code: 'U', display: 'webhook endpoint set by the partner' },
   'partner.webhook_secret_rotate': { type: 'administration', code: 'U', display: 'webhook secret rotated by the partner' },
   'partner.webhook_replay': { type: 'administration', code: 'E', display: 'webhook events replayed by the partner' },
   'partner.webhook_ping': { type: 'administration', code: 'E', display: 'webhook endpoint pinged by the partner' },
+  'partner.webhook_event_types_set': { type: 'administration', code: 'U', display: 'webhook endpoint event types set by the partner' },
   'admin.sandbox_seed': { type: 'administration', code: 'C', display: 'sandbox seeded' },
   'admin.pbs_schedule_import': { type: 'administration', code: 'U', display: 'PBS schedule imported into the medicines catalogue' },
   // `erx backup` and `erx restore`: the restore names the chain head it replaced and the one it put back.

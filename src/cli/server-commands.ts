@@ -1,4 +1,5 @@
 // erx serve | worker | migrate | sandbox seed
+import { registerSandboxDispenseCommand } from './sandbox-commands.ts';
 import type { Command } from 'commander';
 import type { Logger } from 'pino';
 import { loadConfig } from '../config.ts';
@@ -89,4 +90,5 @@ export function registerServerCommands(program: Command): void {
       const seed = await withFeatures((features) => seedSandbox(features.onboarding, features));
       printResult(options, seed, describeSandboxSeed(seed));
     });
+  registerSandboxDispenseCommand(sandbox);
 }

@@ -1,4 +1,4 @@
-// erx webhooks set-endpoint | rotate-secret | show | disable | enable (each partner's endpoint),
+// erx webhooks set-endpoint | set-event-types | rotate-secret | show | disable | enable (each partner's endpoint),
 // and, registered from webhook-history-commands.ts, events | attempts | replay | ping.
 import type { Command } from 'commander';
 import {
@@ -6,7 +6,9 @@ import {
   parseOverlap,
   rotateWebhookSecret,
   setWebhookEndpoint,
+  setSubscribedEventTypes,
   setWebhookEndpointEnabled,
+  SUBSCRIBABLE_EVENT_TYPES,
   showWebhookEndpoint,
 } from '../webhooks/index.ts';
 import { addJsonOption, printResult, withFeatures, type CommandOptions } from './cli-output.ts';
@@ -26,6 +28,13 @@ export function registerWebhooksCommands(program: Command): void {
           ? `webhook_secret:  ${result.webhook_secret}   (shown once: give it to the partner now)`
           : 'webhook_secret:  unchanged (never shown again; `erx webhooks rotate-secret` issues a new one)',
       ]);
+    });
+
+  addJsonOption(webhooks.command('set-event-types <partner_id> <event_types...>'))
+    .description(`choose the event types a partner's endpoint receives (default: the vendor's four); known: ${SUBSCRIBABLE_EVENT_TYPES.join(', ')}`)
+    .action(async (partnerId: string, types: string[], options: CommandOptions) => {
+      const result = await withFeatures(({ webhooks }) => setSubscribedEventTypes(webhooks, partnerId, types));
+      printResult(options, result, [`partner_id:   ${result.partner_id}`, `event types:  ${result.event_types.join(', ')}`]);
     });
 
   addJsonOption(webhooks.command('rotate-secret <partner_id>'))
@@ -55,6 +64,7 @@ export function registerWebhooksCommands(program: Command): void {
         `standard webhooks: ${view.standard_webhooks ? 'yes (webhook-id, webhook-timestamp, webhook-signature)' : view.secret_issued_at ? 'no: a secret issued before them signs X-Webhook-Signature only; rotate-secret upgrades it' : 'no'}`,
         ...(view.previous_secret_valid_until ? [`old secret signs until: ${view.previous_secret_valid_until}`] : []),
         `deliveries:        ${view.deliveries.pending} pending, ${view.deliveries.delivered} delivered, ${view.deliveries.failed} failed`,
+        `event types:       ${view.event_types.join(', ')}`,
       ]);
     });
 

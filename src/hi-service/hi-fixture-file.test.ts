@@ -88,6 +88,18 @@ describe('loadHiFixtureFile', () => {
     expect(loadHiFixtureFile(path)).toStrictEqual({ patients: [patient], providers: [provider] });
   });
 
+  it.each([{ refuse: { code: 'PATIENT_BLOCKED', message: 'The PDS refuses scripts for this patient' } }, 'timeout', 'unreachable'])(
+    'accepts a patient whose PDS submissions fail: %j',
+    (pds) => {
+      const patient = givenPatient({ pds });
+      expect(loadHiFixtureFile(writeFixtureFile({ patients: [patient] })).patients).toStrictEqual([patient]);
+    },
+  );
+
+  it.each([{ refuse: { code: 'X' } }, 'down', { refuse: { code: 'X', message: 'm' }, extra: 1 }])('refuses a pds entry that is not one of the three: %j', (pds) => {
+    expect(() => loadHiFixtureFile(writeFixtureFile({ patients: [givenPatient({ pds })] }))).toThrow(/patients\[0\]\.pds/);
+  });
+
   it.each(['active', 'deactivated', 'retired'])('accepts a provider whose HPI-I is %s', (hpii_status) => {
     const provider = givenProvider({ hpii_status });
     expect(loadHiFixtureFile(writeFixtureFile({ providers: [provider] })).providers).toStrictEqual([provider]);

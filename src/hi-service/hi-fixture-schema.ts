@@ -53,6 +53,16 @@ const faultDetails = {
   fault_severity: Type.Optional(unionOfLiterals(HI_FIXTURE_REJECTION_SEVERITIES)),
 };
 
+/**
+ * What the sandbox PDS (src/pds/) does with every submission for this patient: refuse it with
+ * this code and message, never answer (a timeout), or be unreachable.
+ */
+export const PdsFixtureFault = Type.Union([
+  Type.Literal('timeout'),
+  Type.Literal('unreachable'),
+  Type.Object({ refuse: Type.Object({ code: Type.String({ pattern: '^[A-Za-z0-9_.:-]{1,40}$' }), message: Type.String({ minLength: 1, maxLength: 500 }) }, strict) }, strict),
+]);
+export type PdsFixtureFault = Static<typeof PdsFixtureFault>;
 /** Levels and severities of a real-time prescription monitoring answer (src/rtpm/). */
 export const RTPM_LEVELS = ['green', 'amber', 'red'] as const;
 export const HiFixtureRtpmNotification = Type.Object(
@@ -84,6 +94,7 @@ export const HiPatientFixture = Type.Object(
     international_address: Type.Optional(HiFixtureInternationalAddress),
     fault: Type.Optional(unionOfLiterals(HI_FIXTURE_PATIENT_FAULTS)),
     ...faultDetails,
+    pds: Type.Optional(PdsFixtureFault),
     /** The real-time prescription monitoring simulator's answer for this patient (src/rtpm/). */
     rtpm: Type.Optional(HiFixtureRtpm),
   },

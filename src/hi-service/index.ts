@@ -3,7 +3,7 @@
 
 export { HI_SEX_CODES, IHI_RECORD_STATUSES, IHI_SEARCH_PATHS, IHI_STATUSES, type HiCallContext, type HiDemographics, type HiServicePort, type HiSex, type IhiFound, type IhiRecordStatus, type IhiSearchIdentifiers, type IhiSearchPath, type IhiSearchResult, type IhiStatus } from './hi-service-port.ts';
 export { HI_DEMO_PROVIDERS, loadHiSandboxFixtures } from './hi-demo-fixtures.ts';
-export type { HiFixtures } from './hi-fixture-schema.ts';
+export type { HiFixtures, HiPatientFixture } from './hi-fixture-schema.ts';
 export { classifyHiFailure, type HiFailureOutcome } from './hi-service-failure.ts';
 export { traceHiService } from './hi-service-tracing.ts';
 export { createHiSandboxSimulator } from './hi-sandbox-simulator.ts';

@@ -94,11 +94,13 @@ export interface PatientScriptIdentity {
   medicare_irn: string | null;
   dva_file_number: string | null;
   dva_card_color: string | null;
+  /** The IHI a PDS submission identifies the patient by. */
+  ihi_number: string | null;
 }
 
 /** The patient's identity as a script states it, its national identifiers unsealed (the caller records the read). */
 export function scriptIdentityOfPatient(ctx: Pick<PatientsContext, 'secretKey'>, row: PatientRow): PatientScriptIdentity {
   const record = recordOfRow(row, ctx.secretKey);
-  const { title, given_name, family_name, date_of_birth, australian_street_address, international_address, medicare_card_number, medicare_irn, dva_file_number, dva_card_color } = record;
-  return { title, given_name, family_name, date_of_birth, australian_street_address, international_address, medicare_card_number, medicare_irn, dva_file_number, dva_card_color };
+  const { title, given_name, family_name, date_of_birth, australian_street_address, international_address, medicare_card_number, medicare_irn, dva_file_number, dva_card_color, ihi_number } = record;
+  return { title, given_name, family_name, date_of_birth, australian_street_address, international_address, medicare_card_number, medicare_irn, dva_file_number, dva_card_color, ihi_number };
 }

@@ -93,19 +93,19 @@ export async function markPatientDeleted(
 }
 
 /**
- * The SCIDs of the patient's Active prescriptions (at most `limit`). Read here, not through
+ * The SCIDs of the patient's Active prescriptions, and erx's ids of its Pending ones (being sent to the PDS, no SCID yet) (at most `limit`). Read here, not through
  * the prescriptions feature, which itself builds on patients: deleting a patient is a patient
  * operation whose one rule happens to be about its prescriptions.
  */
 export async function findActivePrescriptionScids(trx: Kysely<Database>, organizationId: string, patientId: string, limit: number): Promise<string[]> {
   const rows = await trx
     .selectFrom('prescriptions')
-    .select('scid')
+    .select(['scid', 'id'])
     .where('organization_id', '=', organizationId)
     .where('patient_id', '=', patientId)
-    .where('status', '=', 'Active' satisfies PrescriptionsTable['status'])
+    .where('status', 'in', ['Active', 'Pending'] satisfies Array<PrescriptionsTable['status']>)
     .orderBy('created_at')
     .limit(limit)
     .execute();
-  return rows.map((row) => row.scid);
+  return rows.map((row) => row.scid ?? row.id);
 }

@@ -7,7 +7,7 @@
 import { findPbsItem, searchMedicines } from '../medicines/index.ts';
 import { requirePatient, showPatient } from '../patients/index.ts';
 import { bodyFields, type SubmittedBody } from '../platform/http/body-validation.ts';
-import { prescribeOrRefuse } from '../prescriptions/index.ts';
+import { prescribeOrRefuse, referenceOf } from '../prescriptions/index.ts';
 import type { PortalSession } from '../sso/index.ts';
 import { readPrescriberProfile } from '../users/index.ts';
 import { formIdOfAddress, issueFormId, resultOfSentForm, submitOnce, type FormAttempt } from './portal-forms-service.ts';
@@ -157,7 +157,7 @@ async function createFromForm(ctx: PortalContext, session: PortalSession, patien
     if (!gate.pass) return { kind: 'form', status: gate.status, page: await formPageOf(ctx, session, patientId, values, { formId, rtpm }) };
   }
   const read = await prescribeOrRefuse(ctx.prescriptions, session, { userId: session.userId, patientId }, { value: body, issues: [...submitted.issues, ...issues] });
-  if (read.ok) return { kind: 'created', scid: read.value.scid };
+  if (read.ok) return { kind: 'created', scid: referenceOf(read.value) };
   const refusal = 'refused' in read ? { status: 409 as const, errors: { fields: {}, general: [read.refused] } } : { status: 422 as const, errors: formErrorsOf(read.errors) };
   return { kind: 'form', status: refusal.status, page: await formPageOf(ctx, session, patientId, values, { errors: refusal.errors, formId, rtpm }) };
 }

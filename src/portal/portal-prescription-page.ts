@@ -14,6 +14,7 @@ import {
   readPatientPrescriptionWithMessage,
   requirePatientPrescriptionScid,
   describeMedicine,
+  referenceOf,
   renderScidQrCode,
   type LegalMetadata,
   type Prescription,
@@ -28,8 +29,15 @@ import { shownReserved, type PatientView, type PortalContext } from './portal-se
 
 export interface PrescriptionPage {
   patient: PatientView;
+  /** The SCID, or erx's id while the PDS has not assigned one. */
   scid: string;
   status: string;
+  /** Being sent to the PDS: no SCID yet. */
+  pending: boolean;
+  /** Why the PDS refused it, or could not take it (status Error). */
+  errorDescription: string | undefined;
+  /** What the PDS reported of its dispensing. */
+  dispensing: { supplies_dispensed: number; repeats_remaining: number; lastDispensedAt: string | undefined } | undefined;
   medicine: string;
   quantity: string;
   repeats: string;
@@ -91,8 +99,11 @@ export async function readPrescriptionPage(ctx: PortalContext, session: PortalSe
   const allowed = PRESCRIPTION_CHANGES.filter((action) => TRANSITIONS[action].from === p.status && !(paper && action === 'reissue'));
   return {
     patient: { patientId: patient.patient_id, name: `${patient.given_name} ${patient.family_name}`, dateOfBirth: patient.date_of_birth.slice(0, 10), partnerPatientId: patient.partner_patient_id },
-    scid: p.scid,
+    scid: referenceOf(p),
     status: p.status,
+    pending: p.status === 'Pending',
+    errorDescription: p.error?.description,
+    dispensing: p.dispensing && { ...p.dispensing, lastDispensedAt: p.dispensing.last_dispensed_at?.slice(0, 16).replace('T', ' ') },
     medicine: describeMedicine(p),
     quantity: p.quantity,
     repeats: p.number_of_repeats_authorised,
@@ -107,7 +118,7 @@ export async function readPrescriptionPage(ctx: PortalContext, session: PortalSe
     tokenMessage: tokenMessage && { status: tokenMessage.status, error: tokenMessage.last_error, at: (tokenMessage.completed_at ?? tokenMessage.created_at).slice(0, 16).replace('T', ' ') },
     deliveryChoice: p.delivery ? choiceOfDelivery(p.delivery) : '',
     tokenUrl: p.url,
-    qrSvg: paper ? undefined : await renderScidQrCode(p.scid),
+    qrSvg: paper || p.scid === undefined ? undefined : await renderScidQrCode(p.scid),
     legal: p.legal_metadata,
     actions: allowed.filter((action) => holdsCapability(session.roles, CHANGE_CAPABILITIES[action])),
     changeable: allowed.length > 0,

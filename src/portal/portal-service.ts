@@ -10,7 +10,7 @@ import type { CustomDrugsContext } from '../custom-drugs/index.ts';
 import type { MedicinesContext } from '../medicines/index.ts';
 import { findPatientsOfPartnerId, showPatient, type PatientRow, type PatientsContext } from '../patients/index.ts';
 import { bodyFields, type SubmittedBody } from '../platform/http/body-validation.ts';
-import { listPatientPrescriptions, readPracticeGaps, type PrescriptionsContext, describeMedicine } from '../prescriptions/index.ts';
+import { listPatientPrescriptions, readPracticeGaps, referenceOf, type PrescriptionsContext, describeMedicine } from '../prescriptions/index.ts';
 import type { Deps } from '../deps.ts';
 import type { PortalSession } from '../sso/index.ts';
 import { remedyOf, readPrescriberProfile, type PrescriberProfile, type UsersContext } from '../users/index.ts';
@@ -148,7 +148,7 @@ export async function readPatientPage(ctx: PortalContext, session: PortalSession
     offersNewPrescription,
     offersDraft,
     practiceGap,
-    prescriptions: data.prescriptions.map((p) => ({ scid: p.scid, status: p.status, medicine: describeMedicine(p), createdDate: p.created_date })),
+    prescriptions: data.prescriptions.map((p) => ({ scid: referenceOf(p), status: p.status, medicine: describeMedicine(p), createdDate: p.created_date })),
     nextKey: pagination.lastKey,
   };
 }

@@ -2,7 +2,8 @@
 // reads the portal calls, the form's fields and choices. Code outside src/prescriptions/ (other
 // features, app.ts, cli/, scripts/) imports only this file; its own files import each other
 // directly. test/architecture/imports.test.ts holds it.
-export { createPrescriptionsContext, prescribeOrRefuse, readControlledStatus, type PrescriptionsContext } from './prescriptions-service.ts';
+export { prescribeOrRefuse } from './prescription-create.ts';
+export { createPrescriptionsContext, readControlledStatus, type PrescriptionsContext } from './prescriptions-service.ts';
 export { SANDBOX_PHARMACIES } from './pharmacy-directory.ts';
 export { approveDraft, declineDraft, DECLINE_REASON_MAX_LENGTH, type DraftView, listDrafts, prepareDraft, readDraft } from './prescription-drafts.ts';
 export { changePrescriptionOrRefuse, type PrescriptionChange } from './prescription-changes.ts';
@@ -10,9 +11,13 @@ export type { PatientContact } from './prescription-delivery.ts';
 export { COUNT_LIMITS, type CountField, describeCountLimit, ITEM_FIELDS, readCount, TEXT_LIMITS } from './prescription-fields.ts';
 export { portalActionOf, PRESCRIPTION_CHANGES, PRESCRIPTION_EVENTS, TRANSITIONS } from './prescription-lifecycle.ts';
 export { listPatientPrescriptions, printPaperPrescription, readPatientPrescriptionWithMessage, requirePatientPrescriptionScid } from './prescription-reads.ts';
+export { referenceOf } from './prescription-view.ts';
 export { readPracticeGaps } from './prescription-authorship.ts';
 export { prescriptionTestHelpersRoutes } from './prescription-test-helpers-routes.ts';
 export { prescriptionsRoutes } from './prescriptions-routes.ts';
 export type { Delivery, LegalMetadata, PrescribeBody, Prescription } from './prescriptions-schemas.ts';
 export { tokenPageRoutes } from './token-page-routes.ts';
 export { describeMedicine, renderScidQrCode } from './token-page-view.ts';
+export { createPdsSubmissionOutbox } from './pds-submission-outbox.ts';
+export { startPdsSubmissionRunner } from './pds-submission-runner.ts';
+export { dispenseInSandbox } from './prescription-dispensing.ts';

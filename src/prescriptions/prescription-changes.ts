@@ -10,7 +10,7 @@ import { ApiError, type ValidationIssue } from '../platform/http/api-error.ts';
 import { bodyFields, readBody, valueOrRefuse, type BodyRead, type SubmittedBody } from '../platform/http/body-validation.ts';
 import { deliveryInputOf, resolveDelivery, type DeliveryColumns } from './prescription-delivery.ts';
 import { noteRefusedAction, recordPrescriptionAction } from './prescription-events.ts';
-import { planTransition, type PrescriptionChange, type PrescriptionStatus } from './prescription-lifecycle.ts';
+import { planTransition, TRANSITIONS, type PrescriptionChange, type PrescriptionStatus } from './prescription-lifecycle.ts';
 import { requirePrescription } from './prescription-reads.ts';
 import { recordTokenMessage } from './prescription-token-message.ts';
 import { viewOfPrescription } from './prescription-view.ts';
@@ -43,15 +43,41 @@ function judgeReissueDelivery(body: SubmittedBody, current: PrescriptionRow, pat
 
 /** Inside the transaction: the prescription changed after it was read (another request won); 409 with its status now. */
 async function refuseChangedMeanwhile(trx: Kysely<Database>, found: PrescriptionRow, action: PrescriptionChange): Promise<never> {
-  const now = await findPrescriptionOfPatient(trx, found.organization_id, found.patient_id, found.scid);
-  planTransition(action, (now?.status ?? null) as PrescriptionStatus | null, found.scid);
-  throw new ApiError('CONFLICT', `Prescription ${found.scid} changed while this request was handled; read it and try again`);
+  const reference = found.scid ?? found.id;
+  const now = await findPrescriptionOfPatient(trx, found.organization_id, found.patient_id, reference);
+  planTransition(action, (now?.status ?? null) as PrescriptionStatus | null, reference);
+  throw new ApiError('CONFLICT', `Prescription ${reference} changed while this request was handled; read it and try again`);
+}
+
+/** How long a caller should wait before trying a change again while the PDS cannot be reached (Retry-After, seconds). */
+export const PDS_RETRY_AFTER_SECONDS = 30;
+
+const PDS_CALLS = { cease: 'cease', cancel: 'cancel', reissue: 'resendToken' } as const satisfies Record<PrescriptionChange, string>;
+
+/**
+ * An electronic prescription's change goes to the PDS first: only once it confirmed does erx
+ * change anything. Refused: 409 with the PDS's reason; unreachable: 503 with Retry-After.
+ */
+async function confirmWithPds(ctx: PrescriptionsContext, found: PrescriptionRow, action: PrescriptionChange): Promise<void> {
+  if (found.prescription_type !== 'ELECTRONIC' || found.scid === null) return;
+  const answer = await ctx.pds.port[PDS_CALLS[action]](found.scid);
+  if (answer.ok) return;
+  const verb = TRANSITIONS[action].verb;
+  if (answer.outcome === 'refused') {
+    throw new ApiError('CONFLICT', `The Prescription Delivery Service refused: prescription ${found.scid} was not ${verb}: ${answer.message} (${answer.code})`);
+  }
+  throw new ApiError(
+    'SERVICE_UNAVAILABLE',
+    `The Prescription Delivery Service cannot be reached (${answer.detail}): prescription ${found.scid} was not ${verb} and nothing changed; try again later`,
+    undefined,
+    { 'retry-after': String(PDS_RETRY_AFTER_SECONDS) },
+  );
 }
 
 /** A paper prescription was handed over on paper: there is no token to send again (409). */
 function refusePaperReissue(found: PrescriptionRow, action: PrescriptionChange): void {
   if (action !== 'reissue' || found.prescription_type !== 'PAPER') return;
-  throw new ApiError('CONFLICT', `Prescription ${found.scid} is a paper prescription: it has no token to send again. Print its PDF again from the portal if the patient needs another copy`);
+  throw new ApiError('CONFLICT', `Prescription ${found.scid ?? found.id} is a paper prescription: it has no token to send again. Print its PDF again from the portal if the patient needs another copy`);
 }
 
 interface Change {
@@ -68,7 +94,7 @@ async function applyChange(ctx: PrescriptionsContext, change: Change, reserved: 
   const { found, patient, action, actorId, columns } = change;
   await ctx.unitOfWork.run(async (work) => {
     if (!(await updatePrescriptionInStatus(work.trx, found.id, found.status, columns))) await refuseChangedMeanwhile(work.trx, found, action);
-    await recordPrescriptionAction(ctx, work, action, { patient, actorId, scid: found.scid, reserved });
+    await recordPrescriptionAction(ctx, work, action, { patient, actorId, scid: found.scid ?? found.id, reserved });
     // A reissue sends the token again, to the delivery as it is now.
     if (action === 'reissue') recordTokenMessage(ctx, work, { ...found, ...columns });
   });
@@ -121,6 +147,7 @@ async function readAndChange(
     if (actorMustPrescribe) requireReadyPrescriber(prescriber);
     refusePaperReissue(found, action);
     const transition = planTransition(action, found.status as PrescriptionStatus, scid);
+    await confirmWithPds(ctx, found, action);
     const at = ctx.clock.now().toISOString();
     const columns = { status: transition.to, updated_at: at, updated_by_user_id: prescriber.user_id, ...delivery.columns };
     await applyChange(ctx, { found, patient, action, actorId: prescriber.user_id, columns }, reservedOf(body));

@@ -63,3 +63,8 @@ export async function decideDraft(
   const result = await trx.updateTable('prescription_drafts').set(decision).where('id', '=', draftId).where('status', '=', 'waiting').executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
+
+/** A draft approved while its prescription waited for the PDS names it by erx's id; once the PDS assigned the SCID, by the SCID. */
+export async function nameApprovedDraftsBySCID(trx: Kysely<Database>, prescriptionId: string, scid: string): Promise<void> {
+  await trx.updateTable('prescription_drafts').set({ scid }).where('scid', '=', prescriptionId).where('status', '=', 'approved').execute();
+}

@@ -8,6 +8,7 @@
 // declines it with a reason, which the queue manager is shown. A draft is decided once: the
 // decision is a conditional update, so of two racing decisions one wins and the other is told
 // what happened. Someone else's draft, or another organization's, is not found (404).
+import { referenceOf } from './prescription-view.ts';
 import { auditRecords } from '../audit/index.ts';
 import { requirePatient } from '../patients/index.ts';
 import type { Kysely } from 'kysely';
@@ -18,7 +19,8 @@ import { newId } from '../platform/ids.ts';
 import { listReadyPrescribers, readPrescriberProfile, type CallerOrganization } from '../users/index.ts';
 import type { ReservedValues } from './prescription-events.ts';
 import { decideDraft, findDraftOfUser, insertDraft, listDraftsOfUser, type DraftListing } from './prescription-drafts-store.ts';
-import { judgePrescribeBody, readAndPrescribe, refusedAsResult, requireReadyPrescriber, type PrescribingResult, type PrescriptionsContext } from './prescriptions-service.ts';
+import { readAndPrescribe } from './prescription-create.ts';
+import { judgePrescribeBody, refusedAsResult, requireReadyPrescriber, type PrescribingResult, type PrescriptionsContext } from './prescriptions-service.ts';
 import { describeMedicine } from './token-page-view.ts';
 
 /** Who acts on the queue: a user of an organization (a portal session is one). */
@@ -171,7 +173,7 @@ async function approve(ctx: PrescriptionsContext, caller: DraftCaller, draftId: 
     const entry = { organizationId: caller.organizationId, patientId: row.patient_id, scid: created.scid, targetUserId: row.prepared_by_user_id, detail: { subjectId: row.id } };
     work.record(auditRecords, { action: 'prescription.draft_approve', ...entry });
   });
-  return read.ok ? { ok: true, value: { scid: read.value.scid, patientId: row.patient_id } } : read;
+  return read.ok ? { ok: true, value: { scid: referenceOf(read.value), patientId: row.patient_id } } : read;
 }
 
 /** Declines a draft named to the caller, with the reason the queue manager is shown (required); a draft decided already is refused. */

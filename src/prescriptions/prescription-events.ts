@@ -10,6 +10,7 @@ import type { Work } from '../platform/db/unit-of-work.ts';
 import { eventMetadata, newEventId, recordEvent } from '../webhooks/index.ts';
 import { transitionOf, type PrescriptionAction } from './prescription-lifecycle.ts';
 import { isOrganizationValidatedBy } from './prescriptions-store.ts';
+import { DISPENSED_EVENT, isEventTypeSubscribed } from '../webhooks/index.ts';
 
 /** reserved_1..3 as the caller passed them (a test helper's body; later an SSO redirect_path). */
 export interface ReservedValues {
@@ -32,11 +33,24 @@ export interface PrescriptionEventFacts {
  * change of every surface (API, test helpers, portal) come through here.
  */
 export async function recordPrescriptionAction(ctx: { clock: Clock }, work: Work, action: PrescriptionAction, facts: PrescriptionEventFacts): Promise<void> {
+  recordPrescriptionAudit(work, action, facts);
+  await recordPrescriptionEvent(ctx, work, action, facts);
+}
+
+/** The audit entry of `action` alone: a create that waits for the PDS records it when written, its event once accepted. */
+export function recordPrescriptionAudit(work: Work, action: PrescriptionAction, facts: Omit<PrescriptionEventFacts, 'scid' | 'reserved'> & { scid: string | null }): void {
   const { patient, scid } = facts;
-  const transition = transitionOf(action);
   // The target user is the prescriber acted as (the path's user), who may not be the caller the scope names.
-  work.record(auditRecords, { action: transition.audit, organizationId: patient.organization_id, patientId: patient.id, scid, targetUserId: facts.actorId });
+  work.record(auditRecords, { action: transitionOf(action).audit, organizationId: patient.organization_id, patientId: patient.id, scid, targetUserId: facts.actorId });
+}
+
+/** The event of `action` alone, when the patient's partner has validated the organization. */
+export async function recordPrescriptionEvent(ctx: { clock: Clock }, work: Work, action: PrescriptionAction | 'dispense', facts: PrescriptionEventFacts): Promise<void> {
+  const { patient } = facts;
+  const transition = action === 'dispense' ? { event: DISPENSED_EVENT } : transitionOf(action);
   if (!(await isOrganizationValidatedBy(work.trx, patient.organization_id, patient.partner_id))) return;
+  // An event beyond the vendor's four goes only to a partner whose endpoint subscribes to it.
+  if (!(await isEventTypeSubscribed(work.trx, patient.partner_id, transition.event))) return;
   recordEvent(work, {
     event_id: newEventId(),
     event_type: transition.event,

@@ -29,7 +29,7 @@ export interface PrescriptionLegalContent {
   benefit: Benefit;
   prescriber: { userId: string; name: string; prescriberNumber: string | null; hpii: string | null };
   organization: { name: string | null; hpio: string | null; street: string | null; suburb: string | null; state: AustralianState | null; postcode: string | null; phone: string | null };
-  patient: { name: string; dateOfBirth: string; address: string | null; medicareNumber: string | null; medicareIrn: string | null; dvaFileNumber: string | null };
+  patient: { name: string; dateOfBirth: string; address: string | null; medicareNumber: string | null; medicareIrn: string | null; dvaFileNumber: string | null; ihi: string | null };
   medicine: {
     name: string; strength: string | null; form: string | null; route: string | null; pbsCode: string | null; schedule: string | null;
     quantity: string; repeats: string; repeatIntervalDays: string | null; directions: string | null;
@@ -91,6 +91,7 @@ export function buildPrescriptionLegalContent(rows: { prescription: Prescription
       medicareNumber: patient.medicare_card_number,
       medicareIrn: patient.medicare_irn,
       dvaFileNumber: patient.dva_file_number,
+      ihi: patient.ihi_number ?? null,
     },
     medicine: {
       name: p.item_name, strength: p.item_strength, form: p.item_form, route: p.route_administration, pbsCode: p.pbs_code, schedule: p.schedule_number,

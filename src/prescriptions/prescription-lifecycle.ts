@@ -7,7 +7,7 @@
 // can move a prescription another way.
 import type { AuditAction } from '../audit/index.ts';
 import { ApiError } from '../platform/http/api-error.ts';
-import type { EventType } from '../webhooks/index.ts';
+import { DISPENSED_EVENT, type EventType } from '../webhooks/index.ts';
 
 export { PRESCRIPTION_STATUSES, type PrescriptionStatus } from '../platform/db/stored-values.ts';
 import type { PrescriptionStatus } from '../platform/db/stored-values.ts';
@@ -104,7 +104,15 @@ export const PRESCRIPTION_CHANGES = PRESCRIPTION_ACTIONS.filter((action): action
 export type PrescriptionEventType = (typeof TRANSITIONS)[PrescriptionAction]['event'];
 export const PRESCRIPTION_EVENT_TYPES = PRESCRIPTION_ACTIONS.map((action) => TRANSITIONS[action].event);
 /** The events with what each tells a partner: the webhook event catalogue's prescription entries (handed over in features.ts). */
-export const PRESCRIPTION_EVENTS = PRESCRIPTION_ACTIONS.map((action) => ({ eventType: TRANSITIONS[action].event, description: TRANSITIONS[action].eventDescription }));
+export const PRESCRIPTION_EVENTS = [
+  ...PRESCRIPTION_ACTIONS.map((action) => ({ eventType: TRANSITIONS[action].event, description: TRANSITIONS[action].eventDescription })),
+  // A pharmacy's dispense, as the PDS reported it: no prescriber's action (no row above), and not one of the vendor's
+  // events, so only an endpoint that subscribes to it receives it (webhooks/webhook-event-subscriptions.ts).
+  {
+    eventType: DISPENSED_EVENT,
+    description: "A pharmacy dispensed a supply of the prescription (the PDS reported it). Not one of the vendor's events: sent only to an endpoint that subscribes to it (event_types).",
+  },
+];
 
 /** The row of `action`, read through the Transition interface (so its optional parts can be tested for). */
 export function transitionOf(action: PrescriptionAction): Transition {

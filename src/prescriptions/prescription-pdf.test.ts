@@ -25,6 +25,7 @@ function row(overrides: Partial<PrescriptionRow> = {}): PrescriptionRow {
     error_description: null, created_at: '2026-11-28T13:30:00.000Z', updated_at: '2026-11-28T13:30:00.000Z', updated_by_user_id: 'u',
     conformance_id: 'ADHA-CID-0042', prescriber_hpii: '8003619166667284', prescriber_number: '1234567', organization_hpio: '8003624166667003',
     organization_name: 'Harbour Medical', practice_street: '12 Smith St', practice_suburb: 'Fitzroy', practice_state: 'VIC', practice_postcode: '3065', practice_phone: '0399999999',
+    supplies_dispensed: null, repeats_remaining: null, last_dispensed_at: null,
     ...overrides,
   };
 }
@@ -32,7 +33,7 @@ function row(overrides: Partial<PrescriptionRow> = {}): PrescriptionRow {
 const patient: PatientScriptIdentity = {
   title: null, given_name: 'Jessica', family_name: 'Wood', date_of_birth: '1985-02-14',
   australian_street_address: { street_number: '5', street_name: 'River Rd', suburb: 'Richmond', state: 'VIC', postcode: '3121' },
-  international_address: null, medicare_card_number: '2950141861', medicare_irn: '1', dva_file_number: null, dva_card_color: null,
+  international_address: null, medicare_card_number: '2950141861', medicare_irn: '1', dva_file_number: null, dva_card_color: null, ihi_number: null,
 };
 
 describe('the PDF of a paper prescription', () => {

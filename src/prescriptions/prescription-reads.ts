@@ -94,7 +94,7 @@ export async function printPaperPrescription(ctx: PrescriptionsContext, caller: 
   const { patient, row } = await requirePathPrescription(ctx, caller, ids);
   if (row.prescription_type !== 'PAPER') throw notFound(`Prescription ${row.scid} is electronic: its token is the prescription, and it has no paper form`);
   await ctx.audit.noteAccess({ action: 'prescription.print', organizationId: patient.organization_id, patientId: patient.id, scid: row.scid });
-  return { scid: row.scid, pdf: await renderPrescriptionPdf(readPrescriptionLegalContent(ctx, row, patient)) };
+  return { scid: row.scid ?? row.id, pdf: await renderPrescriptionPdf(readPrescriptionLegalContent(ctx, row, patient)) };
 }
 
 /**
@@ -103,7 +103,8 @@ export async function printPaperPrescription(ctx: PrescriptionsContext, caller: 
  * it before the change (which records its own entry).
  */
 export async function requirePatientPrescriptionScid(ctx: PrescriptionsContext, caller: PrescribingCaller, ids: PatientPath & { scid: string }): Promise<string> {
-  return (await requirePathPrescription(ctx, caller, ids)).row.scid;
+  const { row } = await requirePathPrescription(ctx, caller, ids);
+  return row.scid ?? row.id;
 }
 
 /** What a token page shows: the SCID and the medicine, never the patient. */
@@ -123,8 +124,8 @@ const TOKEN_PATTERN = /^[A-Za-z0-9_-]{22}$/;
 
 export async function findTokenPage(ctx: PrescriptionsContext, token: string): Promise<TokenPage> {
   const row = TOKEN_PATTERN.test(token) ? await findPrescriptionByToken(ctx.db, storedFormsOfTokenPageKey(token)) : undefined;
-  // A paper prescription has no token: its address (derived like any other) opens nothing.
-  if (!row || row.prescription_type !== 'ELECTRONIC') throw notFound('There is no prescription token at this address');
+  // A paper prescription has no token, and one the PDS has not accepted has none yet: its address (derived like any other) opens nothing.
+  if (!row || row.prescription_type !== 'ELECTRONIC' || row.scid === null) throw notFound('There is no prescription token at this address');
   // Anyone with the address may open it: the entry's actor is anonymous, with the client's address (the scope's); never the token.
   await ctx.audit.noteAccess({ action: 'prescription.token_page', organizationId: row.organization_id, patientId: row.patient_id, scid: row.scid });
   const { scid, status, item_name, item_strength, item_form, quantity } = row;

@@ -2,14 +2,18 @@
 // API's test helpers, with the same service (rules and events) the portal will call. The
 // path's user_id is the acting prescriber, and every action of the lifecycle table has its
 // route. Listed in app.ts as sandboxOnly: in production these routes do not exist.
+import { Type } from '@sinclair/typebox';
 import { principalOf } from '../auth/index.ts';
+import { SuccessEnvelopeSchema } from '../platform/http/envelope.ts';
+import { dispenseInSandbox } from './prescription-dispensing.ts';
 import { submittedBody } from '../platform/http/body-validation.ts';
 import { errorResponses } from '../platform/http/envelope.ts';
 import type { RouteModule } from '../route-module.ts';
 import { changePrescription } from './prescription-changes.ts';
 import { PRESCRIPTION_CHANGES, TRANSITIONS, type PrescriptionAction, type PrescriptionChange } from './prescription-lifecycle.ts';
-import { ChangeBody, PrescribeBody, PrescriptionParams, PrescriptionResponse, PrescriptionsParams, ReissueBody } from './prescriptions-schemas.ts';
-import { prescribe, type PrescriptionsContext } from './prescriptions-service.ts';
+import { ChangeBody, Dispensing, PrescribeBody, PrescriptionParams, PrescriptionResponse, PrescriptionsParams, ReissueBody } from './prescriptions-schemas.ts';
+import { prescribe } from './prescription-create.ts';
+import type { PrescriptionsContext } from './prescriptions-service.ts';
 
 const HELPERS_URL = '/v1/test-helpers/organizations/:organization_id/users/:user_id/patients/:patient_id/prescriptions';
 
@@ -24,7 +28,27 @@ const PRESCRIPTION_BODY_LIMIT_BYTES = 32 * 1024;
 /** The body each change takes: a reissue may say where the token goes this time. */
 const CHANGE_BODIES: Readonly<Record<PrescriptionChange, typeof ChangeBody | typeof ReissueBody>> = { cease: ChangeBody, cancel: ChangeBody, reissue: ReissueBody };
 
+const DispenseParams = Type.Object({ organization_id: Type.String(), scid: Type.String() });
+const DispenseResponse = SuccessEnvelopeSchema(Type.Object({ scid: Type.String(), dispensing: Dispensing }));
+
 export const prescriptionTestHelpersRoutes: RouteModule<PrescriptionsContext> = (app, prescriptions) => {
+  // A pharmacy's dispense at the sandbox PDS: the next supply of the organization's prescription.
+  app.route({
+    method: 'POST',
+    url: '/v1/test-helpers/organizations/:organization_id/prescriptions/:scid/dispense',
+    config: { auth: { kind: 'bearer', scopes: ['sandbox:prescribe'] } },
+    schema: {
+      summary: 'Sandbox: a pharmacy dispenses the next supply of the prescription (the sandbox PDS counts it; prescription.dispensed goes to subscribed endpoints)',
+      tags: ['sandbox test helpers'],
+      params: DispenseParams,
+      response: { 200: DispenseResponse, ...errorResponses(400, 404, 409, 503) },
+    },
+    handler: async (request, reply) => {
+      const dispensed = await dispenseInSandbox(prescriptions, request.params.scid, principalOf(request).organizationId);
+      return reply.success(200, 'Prescription dispensed at the sandbox PDS', { scid: dispensed.scid, dispensing: dispensed.dispensing });
+    },
+  });
+
   app.route({
     method: 'POST',
     url: helperRouteOf('create'),

@@ -31,13 +31,22 @@ export function legalMetadataOf(row: PrescriptionRow): Prescription['legal_metad
   return { conformance_id: row.conformance_id, prescription_id: row.id, prescriber_hpii: row.prescriber_hpii, organization_hpio: row.organization_hpio };
 }
 
+/** How a prescription is addressed: its SCID, or erx's id while the PDS has not assigned one. */
+export function referenceOf(prescription: Pick<Prescription, 'scid' | 'legal_metadata'>): string {
+  return prescription.scid ?? prescription.legal_metadata.prescription_id;
+}
+
+export function dispensingOf(row: PrescriptionRow): NonNullable<Prescription['dispensing']> {
+  return { supplies_dispensed: Number(row.supplies_dispensed ?? 0), repeats_remaining: Number(row.repeats_remaining ?? 0), last_dispensed_at: row.last_dispensed_at };
+}
+
 export function viewOfPrescription(row: PrescriptionRow, links: { publicUrl: string; secretKey: Buffer }): Prescription {
   const delivery = viewOfDelivery(row);
   const prescription: Prescription = {
     prescription_type: row.prescription_type,
     // A paper prescription has no token, so no token page to link to.
     ...(row.prescription_type === 'ELECTRONIC' ? { url: tokenPageUrl(links.publicUrl, tokenPageKeyOfRow(row, links.secretKey)) } : {}),
-    scid: row.scid,
+    ...(row.scid === null ? {} : { scid: row.scid }),
     status: row.status as Prescription['status'],
     created_date: row.created_at,
     item_name: row.item_name,
@@ -48,6 +57,7 @@ export function viewOfPrescription(row: PrescriptionRow, links: { publicUrl: str
     custom_drug_details: row.custom_product_id === null ? {} : { custom_product_id: row.custom_product_id },
     ...(delivery ? { delivery } : {}),
     legal_metadata: legalMetadataOf(row),
+    ...(row.supplies_dispensed === null ? {} : { dispensing: dispensingOf(row) }),
   };
   const view = prescription as Record<string, unknown>;
   for (const column of OPTIONAL_COLUMNS) if (row[column] !== null) view[column] = row[column];

@@ -110,11 +110,22 @@ export const LegalMetadata = Type.Object(
 );
 export type LegalMetadata = Static<typeof LegalMetadata>;
 
+/** What the PDS reported of the prescription's dispensing (not in the vendor's schema). */
+export const Dispensing = Type.Object(
+  {
+    supplies_dispensed: Type.Integer({ description: 'Supplies a pharmacy dispensed so far: the original supply and each repeat.' }),
+    repeats_remaining: Type.Integer({ description: 'Repeats that may still be dispensed.' }),
+    last_dispensed_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'When the last supply was dispensed; null before the first.' }),
+  },
+  { description: "Not in the vendor's schema: the dispensing the Prescription Delivery Service reported. Present once the PDS accepted an electronic prescription." },
+);
+export type Dispensing = Static<typeof Dispensing>;
+
 export const Prescription = Type.Object({
   prescription_type: StringEnum(PRESCRIPTION_TYPES, { description: 'ELECTRONIC (a token) or PAPER (printed; no url, no delivery).' }),
   url: Optional(Type.String({ description: 'The token page (SCID, medicine and QR code); absent on a paper prescription.' })),
-  scid: Type.String(),
-  status: StringEnum(PRESCRIPTION_STATUSES),
+  scid: Optional(Type.String({ description: 'Assigned by the Prescription Delivery Service: absent while the prescription is Pending (being sent; address it by legal_metadata.prescription_id meanwhile).' })),
+  status: StringEnum(PRESCRIPTION_STATUSES, { description: 'Pending: written, not yet accepted by the PDS (no SCID, no event yet). Error: the PDS refused it, or could not be reached in time (error.description says why).' }),
   created_date: Type.String({ format: 'date-time' }),
   item_name: Type.String(),
   quantity: Type.String(),
@@ -140,6 +151,7 @@ export const Prescription = Type.Object({
   custom_drug_details: Type.Object({ custom_product_id: optionalText() }, { description: 'Empty when the medicine is not a custom drug.' }),
   delivery: Optional(Delivery),
   legal_metadata: LegalMetadata,
+  dispensing: Optional(Dispensing),
   error: Optional(Type.Object({ description: Type.String() }, { description: 'Only when status is Error.' })),
 });
 export type Prescription = Static<typeof Prescription>;

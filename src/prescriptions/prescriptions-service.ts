@@ -31,7 +31,10 @@ import { viewOfPrescription } from './prescription-view.ts';
 import { storedTokenPageKeyOf } from './token-page-keys.ts';
 import type { Prescription } from './prescriptions-schemas.ts';
 import { insertPrescription, takeNextPrescriberScriptNumber, type PrescriptionRow } from './prescriptions-store.ts';
-import { isScidFormat, newScid } from './scid.ts';
+import { isScidFormat, newCheckedScid, NO_PDS_REASON, type PdsSandbox } from '../pds/index.ts';
+import { isUuid } from '../platform/ids.ts';
+import { pdsSubmissions } from './pds-submission-outbox.ts';
+import type { PdsSettings } from './pds-settings.ts';
 
 export interface PrescriptionsContext {
   db: Kysely<Database>;
@@ -53,11 +56,25 @@ export interface PrescriptionsContext {
   conformanceId: string;
   /** The organizations' practice addresses and phones (prescription-authorship.ts). */
   practices: PracticeLookup;
+  /** The Prescription Delivery Service electronic prescriptions are submitted to, and how (pds-submission.ts). */
+  pds: PdsSettings;
+  /** The sandbox PDS's dispense (undefined unless ERX_PDS=simulator). */
+  pdsSandbox: PdsSandbox | undefined;
 }
 
 export function createPrescriptionsContext(
   deps: Pick<Deps, 'database' | 'clock' | 'config' | 'secretKey'>,
-  features: { users: UsersContext; patients: PatientsContext; customDrugs: CustomDrugsContext; pbs: PbsLookup; practices: PracticeLookup; unitOfWork: UnitOfWork; audit: AuditTrail },
+  features: {
+    users: UsersContext;
+    patients: PatientsContext;
+    customDrugs: CustomDrugsContext;
+    pbs: PbsLookup;
+    practices: PracticeLookup;
+    unitOfWork: UnitOfWork;
+    audit: AuditTrail;
+    pds: PdsSettings;
+    pdsSandbox: PdsSandbox | undefined;
+  },
 ): PrescriptionsContext {
   const { config } = deps;
   return { db: deps.database, clock: deps.clock, publicUrl: config.publicUrl, secretKey: deps.secretKey, conformanceId: config.conformanceId, ...features };
@@ -76,8 +93,13 @@ export interface PatientPath {
   patientId: string;
 }
 
-/** A SCID of the wrong form is refused (400) before anything is looked up; any 18 letters and digits are looked up (the vendor's SCIDs carry no check character of ours). */
+/**
+ * A SCID of the wrong form is refused (400) before anything is looked up; any 18 letters and
+ * digits are looked up (the vendor's SCIDs carry no check character of ours). erx's own id of
+ * the prescription (a UUID) is taken too: a Pending prescription has no SCID yet.
+ */
 export function readScid(text: string): string {
+  if (isUuid(text)) return text.toLowerCase();
   const scid = text.toUpperCase();
   if (!isScidFormat(scid)) throw invalidRequest(`${JSON.stringify(text.slice(0, 40))} is not a SCID: 18 letters and digits`);
   return scid;
@@ -106,14 +128,16 @@ export function reservedOf(submitted: SubmittedBody): ReservedValues {
 function newPrescriptionRow(ctx: PrescriptionsContext, draft: PrescriptionDraft, writers: { prescriber: PrescriberProfile; authorship: AuthorshipColumns }, patient: PatientRow, at: string): PrescriptionRow {
   const { prescriber } = writers;
   const id = newId();
+  const electronic = draft.prescriptionType === 'ELECTRONIC';
   return {
     id,
-    scid: newScid(),
+    // An electronic prescription's SCID is the PDS's, once it accepted it; a paper one is numbered by erx (the check character tells them apart).
+    scid: electronic ? null : newCheckedScid(),
     token: storedTokenPageKeyOf(id, ctx.secretKey),
     organization_id: patient.organization_id,
     patient_id: patient.id,
     prescriber_user_id: prescriber.user_id,
-    status: planTransition('create', null).to,
+    status: electronic ? 'Pending' : planTransition('create', null).to,
     prescription_type: draft.prescriptionType,
     ...draft.item,
     quantity: String(draft.quantity),
@@ -136,6 +160,9 @@ function newPrescriptionRow(ctx: PrescriptionsContext, draft: PrescriptionDraft,
     updated_at: at,
     updated_by_user_id: prescriber.user_id,
     ...writers.authorship,
+    supplies_dispensed: null,
+    repeats_remaining: null,
+    last_dispensed_at: null,
   };
 }
 
@@ -144,25 +171,34 @@ const PBS_CODE = new RegExp(TEXT_PATTERNS.pbs_code.pattern, 'i');
 /** Tries with a fresh SCID and token when one collides; 2^88 and 2^128 possibilities make a second try rare. */
 const INSERT_ATTEMPTS = 3;
 
-/** More work a create must commit with (an approved draft settles in the prescription's transaction). */
+/** More work a create must commit with (an approved draft settles in the prescription's transaction); `scid` is erx's id while the PDS has not assigned one. */
 export type AlongsideCreate = (work: Work, created: { scid: string }) => Promise<void>;
 
-/** Inserts the prescription, its event and its audit entry in one transaction; returns the row stored. */
+/**
+ * Inserts the prescription in one transaction; returns the row stored. A paper prescription's
+ * audit entry and event go with it; an electronic one is Pending, its submission to the PDS
+ * recorded beside it, its audit entry, event and token message written once the PDS accepted it
+ * (pds-submission.ts); every failed attempt is audited as prescription.pds_submit.
+ */
 async function insertWithEvent(ctx: PrescriptionsContext, row: PrescriptionRow, patient: PatientRow, reserved: ReservedValues, alongside?: AlongsideCreate): Promise<PrescriptionRow> {
   for (let attempt = 1; ; attempt++) {
     try {
       await ctx.unitOfWork.run(async (work) => {
         await requirePatientStillLive(work.trx, patient);
         row = { ...row, prescriber_script_number: String(await takeNextPrescriberScriptNumber(work.trx, row.prescriber_user_id)) };
-        await alongside?.(work, { scid: row.scid });
+        await alongside?.(work, { scid: row.scid ?? row.id });
         await insertPrescription(work.trx, row);
+        if (row.scid === null) {
+          work.record(pdsSubmissions, { prescriptionId: row.id, organizationId: row.organization_id, reserved });
+          return;
+        }
         await recordPrescriptionAction(ctx, work, 'create', { patient, actorId: row.prescriber_user_id, scid: row.scid, reserved });
         recordTokenMessage(ctx, work, row);
       });
       return row;
     } catch (error) {
       if (!isUniqueViolation(error) || attempt === INSERT_ATTEMPTS) throw error;
-      row = { ...row, scid: newScid() };
+      if (row.scid !== null) row = { ...row, scid: newCheckedScid() };
     }
   }
 }
@@ -241,24 +277,19 @@ export async function refusedAsResult<T>(act: () => Promise<BodyRead<T>>): Promi
   }
 }
 
-/** Creates an Active prescription for the path patient, prescribed by the path user; a refused body is a 422, a refused action a 409. */
-export async function prescribe(ctx: PrescriptionsContext, caller: PrescribingCaller, ids: PatientPath, submitted: SubmittedBody): Promise<Prescription> {
-  return valueOrRefuse(await readAndPrescribe(ctx, caller, ids, submitted));
-}
-
-/** As prescribe, for the portal: a refused body or action is its result (PrescribingResult). */
-export async function prescribeOrRefuse(ctx: PrescriptionsContext, caller: PrescribingCaller, ids: PatientPath, submitted: SubmittedBody): Promise<PrescribingResult<Prescription>> {
-  return refusedAsResult(() => readAndPrescribe(ctx, caller, ids, submitted));
-}
-
-/** The create path of every entry point (the API, the portal, an approved draft): a refused body is returned as its field errors, a refused action (409) thrown. */
-export async function readAndPrescribe(
+/**
+ * Writes the prescription every entry point creates (the API, the portal, an approved draft),
+ * as prescription-create.ts asks: a refused body is returned as its field errors, a refused
+ * action (409) thrown. An electronic one is written Pending; prescription-create.ts waits for
+ * the PDS's answer.
+ */
+export async function writePrescription(
   ctx: PrescriptionsContext,
   caller: PrescribingCaller,
   ids: PatientPath,
   submitted: SubmittedBody,
   alongside?: AlongsideCreate,
-): Promise<BodyRead<Prescription>> {
+): Promise<BodyRead<PrescriptionRow>> {
   const { prescriber, patient } = await requirePrescriberAndPatient(ctx, caller, ids);
   const read = await judgePrescribeBody(ctx, { organizationId: caller.organizationId, prescriberId: prescriber.user_id }, patient, submitted);
   if (!read.ok) return read;
@@ -266,6 +297,7 @@ export async function readAndPrescribe(
   let practice: OrganizationPractice;
   try {
     requireReadyPrescriber(prescriber);
+    if (draft.prescriptionType === 'ELECTRONIC' && ctx.pds.port.name === 'none') throw new ApiError('CONFLICT', `${NO_PDS_REASON}. Write it with prescription_type PAPER`);
     practice = await requireCompletePractice(ctx, caller.organizationId);
   } catch (error) {
     await noteRefusedAction(ctx, 'create', { patient, prescriberId: prescriber.user_id }, error);
@@ -273,6 +305,5 @@ export async function readAndPrescribe(
   }
   const at = ctx.clock.now().toISOString();
   const writers = { prescriber, authorship: authorshipColumnsOf(ctx.conformanceId, prescriber, practice) };
-  const row = await insertWithEvent(ctx, newPrescriptionRow(ctx, draft, writers, patient, at), patient, reservedOf(submitted), alongside);
-  return { ok: true, value: viewOfPrescription(row, ctx) };
+  return { ok: true, value: await insertWithEvent(ctx, newPrescriptionRow(ctx, draft, writers, patient, at), patient, reservedOf(submitted), alongside) };
 }

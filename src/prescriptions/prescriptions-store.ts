@@ -6,6 +6,7 @@ import type { Database, PrescriptionsTable } from '../platform/db/database-schem
 import type { PrescriptionStatus } from '../platform/db/stored-values.ts';
 import type { Awaitable } from '../platform/awaitable.ts';
 import { precompileQuery } from '../platform/db/precompiled-query.ts';
+import { isUuid } from '../platform/ids.ts';
 import type { PagePosition } from './prescription-paging.ts';
 
 export type PrescriptionRow = Selectable<PrescriptionsTable>;
@@ -30,11 +31,12 @@ export async function takeNextPrescriberScriptNumber(trx: Kysely<Database>, pres
   return Number(row.last_number);
 }
 
+/** By SCID, or by erx's id (a UUID: a Pending prescription has no SCID yet). */
 export async function findPrescriptionOfPatient(db: Kysely<Database>, organizationId: string, patientId: string, scid: string): Promise<PrescriptionRow | undefined> {
   return db
     .selectFrom('prescriptions')
     .selectAll()
-    .where('scid', '=', scid)
+    .where(isUuid(scid) ? 'id' : 'scid', '=', scid)
     .where('organization_id', '=', organizationId)
     .where('patient_id', '=', patientId)
     .executeTakeFirst();
@@ -43,6 +45,22 @@ export async function findPrescriptionOfPatient(db: Kysely<Database>, organizati
 /** The organization's prescription with this id (erx's own unique id), whatever its patient. */
 export async function findPrescriptionById(db: Kysely<Database>, organizationId: string, id: string): Promise<PrescriptionRow | undefined> {
   return db.selectFrom('prescriptions').selectAll().where('id', '=', id).where('organization_id', '=', organizationId).executeTakeFirst();
+}
+
+/** The prescription with this SCID, within an organization when one is named (the sandbox's dispense). */
+export async function findPrescriptionByScid(db: Kysely<Database>, scid: string, organizationId?: string): Promise<PrescriptionRow | undefined> {
+  let query = db.selectFrom('prescriptions').selectAll().where('scid', '=', scid);
+  if (organizationId !== undefined) query = query.where('organization_id', '=', organizationId);
+  return query.executeTakeFirst();
+}
+
+/** What a PDS submission may have changed of a prescription since it was written. */
+export async function findSubmissionColumns(db: Kysely<Database>, id: string) {
+  return db
+    .selectFrom('prescriptions')
+    .select(['status', 'scid', 'error_description', 'updated_at', 'supplies_dispensed', 'repeats_remaining', 'last_dispensed_at'])
+    .where('id', '=', id)
+    .executeTakeFirst();
 }
 
 /** The prescription whose token page this is, by the forms its key may be stored in (no tenant to scope by). */

@@ -18,6 +18,7 @@ import {
   replayPartnerEvent,
   rotatePartnerSecret,
   setPartnerEndpoint,
+  setPartnerEventTypes,
   showPartnerEndpoint,
   showPartnerEvent,
 } from './partner-webhooks.ts';
@@ -37,7 +38,10 @@ const EndpointView = Loose({
   standard_webhooks: Type.Boolean({ description: 'Whether deliveries carry webhook-id, webhook-timestamp and webhook-signature; false for a secret issued before them: rotate to upgrade.' }),
   previous_secret_valid_until: Nullable(Type.String()),
   deliveries: Type.Object({ pending: Type.Integer(), delivered: Type.Integer(), failed: Type.Integer() }),
+  event_types: Type.Array(Type.String(), { description: "The event types the endpoint receives; by default the vendor's four." }),
 });
+const EventTypesSet = Type.Object({ partner_id: Type.String(), event_types: Type.Array(Type.String()) });
+const SetEventTypesBody = Type.Object({ event_types: Type.Array(Type.String({ maxLength: 64 }), { minItems: 1, maxItems: 20 }) }, { additionalProperties: false });
 const EndpointSet = Loose({ partner_id: Type.String(), webhook_url: Type.String(), previous_url: Nullable(Type.String()), webhook_secret: Nullable(Type.String()) });
 const SecretRotated = Loose({ partner_id: Type.String(), webhook_secret: Type.String({ description: 'Shown once.' }), previous_secret_valid_until: Nullable(Type.String()) });
 const PingResult = Loose({ partner_id: Type.String(), url: Type.String(), event_id: Type.String(), status_code: NullableInt, latency_ms: Type.Integer(), ok: Type.Boolean(), outcome: Type.String(), detail: Nullable(Type.String()) });
@@ -112,6 +116,14 @@ function register(app: App, ctx: WebhooksContext): void {
     '/v1/partner/webhook-endpoint',
     { config: { auth }, schema: { summary: 'Register or change the endpoint URL (https and public addresses in production); the first registration shows its secret once', tags, body: SetEndpointBody, response: responses(EndpointSet) } },
     async (request, reply) => reply.success(200, 'Webhook endpoint set', await answering(() => setPartnerEndpoint(ctx, partnerOf(request), request.body.url))),
+  );
+  app.put(
+    '/v1/partner/webhook-endpoint/event-types',
+    {
+      config: { auth },
+      schema: { summary: "Choose the event types the endpoint receives (default: the vendor's four; add prescription.dispensed to hear of dispenses)", tags, body: SetEventTypesBody, response: responses(EventTypesSet) },
+    },
+    async (request, reply) => reply.success(200, 'Webhook event types set', await answering(() => setPartnerEventTypes(ctx, partnerOf(request), request.body.event_types))),
   );
   app.post(
     '/v1/partner/webhook-endpoint/rotate-secret',

@@ -2,6 +2,7 @@
 // built on the same service functions as the operator's CLI, limited to the calling partner
 // (an event of another partner is "not found", as an unknown one is) and audited as the
 // partner's own (partner.* actions, actor kind partner from the request's scope).
+import { setSubscribedEventTypes } from './webhook-event-subscriptions.ts';
 import { rotateWebhookSecret, setWebhookEndpoint, showWebhookEndpoint } from './webhook-endpoints.ts';
 import { listWebhookAttempts, parseEventFilter, replayWebhookEvents, summarizeEvent, type EventSummary } from './webhook-history.ts';
 import { findEvents, listEventsWithLatestDelivery } from './webhook-history-store.ts';
@@ -21,6 +22,8 @@ export class PartnerEventNotFound extends WebhooksError {}
 export const showPartnerEndpoint = (ctx: WebhooksContext, partnerId: string) => showWebhookEndpoint(ctx, partnerId);
 
 export const setPartnerEndpoint = (ctx: WebhooksContext, partnerId: string, url: string) => setWebhookEndpoint(ctx, partnerId, url, 'partner');
+
+export const setPartnerEventTypes = (ctx: WebhooksContext, partnerId: string, types: readonly string[]) => setSubscribedEventTypes(ctx, partnerId, types, 'partner');
 
 export function rotatePartnerSecret(ctx: WebhooksContext, partnerId: string, overlapHours: number = PARTNER_OVERLAP_HOURS.default) {
   if (!Number.isInteger(overlapHours) || overlapHours < 0 || overlapHours > PARTNER_OVERLAP_HOURS.max) {

@@ -2,6 +2,7 @@
 // under the operating mode's rules, its secret (issued once, `whsec_` + standard base64 of 32
 // random bytes, see webhook-signature.ts; stored encrypted, never shown again), rotation with an
 // overlap during which both secrets sign, and disabling (deliveries wait until it is enabled).
+import { readSubscribedEventTypes } from './webhook-event-subscriptions.ts';
 import type { Kysely } from 'kysely';
 import { auditRecords } from '../audit/index.ts';
 import type { Database } from '../platform/db/database-schema.ts';
@@ -134,6 +135,8 @@ export interface EndpointView {
   standard_webhooks: boolean;
   previous_secret_valid_until: string | null;
   deliveries: { pending: number; delivered: number; failed: number };
+  /** The event types the endpoint receives (webhook-event-subscriptions.ts). */
+  event_types: string[];
 }
 
 /** What an operator may see of an endpoint: never a secret. */
@@ -149,6 +152,7 @@ export async function showWebhookEndpoint(ctx: WebhooksContext, partnerId: strin
     standard_webhooks: row.webhook_secret_encrypted !== null && isStandardWebhooksSecret(decryptSecret(row.webhook_secret_encrypted, ctx.secretKey)),
     previous_secret_valid_until: previousUntil && previousUntil > ctx.clock.now().toISOString() ? previousUntil : null,
     deliveries: { pending: counts.pending ?? 0, delivered: counts.delivered ?? 0, failed: counts.failed ?? 0 },
+    event_types: [...(await readSubscribedEventTypes(ctx.db, partnerId))],
   };
 }
 

@@ -32,7 +32,7 @@ export class WebhooksError extends Error {
 export type WebhookActor = 'operator' | 'partner';
 
 /** The audit action of a webhook change made by `by`. */
-export function webhookAction<A extends 'webhook_endpoint_set' | 'webhook_secret_rotate' | 'webhook_replay' | 'webhook_ping'>(by: WebhookActor, action: A): `admin.${A}` | `partner.${A}` {
+export function webhookAction<A extends 'webhook_endpoint_set' | 'webhook_secret_rotate' | 'webhook_replay' | 'webhook_ping' | 'webhook_event_types_set'>(by: WebhookActor, action: A): `admin.${A}` | `partner.${A}` {
   return by === 'partner' ? `partner.${action}` : `admin.${action}`;
 }
 

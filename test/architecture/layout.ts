@@ -14,14 +14,14 @@ export const FEATURES = ['audit', 'auth', 'controlled-medicines', 'custom-drugs'
  * two foundations that have one. Tests and the bench may import their own files too
  * (MAY_PASS_FACES in import-graph.ts); a face exports only what src/ and scripts/ use.
  */
-export const FACED = [...FEATURES, 'hi-service', 'identifiers'];
+export const FACED = [...FEATURES, 'hi-service', 'pds', 'identifiers'];
 
 /** Bottom first: a file may import its own rung and the rungs below, never one above. */
 export const LAYERS: Layer[] = [
   // The partners' client stands alone: it imports nothing of erx (its types are generated).
   { name: 'partner client package', paths: ['packages/erx-client/src/'] },
   { name: 'foundation', paths: ['src/platform/', 'src/identifiers/', 'src/config.ts', 'src/config-settings.ts', 'migrations/'] },
-  { name: 'outside-service ports', paths: ['src/hi-service/'] },
+  { name: 'outside-service ports', paths: ['src/hi-service/', 'src/pds/'] },
   { name: 'what features are built from', paths: ['src/deps.ts', 'src/route-module.ts'] },
   { name: 'features', paths: FEATURES.map((feature) => `src/${feature}/`) },
   { name: 'composition root', paths: ['src/features.ts'] },

@@ -4,8 +4,8 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { bearer, call, requestToken, tokenHeaders } from '../given.ts';
 import type { TestApp } from '../test-app.ts';
+import { newScid } from '../../src/pds/pds-scid.ts';
 import { SANDBOX_PHARMACIES } from '../../src/prescriptions/index.ts';
-import { newScid } from '../../src/prescriptions/scid.ts';
 import { givenCatalogDrugs, givenUserDrug, validDrug } from '../custom-drugs/custom-drugs-given.ts';
 import { givenImportedPatient, patientBody, DEMO } from '../patients/patients-given.ts';
 import { givenClinic, givenPrescription, prescriptionsClient, prescriptionsPath, type Clinic } from '../prescriptions/prescriptions-given.ts';

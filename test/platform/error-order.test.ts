@@ -3,7 +3,7 @@
 // that names a resource that does not exist answers 404 whatever its body holds.
 import { describe, expect, it } from 'vitest';
 import type { RouteCatalogEntry } from '../../src/auth/index.ts';
-import { newScid } from '../../src/prescriptions/scid.ts';
+import { newScid } from '../../src/pds/pds-scid.ts';
 import { call, useTestApp } from '../given.ts';
 
 const { t, c } = useTestApp({});

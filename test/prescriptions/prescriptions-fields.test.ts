@@ -27,7 +27,7 @@ const VENDOR_PRESCRIPTION_PROPERTIES = [
 ].sort();
 
 /** What erx answers beside the vendor's properties: the script's legal metadata (PBS regulations s41A). */
-const ERX_PRESCRIPTION_PROPERTIES = ['legal_metadata'];
+const ERX_PRESCRIPTION_PROPERTIES = ['dispensing', 'legal_metadata'];
 const ANSWERED_PROPERTIES = [...VENDOR_PRESCRIPTION_PROPERTIES, ...ERX_PRESCRIPTION_PROPERTIES].sort();
 
 const { t, c, api } = useTestApp({}, async (t) => {

@@ -4,7 +4,8 @@
 import { DEMO_HPIO, DEMO_PRESCRIBER_DETAILS } from '../../src/onboarding/sandbox-seed.ts';
 import { describe, expect, it } from 'vitest';
 import { PRESCRIPTION_CHANGES } from '../../src/prescriptions/index.ts';
-import { isValidScid } from '../../src/prescriptions/scid.ts';
+import { isScidFormat } from '../../src/pds/index.ts';
+import { isValidScid } from '../../src/pds/pds-scid.ts';
 import { auditEntriesAfter, lastAuditSeq } from '../audit/audit-helpers.ts';
 import { snapshotDatabase } from '../database-snapshot.ts';
 import { useTestApp } from '../given.ts';
@@ -36,7 +37,10 @@ describe('create', () => {
     expect(response.statusCode).toBe(201);
     expect(response.json()).toMatchObject({ success: true, statusCode: 201, code: 'SUCCESS', message: 'Prescription created successfully' });
     const data = response.json().data;
-    expect(isValidScid(data.scid)).toBe(true);
+    // The SCID is the PDS's (the sandbox simulator's, in the eRx format: no erx check character), and the PDS holds the script.
+    expect(isScidFormat(data.scid) && !isValidScid(data.scid)).toBe(true);
+    const held = await t.deps.database.selectFrom('pds_simulator_scripts').select(['scid', 'unique_id']).where('unique_id', '=', data.legal_metadata.prescription_id).execute();
+    expect(held).toEqual([{ scid: data.scid, unique_id: data.legal_metadata.prescription_id }]);
     expect(data).toEqual({
       prescription_type: 'ELECTRONIC',
       url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:3000\/tokens\/[A-Za-z0-9_-]{22}$/),
@@ -62,6 +66,7 @@ describe('create', () => {
         prescriber_hpii: DEMO_PRESCRIBER_DETAILS.hpii_number,
         organization_hpio: DEMO_HPIO,
       },
+      dispensing: { supplies_dispensed: 0, repeats_remaining: 1, last_dispensed_at: null },
     });
   });
 });

@@ -11,10 +11,11 @@ import { DEMO_HPIO } from '../../src/onboarding/sandbox-seed.ts';
 import { createUnitOfWork, type RecordSink } from '../../src/platform/db/unit-of-work.ts';
 import { TRANSITIONS, type PrescriptionsContext } from '../../src/prescriptions/index.ts';
 import { changePrescription } from '../../src/prescriptions/prescription-changes.ts';
-import { prescribe } from '../../src/prescriptions/prescriptions-service.ts';
+import { prescribe } from '../../src/prescriptions/prescription-create.ts';
 import { PRESCRIPTION_ACTIONS } from '../../src/prescriptions/prescription-lifecycle.ts';
 import { createTokenMessageOutbox } from '../../src/token-delivery/index.ts';
 import { createWebhookOutbox } from '../../src/webhooks/index.ts';
+import { createPdsSubmissionOutbox } from '../../src/prescriptions/index.ts';
 import { snapshotDatabase } from '../database-snapshot.ts';
 import { bearer, givenPartner, requestToken, useTestApp } from '../given.ts';
 import { givenClinic, givenPatient, givenPrescription, givenSecondPrescriber, outboxEvents, prescribeBody, prescriptionsClient, send } from './prescriptions-given.ts';
@@ -109,11 +110,12 @@ function failAfterEventInsert() {
       return args.result;
     },
   };
-  const failingAfterAppend = <R>(sink: RecordSink<R>): RecordSink<R> => ({
+  /** `sink` failing after its write; `unseen`: the table it writes without the plugin seeing it (the audit trail's). */
+  const failingAfterAppend = <R>(sink: RecordSink<R>, unseen?: string): RecordSink<R> => ({
     ...sink,
     async write(trx, records) {
       await sink.write(trx, records);
-      seen.push('InsertQueryNode:audit_entries');
+      if (unseen) seen.push(`InsertQueryNode:${unseen}`);
       throw new Error('injected failure before COMMIT');
     },
   });
@@ -137,19 +139,31 @@ describe('the transactional outbox', () => {
     const failing = failAfterEventInsert();
     const db = t.deps.database.withPlugin(failing.plugin);
     // The sinks write with the transaction they are handed: the failing one's.
-    const sinks = [createWebhookOutbox(t.deps), createTokenMessageOutbox(t.deps), failing.failingAfterAppend(createAuditTrail(t.deps))];
+    // The last sink a change writes to fails after its write: the audit trail's, or for a create (whose audit entry waits for the PDS) the PDS submission's.
+    const pdsOutbox = createPdsSubmissionOutbox(t.deps);
+    const audit = createAuditTrail(t.deps);
+    const sinks =
+      action === 'create'
+        ? [createWebhookOutbox(t.deps), createTokenMessageOutbox(t.deps), audit, failing.failingAfterAppend(pdsOutbox)]
+        : [createWebhookOutbox(t.deps), createTokenMessageOutbox(t.deps), pdsOutbox, failing.failingAfterAppend(audit, 'audit_entries')];
     const ctx: PrescriptionsContext = { ...t.features.prescriptions, db, unitOfWork: createUnitOfWork(db, sinks, t.deps.logger) };
     const body = { value: action === 'reissue' ? { delivery: { method: 'EMAIL', recipient_type: 'PATIENT' } } : action === 'create' ? prescribeBody() : {}, issues: [] };
     const before = await snapshotDatabase(t.deps.database);
     const run = scid ? changePrescription(ctx, principal(), { ...ids(), scid }, action as 'cease', body) : prescribe(ctx, principal(), ids(), body);
     await expect(run).rejects.toThrow('injected failure before COMMIT');
-    // The change was made, the event, the token message (a create's or a reissue's) and the audit entry written, in that order, before the failure...
-    const writes = failing.seen.filter((statement) => /prescriptions|webhook_events|token_messages|audit_entries/.test(statement));
-    const message = action === 'create' || action === 'reissue' ? ['InsertQueryNode:token_messages'] : [];
-    const expected = [action === 'create' ? 'InsertQueryNode:prescriptions' : 'UpdateQueryNode:prescriptions', 'InsertQueryNode:webhook_events', ...message, 'InsertQueryNode:audit_entries'];
+    // The change was made, the event, the token message (a reissue's) and the audit entry written, in that order, before the failure;
+    // a create writes the Pending prescription and its PDS submission (its event and token message wait for the PDS's acceptance)...
+    const writes = failing.seen.filter((statement) => /prescriptions|webhook_events|token_messages|pds_submissions|audit_entries/.test(statement));
+    const message = action === 'reissue' ? ['InsertQueryNode:token_messages'] : [];
+    const expected =
+      action === 'create'
+        ? ['InsertQueryNode:prescriptions', 'InsertQueryNode:pds_submissions']
+        : ['UpdateQueryNode:prescriptions', 'InsertQueryNode:webhook_events', ...message, 'InsertQueryNode:audit_entries'];
     expect(writes.slice(-expected.length)).toEqual(expected);
-    // ...and none survived it.
-    expect(await snapshotDatabase(t.deps.database)).toEqual(before);
+    // ...and none survived it (the PDS's own records are not erx's: a cease or cancel it confirmed stays confirmed there).
+    const { pds_simulator_scripts: _pdsAfter, ...after } = await snapshotDatabase(t.deps.database);
+    const { pds_simulator_scripts: _pdsBefore, ...unchanged } = before;
+    expect(after).toEqual(unchanged);
   });
 
   it('commits the change and its event together when nothing fails', async () => {

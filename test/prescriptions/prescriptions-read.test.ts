@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { SCOPES } from '../../src/auth/index.ts';
 import { encodeLastKey } from '../../src/prescriptions/prescription-paging.ts';
-import { isValidScid } from '../../src/prescriptions/scid.ts';
+import { isValidScid } from '../../src/pds/pds-scid.ts';
 import { bearer, requestToken, useTestApp } from '../given.ts';
 import { givenClinic, givenPatient, givenPrescription, prescriptionsClient, send } from './prescriptions-given.ts';
 

@@ -18,6 +18,7 @@ import { portalFormIdsColumns, portalSessionsColumns, prescriptionDraftsColumns,
 import { auditChainColumns, auditEntriesColumns, securityAlertsColumns } from './audit-tables.ts';
 import { mfaChallengesColumns, mfaFactorsColumns, mfaFailuresColumns, mfaRecoveryCodesColumns } from './mfa-tables.ts';
 import { pbsItemsColumns, pbsItemWordsColumns, pbsSchedulesColumns } from './medicine-tables.ts';
+import { pdsSimulatorScriptsColumns, pdsSubmissionsColumns } from './pds-tables.ts';
 import { rtpmChecksColumns } from './rtpm-tables.ts';
 import { prescriberScriptNumbersColumns, prescriptionsColumns, tokenMessagesColumns } from './prescription-tables.ts';
 
@@ -39,6 +40,8 @@ const partnersColumns = {
   webhook_previous_secret_expires_at: time().orNull(),
   /** Origins allowed to frame the portal for this partner's users (JSON list; '[]': none). */
   frame_origins: json().withDefault(),
+  /** The event types its endpoint receives (JSON list, migration 0062); null: the vendor's four. */
+  webhook_event_types: json().orNull(),
 } as const;
 
 const organizationsColumns = {
@@ -230,6 +233,8 @@ export const TABLES = {
   prescriber_script_numbers: prescriberScriptNumbersColumns,
   prescription_drafts: prescriptionDraftsColumns,
   token_messages: tokenMessagesColumns,
+  pds_simulator_scripts: pdsSimulatorScriptsColumns,
+  pds_submissions: pdsSubmissionsColumns,
   mfa_factors: mfaFactorsColumns,
   mfa_recovery_codes: mfaRecoveryCodesColumns,
   mfa_challenges: mfaChallengesColumns,

@@ -27,6 +27,10 @@ import * as webhookEventCommitXid from '../../../migrations/0021-webhook-event-c
 import * as organizationPractice from '../../../migrations/0040-organization-practice.ts';
 import * as prescriptionLegalIdentity from '../../../migrations/0041-prescription-legal-identity.ts';
 import * as paperPrescriptions from '../../../migrations/0042-paper-prescriptions.ts';
+import * as pdsSimulator from '../../../migrations/0059-pds-simulator.ts';
+import * as pdsSubmissions from '../../../migrations/0060-pds-submissions.ts';
+import * as prescriptionDispensing from '../../../migrations/0061-prescription-dispensing.ts';
+import * as webhookEventTypes from '../../../migrations/0062-webhook-event-types.ts';
 import * as securityAlerts from '../../../migrations/0046-security-alerts.ts';
 import * as webhookAttemptGuarded from '../../../migrations/0047-webhook-attempt-guarded.ts';
 import * as prescriberMfa from '../../../migrations/0053-prescriber-mfa.ts';
@@ -56,6 +60,10 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0040-organization-practice': organizationPractice,
   '0041-prescription-legal-identity': prescriptionLegalIdentity,
   '0042-paper-prescriptions': paperPrescriptions,
+  '0059-pds-simulator': pdsSimulator,
+  '0060-pds-submissions': pdsSubmissions,
+  '0061-prescription-dispensing': prescriptionDispensing,
+  '0062-webhook-event-types': webhookEventTypes,
   '0046-security-alerts': securityAlerts,
   '0047-webhook-attempt-guarded': webhookAttemptGuarded,
   '0053-prescriber-mfa': prescriberMfa,

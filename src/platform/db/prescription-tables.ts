@@ -9,7 +9,8 @@ import { AUSTRALIAN_STATES, DELIVERY_METHODS, PRESCRIPTION_STATUSES, PRESCRIPTIO
  */
 export const prescriptionsColumns = {
   id: text(),
-  scid: text(),
+  /** Assigned by the PDS: null while the prescription is Pending (migration 0060). */
+  scid: text().orNull(),
   /** The secret part of the token page's address (/tokens/{token}). */
   token: text(),
   organization_id: text(),
@@ -66,6 +67,10 @@ export const prescriptionsColumns = {
   practice_state: oneOf(AUSTRALIAN_STATES).orNull(),
   practice_postcode: text().orNull(),
   practice_phone: text().orNull(),
+  /** The dispensing the PDS reported (migration 0061); null before the PDS accepted it, and on paper. */
+  supplies_dispensed: integer().orNull(),
+  repeats_remaining: integer().orNull(),
+  last_dispensed_at: time().orNull(),
 } as const;
 
 /** The last prescriber_script_number each prescriber was given (migration 0017). */

@@ -6,7 +6,8 @@
 export const AUSTRALIAN_STATES = ['NSW', 'VIC', 'QLD', 'WA', 'SA', 'TAS', 'ACT', 'NT'] as const;
 export type AustralianState = (typeof AUSTRALIAN_STATES)[number];
 
-export const PRESCRIPTION_STATUSES = ['Active', 'Ceased', 'Cancelled', 'Error'] as const;
+/** Pending: written, not yet accepted by the PDS (no SCID); Error: the PDS refused it, or could not be reached in time. */
+export const PRESCRIPTION_STATUSES = ['Pending', 'Active', 'Ceased', 'Cancelled', 'Error'] as const;
 export type PrescriptionStatus = (typeof PRESCRIPTION_STATUSES)[number];
 
 /** ELECTRONIC: its token goes to the patient or a pharmacy; PAPER: printed and handed over (no token). One for a prescription's whole life. */

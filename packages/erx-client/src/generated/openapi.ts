@@ -6891,6 +6891,15 @@ export interface paths {
                                         /** @enum {string} */
                                         recipient_type: "PATIENT" | "PHARMACY";
                                     };
+                                    /** @description Not in the vendor's schema: the dispensing the Prescription Delivery Service reported. Present once the PDS accepted an electronic prescription. */
+                                    dispensing?: {
+                                        /** @description When the last supply was dispensed; null before the first. */
+                                        last_dispensed_at: string | null;
+                                        /** @description Repeats that may still be dispensed. */
+                                        repeats_remaining: number;
+                                        /** @description Supplies a pharmacy dispensed so far: the original supply and each repeat. */
+                                        supplies_dispensed: number;
+                                    };
                                     doctor_notes?: string;
                                     emergency_supply?: boolean;
                                     /** @description Only when status is Error. */
@@ -6939,11 +6948,15 @@ export interface paths {
                                     repeat_intervals?: string;
                                     route_administration?: string;
                                     schedule_number?: string;
-                                    scid: string;
+                                    /** @description Assigned by the Prescription Delivery Service: absent while the prescription is Pending (being sent; address it by legal_metadata.prescription_id meanwhile). */
+                                    scid?: string;
                                     /** @description The pharmacy_id of the pharmacy the token was sent to (delivery to a pharmacy). */
                                     send_to_pharmacy?: string;
-                                    /** @enum {string} */
-                                    status: "Active" | "Ceased" | "Cancelled" | "Error";
+                                    /**
+                                     * @description Pending: written, not yet accepted by the PDS (no SCID, no event yet). Error: the PDS refused it, or could not be reached in time (error.description says why).
+                                     * @enum {string}
+                                     */
+                                    status: "Pending" | "Active" | "Ceased" | "Cancelled" | "Error";
                                     unlisted_item_repat_authority?: boolean;
                                     unusual_dose_flag?: boolean;
                                     unusual_qty_flag?: boolean;
@@ -7266,6 +7279,15 @@ export interface paths {
                                         /** @enum {string} */
                                         recipient_type: "PATIENT" | "PHARMACY";
                                     };
+                                    /** @description Not in the vendor's schema: the dispensing the Prescription Delivery Service reported. Present once the PDS accepted an electronic prescription. */
+                                    dispensing?: {
+                                        /** @description When the last supply was dispensed; null before the first. */
+                                        last_dispensed_at: string | null;
+                                        /** @description Repeats that may still be dispensed. */
+                                        repeats_remaining: number;
+                                        /** @description Supplies a pharmacy dispensed so far: the original supply and each repeat. */
+                                        supplies_dispensed: number;
+                                    };
                                     doctor_notes?: string;
                                     emergency_supply?: boolean;
                                     /** @description Only when status is Error. */
@@ -7314,11 +7336,15 @@ export interface paths {
                                     repeat_intervals?: string;
                                     route_administration?: string;
                                     schedule_number?: string;
-                                    scid: string;
+                                    /** @description Assigned by the Prescription Delivery Service: absent while the prescription is Pending (being sent; address it by legal_metadata.prescription_id meanwhile). */
+                                    scid?: string;
                                     /** @description The pharmacy_id of the pharmacy the token was sent to (delivery to a pharmacy). */
                                     send_to_pharmacy?: string;
-                                    /** @enum {string} */
-                                    status: "Active" | "Ceased" | "Cancelled" | "Error";
+                                    /**
+                                     * @description Pending: written, not yet accepted by the PDS (no SCID, no event yet). Error: the PDS refused it, or could not be reached in time (error.description says why).
+                                     * @enum {string}
+                                     */
+                                    status: "Pending" | "Active" | "Ceased" | "Cancelled" | "Error";
                                     unlisted_item_repat_authority?: boolean;
                                     unusual_dose_flag?: boolean;
                                     unusual_qty_flag?: boolean;
@@ -8841,6 +8867,8 @@ export interface paths {
                                     pending: number;
                                 };
                                 enabled: boolean;
+                                /** @description The event types the endpoint receives; by default the vendor's four. */
+                                event_types: string[];
                                 partner_id: string;
                                 previous_secret_valid_until: string | null;
                                 secret_issued_at: string | null;
@@ -9110,6 +9138,278 @@ export interface paths {
                                 webhook_url: string;
                             } & {
                                 [key: string]: unknown;
+                            };
+                            message: string;
+                            requestId: string;
+                            statusCode: number;
+                            /** @enum {boolean} */
+                            success: true;
+                            /** Format: date-time */
+                            timestamp: string;
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: {
+                                detail: string;
+                                instance?: string;
+                                title: string;
+                                type: string;
+                                validation?: {
+                                    code: string;
+                                    field: string;
+                                    message: string;
+                                }[];
+                            };
+                            meta: {
+                                apiVersion: string;
+                            };
+                            requestId: string;
+                            statusCode: number;
+                            /** @enum {boolean} */
+                            success: false;
+                            /** Format: date-time */
+                            timestamp: string;
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: {
+                                detail: string;
+                                instance?: string;
+                                title: string;
+                                type: string;
+                                validation?: {
+                                    code: string;
+                                    field: string;
+                                    message: string;
+                                }[];
+                            };
+                            meta: {
+                                apiVersion: string;
+                            };
+                            requestId: string;
+                            statusCode: number;
+                            /** @enum {boolean} */
+                            success: false;
+                            /** Format: date-time */
+                            timestamp: string;
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: {
+                                detail: string;
+                                instance?: string;
+                                title: string;
+                                type: string;
+                                validation?: {
+                                    code: string;
+                                    field: string;
+                                    message: string;
+                                }[];
+                            };
+                            meta: {
+                                apiVersion: string;
+                            };
+                            requestId: string;
+                            statusCode: number;
+                            /** @enum {boolean} */
+                            success: false;
+                            /** Format: date-time */
+                            timestamp: string;
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: {
+                                detail: string;
+                                instance?: string;
+                                title: string;
+                                type: string;
+                                validation?: {
+                                    code: string;
+                                    field: string;
+                                    message: string;
+                                }[];
+                            };
+                            meta: {
+                                apiVersion: string;
+                            };
+                            requestId: string;
+                            statusCode: number;
+                            /** @enum {boolean} */
+                            success: false;
+                            /** Format: date-time */
+                            timestamp: string;
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: {
+                                detail: string;
+                                instance?: string;
+                                title: string;
+                                type: string;
+                                validation?: {
+                                    code: string;
+                                    field: string;
+                                    message: string;
+                                }[];
+                            };
+                            meta: {
+                                apiVersion: string;
+                            };
+                            requestId: string;
+                            statusCode: number;
+                            /** @enum {boolean} */
+                            success: false;
+                            /** Format: date-time */
+                            timestamp: string;
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: {
+                                detail: string;
+                                instance?: string;
+                                title: string;
+                                type: string;
+                                validation?: {
+                                    code: string;
+                                    field: string;
+                                    message: string;
+                                }[];
+                            };
+                            meta: {
+                                apiVersion: string;
+                            };
+                            requestId: string;
+                            statusCode: number;
+                            /** @enum {boolean} */
+                            success: false;
+                            /** Format: date-time */
+                            timestamp: string;
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: {
+                                detail: string;
+                                instance?: string;
+                                title: string;
+                                type: string;
+                                validation?: {
+                                    code: string;
+                                    field: string;
+                                    message: string;
+                                }[];
+                            };
+                            meta: {
+                                apiVersion: string;
+                            };
+                            requestId: string;
+                            statusCode: number;
+                            /** @enum {boolean} */
+                            success: false;
+                            /** Format: date-time */
+                            timestamp: string;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/partner/webhook-endpoint/event-types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Choose the event types the endpoint receives (default: the vendor's four; add prescription.dispensed to hear of dispenses) */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        event_types: string[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            data: {
+                                event_types: string[];
+                                partner_id: string;
                             };
                             message: string;
                             requestId: string;
@@ -11369,6 +11669,348 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/test-helpers/organizations/{organization_id}/prescriptions/{scid}/dispense": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sandbox: a pharmacy dispenses the next supply of the prescription (the sandbox PDS counts it; prescription.dispensed goes to subscribed endpoints)
+         * @description Scope: sandbox:prescribe.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    organization_id: string;
+                    scid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            data: {
+                                /** @description Not in the vendor's schema: the dispensing the Prescription Delivery Service reported. Present once the PDS accepted an electronic prescription. */
+                                dispensing: {
+                                    /** @description When the last supply was dispensed; null before the first. */
+                                    last_dispensed_at: string | null;
+                                    /** @description Repeats that may still be dispensed. */
+                                    repeats_remaining: number;
+                                    /** @description Supplies a pharmacy dispensed so far: the original supply and each repeat. */
+                                    supplies_dispensed: number;
+                                };
+                                scid: string;
+                            };
+                            message: string;
+                            requestId: string;
+                            statusCode: number;
+                            /** @enum {boolean} */
+                            success: true;
+                            /** Format: date-time */
+                            timestamp: string;
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: {
+                                detail: string;
+                                instance?: string;
+                                title: string;
+                                type: string;
+                                validation?: {
+                                    code: string;
+                                    field: string;
+                                    message: string;
+                                }[];
+                            };
+                            meta: {
+                                apiVersion: string;
+                            };
+                            requestId: string;
+                            statusCode: number;
+                            /** @enum {boolean} */
+                            success: false;
+                            /** Format: date-time */
+                            timestamp: string;
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: {
+                                detail: string;
+                                instance?: string;
+                                title: string;
+                                type: string;
+                                validation?: {
+                                    code: string;
+                                    field: string;
+                                    message: string;
+                                }[];
+                            };
+                            meta: {
+                                apiVersion: string;
+                            };
+                            requestId: string;
+                            statusCode: number;
+                            /** @enum {boolean} */
+                            success: false;
+                            /** Format: date-time */
+                            timestamp: string;
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: {
+                                detail: string;
+                                instance?: string;
+                                title: string;
+                                type: string;
+                                validation?: {
+                                    code: string;
+                                    field: string;
+                                    message: string;
+                                }[];
+                            };
+                            meta: {
+                                apiVersion: string;
+                            };
+                            requestId: string;
+                            statusCode: number;
+                            /** @enum {boolean} */
+                            success: false;
+                            /** Format: date-time */
+                            timestamp: string;
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: {
+                                detail: string;
+                                instance?: string;
+                                title: string;
+                                type: string;
+                                validation?: {
+                                    code: string;
+                                    field: string;
+                                    message: string;
+                                }[];
+                            };
+                            meta: {
+                                apiVersion: string;
+                            };
+                            requestId: string;
+                            statusCode: number;
+                            /** @enum {boolean} */
+                            success: false;
+                            /** Format: date-time */
+                            timestamp: string;
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: {
+                                detail: string;
+                                instance?: string;
+                                title: string;
+                                type: string;
+                                validation?: {
+                                    code: string;
+                                    field: string;
+                                    message: string;
+                                }[];
+                            };
+                            meta: {
+                                apiVersion: string;
+                            };
+                            requestId: string;
+                            statusCode: number;
+                            /** @enum {boolean} */
+                            success: false;
+                            /** Format: date-time */
+                            timestamp: string;
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: {
+                                detail: string;
+                                instance?: string;
+                                title: string;
+                                type: string;
+                                validation?: {
+                                    code: string;
+                                    field: string;
+                                    message: string;
+                                }[];
+                            };
+                            meta: {
+                                apiVersion: string;
+                            };
+                            requestId: string;
+                            statusCode: number;
+                            /** @enum {boolean} */
+                            success: false;
+                            /** Format: date-time */
+                            timestamp: string;
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: {
+                                detail: string;
+                                instance?: string;
+                                title: string;
+                                type: string;
+                                validation?: {
+                                    code: string;
+                                    field: string;
+                                    message: string;
+                                }[];
+                            };
+                            meta: {
+                                apiVersion: string;
+                            };
+                            requestId: string;
+                            statusCode: number;
+                            /** @enum {boolean} */
+                            success: false;
+                            /** Format: date-time */
+                            timestamp: string;
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: {
+                                detail: string;
+                                instance?: string;
+                                title: string;
+                                type: string;
+                                validation?: {
+                                    code: string;
+                                    field: string;
+                                    message: string;
+                                }[];
+                            };
+                            meta: {
+                                apiVersion: string;
+                            };
+                            requestId: string;
+                            statusCode: number;
+                            /** @enum {boolean} */
+                            success: false;
+                            /** Format: date-time */
+                            timestamp: string;
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: {
+                                detail: string;
+                                instance?: string;
+                                title: string;
+                                type: string;
+                                validation?: {
+                                    code: string;
+                                    field: string;
+                                    message: string;
+                                }[];
+                            };
+                            meta: {
+                                apiVersion: string;
+                            };
+                            requestId: string;
+                            statusCode: number;
+                            /** @enum {boolean} */
+                            success: false;
+                            /** Format: date-time */
+                            timestamp: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/test-helpers/organizations/{organization_id}/users/{user_id}/patients/{patient_id}/prescriptions": {
         parameters: {
             query?: never;
@@ -11494,6 +12136,15 @@ export interface paths {
                                     /** @enum {string} */
                                     recipient_type: "PATIENT" | "PHARMACY";
                                 };
+                                /** @description Not in the vendor's schema: the dispensing the Prescription Delivery Service reported. Present once the PDS accepted an electronic prescription. */
+                                dispensing?: {
+                                    /** @description When the last supply was dispensed; null before the first. */
+                                    last_dispensed_at: string | null;
+                                    /** @description Repeats that may still be dispensed. */
+                                    repeats_remaining: number;
+                                    /** @description Supplies a pharmacy dispensed so far: the original supply and each repeat. */
+                                    supplies_dispensed: number;
+                                };
                                 doctor_notes?: string;
                                 emergency_supply?: boolean;
                                 /** @description Only when status is Error. */
@@ -11542,11 +12193,15 @@ export interface paths {
                                 repeat_intervals?: string;
                                 route_administration?: string;
                                 schedule_number?: string;
-                                scid: string;
+                                /** @description Assigned by the Prescription Delivery Service: absent while the prescription is Pending (being sent; address it by legal_metadata.prescription_id meanwhile). */
+                                scid?: string;
                                 /** @description The pharmacy_id of the pharmacy the token was sent to (delivery to a pharmacy). */
                                 send_to_pharmacy?: string;
-                                /** @enum {string} */
-                                status: "Active" | "Ceased" | "Cancelled" | "Error";
+                                /**
+                                 * @description Pending: written, not yet accepted by the PDS (no SCID, no event yet). Error: the PDS refused it, or could not be reached in time (error.description says why).
+                                 * @enum {string}
+                                 */
+                                status: "Pending" | "Active" | "Ceased" | "Cancelled" | "Error";
                                 unlisted_item_repat_authority?: boolean;
                                 unusual_dose_flag?: boolean;
                                 unusual_qty_flag?: boolean;
@@ -11920,6 +12575,15 @@ export interface paths {
                                     /** @enum {string} */
                                     recipient_type: "PATIENT" | "PHARMACY";
                                 };
+                                /** @description Not in the vendor's schema: the dispensing the Prescription Delivery Service reported. Present once the PDS accepted an electronic prescription. */
+                                dispensing?: {
+                                    /** @description When the last supply was dispensed; null before the first. */
+                                    last_dispensed_at: string | null;
+                                    /** @description Repeats that may still be dispensed. */
+                                    repeats_remaining: number;
+                                    /** @description Supplies a pharmacy dispensed so far: the original supply and each repeat. */
+                                    supplies_dispensed: number;
+                                };
                                 doctor_notes?: string;
                                 emergency_supply?: boolean;
                                 /** @description Only when status is Error. */
@@ -11968,11 +12632,15 @@ export interface paths {
                                 repeat_intervals?: string;
                                 route_administration?: string;
                                 schedule_number?: string;
-                                scid: string;
+                                /** @description Assigned by the Prescription Delivery Service: absent while the prescription is Pending (being sent; address it by legal_metadata.prescription_id meanwhile). */
+                                scid?: string;
                                 /** @description The pharmacy_id of the pharmacy the token was sent to (delivery to a pharmacy). */
                                 send_to_pharmacy?: string;
-                                /** @enum {string} */
-                                status: "Active" | "Ceased" | "Cancelled" | "Error";
+                                /**
+                                 * @description Pending: written, not yet accepted by the PDS (no SCID, no event yet). Error: the PDS refused it, or could not be reached in time (error.description says why).
+                                 * @enum {string}
+                                 */
+                                status: "Pending" | "Active" | "Ceased" | "Cancelled" | "Error";
                                 unlisted_item_repat_authority?: boolean;
                                 unusual_dose_flag?: boolean;
                                 unusual_qty_flag?: boolean;
@@ -12346,6 +13014,15 @@ export interface paths {
                                     /** @enum {string} */
                                     recipient_type: "PATIENT" | "PHARMACY";
                                 };
+                                /** @description Not in the vendor's schema: the dispensing the Prescription Delivery Service reported. Present once the PDS accepted an electronic prescription. */
+                                dispensing?: {
+                                    /** @description When the last supply was dispensed; null before the first. */
+                                    last_dispensed_at: string | null;
+                                    /** @description Repeats that may still be dispensed. */
+                                    repeats_remaining: number;
+                                    /** @description Supplies a pharmacy dispensed so far: the original supply and each repeat. */
+                                    supplies_dispensed: number;
+                                };
                                 doctor_notes?: string;
                                 emergency_supply?: boolean;
                                 /** @description Only when status is Error. */
@@ -12394,11 +13071,15 @@ export interface paths {
                                 repeat_intervals?: string;
                                 route_administration?: string;
                                 schedule_number?: string;
-                                scid: string;
+                                /** @description Assigned by the Prescription Delivery Service: absent while the prescription is Pending (being sent; address it by legal_metadata.prescription_id meanwhile). */
+                                scid?: string;
                                 /** @description The pharmacy_id of the pharmacy the token was sent to (delivery to a pharmacy). */
                                 send_to_pharmacy?: string;
-                                /** @enum {string} */
-                                status: "Active" | "Ceased" | "Cancelled" | "Error";
+                                /**
+                                 * @description Pending: written, not yet accepted by the PDS (no SCID, no event yet). Error: the PDS refused it, or could not be reached in time (error.description says why).
+                                 * @enum {string}
+                                 */
+                                status: "Pending" | "Active" | "Ceased" | "Cancelled" | "Error";
                                 unlisted_item_repat_authority?: boolean;
                                 unusual_dose_flag?: boolean;
                                 unusual_qty_flag?: boolean;
@@ -12786,6 +13467,15 @@ export interface paths {
                                     /** @enum {string} */
                                     recipient_type: "PATIENT" | "PHARMACY";
                                 };
+                                /** @description Not in the vendor's schema: the dispensing the Prescription Delivery Service reported. Present once the PDS accepted an electronic prescription. */
+                                dispensing?: {
+                                    /** @description When the last supply was dispensed; null before the first. */
+                                    last_dispensed_at: string | null;
+                                    /** @description Repeats that may still be dispensed. */
+                                    repeats_remaining: number;
+                                    /** @description Supplies a pharmacy dispensed so far: the original supply and each repeat. */
+                                    supplies_dispensed: number;
+                                };
                                 doctor_notes?: string;
                                 emergency_supply?: boolean;
                                 /** @description Only when status is Error. */
@@ -12834,11 +13524,15 @@ export interface paths {
                                 repeat_intervals?: string;
                                 route_administration?: string;
                                 schedule_number?: string;
-                                scid: string;
+                                /** @description Assigned by the Prescription Delivery Service: absent while the prescription is Pending (being sent; address it by legal_metadata.prescription_id meanwhile). */
+                                scid?: string;
                                 /** @description The pharmacy_id of the pharmacy the token was sent to (delivery to a pharmacy). */
                                 send_to_pharmacy?: string;
-                                /** @enum {string} */
-                                status: "Active" | "Ceased" | "Cancelled" | "Error";
+                                /**
+                                 * @description Pending: written, not yet accepted by the PDS (no SCID, no event yet). Error: the PDS refused it, or could not be reached in time (error.description says why).
+                                 * @enum {string}
+                                 */
+                                status: "Pending" | "Active" | "Ceased" | "Cancelled" | "Error";
                                 unlisted_item_repat_authority?: boolean;
                                 unusual_dose_flag?: boolean;
                                 unusual_qty_flag?: boolean;
@@ -13612,6 +14306,72 @@ export interface webhooks {
                         event_id: string;
                         /** @constant */
                         event_type: "prescription.created";
+                        metadata: {
+                            reserved_1: string | null;
+                            reserved_2: string | null;
+                            reserved_3: string | null;
+                        };
+                        /** Format: uuid */
+                        organization_id: string;
+                        partner_id: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx acknowledges the delivery; anything else is retried (3 attempts). */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "prescription.dispensed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * prescription.dispensed
+         * @description A pharmacy dispensed a supply of the prescription (the PDS reported it). Not one of the vendor's events: sent only to an endpoint that subscribes to it (event_types). Signed with X-Webhook-Signature (t=...,v1=...) and, for a secret issued with Standard Webhooks, webhook-id, webhook-timestamp and webhook-signature.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    "webhook-id"?: string;
+                    "webhook-signature"?: string;
+                    "webhook-timestamp"?: string;
+                    "X-Webhook-Signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        data: {
+                            partner_patient_id: string;
+                            patient_id: string;
+                            scid: string;
+                            user_id: string;
+                        };
+                        event_id: string;
+                        /** @constant */
+                        event_type: "prescription.dispensed";
                         metadata: {
                             reserved_1: string | null;
                             reserved_2: string | null;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkCharacterOf, isScidFormat, isValidScid, newScid, SCID_ALPHABET } from './scid.ts';
+import { checkCharacterOf, isScidFormat, isValidScid, newCheckedScid, newScid, SCID_ALPHABET } from './pds-scid.ts';
 
 describe('SCID check character (ISO/IEC 7064 MOD 37,36)', () => {
   it.each([
@@ -26,7 +26,7 @@ describe('SCID check character (ISO/IEC 7064 MOD 37,36)', () => {
   });
 
   it('catches every single mistyped character of a SCID', () => {
-    const scid = newScid();
+    const scid = newCheckedScid();
     for (let position = 0; position < scid.length; position++) {
       for (const replacement of SCID_ALPHABET) {
         if (replacement === scid[position]) continue;
@@ -57,11 +57,20 @@ describe('SCID check character (ISO/IEC 7064 MOD 37,36)', () => {
     expect(missed).toBe(72);
   });
 
-  it('makes SCIDs of 18 upper-case letters and digits that pass their own check, all different', () => {
-    const made = Array.from({ length: 1_000 }, newScid);
+  it('made erx SCIDs of 18 upper-case letters and digits that pass their own check, all different', () => {
+    const made = Array.from({ length: 1_000 }, newCheckedScid);
     for (const scid of made) {
       expect(scid).toMatch(/^[0-9A-Z]{18}$/);
       expect(isValidScid(scid)).toBe(true);
+    }
+    expect(new Set(made).size).toBe(made.length);
+  });
+
+  it('makes the sandbox PDS SCIDs in the eRx format: 18 upper-case letters and digits, never with erx check character, all different', () => {
+    const made = Array.from({ length: 2_000 }, newScid);
+    for (const scid of made) {
+      expect(scid).toMatch(/^[0-9A-Z]{18}$/);
+      expect(isValidScid(scid)).toBe(false);
     }
     expect(new Set(made).size).toBe(made.length);
   });

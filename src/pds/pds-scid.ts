@@ -1,5 +1,7 @@
-// The Script Control Identifier (SCID) of a prescription: 18 characters from 0-9 and A-Z,
-// 17 random ones followed by an ISO/IEC 7064 MOD 37,36 check character. The check catches
+// The Script Control Identifier (SCID) of a prescription: 18 characters from 0-9 and A-Z. The
+// PDS assigns it (DESIGN decision 25); erx's generator serves the sandbox PDS alone. Before
+// that, erx made its own SCIDs: 17 random characters followed by an ISO/IEC 7064 MOD 37,36
+// check character, which isValidScid still recognises on prescriptions written then. The check catches
 // every single mistyped character and all but 72 of the 45,360 possible swaps of two
 // adjacent characters (scid.test.ts counts them). The vendor's SCIDs follow no check that is
 // published (its documented examples fail this one), so a read takes any 18 characters of the
@@ -43,9 +45,25 @@ export function isScidFormat(text: string): boolean {
   return SCID_PATTERN.test(text);
 }
 
-/** A fresh random SCID (uniqueness is the database's unique index). */
-export function newScid(): string {
+function randomPayload(): string {
   let payload = '';
   for (let index = 0; index < SCID_LENGTH - 1; index++) payload += SCID_ALPHABET[randomInt(MODULUS)];
+  return payload;
+}
+
+/**
+ * A fresh random SCID in the eRx format, as the sandbox PDS assigns it: 18 capitals and digits
+ * whose last character is never erx's check character (the real eRx SCIDs of ADHA's published
+ * examples fail that check, so a SCID from the PDS never looks like one erx made).
+ */
+export function newScid(): string {
+  const payload = randomPayload();
+  const check = SCID_ALPHABET.indexOf(checkCharacterOf(payload));
+  return payload + SCID_ALPHABET[(check + 1 + randomInt(MODULUS - 1)) % MODULUS];
+}
+
+/** A SCID as erx made them before the PDS assigned them (with its check character): for tests of prescriptions written then. */
+export function newCheckedScid(): string {
+  const payload = randomPayload();
   return payload + checkCharacterOf(payload);
 }
