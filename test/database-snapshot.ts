@@ -3,10 +3,11 @@ import { sql } from 'kysely';
 import type { DatabaseHandle } from '../src/platform/db/database.ts';
 
 /**
- * The audit trail's tables: a read, an HI lookup or a refused change is recorded there by
- * design, so "changed nothing" leaves them out; test/audit/ checks what they hold.
+ * The audit trail's tables, and the security alerts where refused credentials are counted: a
+ * read, an HI lookup or a refusal is recorded there by design, so "changed nothing" leaves them
+ * out; test/audit/ checks what they hold (refusal-flood.test.ts the alerts).
  */
-const AUDIT_TABLES = new Set(['audit_entries', 'audit_chain']);
+const AUDIT_TABLES = new Set(['audit_entries', 'audit_chain', 'security_alerts']);
 
 export async function snapshotDatabase(database: DatabaseHandle): Promise<Record<string, unknown[]>> {
   const db = database;

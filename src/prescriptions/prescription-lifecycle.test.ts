@@ -14,8 +14,8 @@ const CURRENT: Array<PrescriptionStatus | null> = [null, ...PRESCRIPTION_STATUSE
 const PAIRS = PRESCRIPTION_ACTIONS.flatMap((action) => CURRENT.map((current) => [action, current] as const));
 
 describe('the prescription lifecycle', () => {
-  it('has 4 actions × 5 current states = 20 pairs, 4 of them allowed', () => {
-    expect(PAIRS).toHaveLength(20);
+  it('has 4 actions × 6 current states (none, Active, Ceased, Cancelled, Error, Pending) = 24 pairs, 4 of them allowed', () => {
+    expect(PAIRS).toHaveLength(24);
     expect(PAIRS.filter(([action, current]) => ALLOWED.some(([a, c]) => a === action && c === current))).toHaveLength(4);
   });
 

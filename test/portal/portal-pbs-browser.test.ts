@@ -106,6 +106,7 @@ describe.runIf(run)('a PBS authority item in Chromium, by keyboard alone', () =>
       prescriber: { given_name: 'Anna', family_name: 'Smith', user_id: c.g.userId },
       custom_drug_details: {},
       delivery: { method: 'SMS', recipient_type: 'PATIENT', destination: '0412345678' },
+      dispensing: { supplies_dispensed: 0, repeats_remaining: 0, last_dispensed_at: null },
       legal_metadata: {
         conformance_id: 'ERX-SANDBOX-NOT-CONFORMANT',
         prescription_id: expect.stringMatching(/^[0-9a-f-]{36}$/),

@@ -23,13 +23,16 @@ export const PBS_TEST_ITEMS = {
   unrestricted: item({ pbs_code: '2001K', drug_name: 'Amoxicillin', brand_names: ['Amoxil'], form: 'capsule', strength: '500 mg', max_quantity: 20, max_repeats: 0 }),
   authority: item({
     pbs_code: '2002L',
-    drug_name: 'Tapentadol',
-    brand_names: ['Palexia SR'],
-    strength: '50 mg',
+    // Not a monitored or Schedule 8 medicine, so the state rules and the RTPM gate stay out of
+    // the PBS rules' way (test/portal/rtpm-*.test.ts cover those).
+    drug_name: 'Adalimumab',
+    brand_names: ['Humira'],
+    form: 'injection',
+    strength: '40 mg',
     benefit_type: 'authority_required',
     max_quantity: 28,
     max_repeats: 0,
-    restriction_text: 'Severe disabling pain; authority required',
+    restriction_text: 'Severe active rheumatoid arthritis; authority required',
   }),
   streamlined: item({
     pbs_code: '2003M',
