@@ -113,13 +113,28 @@ function track(ctx: PrescriptionsContext, attempt: Promise<void>): Promise<void>
  * gives the create its SCID. Past the wait the attempt goes on; the create answers Pending.
  */
 export async function settleNewSubmission(ctx: PrescriptionsContext, prescriptionId: string): Promise<void> {
+  // Listen first: the runner, woken by the create's commit, may claim the job before the create does.
+  const settled = settledHere(ctx, prescriptionId);
   const [job] = await claimDueSubmissions(ctx.db, claimOf(ctx, 1, prescriptionId));
-  if (!job) return;
-  const attempt = track(ctx, attemptSubmission(ctx, job));
+  const attempt = job ? track(ctx, attemptSubmission(ctx, job)) : settled.promise;
   let timer: NodeJS.Timeout | undefined;
   const waited = new Promise<void>((resolve) => (timer = setTimeout(resolve, ctx.pds.waitMs)));
   await Promise.race([attempt, waited]);
   clearTimeout(timer);
+  settled.stop();
+}
+
+/** Resolves when this process settles the prescription's submission (whoever claimed it here). */
+function settledHere(ctx: PrescriptionsContext, prescriptionId: string): { promise: Promise<void>; stop(): void } {
+  const events = ctx.pds.outbox.events;
+  let listener: ((id: string) => void) | undefined;
+  const promise = new Promise<void>((resolve) => {
+    listener = (id: string) => {
+      if (id === prescriptionId) resolve();
+    };
+    events.on('settled', listener);
+  });
+  return { promise, stop: () => events.off('settled', listener!) };
 }
 
 /** Claims what is due and attempts it, a few at a time, until nothing due is left; when the earliest retry is due, if any. */
