@@ -22,9 +22,8 @@ import { noteRefusedAction, recordPrescriptionAction, type ReservedValues } from
 import { TEXT_PATTERNS } from './prescription-fields.ts';
 import { controlledFactsOf, readPrescribeBody, type PrescriptionDraft } from './prescription-input.ts';
 import { judgeControlledMedicine, type ControlledJudgement, type StateRule } from '../controlled-medicines/index.ts';
-import type { CustomDrug } from '../custom-drugs/index.ts';
 import type { AustralianState } from '../platform/db/stored-values.ts';
-import type { PbsItem, PbsLookup } from './prescription-rules.ts';
+import type { PbsLookup } from './prescription-rules.ts';
 import { planTransition } from './prescription-lifecycle.ts';
 import { recordTokenMessage } from './prescription-token-message.ts';
 import { viewOfPrescription } from './prescription-view.ts';
@@ -215,18 +214,20 @@ export async function judgePrescribeBody(
   submitted: SubmittedBody,
 ): Promise<ReturnType<typeof readPrescribeBody>> {
   const fields = bodyFields(submitted);
-  const drugId = fields.custom_drug_id;
-  const drug = typeof drugId === 'string' ? await findPrescribableDrug(ctx.customDrugs, owner.organizationId, owner.prescriberId, drugId) : undefined;
-  const pbsCode = fields.pbs_code;
-  const pbsItem = typeof pbsCode === 'string' && PBS_CODE.test(pbsCode) ? await ctx.pbs.findPbsItem(pbsCode.toUpperCase()) : undefined;
-  const context = await prescribeContextOf(ctx, owner.organizationId, patient, fields, { drug, pbsItem });
+  const context = await prescribeContextOf(ctx, owner, patient, fields);
   const read = readPrescribeBody(submitted, context);
   if (!read.ok) await noteStateRuleRefusals(ctx, owner, patient, judgeControlledMedicine(controlledFactsOf(fields, context)));
   return read;
 }
 
-async function prescribeContextOf(ctx: PrescriptionsContext, organizationId: string, patient: PatientRow, _fields: Record<string, unknown>, found: { drug: CustomDrug | undefined; pbsItem: PbsItem | undefined }) {
-  const practice = await ctx.practices.findPractice(organizationId);
+/** What a prescribe body is judged against: the custom drug or PBS item it names, the practice's state, the patient. */
+async function prescribeContextOf(ctx: PrescriptionsContext, owner: { organizationId: string; prescriberId: string }, patient: PatientRow, fields: Record<string, unknown>) {
+  const drugId = fields.custom_drug_id;
+  const drug = typeof drugId === 'string' ? await findPrescribableDrug(ctx.customDrugs, owner.organizationId, owner.prescriberId, drugId) : undefined;
+  const pbsCode = fields.pbs_code;
+  const pbsItem = typeof pbsCode === 'string' && PBS_CODE.test(pbsCode) ? await ctx.pbs.findPbsItem(pbsCode.toUpperCase()) : undefined;
+  const found = { drug, pbsItem };
+  const practice = await ctx.practices.findPractice(owner.organizationId);
   // A date of birth counts as verified when the patient's IHI was found with a VERIFIED record (WA's S8 rule).
   const dateOfBirthVerified = patient.ihi_number_encrypted !== null && patient.ihi_record_status === 'VERIFIED';
   return { ...found, practiceState: practice?.state ?? null, patient: { ...patient, hasDvaFileNumber: patient.dva_file_number_encrypted !== null, dateOfBirthVerified } };
@@ -243,11 +244,7 @@ async function noteStateRuleRefusals(ctx: PrescriptionsContext, owner: { organiz
 export async function readControlledStatus(ctx: PrescriptionsContext, caller: PrescribingCaller, ids: PatientPath, submitted: SubmittedBody): Promise<ControlledStatus> {
   const { prescriber, patient } = await requirePrescriberAndPatient(ctx, caller, ids);
   const fields = bodyFields(submitted);
-  const drugId = fields.custom_drug_id;
-  const drug = typeof drugId === 'string' ? await findPrescribableDrug(ctx.customDrugs, caller.organizationId, prescriber.user_id, drugId) : undefined;
-  const pbsCode = fields.pbs_code;
-  const pbsItem = typeof pbsCode === 'string' && PBS_CODE.test(pbsCode) ? await ctx.pbs.findPbsItem(pbsCode.toUpperCase()) : undefined;
-  const context = await prescribeContextOf(ctx, caller.organizationId, patient, fields, { drug, pbsItem });
+  const context = await prescribeContextOf(ctx, { organizationId: caller.organizationId, prescriberId: prescriber.user_id }, patient, fields);
   const judgement = judgeControlledMedicine(controlledFactsOf(fields, context));
   return { state: context.practiceState, monitoredBy: judgement.monitoredBy, needsStepUp: judgement.needsStepUp, patient };
 }
