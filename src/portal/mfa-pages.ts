@@ -144,29 +144,23 @@ export const mfaPages: RouteModule<MfaContext> = (app, mfa) => {
       handler: async (request, reply) => showFactorPage(reply, nextOf(frame, request.query.next), request.query.step_up === '1'),
     });
 
-    app.route({
-      method: 'POST',
-      url: paths.totp,
-      config: ceremony,
-      schema: { hide: true, body: CodeForm },
-      handler: async (request, reply) => {
-        const stepUp = request.body.step_up === '1';
-        const outcome = await verifyTotpCode(mfa, sessionOf(request), request.body.code ?? '', stepUp);
-        return answerCode(reply, outcome, nextOf(frame, request.body.next), stepUp);
-      },
-    });
-
-    app.route({
-      method: 'POST',
-      url: paths.recovery,
-      config: ceremony,
-      schema: { hide: true, body: CodeForm },
-      handler: async (request, reply) => {
-        const stepUp = request.body.step_up === '1';
-        const outcome = await verifyRecoveryCode(mfa, sessionOf(request), request.body.code ?? '', stepUp);
-        return answerCode(reply, outcome, nextOf(frame, request.body.next), stepUp);
-      },
-    });
+    // An authenticator-app code and a recovery code are entered and answered alike.
+    for (const [url, verify] of [
+      [paths.totp, verifyTotpCode],
+      [paths.recovery, verifyRecoveryCode],
+    ] as const) {
+      app.route({
+        method: 'POST',
+        url,
+        config: ceremony,
+        schema: { hide: true, body: CodeForm },
+        handler: async (request, reply) => {
+          const stepUp = request.body.step_up === '1';
+          const outcome = await verify(mfa, sessionOf(request), request.body.code ?? '', stepUp);
+          return answerCode(reply, outcome, nextOf(frame, request.body.next), stepUp);
+        },
+      });
+    }
 
     app.route({
       method: 'POST',
