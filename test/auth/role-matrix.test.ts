@@ -87,6 +87,13 @@ const OPEN_TO_EVERY_SESSION = [
   ]),
 ];
 
+/**
+ * The walks below make one case per route and refused role (about a hundred, each with two
+ * database snapshots): seconds alone, but several times that on a CI machine running Chromium
+ * beside PostgreSQL, so they get more than the default 20 s.
+ */
+const WALK_TIMEOUT_MS = 120_000;
+
 const capabilityOf = (route: RouteCatalogEntry) => (route.auth.kind === 'public' || route.auth.kind === 'partner' ? undefined : route.auth.capability);
 const declaring = () => t.app.routeCatalog.filter((route) => capabilityOf(route) !== undefined);
 const refusedRoles = (capability: Capability) => ROLES.filter((role) => !rolesWith(capability).includes(role));
@@ -128,7 +135,7 @@ describe('the role matrix', () => {
         expect(response.body, `${role}: ${route.method} ${route.url}`).toContain('Insufficient permissions');
       }
     }
-  });
+  }, WALK_TIMEOUT_MS);
 
   it('refuses every portal page to a session of each role without its capability (a 403 page), changing nothing', async () => {
     const sessions = new Map<Role, PortalClient>();
@@ -145,7 +152,7 @@ describe('the role matrix', () => {
         expect(response.body, `${role}: ${route.method} ${route.url}`).toContain('does not give access to this page');
       }
     }
-  });
+  }, WALK_TIMEOUT_MS);
 });
 
 const FORM = { medicine: 'pbs:2622B', quantity: '20', repeats: '0', send_to: 'patient-sms', intent: 'create' };
