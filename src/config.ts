@@ -87,7 +87,11 @@ export interface HiSoapConfig {
   endpoint: string | undefined;
   certPath: string | undefined;
   certPassphrase: string | undefined;
+  /** ERX_HI_CERT_PASSPHRASE_FILE: read at start by hi-runtime.ts (never both it and the passphrase). */
+  certPassphraseFile: string | undefined;
   caPath: string | undefined;
+  /** ERX_HI_SIGNER_SPKI: base64 SHA-256 of each accepted answer signer's SubjectPublicKeyInfo (empty: unpinned). */
+  signerSpkiPins: string[];
   vendorQualifier: string | undefined;
   vendorId: string | undefined;
   productName: string | undefined;
@@ -240,12 +244,27 @@ function readHiEndpoint(env: Env): string | undefined {
   return text;
 }
 
+/** A pin is the base64 of a SHA-256 digest: 32 bytes, 44 characters. */
+function readSignerPins(env: Env): string[] {
+  const pins = readText(env, 'hiSignerSpki').split(',').map((pin) => pin.trim()).filter(Boolean);
+  const bad = pins.find((pin) => !/^[A-Za-z0-9+/]{43}=$/.test(pin));
+  if (bad !== undefined) throw new ConfigError(`ERX_HI_SIGNER_SPKI must be base64 SHA-256 digests (44 characters), comma-separated, got "${bad}"`);
+  return pins;
+}
+
 function readHiSoap(env: Env): HiSoapConfig {
+  const certPassphrase = env[SETTINGS.hiCertPassphrase.env] || undefined;
+  const certPassphraseFile = readOptional(env, 'hiCertPassphraseFile');
+  if (certPassphrase !== undefined && certPassphraseFile !== undefined) {
+    throw new ConfigError('ERX_HI_CERT_PASSPHRASE and ERX_HI_CERT_PASSPHRASE_FILE are both set: set one (the file keeps the passphrase out of the environment)');
+  }
   return {
     endpoint: readHiEndpoint(env),
     certPath: readOptional(env, 'hiCert'),
-    certPassphrase: env[SETTINGS.hiCertPassphrase.env] || undefined,
+    certPassphrase,
+    certPassphraseFile,
     caPath: readOptional(env, 'hiCa'),
+    signerSpkiPins: readSignerPins(env),
     vendorQualifier: readOptional(env, 'hiVendorQualifier'),
     vendorId: readOptional(env, 'hiVendorId'),
     productName: readOptional(env, 'hiProductName'),

@@ -1,9 +1,9 @@
 // Which HI Service erx asks, from configuration: the sandbox simulator, or the national HI
 // Service through the SOAP adapter (ERX_HI). A server refuses to start when the choice cannot
 // work: the simulator in production, the SOAP adapter without each of its settings (all named
-// in one message), a NASH certificate that cannot be read or has expired. A certificate that
+// in one message), a NASH certificate (or ERX_HI_CERT_PASSPHRASE_FILE) that cannot be read, or has expired. A certificate that
 // expires within 30 days is warned about once at start, and its days left are a metric.
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import type { Logger } from 'pino';
 import { ConfigError, type Config, type HiSoapConfig } from './config.ts';
 import { createHiSandboxSimulator, loadHiSandboxFixtures, type HiServicePort, type NashCertificate, type SoapHiSettings } from './hi-service/index.ts';
@@ -16,16 +16,22 @@ export interface SoapAdapter {
   createSoapHiService(settings: SoapHiSettings): HiServicePort;
 }
 
-/** Each setting the SOAP adapter cannot do without, with the variable that sets it. */
-const REQUIRED_SOAP_SETTINGS = [
-  ['endpoint', 'ERX_HI_ENDPOINT'],
-  ['certPath', 'ERX_HI_CERT'],
-  ['certPassphrase', 'ERX_HI_CERT_PASSPHRASE'],
-  ['vendorQualifier', 'ERX_HI_VENDOR_QUALIFIER'],
-  ['vendorId', 'ERX_HI_VENDOR_ID'],
-  ['productName', 'ERX_HI_PRODUCT_NAME'],
-  ['productVersion', 'ERX_HI_PRODUCT_VERSION'],
-] as const satisfies ReadonlyArray<readonly [keyof HiSoapConfig, string]>;
+/**
+ * Each setting the SOAP adapter cannot do without, with the variables that set it. In
+ * production the answers' trust is not left to defaults: the system store would trust any
+ * public CA's certificate to sign an HI answer, so ERX_HI_CA and the signer's pin are required.
+ */
+const REQUIRED_SOAP_SETTINGS: ReadonlyArray<{ env: string; isSet: (soap: HiSoapConfig) => boolean; productionOnly?: true }> = [
+  { env: 'ERX_HI_ENDPOINT', isSet: (soap) => soap.endpoint !== undefined },
+  { env: 'ERX_HI_CERT', isSet: (soap) => soap.certPath !== undefined },
+  { env: 'ERX_HI_CERT_PASSPHRASE (or ERX_HI_CERT_PASSPHRASE_FILE)', isSet: (soap) => soap.certPassphrase !== undefined || soap.certPassphraseFile !== undefined },
+  { env: 'ERX_HI_CA', isSet: (soap) => soap.caPath !== undefined, productionOnly: true },
+  { env: 'ERX_HI_SIGNER_SPKI', isSet: (soap) => soap.signerSpkiPins.length > 0, productionOnly: true },
+  { env: 'ERX_HI_VENDOR_QUALIFIER', isSet: (soap) => soap.vendorQualifier !== undefined },
+  { env: 'ERX_HI_VENDOR_ID', isSet: (soap) => soap.vendorId !== undefined },
+  { env: 'ERX_HI_PRODUCT_NAME', isSet: (soap) => soap.productName !== undefined },
+  { env: 'ERX_HI_PRODUCT_VERSION', isSet: (soap) => soap.productVersion !== undefined },
+];
 
 /** A certificate expiring within this many days is warned about at start. */
 export const CERTIFICATE_WARNING_DAYS = 30;
@@ -38,8 +44,8 @@ export function daysLeftOf(notAfter: Date, now: Date): number {
 }
 
 /** The variables of each SOAP setting that is not set, in the order of docs/operators/hi-service.md. */
-export function missingSoapSettings(soap: HiSoapConfig): string[] {
-  return REQUIRED_SOAP_SETTINGS.filter(([field]) => soap[field] === undefined).map(([, env]) => env);
+export function missingSoapSettings(soap: HiSoapConfig, mode: Config['mode']): string[] {
+  return REQUIRED_SOAP_SETTINGS.filter((setting) => (mode === 'production' || !setting.productionOnly) && !setting.isSet(soap)).map((setting) => setting.env);
 }
 
 /** Throws the one refusal that names every problem of the configured choice, or returns. */
@@ -48,7 +54,7 @@ export function checkHiChoice(config: Config): void {
     throw new ConfigError('ERX_HI=simulator is refused in production mode: the sandbox simulator is not a production HI Service; use ERX_HI=soap with its settings');
   }
   if (config.hiAdapter !== 'soap') return;
-  const missing = missingSoapSettings(config.hiSoap);
+  const missing = missingSoapSettings(config.hiSoap, config.mode);
   if (missing.length > 0) {
     throw new ConfigError(`ERX_HI=soap needs settings that are not set: ${missing.join(', ')} (see docs/operators/hi-service.md)`);
   }
@@ -83,12 +89,28 @@ export interface HiChoiceOptions {
   soapAdapter: SoapAdapter;
 }
 
+/** A group- or world-readable file hands the passphrase to other local users: warned about, not refused (a secret mount may be 0440). */
+const PRIVATE_FILE_MODE_MASK = 0o077;
+
+/** The passphrase from ERX_HI_CERT_PASSPHRASE, or read from ERX_HI_CERT_PASSPHRASE_FILE (one final line break dropped). */
+function readCertPassphrase(soap: HiSoapConfig, logger: Logger): string {
+  if (soap.certPassphraseFile === undefined) return soap.certPassphrase!;
+  const path = soap.certPassphraseFile;
+  const passphrase = readSettingFile(path, 'ERX_HI_CERT_PASSPHRASE_FILE').toString('utf8').replace(/\r?\n$/, '');
+  if (passphrase === '') throw new ConfigError(`ERX_HI_CERT_PASSPHRASE_FILE (${path}) is empty`);
+  if ((statSync(path).mode & PRIVATE_FILE_MODE_MASK) !== 0) {
+    logger.warn({ path }, 'ERX_HI_CERT_PASSPHRASE_FILE can be read by other users: chmod 600 it');
+  }
+  return passphrase;
+}
+
 function loadSoapSettings(config: Config, options: HiChoiceOptions): SoapHiSettings {
   const soap = config.hiSoap;
   const pfx = readSettingFile(soap.certPath!, 'ERX_HI_CERT');
+  const passphrase = readCertPassphrase(soap, options.logger);
   let certificate: NashCertificate;
   try {
-    certificate = options.soapAdapter.loadNashCertificate(pfx, soap.certPassphrase!);
+    certificate = options.soapAdapter.loadNashCertificate(pfx, passphrase);
   } catch (error) {
     throw new ConfigError(`ERX_HI_CERT (${soap.certPath}) cannot be used: ${(error as Error).message}`);
   }
@@ -98,6 +120,7 @@ function loadSoapSettings(config: Config, options: HiChoiceOptions): SoapHiSetti
     endpoint: soap.endpoint!,
     certificate,
     ...(soap.caPath === undefined ? {} : { trustedCaPem: readSettingFile(soap.caPath, 'ERX_HI_CA').toString('utf8') }),
+    signerSpkiPins: soap.signerSpkiPins,
     product: { vendorQualifier: soap.vendorQualifier!, vendorId: soap.vendorId!, productName: soap.productName!, productVersion: soap.productVersion! },
     timeoutMs: config.hiTimeoutMs,
     signatureAlgorithm: soap.signatureAlgorithm,

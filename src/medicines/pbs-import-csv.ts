@@ -6,6 +6,7 @@
 import { parse } from 'csv-parse';
 import type { PbsSource } from './pbs-import-source.ts';
 import { PbsImportError } from './pbs-import-error.ts';
+import type { PbsImportLimits } from './pbs-import-limits.ts';
 
 /** One row of a table, its values read by column name, each fault reported where it is. */
 export class PbsRow {
@@ -44,6 +45,8 @@ export interface TableRead {
   name: string;
   /** Columns the table must have. */
   columns: readonly string[];
+  /** The bounds past which the table is refused (pbs-import-limits.ts). */
+  limits: Pick<PbsImportLimits, 'maxRecordChars' | 'maxRowsPerTable'>;
   /** Rows read so far, every 5,000 and at the end. */
   onProgress?: ((rows: number) => void) | undefined;
 }
@@ -54,23 +57,34 @@ const PROGRESS_EVERY_ROWS = 5_000;
 export async function readPbsTable(source: PbsSource, table: TableRead, onRow: (row: PbsRow) => void): Promise<number> {
   const file = source.paths.get(table.name);
   if (file === undefined) throw new PbsImportError(table.name, 'is missing from the schedule (expected under tables_as_csv/)');
-  const parser = (await source.open(table.name)).pipe(
-    parse({ bom: true, columns: (header: string[]) => checkHeader(file, header, table.columns), info: true, skip_empty_lines: true }),
+  const { maxRecordChars, maxRowsPerTable } = table.limits;
+  const input = await source.open(table.name);
+  const parser = input.pipe(
+    parse({ bom: true, columns: (header: string[]) => checkHeader(file, header, table.columns), info: true, skip_empty_lines: true, max_record_size: maxRecordChars }),
   );
+  // pipe() does not pass the input's failure on (a zip entry that will not inflate, the byte budget spent).
+  input.on('error', (error) => parser.destroy(error instanceof PbsImportError ? error : new PbsImportError(file, `cannot be unpacked (${error.message})`)));
   let rows = 0;
   try {
     for await (const { record, info } of parser as AsyncIterable<{ record: Record<string, string>; info: { lines: number } }>) {
+      if (rows === maxRowsPerTable) throw new PbsImportError(file, `has more than ${maxRowsPerTable.toLocaleString('en-AU')} rows, more than any PBS schedule: refused`, info.lines);
       onRow(new PbsRow(file, info.lines, record));
       rows += 1;
       if (rows % PROGRESS_EVERY_ROWS === 0) table.onProgress?.(rows);
     }
   } catch (error) {
-    if (error instanceof PbsImportError) throw error;
-    const { lines, message } = error as { lines?: number; message: string };
-    throw new PbsImportError(file, `is not a valid CSV table (${message.replace(/^Invalid Record Length: |^Invalid Opening Quote: /, '').replace(/,? ?(on|at) line \d+.*$/, '')})`, lines);
+    input.destroy();
+    throw tableFault(file, error, maxRecordChars);
   }
   table.onProgress?.(rows);
   return rows;
+}
+
+function tableFault(file: string, error: unknown, maxRecordChars: number): PbsImportError {
+  if (error instanceof PbsImportError) return error;
+  const { code, lines, message } = error as { code?: string; lines?: number; message: string };
+  if (code === 'CSV_MAX_RECORD_SIZE') return new PbsImportError(file, `has a record longer than ${maxRecordChars.toLocaleString('en-AU')} characters, more than any PBS schedule's: refused`, lines);
+  return new PbsImportError(file, `is not a valid CSV table (${message.replace(/^Invalid Record Length: |^Invalid Opening Quote: /, '').replace(/,? ?(on|at) line \d+.*$/, '')})`, lines);
 }
 
 function checkHeader(file: string, header: string[], required: readonly string[]): string[] {

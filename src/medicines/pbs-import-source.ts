@@ -3,9 +3,10 @@
 // under `tables_as_csv/` or at the top; each is read as a stream, never whole.
 import fs from 'node:fs';
 import path from 'node:path';
-import { Readable } from 'node:stream';
+import { Transform, type Readable } from 'node:stream';
 import yauzl from 'yauzl';
 import { PbsImportError } from './pbs-import-error.ts';
+import { describeBytes } from './pbs-import-limits.ts';
 
 export interface PbsSource {
   /** Each table's path as published (e.g. `tables_as_csv/items.csv`), by file name; absent tables are missing. */
@@ -16,15 +17,35 @@ export interface PbsSource {
 
 const CSV_FOLDER = 'tables_as_csv';
 
-/** Opens `location`: a .zip file or a folder (holding `tables_as_csv/` or the CSV files). */
-export async function openPbsSource(location: string): Promise<PbsSource> {
+/** Opens `location`: a .zip file or a folder (holding `tables_as_csv/` or the CSV files); reads at most `maxUnpackedBytes` of CSV from it. */
+export async function openPbsSource(location: string, maxUnpackedBytes: number): Promise<PbsSource> {
   let stat: fs.Stats;
   try {
     stat = await fs.promises.stat(location);
   } catch {
     throw new PbsImportError(location, `cannot be read: no such file or folder`);
   }
-  return stat.isDirectory() ? openFolder(location) : openZip(location);
+  const source = stat.isDirectory() ? await openFolder(location) : await openZip(location, maxUnpackedBytes);
+  return countingBytes(source, maxUnpackedBytes);
+}
+
+/** Every table's stream counted against one budget: past it, the table being read fails with the refusal. */
+function countingBytes(source: PbsSource, maxUnpackedBytes: number): PbsSource {
+  let read = 0;
+  const counted = (fileName: string, stream: Readable): Readable => {
+    const counter = new Transform({
+      transform(chunk: Buffer, _encoding, done) {
+        read += chunk.length;
+        if (read <= maxUnpackedBytes) return done(null, chunk);
+        done(new PbsImportError(source.paths.get(fileName) ?? fileName, `unpacks past ${describeBytes(maxUnpackedBytes)} of tables, more than any PBS schedule: refused (a zip bomb?)`));
+      },
+    });
+    stream.on('error', (error) => counter.destroy(error));
+    // A refused table is not read on (nor left holding the zip open).
+    counter.once('close', () => stream.destroy());
+    return stream.pipe(counter);
+  };
+  return { ...source, open: async (fileName) => counted(fileName, await source.open(fileName)) };
 }
 
 async function openFolder(folder: string): Promise<PbsSource> {
@@ -62,7 +83,16 @@ function readEntries(zip: yauzl.ZipFile): Promise<yauzl.Entry[]> {
   });
 }
 
-async function openZip(file: string): Promise<PbsSource> {
+/** The zip's own word on how big its tables unpack to, before any is read (yauzl holds each entry to it while reading). */
+function checkDeclaredSizes(file: string, entries: Iterable<yauzl.Entry>, maxUnpackedBytes: number): void {
+  let declared = 0;
+  for (const entry of entries) declared += entry.uncompressedSize;
+  if (declared > maxUnpackedBytes) {
+    throw new PbsImportError(path.basename(file), `its tables unpack to ${describeBytes(declared)}, more than the ${describeBytes(maxUnpackedBytes)} of any PBS schedule: refused (a zip bomb?)`);
+  }
+}
+
+async function openZip(file: string, maxUnpackedBytes: number): Promise<PbsSource> {
   let zip: yauzl.ZipFile;
   try {
     zip = await openZipFile(file);
@@ -80,6 +110,12 @@ async function openZip(file: string): Promise<PbsSource> {
     if (paths.has(fileName) && !name.includes(`${CSV_FOLDER}/`)) continue;
     entries.set(fileName, entry);
     paths.set(fileName, name);
+  }
+  try {
+    checkDeclaredSizes(file, entries.values(), maxUnpackedBytes);
+  } catch (error) {
+    zip.close();
+    throw error;
   }
   return {
     paths,

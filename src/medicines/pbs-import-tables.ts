@@ -3,8 +3,10 @@
 // item-restriction-relationships.csv), its program (programs.csv) and the schedule's code and
 // effective date (schedules.csv). Only the columns a prescriber needs are kept.
 import type { PbsSource } from './pbs-import-source.ts';
-import { readPbsTable, type PbsRow } from './pbs-import-csv.ts';
+import { readPbsTable, type PbsRow, type TableRead } from './pbs-import-csv.ts';
+import type { PbsImportLimits } from './pbs-import-limits.ts';
 import { PbsImportError } from './pbs-import-error.ts';
+import { plainTextOf } from './pbs-html-text.ts';
 import type { PbsBenefitType, PbsItem } from './pbs-item.ts';
 
 /** items.csv benefit_type_code → benefit type. */
@@ -53,24 +55,6 @@ export function splitFormAndStrength(text: string): { form: string; strength?: s
   return { form: text.slice(0, at).trim().replace(/,$/, ''), strength: text.slice(at).trim() };
 }
 
-/** The restriction's text without its HTML: paragraphs and list items on lines of their own. */
-export function plainTextOf(html: string): string {
-  const text = html
-    .replace(/<\s*(br|\/p|\/li|\/div|\/h\d)\s*\/?>/gi, '\n')
-    .replace(/<[^>]*>/g, '')
-    .replace(/&nbsp;/g, ' ')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;|&apos;/g, "'")
-    .replace(/&amp;/g, '&');
-  return text
-    .split('\n')
-    .map((line) => line.replace(/\s+/g, ' ').trim())
-    .filter((line) => line !== '')
-    .join('\n');
-}
-
 function readItemRow(row: PbsRow, drafts: Map<string, ItemDraft>, programs: ReadonlyMap<string, boolean>): string {
   const pbsCode = row.required('pbs_code');
   if (!PBS_CODE.test(pbsCode)) throw row.fault('pbs_code', `"${pbsCode.slice(0, 20)}" is not a PBS code`);
@@ -111,7 +95,7 @@ export interface ReadProgress {
   (table: string, rows: number): void;
 }
 
-type TableOf = (key: PbsTableKey) => (typeof PBS_TABLES)[PbsTableKey] & { onProgress?: ((rows: number) => void) | undefined };
+type TableOf = (key: PbsTableKey) => TableRead;
 
 async function readSchedules(source: PbsSource, tableOf: TableOf): Promise<Map<string, string>> {
   const dates = new Map<string, string>();
@@ -171,8 +155,8 @@ async function linkRestrictions(source: PbsSource, tableOf: TableOf, drafts: Rea
 }
 
 /** Reads and checks every table the catalogue needs; refuses the schedule at its first fault. */
-export async function readPbsSchedule(source: PbsSource, onProgress?: ReadProgress): Promise<PbsScheduleRead> {
-  const tableOf: TableOf = (key) => ({ ...PBS_TABLES[key], onProgress: onProgress && ((rows: number) => onProgress(PBS_TABLES[key].name, rows)) });
+export async function readPbsSchedule(source: PbsSource, limits: PbsImportLimits, onProgress?: ReadProgress): Promise<PbsScheduleRead> {
+  const tableOf: TableOf = (key) => ({ ...PBS_TABLES[key], limits, onProgress: onProgress && ((rows: number) => onProgress(PBS_TABLES[key].name, rows)) });
   const dates = await readSchedules(source, tableOf);
   const programs = await readPrograms(source, tableOf);
   const { drafts, scheduleCode } = await readItems(source, tableOf, programs);

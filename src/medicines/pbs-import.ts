@@ -2,13 +2,15 @@
 // first (nothing is written from a file erx refuses), then the items and their search words
 // replace the old ones in one transaction, so a search sees the old schedule or the new one,
 // never a mix (readers keep reading the old one while it runs). The same schedule imported
-// again (same code, same items) changes nothing.
+// again (same code, same items) changes nothing. A file past the bounds of pbs-import-limits.ts
+// (record size, unpacked bytes, rows) is refused before anything is written.
 import { createHash } from 'node:crypto';
 import type { Insertable } from 'kysely';
 import { auditRecords } from '../audit/index.ts';
 import type { PbsItemsTable } from '../platform/db/database-schema.ts';
 import type { MedicinesContext } from './medicines-service.ts';
 import { findCurrentPbsSchedule, recordCurrentPbsSchedule, replacePbsItems } from './medicines-store.ts';
+import { PBS_IMPORT_LIMITS, type PbsImportLimits } from './pbs-import-limits.ts';
 import { openPbsSource } from './pbs-import-source.ts';
 import { readPbsSchedule, type ReadProgress } from './pbs-import-tables.ts';
 import type { PbsItem } from './pbs-item.ts';
@@ -34,6 +36,8 @@ export interface PbsImportOptions {
    * commits: what other readers see meanwhile is the old schedule (tests look through it).
    */
   whileWriting?: () => Promise<void>;
+  /** Tighter bounds than PBS_IMPORT_LIMITS (tests, which cannot write a gigabyte to reach them). */
+  limits?: Partial<PbsImportLimits>;
 }
 
 function digestOf(scheduleCode: string, effectiveDate: string, items: PbsItem[]): string {
@@ -68,10 +72,11 @@ function wordRowsOf(items: PbsItem[]): Array<{ word: string; pbs_code: string }>
 
 /** Imports the schedule at `location` (the published zip, or a folder of its CSV tables). */
 export async function importPbsSchedule(ctx: MedicinesContext, location: string, options: PbsImportOptions = {}): Promise<PbsImportResult> {
-  const source = await openPbsSource(location);
+  const limits = { ...PBS_IMPORT_LIMITS, ...options.limits };
+  const source = await openPbsSource(location, limits.maxUnpackedBytes);
   let read: Awaited<ReturnType<typeof readPbsSchedule>>;
   try {
-    read = await readPbsSchedule(source, options.onProgress);
+    read = await readPbsSchedule(source, limits, options.onProgress);
   } finally {
     await source.close();
   }

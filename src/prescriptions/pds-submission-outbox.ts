@@ -14,6 +14,14 @@ export interface PdsSubmissionRequest {
   organizationId: string;
   /** reserved_1..3 of the create: the prescription.created event carries them once the PDS accepted it. */
   reserved: ReservedValues;
+  /** The partner whose values `reserved` are (prescription-events.ts): the event carries them to it alone. */
+  actingPartnerId: string | null;
+}
+
+/** event_metadata as stored: the reserved values with the partner they belong to. */
+export interface StoredEventMetadata extends ReservedValues {
+  /** Absent in rows written before it was kept: then the values go to no one. */
+  acting_partner_id?: string | null;
 }
 
 export const pdsSubmissions = recordKind<PdsSubmissionRequest>('PDS submission');
@@ -41,7 +49,7 @@ export function createPdsSubmissionOutbox(deps: { clock: Clock; config: { pdsBud
           deadline_at: deadline,
           lease_owner: null,
           lease_expires_at: null,
-          event_metadata: JSON.stringify(request.reserved),
+          event_metadata: JSON.stringify({ ...request.reserved, acting_partner_id: request.actingPartnerId } satisfies StoredEventMetadata),
           last_error: null,
           created_at: now.toISOString(),
           completed_at: null,

@@ -13,10 +13,10 @@ import { requirePatient, type PatientRow } from '../patients/index.ts';
 import type { PdsResult, PdsAccepted, PdsSubmission } from '../pds/index.ts';
 import { readPrescriptionLegalContent, type PrescriptionLegalContent } from './prescription-legal-content.ts';
 import { recordPrescriptionAction } from './prescription-events.ts';
+import type { StoredEventMetadata } from './pds-submission-outbox.ts';
 import { recordTokenMessage } from './prescription-token-message.ts';
 import { claimDueSubmissions, recordSubmissionOutcomeIfFenced, submissionLeaseMs } from './pds-submission-lease.ts';
 import { findNextSubmissionAttempt, type PdsSubmissionRow } from './pds-submission-store.ts';
-import type { ReservedValues } from './prescription-events.ts';
 import type { PrescriptionsContext } from './prescriptions-service.ts';
 export type { PdsSettings } from './pds-settings.ts';
 import { findPrescriptionById, updatePrescriptionInStatus } from './prescriptions-store.ts';
@@ -56,9 +56,9 @@ async function commitAnswer(ctx: PrescriptionsContext, job: PdsSubmissionRow, an
       // Withdrawn meanwhile (the prescriber chose paper): the job is settled; the script at the PDS is cancelled by the withdrawal.
       if (!(await updatePrescriptionInStatus(work.trx, job.id, 'Pending', columns))) return true;
       await nameApprovedDraftsBySCID(work.trx, job.id, answer.scid);
-      const reserved = JSON.parse(job.event_metadata) as ReservedValues;
+      const { acting_partner_id: actingPartnerId = null, ...reserved } = JSON.parse(job.event_metadata) as StoredEventMetadata;
       // The create's audit entry and event name the SCID: they are written now (in the create's request when the PDS answered within its wait).
-      await recordPrescriptionAction(ctx, work, 'create', { patient, actorId: prescription.prescriber_user_id, scid: answer.scid, reserved });
+      await recordPrescriptionAction(ctx, work, 'create', { patient, actorId: prescription.prescriber_user_id, scid: answer.scid, reserved, actingPartnerId });
       recordTokenMessage(ctx, work, { ...prescription, ...columns });
       return true;
     }

@@ -1,9 +1,11 @@
 // What a prescription's lifecycle action leaves beside its own rows, with the unit of work the
 // change runs in (so each exists exactly when the change committed): its audit entry, always,
-// and the event in the webhook outbox. The event belongs to the partner that created the
-// patient, and is written only once that partner has validated the organization: the spec
-// sends no events before validate.
-import { auditRecords, type AuditTrail } from '../audit/index.ts';
+// and the event in the webhook outbox. The event goes to the partner that created the patient
+// and, when another partner of the organization acted (its token, or the portal session its SSO
+// link opened), to that partner too; each only once it has validated the organization (the
+// spec sends no events before validate). reserved_1..3 are the acting partner's own values
+// (its request or its SSO link): only its event carries them, never another partner's.
+import { auditRecords, currentAuditScope, type AuditTrail } from '../audit/index.ts';
 import type { Clock } from '../platform/clock.ts';
 import { ApiError } from '../platform/http/api-error.ts';
 import type { Work } from '../platform/db/unit-of-work.ts';
@@ -25,6 +27,14 @@ export interface PrescriptionEventFacts {
   actorId: string;
   scid: string;
   reserved: ReservedValues;
+  /** The partner whose request (or SSO link) carried `reserved`; absent: the one the current scope names (null: none, erx's own work). */
+  actingPartnerId?: string | null;
+}
+
+/** The partner the current request or page acts through; null outside any (a runner, a seed). */
+export function actingPartnerOfScope(): string | null {
+  const actor = currentAuditScope()?.actor;
+  return actor !== undefined && (actor.kind === 'user' || actor.kind === 'partner') ? actor.partnerId : null;
 }
 
 /**
@@ -44,22 +54,29 @@ export function recordPrescriptionAudit(work: Work, action: PrescriptionAction, 
   work.record(auditRecords, { action: transitionOf(action).audit, organizationId: patient.organization_id, patientId: patient.id, scid, targetUserId: facts.actorId });
 }
 
-/** The event of `action` alone, when the patient's partner has validated the organization. */
+/**
+ * The event of `action` alone, for the patient's partner and the acting partner, each once it
+ * has validated the organization. With no acting partner known, the reserved values go to no one:
+ * whose they are cannot be told, and they must never reach a partner they are not from.
+ */
 export async function recordPrescriptionEvent(ctx: { clock: Clock }, work: Work, action: PrescriptionAction | 'dispense', facts: PrescriptionEventFacts): Promise<void> {
   const { patient } = facts;
   const transition = action === 'dispense' ? { event: DISPENSED_EVENT } : transitionOf(action);
-  if (!(await isOrganizationValidatedBy(work.trx, patient.organization_id, patient.partner_id))) return;
-  // An event beyond the vendor's four goes only to a partner whose endpoint subscribes to it.
-  if (!(await isEventTypeSubscribed(work.trx, patient.partner_id, transition.event))) return;
-  recordEvent(work, {
-    event_id: newEventId(),
-    event_type: transition.event,
-    timestamp: ctx.clock.now().toISOString(),
-    partner_id: patient.partner_id,
-    organization_id: patient.organization_id,
-    data: { patient_id: patient.id, partner_patient_id: patient.partner_patient_id, user_id: facts.actorId, scid: facts.scid },
-    metadata: eventMetadata(facts.reserved),
-  });
+  const acting = facts.actingPartnerId !== undefined ? facts.actingPartnerId : actingPartnerOfScope();
+  for (const partnerId of new Set([patient.partner_id, ...(acting === null ? [] : [acting])])) {
+    if (!(await isOrganizationValidatedBy(work.trx, patient.organization_id, partnerId))) continue;
+    // An event beyond the vendor's four goes only to a partner whose endpoint subscribes to it.
+    if (!(await isEventTypeSubscribed(work.trx, partnerId, transition.event))) continue;
+    recordEvent(work, {
+      event_id: newEventId(),
+      event_type: transition.event,
+      timestamp: ctx.clock.now().toISOString(),
+      partner_id: partnerId,
+      organization_id: patient.organization_id,
+      data: { patient_id: patient.id, partner_patient_id: patient.partner_patient_id, user_id: facts.actorId, scid: facts.scid },
+      metadata: partnerId === acting ? eventMetadata(facts.reserved) : eventMetadata(),
+    });
+  }
 }
 
 /**

@@ -18,7 +18,7 @@ import type { Deps } from '../deps.ts';
 import { readPrescriberProfile, type CallerOrganization, type PrescriberProfile, type UsersContext } from '../users/index.ts';
 import type { OrganizationPractice } from '../onboarding/index.ts';
 import { authorshipColumnsOf, requireCompletePractice, type AuthorshipColumns, type PracticeLookup } from './prescription-authorship.ts';
-import { noteRefusedAction, recordPrescriptionAction, type ReservedValues } from './prescription-events.ts';
+import { actingPartnerOfScope, noteRefusedAction, recordPrescriptionAction, type ReservedValues } from './prescription-events.ts';
 import { TEXT_PATTERNS } from './prescription-fields.ts';
 import { controlledFactsOf, readPrescribeBody, type PrescriptionDraft } from './prescription-input.ts';
 import { judgeControlledMedicine, type ControlledJudgement, type StateRule } from '../controlled-medicines/index.ts';
@@ -188,7 +188,7 @@ async function insertWithEvent(ctx: PrescriptionsContext, row: PrescriptionRow, 
         await alongside?.(work, { scid: row.scid ?? row.id });
         await insertPrescription(work.trx, row);
         if (row.scid === null) {
-          work.record(pdsSubmissions, { prescriptionId: row.id, organizationId: row.organization_id, reserved });
+          work.record(pdsSubmissions, { prescriptionId: row.id, organizationId: row.organization_id, reserved, actingPartnerId: actingPartnerOfScope() });
           return;
         }
         await recordPrescriptionAction(ctx, work, 'create', { patient, actorId: row.prescriber_user_id, scid: row.scid, reserved });

@@ -79,7 +79,7 @@ describe('erx hi check', { timeout: 120_000 }, () => {
     const production = { ERX_MODE: 'production', ERX_JWT_PRIVATE_KEY: 'unused', ERX_SECRET_KEY: 'unused', ERX_CONFORMANCE_ID: 'ERX-TEST-CONFORMANCE-0001' };
     const result = await runErx({ ...cli.env, ...production, ...checkEnv(anna) }, ['hi', 'check']);
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain('ERX_HI=soap needs settings that are not set: ERX_HI_ENDPOINT, ERX_HI_CERT, ERX_HI_CERT_PASSPHRASE, ERX_HI_VENDOR_QUALIFIER, ERX_HI_VENDOR_ID, ERX_HI_PRODUCT_NAME, ERX_HI_PRODUCT_VERSION');
+    expect(result.stderr).toContain('ERX_HI=soap needs settings that are not set: ERX_HI_ENDPOINT, ERX_HI_CERT, ERX_HI_CERT_PASSPHRASE (or ERX_HI_CERT_PASSPHRASE_FILE), ERX_HI_CA, ERX_HI_SIGNER_SPKI, ERX_HI_VENDOR_QUALIFIER, ERX_HI_VENDOR_ID, ERX_HI_PRODUCT_NAME, ERX_HI_PRODUCT_VERSION');
   });
 
   it('leaves an hi.provider_verify entry naming the HPI-O, the HPI-I masked', async () => {
@@ -90,7 +90,7 @@ describe('erx hi check', { timeout: 120_000 }, () => {
   });
 
   it.each([
-    [{}, 'ERX_HI=soap needs settings that are not set: ERX_HI_ENDPOINT, ERX_HI_CERT, ERX_HI_CERT_PASSPHRASE, ERX_HI_VENDOR_QUALIFIER, ERX_HI_VENDOR_ID, ERX_HI_PRODUCT_NAME, ERX_HI_PRODUCT_VERSION'],
+    [{}, 'ERX_HI=soap needs settings that are not set: ERX_HI_ENDPOINT, ERX_HI_CERT, ERX_HI_CERT_PASSPHRASE (or ERX_HI_CERT_PASSPHRASE_FILE), ERX_HI_CA, ERX_HI_SIGNER_SPKI, ERX_HI_VENDOR_QUALIFIER, ERX_HI_VENDOR_ID, ERX_HI_PRODUCT_NAME, ERX_HI_PRODUCT_VERSION'],
     [{ ERX_HI: 'simulator' }, 'ERX_HI=simulator is refused in production mode'],
   ])('erx serve in production with %o refuses to start, saying why', async (hi, message) => {
     const production = { ERX_MODE: 'production', ERX_JWT_PRIVATE_KEY: 'unused', ERX_SECRET_KEY: 'unused', ERX_CONFORMANCE_ID: 'ERX-TEST-CONFORMANCE-0001', PORT: '0' };

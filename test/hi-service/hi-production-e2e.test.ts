@@ -3,6 +3,7 @@
 // SOAP adapter over mutual TLS against the protocol-level fake HI Service, with every outcome of
 // the spec's precheck table and each create-user code. The fake refuses any protocol violation,
 // so none may be left; no identifier or demographic may reach the logs.
+import { X509Certificate } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +15,7 @@ import type { Deps } from '../../src/deps.ts';
 import { buildFeatures } from '../../src/features.ts';
 import { HI_DEMO_PROVIDERS } from '../../src/hi-service/index.ts';
 import { HI_DEMO_FIXTURES, HI_DEMO_PATIENTS } from '../../src/hi-service/hi-demo-fixtures.ts';
+import { spkiPinOf } from '../../src/hi-service/soap/hi-xml-signature.ts';
 import { mergeHiFixtures, type HiPatientFixture, type HiProviderFixture } from '../../src/hi-service/hi-fixture-file.ts';
 import { DEMO_HPIO } from '../../src/onboarding/sandbox-seed.ts';
 import { assembleDeps, closeDeps } from '../../src/runtime.ts';
@@ -49,6 +51,7 @@ function soapEnv(pki: ReturnType<typeof createTestPki>): Record<string, string> 
     ERX_HI_CERT: certPath,
     ERX_HI_CERT_PASSPHRASE: pki.nash.passphrase,
     ERX_HI_CA: caPath,
+    ERX_HI_SIGNER_SPKI: spkiPinOf(new X509Certificate(pki.hiSigner.certPem)),
     ERX_HI_VENDOR_QUALIFIER: 'http://ns.electronichealth.net.au/id/hi/vendorid/1.0',
     ERX_HI_VENDOR_ID: 'ERX00001',
     ERX_HI_PRODUCT_NAME: 'erx',

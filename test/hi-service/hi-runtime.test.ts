@@ -2,8 +2,8 @@
 // SOAP adapter refused without each of its settings (all named in one message), an expired NASH
 // certificate refused, one expiring within 30 days warned about once (no secret in the line),
 // and its days left a metric.
-import { X509Certificate } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash, X509Certificate } from 'node:crypto';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -33,12 +33,19 @@ function writeNash(name: string, validDays: number, now = NOW) {
   return { path, passphrase: nash.passphrase, notAfter: new Date(new X509Certificate(nash.certPem).validTo) };
 }
 
+const caPath = join(directory, 'ca.pem');
+writeFileSync(caPath, ca.certPem);
+/** Any well-formed pin: these tests stop before an answer is read. */
+const SIGNER_PIN = createHash('sha256').update('the HI Service signing key').digest('base64');
+
 function soapEnv(certPath: string, passphrase: string): Record<string, string> {
   return {
     ERX_HI: 'soap',
     ERX_HI_ENDPOINT: 'https://127.0.0.1:9/hi',
     ERX_HI_CERT: certPath,
     ERX_HI_CERT_PASSPHRASE: passphrase,
+    ERX_HI_CA: caPath,
+    ERX_HI_SIGNER_SPKI: SIGNER_PIN,
     ERX_HI_VENDOR_QUALIFIER: 'http://ns.electronichealth.net.au/id/hi/vendorid/1.0',
     ERX_HI_VENDOR_ID: 'ERX00000',
     ERX_HI_PRODUCT_NAME: 'erx',
@@ -79,11 +86,23 @@ describe('the choice of HI Service', () => {
 
   it('names every missing SOAP setting in one message, and only those', () => {
     expect(() => checkHiChoice(loadConfig(PRODUCTION))).toThrow(
-      'ERX_HI=soap needs settings that are not set: ERX_HI_ENDPOINT, ERX_HI_CERT, ERX_HI_CERT_PASSPHRASE, ERX_HI_VENDOR_QUALIFIER, ERX_HI_VENDOR_ID, ERX_HI_PRODUCT_NAME, ERX_HI_PRODUCT_VERSION',
+      'ERX_HI=soap needs settings that are not set: ERX_HI_ENDPOINT, ERX_HI_CERT, ERX_HI_CERT_PASSPHRASE (or ERX_HI_CERT_PASSPHRASE_FILE), ERX_HI_CA, ERX_HI_SIGNER_SPKI, ERX_HI_VENDOR_QUALIFIER, ERX_HI_VENDOR_ID, ERX_HI_PRODUCT_NAME, ERX_HI_PRODUCT_VERSION',
     );
     const { ERX_HI_CERT_PASSPHRASE: _passphrase, ERX_HI_VENDOR_ID: _vendor, ...partial } = soapEnv('/nowhere.p12', 'secret');
-    expect(() => checkHiChoice(loadConfig({ ...PRODUCTION, ...partial }))).toThrow(/not set: ERX_HI_CERT_PASSPHRASE, ERX_HI_VENDOR_ID \(/);
+    expect(() => checkHiChoice(loadConfig({ ...PRODUCTION, ...partial }))).toThrow(/not set: ERX_HI_CERT_PASSPHRASE \(or ERX_HI_CERT_PASSPHRASE_FILE\), ERX_HI_VENDOR_ID \(/);
     expect(() => checkHiChoice(loadConfig({ ...PRODUCTION, ...soapEnv('/nowhere.p12', 'secret') }))).not.toThrow();
+  });
+
+  it("refuses production without ERX_HI_CA and the answer signer's pin; the sandbox may go without them", () => {
+    // Without them any certificate a public CA issued could sign the "HI Service's" answers.
+    const { ERX_HI_CA: _ca, ERX_HI_SIGNER_SPKI: _pin, ...unpinned } = soapEnv('/nowhere.p12', 'secret');
+    expect(() => checkHiChoice(loadConfig({ ...PRODUCTION, ...unpinned }))).toThrow(/ERX_HI=soap needs settings that are not set: ERX_HI_CA, ERX_HI_SIGNER_SPKI \(see docs\/operators\/hi-service\.md\)/);
+    expect(() => checkHiChoice(loadConfig(unpinned))).not.toThrow();
+  });
+
+  it('refuses a signer pin that is not a base64 SHA-256 digest', () => {
+    expect(() => loadConfig({ ERX_HI_SIGNER_SPKI: `${SIGNER_PIN},sha256/abc` })).toThrow(/ERX_HI_SIGNER_SPKI must be base64 SHA-256 digests \(44 characters\), comma-separated, got "sha256\/abc"/);
+    expect(loadConfig({ ERX_HI_SIGNER_SPKI: ` ${SIGNER_PIN} , ${SIGNER_PIN}` }).hiSoap.signerSpkiPins).toEqual([SIGNER_PIN, SIGNER_PIN]);
   });
 
   it('checks the endpoint is an https URL and the algorithms are known', () => {
@@ -130,7 +149,7 @@ describe('the NASH certificate at start', () => {
       digestAlgorithm: 'sha1',
     });
     expect(handed[0]!.certificate.notAfter).toEqual(nash.notAfter);
-    expect(handed[0]).not.toHaveProperty('trustedCaPem');
+    expect(handed[0]).toMatchObject({ trustedCaPem: ca.certPem, signerSpkiPins: [SIGNER_PIN] });
   });
 
   it('warns once, naming the expiry but no secret, when the certificate expires within 30 days', () => {
@@ -165,8 +184,6 @@ describe('the NASH certificate at start', () => {
 
   it('hands the adapter the PEM bundle of ERX_HI_CA', () => {
     const nash = writeNash('with-ca', 200);
-    const caPath = join(directory, 'ca.pem');
-    writeFileSync(caPath, ca.certPem);
     const { run, handed } = start({ ...soapEnv(nash.path, nash.passphrase), ERX_HI_CA: caPath });
     run();
     expect(handed[0]!.trustedCaPem).toBe(ca.certPem);
@@ -182,5 +199,60 @@ describe('the NASH certificate at start', () => {
     expect(daysLeftOf(nash.notAfter, NOW)).toBe(100);
     clock.advanceSeconds(10 * 86_400 + 1);
     expect(await gauge()).toBe('erx_hi_certificate_days_left 89');
+  });
+});
+
+describe('ERX_HI_CERT_PASSPHRASE_FILE', () => {
+  const start = (env: Record<string, string>) => {
+    const { adapter, handed } = recordingAdapter();
+    const { logger, lines } = capturedLogger();
+    const run = () => createConfiguredHiService(loadConfig({ ...PRODUCTION, ...env }), { serving: true, logger, metrics: NO_METRICS, clock: new ManualClock(NOW), soapAdapter: adapter });
+    return { run, handed, lines };
+  };
+  /** soapEnv with the passphrase in a file of `mode` instead of the environment. */
+  function fileEnv(name: string, content: string, mode = 0o600) {
+    const nash = writeNash(name, 200);
+    const file = join(directory, `${name}.passphrase`);
+    writeFileSync(file, content.replace('PASSPHRASE', nash.passphrase));
+    chmodSync(file, mode);
+    const { ERX_HI_CERT_PASSPHRASE: _inEnvironment, ...env } = soapEnv(nash.path, nash.passphrase);
+    return { env: { ...env, ERX_HI_CERT_PASSPHRASE_FILE: file }, nash, file };
+  }
+
+  it('opens the certificate with the passphrase read from a 0600 file (its final line break dropped), quietly', () => {
+    const { env, nash } = fileEnv('from-file', 'PASSPHRASE\n');
+    const { run, handed, lines } = start(env);
+    run();
+    expect(handed[0]!.certificate.notAfter).toEqual(nash.notAfter);
+    expect(lines).toEqual([]);
+  });
+
+  it('warns, without the passphrase, when other users can read the file', () => {
+    const { env, nash } = fileEnv('readable', 'PASSPHRASE', 0o644);
+    const { run, lines } = start(env);
+    run();
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0]!)).toMatchObject({ level: 40, msg: 'ERX_HI_CERT_PASSPHRASE_FILE can be read by other users: chmod 600 it' });
+    expect(lines[0]).not.toContain(nash.passphrase);
+  });
+
+  it('refuses both the passphrase and the file', () => {
+    const { env, nash } = fileEnv('both', 'PASSPHRASE');
+    expect(() => loadConfig({ ...PRODUCTION, ...env, ERX_HI_CERT_PASSPHRASE: nash.passphrase })).toThrow(/ERX_HI_CERT_PASSPHRASE and ERX_HI_CERT_PASSPHRASE_FILE are both set: set one/);
+  });
+
+  it('refuses a file it cannot read, or an empty one, before opening the certificate', () => {
+    const { env } = fileEnv('gone', 'PASSPHRASE');
+    const missing = start({ ...env, ERX_HI_CERT_PASSPHRASE_FILE: join(directory, 'no-such.passphrase') });
+    expect(missing.run).toThrow(/ERX_HI_CERT_PASSPHRASE_FILE \(.*no-such\.passphrase\) cannot be read: ENOENT/);
+    expect(missing.handed).toEqual([]);
+    expect(start(fileEnv('empty', '\n').env).run).toThrow(/ERX_HI_CERT_PASSPHRASE_FILE \(.*empty\.passphrase\) is empty/);
+  });
+
+  it('refuses a file holding the wrong passphrase without printing it', () => {
+    const { env } = fileEnv('wrong', 'not-the-passphrase\n');
+    const wrong = start(env);
+    expect(wrong.run).toThrow(/ERX_HI_CERT \(.*wrong\.p12\) cannot be used/);
+    expect(() => wrong.run()).not.toThrow(/not-the-passphrase/);
   });
 });

@@ -2,10 +2,13 @@
 // it) can answer maps to the port's outcome: no match, a typed rejection with the service's
 // severity and code, or "unreachable" for transport failures, malformed XML and answers whose
 // signature cannot be trusted. An unsigned gateway fault is still read as a fault.
+import { X509Certificate } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSoapHiService, HI_DEMO_PROVIDERS, loadNashCertificate, type SoapHiSettings } from '../../src/hi-service/index.ts';
 import { HI_DEMO_FIXTURES, HI_DEMO_PATIENTS } from '../../src/hi-service/hi-demo-fixtures.ts';
 import { HiServiceRejectedError, HiServiceUnreachableError } from '../../src/hi-service/hi-service-port.ts';
+import { classifyHiFailure } from '../../src/hi-service/index.ts';
+import { spkiPinOf } from '../../src/hi-service/soap/hi-xml-signature.ts';
 import { buildIhiSearchRequest, buildProviderVerificationRequest, HI_CONTEXT } from './hi-service-contract.ts';
 import { startFakeHiService, type FakeHiService, type InjectedFault } from './fake-hi-service/index.ts';
 import { createTestCa, createTestPki, issueNashCertificate } from './test-pki.ts';
@@ -23,6 +26,7 @@ function makeAdapter(changes: Partial<SoapHiSettings> = {}) {
     endpoint: fake.url,
     certificate: loadNashCertificate(pki.nash.pfx, pki.nash.passphrase),
     trustedCaPem: pki.ca.certPem,
+    signerSpkiPins: [spkiPinOf(new X509Certificate(pki.hiSigner.certPem))],
     product: { vendorQualifier: 'http://ns.medicareaustralia.gov.au/mcaVendorId/1.0', vendorId: 'ERX00001', productName: 'erx', productVersion: '0.1.0' },
     timeoutMs: 5_000,
     signatureAlgorithm: 'rsa-sha1',
@@ -71,6 +75,24 @@ describe('SOAP adapter: injected service answers', () => {
   ] as const)('maps an injected %s to unreachable', async (kind) => {
     fake.injectNext({ kind });
     await expectUnreachableOnly(searchFound());
+  });
+
+  it.each([
+    ['wrong-signer', /not the pinned HI Service key/],
+    ['no-relates-to', /does not name the request it relates to/],
+    ['stale-timestamp', /timestamp is stale/],
+  ] as const)('refuses an injected %s (a forged or replayed answer) as an HI failure, unreachable', async (kind, reason) => {
+    fake.injectNext({ kind });
+    const error = await searchFound().then(
+      () => undefined,
+      (thrown: unknown) => thrown,
+    );
+    expect(classifyHiFailure(error)).toMatchObject({ outcome: 'unreachable', reason: expect.stringMatching(reason) });
+  });
+
+  it('takes an answer whose signed timestamp is a little old, within the margin for clock difference', async () => {
+    fake.injectNext({ kind: 'stale-timestamp', ageMs: 60_000 });
+    expect(await searchFound()).toMatchObject({ kind: 'found' });
   });
 
   it('maps a gateway fault without a service message to unreachable', async () => {

@@ -24,6 +24,8 @@ export interface TestPki {
   server: TestKeyPair;
   /** The fake HI Service's answer-signing certificate. */
   hiSigner: TestKeyPair;
+  /** Another key under the same CA and subject name as hiSigner: what only a pinned key refuses. */
+  otherHiSigner: TestKeyPair;
   /** erx's NASH certificate (client TLS and request signatures). */
   nash: TestNashCertificate;
 }
@@ -137,6 +139,7 @@ export function createTestPki(options: TestPkiOptions = {}): TestPki {
     ca: { certPem: ca.certPem, keyPem: ca.keyPem },
     server: issueLeaf(ca.issuer, '127.0.0.1', validity, { server: true, altNames }),
     hiSigner: issueLeaf(ca.issuer, 'fake HI Service signing', validity, {}),
+    otherHiSigner: issueLeaf(ca.issuer, 'fake HI Service signing', validity, {}),
     nash: issueNashCertificate(ca, { now, validDays: options.nashValidDays, commonName: options.nashCommonName }),
   };
 }

@@ -7,7 +7,9 @@ import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCliEnvironment, ERX_BIN, expectOneLineRefusal, runErx, runErxJson, type CliEnvironment } from '../cli/cli-helpers.ts';
 import { SANDBOX_PBS_SCHEDULE } from '../../src/medicines/index.ts';
-import { editLine, givenEditedSchedule, SCHEDULE_3963, SCHEDULE_3963_ZIP, SCHEDULE_3964 } from './medicines-given.ts';
+import { editLine, givenEditedSchedule, scheduleEntries, SCHEDULE_3963, SCHEDULE_3963_ZIP, SCHEDULE_3964, writeZip } from './medicines-given.ts';
+import os from 'node:os';
+import path from 'node:path';
 
 let cli: CliEnvironment;
 beforeAll(() => {
@@ -39,6 +41,23 @@ describe('erx medicines import', () => {
     }
     expectOneLineRefusal(await runErx(cli.env, ['medicines', 'import', '/nonexistent/schedule.zip']), /^erx: \/nonexistent\/schedule\.zip: cannot be read/);
     expect(await runErxJson(cli.env, ['medicines', 'import', SCHEDULE_3964])).toMatchObject({ schedule_code: '3964', changed: false });
+  });
+
+  it('refuses a zip bomb and an overlong record in one line each, importing nothing', async () => {
+    const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'erx-pbs-cli-'));
+    try {
+      const bomb = path.join(folder, 'bomb.zip');
+      writeZip(bomb, scheduleEntries(SCHEDULE_3963, (entry) => (entry.name.endsWith('/items.csv') ? { ...entry, declaredSize: 2 ** 32 - 1 } : entry)));
+      expectOneLineRefusal(await runErx(cli.env, ['medicines', 'import', bomb]), /^erx: bomb\.zip: its tables unpack to [\d,]+ bytes, more than the 1,073,741,824 bytes of any PBS schedule: refused \(a zip bomb\?\)$/);
+      const long = path.join(folder, 'long.zip');
+      const row = Buffer.from(`\r\n"2622B","${'x'.repeat(1_000_001)}"`);
+      writeZip(long, scheduleEntries(SCHEDULE_3963, (entry) => (entry.name.endsWith('/items.csv') ? { ...entry, data: Buffer.concat([entry.data, row]) } : entry)));
+      expectOneLineRefusal(await runErx(cli.env, ['medicines', 'import', long, '--json']), /^erx: tables_as_csv\/items\.csv( line \d+)?: has a record longer than 1,000,000 characters, more than any PBS schedule's: refused$/);
+    } finally {
+      fs.rmSync(folder, { recursive: true, force: true });
+    }
+    const audit = await runErxJson<Array<{ action: string }>>(cli.env, ['audit', 'list']);
+    expect(audit.filter((entry) => entry.action === 'admin.pbs_schedule_import')).toHaveLength(2);
   });
 
   it('is seeded with the extract the sandbox ships when the catalogue is empty, and keeps an imported schedule', async () => {

@@ -3,6 +3,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 
 const FIXTURES = path.resolve('test/medicines/fixtures');
 
@@ -26,4 +27,61 @@ export function editLine(line: number, edit: (text: string) => string): (text: s
     lines[line - 1] = edit(lines[line - 1]!);
     return lines.join('\r\n');
   };
+}
+
+export interface ZipEntry {
+  name: string;
+  data: Buffer;
+  /** The unpacked size the zip claims (default: the true one). */
+  declaredSize?: number;
+}
+
+/**
+ * Writes a zip of deflated `entries`, whose directory may claim sizes other than the true ones:
+ * a zip bomb claiming what it unpacks to, or one that lies about it.
+ */
+export function writeZip(file: string, entries: ZipEntry[]): void {
+  const locals: Buffer[] = [];
+  const centrals: Buffer[] = [];
+  let offset = 0;
+  for (const entry of entries) {
+    const name = Buffer.from(entry.name);
+    const packed = zlib.deflateRawSync(entry.data, { level: 9 });
+    const sizes = { crc: zlib.crc32(entry.data), packed: packed.length, unpacked: entry.declaredSize ?? entry.data.length };
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(20, 4);
+    local.writeUInt16LE(8, 8);
+    local.writeUInt32LE(sizes.crc, 14);
+    local.writeUInt32LE(sizes.packed, 18);
+    local.writeUInt32LE(sizes.unpacked, 22);
+    local.writeUInt16LE(name.length, 26);
+    const central = Buffer.alloc(46);
+    central.writeUInt32LE(0x02014b50, 0);
+    central.writeUInt16LE(20, 4);
+    central.writeUInt16LE(20, 6);
+    central.writeUInt16LE(8, 10);
+    central.writeUInt32LE(sizes.crc, 16);
+    central.writeUInt32LE(sizes.packed, 20);
+    central.writeUInt32LE(sizes.unpacked, 24);
+    central.writeUInt16LE(name.length, 28);
+    central.writeUInt32LE(offset, 42);
+    locals.push(local, name, packed);
+    centrals.push(central, name);
+    offset += local.length + name.length + packed.length;
+  }
+  const directory = Buffer.concat(centrals);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(entries.length, 8);
+  end.writeUInt16LE(entries.length, 10);
+  end.writeUInt32LE(directory.length, 12);
+  end.writeUInt32LE(offset, 16);
+  fs.writeFileSync(file, Buffer.concat([...locals, directory, end]));
+}
+
+/** A schedule's tables as zip entries under tables_as_csv/, each passed through `edit` (default unchanged). */
+export function scheduleEntries(schedule: string, edit: (entry: ZipEntry) => ZipEntry = (entry) => entry): ZipEntry[] {
+  const folder = path.join(schedule, 'tables_as_csv');
+  return fs.readdirSync(folder).map((name) => edit({ name: `tables_as_csv/${name}`, data: fs.readFileSync(path.join(folder, name)) }));
 }

@@ -5,14 +5,14 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { buildFeatures } from '../../src/features.ts';
 import { openDatabase } from '../../src/platform/db/database.ts';
 import { migrateToLatest } from '../../src/platform/db/migrator.ts';
 import { TEST_DATABASE_URL } from '../test-app.ts';
 import { describeCurrentSchedule, findPbsItem, importPbsSchedule, PbsImportError, searchMedicines } from '../../src/medicines/index.ts';
 import { useTestApp } from '../given.ts';
-import { editLine, givenEditedSchedule, SCHEDULE_3963, SCHEDULE_3963_ZIP, SCHEDULE_3964 } from './medicines-given.ts';
+import { editLine, givenEditedSchedule, scheduleEntries, SCHEDULE_3963, SCHEDULE_3963_ZIP, SCHEDULE_3964, writeZip, type ZipEntry } from './medicines-given.ts';
 
 const { t } = useTestApp({});
 const medicines = () => t.features.medicines;
@@ -141,5 +141,57 @@ describe('a malformed schedule', () => {
     } finally {
       edited.cleanup();
     }
+  });
+});
+
+describe('the bounds of an import (a file that is no PBS schedule, or a zip bomb)', () => {
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'erx-pbs-bounds-'));
+  afterAll(() => fs.rmSync(folder, { recursive: true, force: true }));
+  const zipOf = (name: string, edit: (entry: ZipEntry) => ZipEntry) => {
+    const file = path.join(folder, name);
+    writeZip(file, scheduleEntries(SCHEDULE_3964, edit));
+    return file;
+  };
+  const onItems = (change: (entry: ZipEntry) => ZipEntry) => (entry: ZipEntry) => (entry.name.endsWith('/items.csv') ? change(entry) : entry);
+
+  /** Imports schedule 3964 (in some form) over 3963 and expects the refusal, with nothing written. */
+  async function expectRefusedKeeping3963(location: string, message: RegExp, limits?: NonNullable<Parameters<typeof importPbsSchedule>[2]>['limits']) {
+    await importPbsSchedule(medicines(), SCHEDULE_3963);
+    const before = await describeCurrentSchedule(medicines());
+    const audited = await auditCount();
+    const error = await importPbsSchedule(medicines(), location, { limits }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(PbsImportError);
+    expect((error as Error).message).toMatch(message);
+    expect(await describeCurrentSchedule(medicines())).toEqual(before);
+    expect(await auditCount()).toBe(audited);
+  }
+
+  it('takes the zip writeZip makes when nothing is out of bounds', async () => {
+    await importPbsSchedule(medicines(), SCHEDULE_3963);
+    expect(await importPbsSchedule(medicines(), zipOf('fine.zip', (entry) => entry))).toMatchObject({ schedule_code: '3964', changed: true });
+  });
+
+  it('refuses a zip whose tables claim to unpack past 1 GiB, before reading any', async () => {
+    const bomb = zipOf('claims-2-gib.zip', onItems((entry) => ({ ...entry, declaredSize: 2 ** 31 })));
+    await expectRefusedKeeping3963(bomb, /^claims-2-gib\.zip: its tables unpack to 2,147,\d{3},\d{3} bytes, more than the 1,073,741,824 bytes of any PBS schedule: refused \(a zip bomb\?\)$/);
+  });
+
+  it('refuses a zip entry that unpacks past the size it claims', async () => {
+    const liar = zipOf('understates.zip', onItems((entry) => ({ ...entry, data: Buffer.concat([entry.data, Buffer.alloc(100_000, 0x0a)]), declaredSize: entry.data.length })));
+    await expectRefusedKeeping3963(liar, /^tables_as_csv\/items\.csv: cannot be unpacked \(.*too many bytes/);
+  });
+
+  it('stops reading once the tables read pass the bound, the counting not trusting the zip', async () => {
+    await expectRefusedKeeping3963(SCHEDULE_3964, /^tables_as_csv\/\S+\.csv: unpacks past 2,000 bytes of tables, more than any PBS schedule: refused/, { maxUnpackedBytes: 2_000 });
+  });
+
+  it('refuses a record longer than 1,000,000 characters', async () => {
+    const long = `\r\n"11693L","${'x'.repeat(1_000_001)}"`;
+    const huge = zipOf('long-record.zip', onItems((entry) => ({ ...entry, data: Buffer.concat([entry.data, Buffer.from(long)]) })));
+    await expectRefusedKeeping3963(huge, /^tables_as_csv\/items\.csv( line \d+)?: has a record longer than 1,000,000 characters, more than any PBS schedule's: refused$/);
+  });
+
+  it('refuses a table with more rows than the bound', async () => {
+    await expectRefusedKeeping3963(SCHEDULE_3964, /^tables_as_csv\/programs\.csv line 5: has more than 3 rows, more than any PBS schedule: refused$/, { maxRowsPerTable: 3 });
   });
 });

@@ -8,8 +8,10 @@ import { PRESCRIPTION_CHANGES, TRANSITIONS } from '../../src/prescriptions/index
 import { givenCatalogDrugs, givenUserDrug, validDrug } from '../custom-drugs/custom-drugs-given.ts';
 import { auditEntriesAfter, lastAuditSeq } from '../audit/audit-helpers.ts';
 import { snapshotDatabase } from '../database-snapshot.ts';
-import { givenUser, useTestApp } from '../given.ts';
-import { givenClinic, givenPrescription, outboxEvents, prescriptionsClient, storedPrescription } from '../prescriptions/prescriptions-given.ts';
+import { SCOPES } from '../../src/auth/index.ts';
+import { enablePartnerForOrganization } from '../../src/onboarding/index.ts';
+import { bearer, givenPartner, givenUser, requestToken, useTestApp } from '../given.ts';
+import { givenClinic, givenPrescription, outboxEvents, prescriptionsClient, send, storedPrescription } from '../prescriptions/prescriptions-given.ts';
 import { csrfOf, formIdFieldOf, scidOfRedirect, signIn } from './portal-given.ts';
 
 let catalogDrugId: string;
@@ -145,6 +147,21 @@ describe('creating a prescription', () => {
       partner_id: c.g.partnerId,
       data: { patient_id: c.patientId, user_id: c.g.userId, scid },
       metadata: { reserved_1: 'abc', reserved_2: null, reserved_3: 'z'.repeat(30) },
+    });
+  });
+
+  it("writes the session partner's reserved values into its own event only: the patient's partner gets its event without them", async () => {
+    // Partner B, enabled and validated for the clinic, opens the portal with its SSO link for a patient partner A created.
+    const partnerB = await givenPartner(t);
+    await enablePartnerForOrganization(t.features.onboarding, { organizationId: c.g.organizationId, partnerId: partnerB.partner_id });
+    const b = { ...c.g, partnerId: partnerB.partner_id, partnerSecret: partnerB.partner_secret };
+    expect((await send(t, 'GET', `/v1/organizations/${c.g.organizationId}/validate`, bearer(await requestToken(t, b, [...SCOPES]), b))).statusCode).toBe(200);
+    const bSession = await signIn(t, b, `/embed/patients/${c.patientId}/prescriptions?reserved_1=b-visit&reserved_2=b-room`);
+    const scid = scidOfRedirect(await create({}, bSession));
+    const events = (await outboxEvents(t, c.g.organizationId)).filter((e) => e.event_type === 'prescription.created' && (e.envelope.data as { scid: string }).scid === scid);
+    expect(Object.fromEntries(events.map((e) => [e.partner_id, e.envelope.metadata]))).toEqual({
+      [c.g.partnerId]: { reserved_1: null, reserved_2: null, reserved_3: null },
+      [partnerB.partner_id]: { reserved_1: 'b-visit', reserved_2: 'b-room', reserved_3: null },
     });
   });
 

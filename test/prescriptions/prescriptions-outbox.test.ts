@@ -1,6 +1,7 @@
-// Every create, cease, cancel and reissue writes exactly one event in the same transaction:
-// the envelope the spec describes, for the partner that created the patient, only once that
-// partner has validated the organization; and a failure after the change, before the commit,
+// Every create, cease, cancel and reissue writes its event in the same transaction: the
+// envelope the spec describes, for the partner that created the patient and the partner that
+// acted (each only once it has validated the organization; the reserved values only in the
+// acting partner's); and a failure after the change, before the commit,
 // leaves neither the change nor the event nor its audit entry (nor a token message to send).
 import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from 'kysely';
 import { describe, expect, it } from 'vitest';
@@ -72,19 +73,49 @@ describe('whose event', () => {
     expect(await outboxEvents(t, unvalidated.g.organizationId)).toEqual([]);
   });
 
-  it("belongs to the partner that created the patient, and waits for that partner's own validation", async () => {
-    // Partner B is enabled for the clinic too and creates a patient; the clinic's partner prescribes for it.
+  /** Partner B, enabled for the clinic too, with its own token for the clinic's prescriber and a patient it created. */
+  async function givenPartnerBWithPatient(options: { validated: boolean }) {
     const partnerB = await givenPartner(t);
     await enablePartnerForOrganization(t.features.onboarding, { organizationId: c.g.organizationId, partnerId: partnerB.partner_id });
     const b = { ...c.g, partnerId: partnerB.partner_id, partnerSecret: partnerB.partner_secret };
-    const bHeaders = bearer(await requestToken(t, b, [...SCOPES]), b);
-    const { patientId, partnerPatientId } = await givenPatient(t, { g: b, headers: bHeaders });
-    const forB = () => newEvents(c.g.organizationId, () => givenPrescription(t, c, {}, { patientId }));
-    expect((await forB()).events).toEqual([]);
-    expect((await send(t, 'GET', `/v1/organizations/${c.g.organizationId}/validate`, bHeaders)).statusCode).toBe(200);
-    const { events } = await forB();
-    expect(events.map((event) => [event.partner_id, event.envelope.partner_id])).toEqual([[partnerB.partner_id, partnerB.partner_id]]);
-    expect(events[0]!.envelope.data).toMatchObject({ patient_id: patientId, partner_patient_id: partnerPatientId });
+    const headers = bearer(await requestToken(t, b, [...SCOPES]), b);
+    const validate = async () => expect((await send(t, 'GET', `/v1/organizations/${c.g.organizationId}/validate`, headers)).statusCode).toBe(200);
+    if (options.validated) await validate();
+    const { patientId, partnerPatientId } = await givenPatient(t, { g: b, headers });
+    return { partnerId: partnerB.partner_id, clinic: { ...c, g: b, headers, patientId, partnerPatientId }, validate };
+  }
+
+  it("goes to the partner that created the patient, and to the partner that acted, each once it has validated", async () => {
+    // The clinic's partner (A) prescribes for a patient partner B created.
+    const partnerB = await givenPartnerBWithPatient({ validated: false });
+    const { patientId, partnerPatientId } = partnerB.clinic;
+    const byA = () => newEvents(c.g.organizationId, () => givenPrescription(t, c, {}, { patientId }));
+    expect((await byA()).events.map((event) => event.partner_id)).toEqual([c.g.partnerId]);
+    await partnerB.validate();
+    const { events } = await byA();
+    expect(events.map((event) => [event.partner_id, event.envelope.partner_id]).sort()).toEqual(
+      [
+        [c.g.partnerId, c.g.partnerId],
+        [partnerB.partnerId, partnerB.partnerId],
+      ].sort(),
+    );
+    for (const event of events) expect(event.envelope.data).toMatchObject({ patient_id: patientId, partner_patient_id: partnerPatientId });
+  });
+
+  it("carries the acting partner's reserved values to it alone, never to another partner", async () => {
+    const partnerB = await givenPartnerBWithPatient({ validated: true });
+    const { patientId } = partnerB.clinic;
+    const metadataByPartner = (events: Awaited<ReturnType<typeof outboxEvents>>) => Object.fromEntries(events.map((event) => [event.partner_id, event.envelope.metadata]));
+    const none = { reserved_1: null, reserved_2: null, reserved_3: null };
+    // A creates (through the PDS) and reissues for B's patient, with A's values: B's events carry none of them.
+    const created = await newEvents(c.g.organizationId, () => givenPrescription(t, c, { reserved_1: 'a-visit-1', reserved_3: 'a-secret' }, { patientId }));
+    expect(metadataByPartner(created.events)).toEqual({ [c.g.partnerId]: { reserved_1: 'a-visit-1', reserved_2: null, reserved_3: 'a-secret' }, [partnerB.partnerId]: none });
+    const { scid } = created.result;
+    const reissued = await newEvents(c.g.organizationId, () => prescriptionsClient(t, c).change('reissue', scid, { reserved_2: 'a-visit-2' }, { patientId }));
+    expect(metadataByPartner(reissued.events)).toEqual({ [c.g.partnerId]: { reserved_1: null, reserved_2: 'a-visit-2', reserved_3: null }, [partnerB.partnerId]: none });
+    // B ceases its own patient's prescription with B's values: only B hears of it, with B's values.
+    const ceased = await newEvents(c.g.organizationId, () => prescriptionsClient(t, partnerB.clinic).change('cease', scid, { reserved_1: 'b-visit' }));
+    expect(metadataByPartner(ceased.events)).toEqual({ [partnerB.partnerId]: { reserved_1: 'b-visit', reserved_2: null, reserved_3: null } });
   });
 });
 

@@ -105,7 +105,8 @@ describe('the event feed', () => {
     await givenPrescription(t, clinic, {}, { patientId });
     const aBodies = await storedBodies(clinic.g.organizationId, clinic.g.partnerId);
     const bBodies = await storedBodies(clinic.g.organizationId, b.partnerId);
-    expect(aBodies).toHaveLength(2);
+    // A's own two, and the two of B's patient A prescribed for (the acting partner hears of its changes too).
+    expect(aBodies).toHaveLength(4);
     expect(bBodies).toHaveLength(2);
     await feedSettled(clinic.headers, clinic.g.organizationId, clinic.g.partnerId);
     await feedSettled(bHeaders, clinic.g.organizationId, b.partnerId);

@@ -37,7 +37,7 @@ export function createSoapHiService(settings: SoapHiSettings): HiServicePort {
       digestAlgorithm: settings.digestAlgorithm,
     });
     const answer = await transport.post(signed, soapContentType(operation.action), context.signal);
-    const read = readSoapAnswer(answer, operation, { trustedCaPem: settings.trustedCaPem, now: now() }, envelope.messageId);
+    const read = readSoapAnswer(answer, operation, { trustedCaPem: settings.trustedCaPem, signerSpkiPins: settings.signerSpkiPins, now: now() }, envelope.messageId);
     return mapSoapAnswer(read, readers);
   }
 

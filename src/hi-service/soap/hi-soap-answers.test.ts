@@ -7,7 +7,9 @@ import { IHI_ANSWER_READERS, mapSoapAnswer, providerAnswerReaders } from './hi-s
 import { readSoapAnswer } from './hi-soap-read.ts';
 import { SEARCH_IHI, SEARCH_PROVIDER_INDIVIDUAL } from './hi-soap-wire.ts';
 import { createTestCa, createTestPki, issueNashCertificate, type TestPki } from '../../../test/hi-service/test-pki.ts';
-import { answerXml, faultXml, ihiResultXml, providerResultXml, serviceMessagesXml } from '../../../test/hi-service/soap/soap-answer-xml.ts';
+import { answerXml, faultXml, ihiResultXml, providerResultXml, serviceMessagesXml, TEST_MESSAGE_ID } from '../../../test/hi-service/soap/soap-answer-xml.ts';
+import { spkiPinOf } from './hi-xml-signature.ts';
+import { X509Certificate } from 'node:crypto';
 
 let pki: TestPki;
 let stranger: { keyPem: string; certPem: string };
@@ -18,7 +20,7 @@ beforeAll(() => {
 
 const HPII = '8003619166667284';
 const IHI = '8003601240022579';
-const OUR_MESSAGE_ID = 'urn:uuid:11111111-1111-4111-8111-111111111111';
+const OUR_MESSAGE_ID = TEST_MESSAGE_ID;
 type Signer = 'hi' | 'stranger' | 'none';
 type Expected = { result: unknown } | { rejected: [severity: string, code: string] } | { unreachable: RegExp };
 
@@ -61,7 +63,7 @@ const found = (status?: string, recordStatus?: string) => ({ kind: 'found', ihi_
 
 const IHI_CASES: AnswerCase[] = [
   { name: 'a found IHI, statuses upper-cased', body: () => ihiResultXml({ ihi: IHI, status: 'Active', recordStatus: 'Verified' }), signer: 'hi', expected: { result: found('ACTIVE', 'VERIFIED') } },
-  { name: 'a found IHI in an answer relating to our request', body: () => answerXml(ihiResultXml({ ihi: IHI }), pki.hiSigner).replace('<soap:Header>', `<soap:Header><wsa:RelatesTo xmlns:wsa="http://www.w3.org/2005/08/addressing">${OUR_MESSAGE_ID}</wsa:RelatesTo>`), signer: 'hi', expected: { result: found() } },
+  { name: 'a found IHI in an answer relating to our request', body: () => answerXml(ihiResultXml({ ihi: IHI }), pki.hiSigner, { relatesTo: OUR_MESSAGE_ID }), signer: 'hi', expected: { result: found() } },
   { name: 'a found IHI with other statuses', body: () => ihiResultXml({ ihi: IHI, status: 'Deceased', recordStatus: 'Provisional' }), signer: 'hi', expected: { result: found('DECEASED', 'PROVISIONAL') } },
   { name: 'a found IHI without statuses', body: () => ihiResultXml({ ihi: IHI }), signer: 'hi', expected: { result: found() } },
   { name: 'a found IHI with a warning message', body: () => ihiResultXml({ ihi: IHI, status: 'Active', messages: messages([['01612', 'Warning']]) }), signer: 'hi', expected: { result: found('ACTIVE') } },
@@ -88,6 +90,13 @@ const IHI_CASES: AnswerCase[] = [
   { name: 'HTTP 502 with no body', status: 502, body: () => '', signer: 'none', expected: { unreachable: /HTTP 502/ } },
   { name: 'an envelope without the response element', body: () => '<x:other xmlns:x="urn:x"/>', signer: 'hi', expected: { unreachable: /no result/ } },
   { name: 'an answer relating to another request', body: () => answerXml(ihiResultXml({ ihi: IHI }), pki.hiSigner).replace('<soap:Header>', '<soap:Header><wsa:RelatesTo xmlns:wsa="http://www.w3.org/2005/08/addressing">urn:uuid:00000000-0000-4000-8000-000000000000</wsa:RelatesTo>'), signer: 'hi', expected: { unreachable: /another request/ } },
+  // A recorded answer, validly signed, replayed for another request: no RelatesTo, or a stale, future or unsigned timestamp.
+  { name: 'a signed result that names no request it relates to', body: () => answerXml(ihiResultXml({ ihi: IHI }), pki.hiSigner, { relatesTo: null }), signer: 'hi', expected: { unreachable: /does not name the request it relates to/ } },
+  { name: 'a signed result without a timestamp', body: () => answerXml(ihiResultXml({ ihi: IHI }), pki.hiSigner, { created: null }), signer: 'hi', expected: { unreachable: /no signed timestamp/ } },
+  { name: 'a signed result whose timestamp is not signed', body: () => answerXml(ihiResultXml({ ihi: IHI }), pki.hiSigner, { signTimestamp: false }), signer: 'hi', expected: { unreachable: /no signed timestamp/ } },
+  { name: 'a signed result whose timestamp is 6 minutes old', body: () => answerXml(ihiResultXml({ ihi: IHI }), pki.hiSigner, { created: new Date(Date.now() - 6 * 60_000) }), signer: 'hi', expected: { unreachable: /timestamp is stale/ } },
+  { name: 'a signed result whose timestamp is 6 minutes ahead', body: () => answerXml(ihiResultXml({ ihi: IHI }), pki.hiSigner, { created: new Date(Date.now() + 6 * 60_000) }), signer: 'hi', expected: { unreachable: /timestamp is in the future/ } },
+  { name: 'a signed result whose timestamp is 4 minutes old (within the margin)', body: () => answerXml(ihiResultXml({ ihi: IHI }), pki.hiSigner, { created: new Date(Date.now() - 4 * 60_000) }), signer: 'hi', expected: { result: found() } },
   { name: 'HTTP 500 with a signed result but no fault', status: 500, body: () => ihiResultXml({ ihi: IHI }), signer: 'hi', expected: { unreachable: /HTTP 500 without a fault/ } },
 ];
 
@@ -113,7 +122,29 @@ const PROVIDER_CASES: AnswerCase[] = [
 
 describe('provider search answers', () => {
   it.each(PROVIDER_CASES)('$name', async (test) => {
-    const read = readSoapAnswer(writeAnswer(test), SEARCH_PROVIDER_INDIVIDUAL, { trustedCaPem: pki.ca.certPem, now: new Date() });
+    const read = readSoapAnswer(writeAnswer(test), SEARCH_PROVIDER_INDIVIDUAL, { trustedCaPem: pki.ca.certPem, now: new Date() }, OUR_MESSAGE_ID);
     await expectMapped(() => mapSoapAnswer(read, providerAnswerReaders(HPII)), test.expected);
+  });
+});
+
+describe('a pinned signer (ERX_HI_SIGNER_SPKI)', () => {
+  const read = (signer: { keyPem: string; certPem: string }, pins: string[]) =>
+    readSoapAnswer(writeAnswer({ name: '', body: () => answerXml(ihiResultXml({ ihi: IHI }), signer), signer: 'none', expected: { result: null } }), SEARCH_IHI, { trustedCaPem: pki.ca.certPem, signerSpkiPins: pins, now: new Date() }, OUR_MESSAGE_ID);
+  const pinOf = (pem: string) => spkiPinOf(new X509Certificate(pem));
+
+  it('takes an answer signed by the pinned key', async () => {
+    await expectMapped(() => mapSoapAnswer(read(pki.hiSigner, [pinOf(pki.hiSigner.certPem)]), IHI_ANSWER_READERS), { result: found() });
+  });
+
+  it('refuses an answer signed by another key of the same CA, under the same subject name', async () => {
+    // The impostor chains to ERX_HI_CA and carries the service's subject: only the pin tells it apart.
+    expect(new X509Certificate(pki.otherHiSigner.certPem).subject).toBe(new X509Certificate(pki.hiSigner.certPem).subject);
+    await expectMapped(() => mapSoapAnswer(read(pki.otherHiSigner, []), IHI_ANSWER_READERS), { result: found() });
+    await expectMapped(() => mapSoapAnswer(read(pki.otherHiSigner, [pinOf(pki.hiSigner.certPem)]), IHI_ANSWER_READERS), { unreachable: /not the pinned HI Service key/ });
+  });
+
+  it('takes either of two pins during a key rollover', async () => {
+    const pins = [pinOf(pki.otherHiSigner.certPem), pinOf(pki.hiSigner.certPem)];
+    await expectMapped(() => mapSoapAnswer(read(pki.hiSigner, pins), IHI_ANSWER_READERS), { result: found() });
   });
 });

@@ -18,6 +18,8 @@ export interface SoapHiSettings {
   certificate: NashCertificate;
   /** ERX_HI_CA: trusted for the endpoint's TLS and for signed answers; else the system store. */
   trustedCaPem?: string;
+  /** ERX_HI_SIGNER_SPKI: the answer signer's key must be one of these (base64 SHA-256 of its SPKI); empty or absent: unpinned. */
+  signerSpkiPins?: readonly string[];
   /** ERX_HI_VENDOR_QUALIFIER, ERX_HI_VENDOR_ID, ERX_HI_PRODUCT_NAME, ERX_HI_PRODUCT_VERSION. */
   product: SoapHiProduct;
   /** Qualifier of the user id in the `user` header (default DEFAULT_HI_USER_QUALIFIER). */

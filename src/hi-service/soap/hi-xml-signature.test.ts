@@ -92,7 +92,7 @@ describe('answer signature', () => {
 
   it.each(['rsa-sha1', 'rsa-sha256'] as const)('verifies an answer signed (%s) by a certificate of the trusted CA and returns what it covers', (algorithm) => {
     const xml = answerXml(result(), { ...pki.hiSigner, algorithm });
-    expect(verifyAnswerSignature(xml, findHeaderSignature(headerOf(xml))!, { trustedCaPem: pki.ca.certPem, now })).toEqual(new Set(['answer-body']));
+    expect(verifyAnswerSignature(xml, findHeaderSignature(headerOf(xml))!, { trustedCaPem: pki.ca.certPem, now })).toEqual(new Set(['answer-body', 'answer-timestamp']));
   });
 
   it('refuses an answer whose Body changed after signing', () => {

@@ -2,7 +2,7 @@
 // `signature` header, one Reference per signed element (Body, user, timestamp) by its xml:id,
 // exclusive C14N both as the reference transform and for SignedInfo, the signer's certificate in
 // KeyInfo/X509Data. The algorithms are settings, for when SHA-1 is retired.
-import { X509Certificate } from 'node:crypto';
+import { createHash, X509Certificate } from 'node:crypto';
 import { rootCertificates } from 'node:tls';
 import type { Element } from '@xmldom/xmldom';
 import { SignedXml } from 'xml-crypto';
@@ -114,7 +114,23 @@ function checkChain(certificates: X509Certificate[], anchors: X509Certificate[],
 
 export interface AnswerTrust {
   trustedCaPem?: string;
+  /** Base64 SHA-256 of the SubjectPublicKeyInfo of each key allowed to sign answers; empty: any signer chaining to the CA. */
+  signerSpkiPins?: readonly string[];
   now: Date;
+}
+
+/** The pin of a certificate's key, as `openssl x509 -pubkey | openssl pkey -pubin -outform der | openssl dgst -sha256 -binary | base64` prints it. */
+export function spkiPinOf(certificate: X509Certificate): string {
+  return createHash('sha256').update(certificate.publicKey.export({ type: 'spki', format: 'der' })).digest('base64');
+}
+
+/**
+ * A CA issues many certificates; only the HI Service's signing key may answer. Pinned by key, not
+ * by subject name: a CA (or whoever got it to issue) can give any key the service's name.
+ */
+function checkSignerPin(signer: X509Certificate, pins: readonly string[] | undefined): void {
+  if (!pins || pins.length === 0) return;
+  if (!pins.includes(spkiPinOf(signer))) throw new HiSignatureError('signed answer: the signing key is not the pinned HI Service key (ERX_HI_SIGNER_SPKI)');
 }
 
 /**
@@ -124,6 +140,7 @@ export interface AnswerTrust {
 export function verifyAnswerSignature(xml: string, signature: Element, trust: AnswerTrust): Set<string> {
   const certificates = readKeyInfoCertificates(signature);
   checkChain(certificates, readTrustAnchors(trust.trustedCaPem), trust.now);
+  checkSignerPin(certificates[0]!, trust.signerSpkiPins);
   const verifier = new SignedXml({ publicCert: certificates[0]!.toString() });
   let valid = false;
   try {

@@ -137,7 +137,7 @@ export async function startFakeHiService(options: FakeHiServiceOptions): Promise
       response.writeHead(answer.status, { 'content-type': 'text/plain' }).end('Service Unavailable');
       return;
     }
-    const envelope = writeEnvelope({ action: answer.kind === 'fault' ? wireActions.fault : wireActions.response, relatesTo, body: answer.body });
+    const envelope = writeEnvelope({ action: answer.kind === 'fault' ? wireActions.fault : wireActions.response, relatesTo, created: now(), body: answer.body });
     sendAnswer(response, sign ? signEnvelope(envelope, signer) : envelope, answer.kind === 'fault' ? 500 : 200);
     seen.answered ??= answer.kind;
   }
@@ -161,7 +161,7 @@ export async function startFakeHiService(options: FakeHiServiceOptions): Promise
     const injected = injections.shift();
     if (injected !== undefined) {
       seen.answered = injected.kind;
-      await answerInjected(injected, { response, held, parsed, signer, actions, relatesTo: envelope.messageId, fixtures, context: { hpio: envelope.hpio.id, userId: envelope.user.id } });
+      await answerInjected(injected, { response, held, parsed, signer, otherSigner: { ...pki.otherHiSigner, algorithm: signer.algorithm }, actions, relatesTo: envelope.messageId, now: now(), fixtures, context: { hpio: envelope.hpio.id, userId: envelope.user.id } });
       return;
     }
     const answer = await decideAnswer(fixtures, parsed, { hpio: envelope.hpio.id, userId: envelope.user.id });

@@ -1,7 +1,8 @@
 // The answers a test can inject for the next request, each one a way the real service or the
 // network in front of it can answer: service faults (Error, Fatal, informational no-match),
 // no-match as a result, a gateway's unsigned fault, HTTP 503, no answer at all, a truncated
-// answer, and answers whose signature must not be trusted.
+// answer, answers whose signature must not be trusted (tampered, another CA, another key of the
+// trusted CA), and replays of a recorded answer (no RelatesTo, a stale timestamp).
 import type { ServerResponse } from 'node:http';
 import type { HiCallContext } from '../../../src/hi-service/index.ts';
 import type { HiFixtures } from '../../../src/hi-service/hi-fixture-file.ts';
@@ -30,15 +31,25 @@ export type InjectedFault =
   /** The fixtures' answer, validly signed by a certificate from another CA. */
   | { kind: 'untrusted-signer' }
   /** The fixtures' answer without any signature. */
-  | { kind: 'unsigned-result' };
+  | { kind: 'unsigned-result' }
+  /** The fixtures' answer signed by another key of the trusted CA, under the service's own subject name. */
+  | { kind: 'wrong-signer' }
+  /** The fixtures' answer, signed, without the RelatesTo naming the request (as a recorded answer replayed). */
+  | { kind: 'no-relates-to' }
+  /** The fixtures' answer, signed, with a timestamp `ageMs` old (default 10 minutes: a recorded answer replayed). */
+  | { kind: 'stale-timestamp'; ageMs?: number };
 
 export interface InjectionContext {
   response: ServerResponse;
   held: Set<ServerResponse>;
   parsed: ParsedRequest;
   signer: AnswerSigner;
+  /** Another key of the same CA and subject (wrong-signer). */
+  otherSigner: AnswerSigner;
   actions: { response: string; fault: string };
   relatesTo: string;
+  /** The fake's clock: its answers' timestamp. */
+  now: Date;
   fixtures: HiFixtures;
   context: HiCallContext;
 }
@@ -63,11 +74,14 @@ function tamper(signedXml: string): string {
   return signedXml.replace(/(<[\w:]*reason>)([^<]*)</, '$1$2 (altered)<');
 }
 
-function envelopeOf(answer: Answer, injection: InjectionContext): string {
+function envelopeOf(answer: Answer, injection: InjectionContext, changes: { relatesTo?: string; created?: Date } = {}): string {
   if (answer.kind === 'http') throw new Error('an HTTP answer has no envelope');
   const action = answer.kind === 'fault' ? injection.actions.fault : injection.actions.response;
-  return writeEnvelope({ action, relatesTo: injection.relatesTo, body: answer.body });
+  return writeEnvelope({ action, relatesTo: injection.relatesTo, created: injection.now, body: answer.body, ...changes });
 }
+
+/** Ten minutes: older than any answer the adapter may take (hi-soap-read.ts allows five). */
+const STALE_AGE_MS = 10 * 60_000;
 
 function send(injection: InjectionContext, status: number, body: string, contentType = 'application/soap+xml; charset=utf-8'): void {
   injection.response.writeHead(status, { 'content-type': contentType }).end(body);
@@ -76,7 +90,7 @@ function send(injection: InjectionContext, status: number, body: string, content
 function writeGatewayFault(fault: Extract<InjectedFault, { kind: 'gateway-fault' }>, injection: InjectionContext): string {
   const messages = fault.withoutServiceMessage ? undefined : [{ code: fault.code ?? 'ESB0001', severity: 'Error' as const, reason: 'The gateway could not process the request.' }];
   const body = writeFaultBody({ code: 'Receiver', reason: 'Gateway error', messages });
-  return writeEnvelope({ action: 'http://www.w3.org/2005/08/addressing/fault', relatesTo: injection.relatesTo, body, bare: true });
+  return writeEnvelope({ action: 'http://www.w3.org/2005/08/addressing/fault', relatesTo: injection.relatesTo, created: injection.now, body, bare: true });
 }
 
 async function fixtureAnswer(injection: InjectionContext): Promise<Answer> {
@@ -116,5 +130,13 @@ export async function answerInjected(fault: InjectedFault, injection: InjectionC
       return send(injection, 200, signWithUntrustedCertificate(envelopeOf(await fixtureAnswer(injection), injection), signer.algorithm));
     case 'unsigned-result':
       return send(injection, 200, envelopeOf(await fixtureAnswer(injection), injection));
+    case 'wrong-signer':
+      return send(injection, 200, signEnvelope(envelopeOf(await fixtureAnswer(injection), injection), injection.otherSigner));
+    case 'no-relates-to':
+      return send(injection, 200, signEnvelope(envelopeOf(await fixtureAnswer(injection), injection, { relatesTo: '' }), signer));
+    case 'stale-timestamp': {
+      const created = new Date(injection.now.getTime() - (fault.ageMs ?? STALE_AGE_MS));
+      return send(injection, 200, signEnvelope(envelopeOf(await fixtureAnswer(injection), injection, { created }), signer));
+    }
   }
 }

@@ -1,6 +1,6 @@
 // The fake's answers in the service's shape: a SOAP 1.2 envelope with WS-Addressing headers
-// relating it to the request, the service's product header, and an enveloped signature (the
-// fake's signing certificate) over the Body and the product header, as the service signs.
+// relating it to the request, the service's product and timestamp headers, and an enveloped
+// signature (the fake's signing certificate) over the Body, the product and the timestamp.
 import { randomUUID } from 'node:crypto';
 import { SignedXml } from 'xml-crypto';
 import type { IhiFound } from '../../../src/hi-service/index.ts';
@@ -106,6 +106,8 @@ const SERVICE_PRODUCT =
 export interface EnvelopeParts {
   action: string;
   relatesTo?: string;
+  /** When the answer was made: the signed `timestamp` header (not in a bare answer). */
+  created: Date;
   body: string;
   /** Without HI headers (product, signature): an answer from a gateway in front of the service. */
   bare?: boolean;
@@ -118,7 +120,8 @@ export function writeEnvelope(parts: EnvelopeParts): string {
     `<wsa:To>http://www.w3.org/2005/08/addressing/anonymous</wsa:To>`;
   const hiHeaders = parts.bare
     ? ''
-    : `<ce:product xml:id="product-${randomUUID()}">${SERVICE_PRODUCT}</ce:product><ce:signature/>`;
+    : `<ce:product xml:id="product-${randomUUID()}">${SERVICE_PRODUCT}</ce:product><ce:signature/>` +
+      `<ce:timestamp xml:id="timestamp-${randomUUID()}"><ce:created>${parts.created.toISOString()}</ce:created></ce:timestamp>`;
   const bodyId = parts.bare ? '' : ` xml:id="body-${randomUUID()}"`;
   return (
     `<?xml version="1.0" encoding="UTF-8"?>` +
@@ -127,7 +130,7 @@ export function writeEnvelope(parts: EnvelopeParts): string {
   );
 }
 
-/** Signs an envelope from writeEnvelope: Body and product by xml:id, exclusive C14N, certificate in KeyInfo. */
+/** Signs an envelope from writeEnvelope: Body, product and timestamp by xml:id, exclusive C14N, certificate in KeyInfo. */
 export function signEnvelope(xml: string, signer: AnswerSigner): string {
   const sha256 = signer.algorithm === 'rsa-sha256';
   const signed = new SignedXml({
@@ -136,7 +139,7 @@ export function signEnvelope(xml: string, signer: AnswerSigner): string {
     signatureAlgorithm: sha256 ? SIGNATURE_ALGORITHMS.rsaSha256 : SIGNATURE_ALGORITHMS.rsaSha1,
     canonicalizationAlgorithm: SIGNATURE_ALGORITHMS.excC14n,
   });
-  for (const target of ['Body', 'product']) {
+  for (const target of ['Body', 'product', 'timestamp']) {
     signed.addReference({
       xpath: `/*/*/*[local-name(.)='${target}'] | /*/*[local-name(.)='${target}']`,
       transforms: [SIGNATURE_ALGORITHMS.excC14n],

@@ -11,7 +11,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { createSoapHiService, loadNashCertificate, type HiServicePort, type SoapHiSettings } from '../../../src/hi-service/index.ts';
 import { HiServiceRejectedError, HiServiceUnreachableError, type IhiSearchRequest } from '../../../src/hi-service/hi-service-port.ts';
 import { createTestCa, createTestPki, issueNashCertificate, type TestPki } from '../test-pki.ts';
-import { answerXml, faultXml, ihiResultXml, providerResultXml, serviceMessagesXml } from './soap-answer-xml.ts';
+import { answerXml, faultXml, ihiResultXml, providerResultXml, serviceMessagesXml, TEST_MESSAGE_ID } from './soap-answer-xml.ts';
 
 type Responder = (request: IncomingMessage, body: string, response: ServerResponse) => void;
 interface Seen {
@@ -62,8 +62,10 @@ function settings(changes: Partial<SoapHiSettings> = {}): SoapHiSettings {
   };
 }
 
-const answerWith = (status: number, xml: string): Responder => (_request, _body, response) => {
-  response.writeHead(status, { 'content-type': 'application/soap+xml; charset=utf-8' }).end(xml);
+/** Answers `xml` as relating to the request it answers (RelatesTo is outside the signed parts). */
+const answerWith = (status: number, xml: string): Responder => (_request, body, response) => {
+  const messageId = /<wsa:MessageID>([^<]+)<\/wsa:MessageID>/.exec(body)?.[1] ?? '';
+  response.writeHead(status, { 'content-type': 'application/soap+xml; charset=utf-8' }).end(xml.replace(TEST_MESSAGE_ID, messageId));
 };
 
 const IHI = '8003601240022579';

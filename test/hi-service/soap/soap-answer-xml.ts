@@ -1,6 +1,7 @@
 // Hand-written HI Service answers for the adapter's tests, in the shape ADHA's clients parse:
 // a SOAP 1.2 envelope whose Body holds the operation's response (or a fault), signed (when a
-// signer is given) in the `signature` header over the Body by its xml:id.
+// signer is given) in the `signature` header over the Body and the timestamp by their xml:ids,
+// relating to a request by WS-Addressing RelatesTo.
 import { SignedXml } from 'xml-crypto';
 
 export const ANSWER_NS = {
@@ -53,11 +54,27 @@ export interface AnswerSigner {
   algorithm?: 'rsa-sha1' | 'rsa-sha256';
 }
 
-/** An answer envelope around `body`; signed over the Body when `signer` is given. */
-export function answerXml(body: string, signer?: AnswerSigner): string {
+/** The MessageID of the request an answer relates to by default (a test with a real request puts its own in its place). */
+export const TEST_MESSAGE_ID = 'urn:uuid:11111111-1111-4111-8111-111111111111';
+
+export interface AnswerHeaders {
+  /** wsa:RelatesTo (default TEST_MESSAGE_ID); null: none. */
+  relatesTo?: string | null;
+  /** The signed timestamp header's `created` (default now); null: no timestamp header. */
+  created?: Date | null;
+  /** Whether the timestamp is among the signed parts (default true). */
+  signTimestamp?: boolean;
+}
+
+/** An answer envelope around `body`, relating to TEST_MESSAGE_ID with a timestamp; signed over the Body and the timestamp when `signer` is given. */
+export function answerXml(body: string, signer?: AnswerSigner, headers: AnswerHeaders = {}): string {
+  const relatesTo = headers.relatesTo === undefined ? TEST_MESSAGE_ID : headers.relatesTo;
+  const created = headers.created === undefined ? new Date() : headers.created;
+  const addressing = relatesTo === null ? '' : `<wsa:RelatesTo xmlns:wsa="http://www.w3.org/2005/08/addressing">${relatesTo}</wsa:RelatesTo>`;
+  const timestamp = created === null ? '' : `<ce:timestamp xml:id="answer-timestamp"><ce:created>${created.toISOString()}</ce:created></ce:timestamp>`;
   const xml =
     `<?xml version="1.0" encoding="UTF-8"?><soap:Envelope xmlns:soap="${ANSWER_NS.soap}" xmlns:ce="${ANSWER_NS.ce}" xmlns:cc="${ANSWER_NS.cc}" xmlns:pce="${ANSWER_NS.pce}">` +
-    `<soap:Header><ce:signature/></soap:Header><soap:Body xml:id="answer-body">${body}</soap:Body></soap:Envelope>`;
+    `<soap:Header>${addressing}<ce:signature/>${timestamp}</soap:Header><soap:Body xml:id="answer-body">${body}</soap:Body></soap:Envelope>`;
   if (!signer) return xml;
   const sha256 = signer.algorithm === 'rsa-sha256';
   const signed = new SignedXml({
@@ -66,11 +83,14 @@ export function answerXml(body: string, signer?: AnswerSigner): string {
     signatureAlgorithm: sha256 ? 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256' : 'http://www.w3.org/2000/09/xmldsig#rsa-sha1',
     canonicalizationAlgorithm: 'http://www.w3.org/2001/10/xml-exc-c14n#',
   });
-  signed.addReference({
-    xpath: "//*[local-name(.)='Body']",
-    transforms: ['http://www.w3.org/2001/10/xml-exc-c14n#'],
-    digestAlgorithm: sha256 ? 'http://www.w3.org/2001/04/xmlenc#sha256' : 'http://www.w3.org/2000/09/xmldsig#sha1',
-  });
+  const targets = created !== null && headers.signTimestamp !== false ? ['Body', 'timestamp'] : ['Body'];
+  for (const target of targets) {
+    signed.addReference({
+      xpath: `//*[local-name(.)='${target}']`,
+      transforms: ['http://www.w3.org/2001/10/xml-exc-c14n#'],
+      digestAlgorithm: sha256 ? 'http://www.w3.org/2001/04/xmlenc#sha256' : 'http://www.w3.org/2000/09/xmldsig#sha1',
+    });
+  }
   signed.computeSignature(xml, { prefix: 'ds', location: { reference: "//*[local-name(.)='signature']", action: 'append' } });
   return signed.getSignedXml();
 }
