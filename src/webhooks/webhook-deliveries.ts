@@ -9,7 +9,7 @@ import { traceWebhookAttempt } from './webhook-attempt-span.ts';
 import { nextStepAfter, type NextStep, type OutcomeClass } from './webhook-delivery-rules.ts';
 import type { WebhookEndpointRow } from './webhook-endpoints-store.ts';
 import { createWebhookHttpClient, type AttemptResult, type WebhookHttpClient } from './webhook-http-attempt.ts';
-import { deliveryAuthHeaders } from './webhook-signature.ts';
+import { deliveryAuthHeadersWith, signingKeyOf, type WebhookSigningKey } from './webhook-signature.ts';
 import type { WebhooksContext } from './webhooks-service.ts';
 import { fencedKey, findPartnersWithDueDeliveries, releaseDeliveryLeases, type ClaimedDeliveryWithBody, type FencedOutcomeRow } from './webhooks-store.ts';
 
@@ -26,12 +26,12 @@ export function leaseDurationMs(ctx: WebhooksContext): number {
   return leaseDurationOf(ctx.settings.timeoutMs);
 }
 
-/** An endpoint as a batch of attempts uses it, its secrets decrypted once. */
+/** An endpoint as a batch of attempts uses it, its secrets decrypted and made into keys once. */
 export interface DeliveryEndpoint {
   partnerId: string;
   url: string;
-  secret: string;
-  previousSecret: string | undefined;
+  secret: WebhookSigningKey;
+  previousSecret: WebhookSigningKey | undefined;
   /** ISO time the previous secret stops signing. */
   previousSecretUntil: string | undefined;
 }
@@ -71,8 +71,8 @@ export function deliveryEndpointOf(ctx: WebhooksContext, row: WebhookEndpointRow
   return {
     partnerId: row.id,
     url: row.webhook_url,
-    secret: decryptSecret(row.webhook_secret_encrypted, ctx.secretKey),
-    previousSecret: hasPrevious ? decryptSecret(row.webhook_previous_secret_encrypted!, ctx.secretKey) : undefined,
+    secret: signingKeyOf(decryptSecret(row.webhook_secret_encrypted, ctx.secretKey)),
+    previousSecret: hasPrevious ? signingKeyOf(decryptSecret(row.webhook_previous_secret_encrypted!, ctx.secretKey)) : undefined,
     previousSecretUntil: hasPrevious ? row.webhook_previous_secret_expires_at! : undefined,
   };
 }
@@ -120,9 +120,9 @@ export async function findEndpointsWithDueDeliveries(ctx: WebhooksContext): Prom
 /** The signature headers of a delivery of `eventId` sent now: both secrets during a rotation's overlap. */
 export function signDelivery(endpoint: DeliveryEndpoint, eventId: string, body: string, clock: Clock): Record<string, string> {
   const now = clock.now();
-  const secrets = [endpoint.secret];
-  if (endpoint.previousSecret && endpoint.previousSecretUntil! > now.toISOString()) secrets.push(endpoint.previousSecret);
-  return deliveryAuthHeaders(eventId, body, secrets, Math.floor(now.getTime() / 1000));
+  const keys = [endpoint.secret];
+  if (endpoint.previousSecret && endpoint.previousSecretUntil! > now.toISOString()) keys.push(endpoint.previousSecret);
+  return deliveryAuthHeadersWith(eventId, body, keys, Math.floor(now.getTime() / 1000));
 }
 
 export interface AttemptReport {

@@ -11,7 +11,7 @@
 // official verifiers reject or decode to other bytes: such a legacy secret keeps its
 // X-Webhook-Signature and gets no Standard Webhooks signature from it (never a header an
 // official verifier would mis-verify); rotating the secret is the upgrade path.
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHmac, createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
 
 export const SIGNATURE_HEADER = 'x-webhook-signature';
 export const WEBHOOK_SECRET_PREFIX = 'whsec_';
@@ -27,30 +27,62 @@ export function isStandardWebhooksSecret(secret: string): boolean {
   return STANDARD_SECRET.test(secret);
 }
 
-export function signatureOf(secret: string, timestamp: number, body: string): string {
-  return createHmac('sha256', secret).update(`${timestamp}.`, 'utf8').update(body, 'utf8').digest('hex');
+/**
+ * A secret ready to sign with: the spec's key (the secret's text) and, for a standard secret,
+ * Standard Webhooks' key (the bytes its base64 decodes to). Made once per endpoint a dispatcher
+ * claims for, not per delivery (BENCHMARKS.md, decisions).
+ */
+export interface WebhookSigningKey {
+  readonly spec: KeyObject;
+  /** Undefined for a legacy secret, which gets no Standard Webhooks signature. */
+  readonly standard: KeyObject | undefined;
+}
+
+export function signingKeyOf(secret: string): WebhookSigningKey {
+  return {
+    spec: createSecretKey(Buffer.from(secret, 'utf8')),
+    standard: isStandardWebhooksSecret(secret) ? createSecretKey(Buffer.from(secret.slice(WEBHOOK_SECRET_PREFIX.length), 'base64')) : undefined,
+  };
+}
+
+export function signatureOf(secret: string | WebhookSigningKey, timestamp: number, body: string): string {
+  const key = typeof secret === 'string' ? secret : secret.spec;
+  return createHmac('sha256', key).update(`${timestamp}.`, 'utf8').update(body, 'utf8').digest('hex');
 }
 
 /** The header value for `body` sent at `timestamp` (unix seconds), signed with every secret given. */
-export function signWebhookPayload(body: string, secrets: readonly string[], timestamp: number): string {
+export function signWebhookPayload(body: string, secrets: readonly (string | WebhookSigningKey)[], timestamp: number): string {
   if (secrets.length === 0) throw new Error('a webhook delivery needs at least one secret to sign with');
-  return [`t=${timestamp}`, ...secrets.map((secret) => `v1=${signatureOf(secret, timestamp, body)}`)].join(',');
+  let header = `t=${timestamp}`;
+  for (const secret of secrets) header += `,v1=${signatureOf(secret, timestamp, body)}`;
+  return header;
 }
 
-/** One Standard Webhooks signature (`v1,<base64>`) of a standard secret. */
+/** One Standard Webhooks signature (`v1,<base64>`) with the bytes after `whsec_` as base64 decodes them. */
 export function standardSignatureOf(secret: string, eventId: string, timestamp: number, body: string): string {
-  const key = Buffer.from(secret.slice(WEBHOOK_SECRET_PREFIX.length), 'base64');
+  return standardSignatureWith(Buffer.from(secret.slice(WEBHOOK_SECRET_PREFIX.length), 'base64'), eventId, timestamp, body);
+}
+
+function standardSignatureWith(key: KeyObject | Buffer, eventId: string, timestamp: number, body: string): string {
   return `v1,${createHmac('sha256', key).update(`${eventId}.${timestamp}.`, 'utf8').update(body, 'utf8').digest('base64')}`;
 }
 
 /** Every header of a delivery's authenticity: the spec's, plus Standard Webhooks' when a secret allows. */
 export function deliveryAuthHeaders(eventId: string, body: string, secrets: readonly string[], timestamp: number): Record<string, string> {
-  const headers: Record<string, string> = { 'X-Webhook-Signature': signWebhookPayload(body, secrets, timestamp) };
-  const standard = secrets.filter(isStandardWebhooksSecret);
-  if (standard.length > 0) {
+  return deliveryAuthHeadersWith(eventId, body, secrets.map(signingKeyOf), timestamp);
+}
+
+/** deliveryAuthHeaders with the keys already made (the dispatcher's path). */
+export function deliveryAuthHeadersWith(eventId: string, body: string, keys: readonly WebhookSigningKey[], timestamp: number): Record<string, string> {
+  const headers: Record<string, string> = { 'X-Webhook-Signature': signWebhookPayload(body, keys, timestamp) };
+  let standard = '';
+  for (const key of keys) {
+    if (key.standard) standard += `${standard ? ' ' : ''}${standardSignatureWith(key.standard, eventId, timestamp, body)}`;
+  }
+  if (standard) {
     headers['webhook-id'] = eventId;
     headers['webhook-timestamp'] = String(timestamp);
-    headers['webhook-signature'] = standard.map((secret) => standardSignatureOf(secret, eventId, timestamp, body)).join(' ');
+    headers['webhook-signature'] = standard;
   }
   return headers;
 }

@@ -8,6 +8,7 @@ import { Kysely, PostgresAdapter, type Dialect as KyselyDialect } from 'kysely';
 import type { PoolCounts } from '../metrics/metrics.ts';
 import { createPrivateFile, ensurePrivateDirectory, restrictToOwner } from '../private-files.ts';
 import type { Database } from './database-schema.ts';
+import { NamedStatementClient } from './postgres-named-statements.ts';
 import { CurrentSchemaPostgresDialect } from './postgres-schema-introspector.ts';
 import type { SqliteFastPath } from './precompiled-query.ts';
 import { SqliteGroupCommitDialect } from './sqlite/sqlite-group-commit-dialect.ts';
@@ -109,6 +110,8 @@ async function openPostgres(url: string, schema: string | undefined, poolSize: n
     }
   }
   const pool = new pg.Pool({
+    // Registered hot statements run as named prepared statements (postgres-named-statements.ts).
+    Client: NamedStatementClient,
     connectionString: url,
     max: poolSize,
     ...(schema ? { options: `-c search_path="${schema}"` } : {}),
