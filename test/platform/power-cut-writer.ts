@@ -14,13 +14,32 @@ import { createUnitOfWork } from '../../src/platform/db/unit-of-work.ts';
 
 const IN_FLIGHT = 16;
 
+const pause = new Int32Array(new SharedArrayBuffer(4));
+
+/**
+ * Writes the whole line before going on, so an acknowledgement is out before the next write
+ * starts. Stdout is a pipe the parent may be slow to read (a loaded machine): a full pipe
+ * answers EAGAIN, and the write is tried again after a millisecond instead of ending the child.
+ */
+function writeAll(text: string): void {
+  const bytes = Buffer.from(text);
+  for (let written = 0; written < bytes.length; ) {
+    try {
+      written += fs.writeSync(1, bytes, written);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') throw error;
+      Atomics.wait(pause, 0, 0, 1);
+    }
+  }
+}
+
 async function main(file: string, run: string, secretKey: Buffer): Promise<void> {
   const database = await openDatabase({ sqliteFile: file });
   await migrateToLatest(database);
   const audit = createAuditTrail({ database, clock: systemClock, secretKey });
   const unitOfWork = createUnitOfWork(database, [audit], pino({ level: 'silent' }));
-  const ack = (line: string) => fs.writeSync(1, `${line}\n`);
-  fs.writeSync(1, 'ready\n');
+  const ack = (line: string) => writeAll(`${line}\n`);
+  writeAll('ready\n');
   let next = 0;
   const write = async () => {
     for (;;) {
