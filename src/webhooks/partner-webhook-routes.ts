@@ -13,6 +13,7 @@ import {
   listPartnerEvents,
   PARTNER_OVERLAP_HOURS,
   PartnerEventNotFound,
+  PartnerWithdrawn,
   pingPartnerEndpoint,
   recoverPartnerEvents,
   replayPartnerEvent,
@@ -101,6 +102,7 @@ async function answering<T>(call: () => Promise<T>): Promise<T> {
     return await call();
   } catch (error) {
     if (error instanceof PartnerEventNotFound) throw notFound(error.message);
+    if (error instanceof PartnerWithdrawn) throw new ApiError('FORBIDDEN', error.message);
     if (error instanceof WebhooksError) throw new ApiError('VALIDATION_ERROR', error.message);
     throw error;
   }
@@ -145,12 +147,12 @@ function register(app: App, ctx: WebhooksContext): void {
   );
   app.get(
     '/v1/partner/webhook-events/:event_id',
-    { config: { auth }, schema: { summary: 'One event with every delivery and attempt', tags, params: EventParams, response: responses(EventDetail, 404) } },
+    { config: { auth }, schema: { summary: 'One event with every delivery and attempt', tags, params: EventParams, response: responses(EventDetail, 403, 404) } },
     async (request, reply) => reply.success(200, 'Webhook event retrieved', await answering(() => showPartnerEvent(ctx, partnerOf(request), request.params.event_id))),
   );
   app.post(
     '/v1/partner/webhook-events/:event_id/replay',
-    { config: { auth }, schema: { summary: 'Deliver the event again (same event_id and body)', tags, params: EventParams, response: responses(Replayed, 404) } },
+    { config: { auth }, schema: { summary: 'Deliver the event again (same event_id and body)', tags, params: EventParams, response: responses(Replayed, 403, 404) } },
     async (request, reply) => reply.success(200, 'Webhook event replayed', await answering(() => replayPartnerEvent(ctx, partnerOf(request), request.params.event_id))),
   );
   app.get('/v1/partner/event-types', { config: { auth }, schema: { summary: 'The event types an endpoint receives, each with the JSON Schema of its body', tags, response: responses(EventTypes) } }, async (request, reply) => {

@@ -5,7 +5,7 @@
 import { setSubscribedEventTypes } from './webhook-event-subscriptions.ts';
 import { rotateWebhookSecret, setWebhookEndpoint, showWebhookEndpoint } from './webhook-endpoints.ts';
 import { listWebhookAttempts, parseEventFilter, replayWebhookEvents, summarizeEvent, type EventSummary } from './webhook-history.ts';
-import { findEvents, listEventsWithLatestDelivery } from './webhook-history-store.ts';
+import { findEvents, isPartnerEnabledFor, listEventsWithLatestDelivery } from './webhook-history-store.ts';
 import { pingWebhookEndpoint } from './webhook-ping.ts';
 import { WebhooksError, type WebhooksContext } from './webhooks-service.ts';
 
@@ -18,6 +18,8 @@ export const RECOVER_MAX_EVENTS = 10_000;
 export const ANSWER_BYTES_SHOWN = 1024;
 
 export class PartnerEventNotFound extends WebhooksError {}
+/** The event is the partner's, but its organization no longer enables the partner (`erx org disable-partner`). */
+export class PartnerWithdrawn extends WebhooksError {}
 
 export const showPartnerEndpoint = (ctx: WebhooksContext, partnerId: string) => showWebhookEndpoint(ctx, partnerId);
 
@@ -62,6 +64,8 @@ export async function listPartnerEvents(ctx: WebhooksContext, partnerId: string,
     ...filter,
     partnerId,
     organizationId: q.organization_id?.toLowerCase(),
+    // An organization that withdrew the partner is no longer the partner's to read (issue 38 item 5).
+    stillEnabled: true,
     before: q.cursor === undefined ? undefined : decodeCursor(q.cursor),
     limit: limit + 1,
     order: 'newest first',
@@ -71,9 +75,13 @@ export async function listPartnerEvents(ctx: WebhooksContext, partnerId: string,
   return { events, next_cursor: rows.length > limit ? encodeCursor(events[events.length - 1]!) : null };
 }
 
+/** The partner's own event of an organization that still enables it: another's is not found, a withdrawn one refused. */
 async function requireOwnEvent(ctx: WebhooksContext, partnerId: string, eventId: string): Promise<void> {
   const [event] = await findEvents(ctx.db, [eventId]);
   if (!event || event.partner_id !== partnerId) throw new PartnerEventNotFound(`event ${eventId} not found`);
+  if (!(await isPartnerEnabledFor(ctx.db, { organizationId: event.organization_id, partnerId }))) {
+    throw new PartnerWithdrawn(`organization ${event.organization_id} no longer enables partner ${partnerId}: its events are not shown or replayed`);
+  }
 }
 
 /** The event with every delivery and attempt: time, status code, duration, error, the answer's first bytes. */
@@ -108,7 +116,8 @@ export async function replayPartnerEvent(ctx: WebhooksContext, partnerId: string
 
 /** Replays every failed event created in [since, until] at RECOVER_PER_SECOND; the count. */
 export async function recoverPartnerEvents(ctx: WebhooksContext, partnerId: string, input: { since: string; until?: string | undefined; dry_run?: boolean | undefined }) {
-  const filter = parseEventFilter({ partner: partnerId, status: 'failed', since: input.since, until: input.until, limit: String(RECOVER_MAX_EVENTS) });
+  // Events of organizations that withdrew the partner are skipped, not refused: the rest of the window is still the partner's to recover.
+  const filter = { ...parseEventFilter({ partner: partnerId, status: 'failed', since: input.since, until: input.until, limit: String(RECOVER_MAX_EVENTS) }), stillEnabled: true };
   const result = await replayWebhookEvents(ctx, { filter, requestedBy: `partner:${partnerId}`, dryRun: input.dry_run ?? false, by: 'partner', perSecond: RECOVER_PER_SECOND });
   return { dry_run: result.dry_run, count: result.matched, per_second: RECOVER_PER_SECOND, event_ids: result.replayed.map((r) => r.event_id) };
 }

@@ -11,7 +11,7 @@ import type { WebhookEndpointRow } from './webhook-endpoints-store.ts';
 import { createWebhookHttpClient, type AttemptResult, type WebhookHttpClient } from './webhook-http-attempt.ts';
 import { deliveryAuthHeaders } from './webhook-signature.ts';
 import type { WebhooksContext } from './webhooks-service.ts';
-import { fencedKey, findPartnersWithDueDeliveries, releaseDeliveryLeases, type ClaimedDeliveryWithBody, type FencedOutcomeRow } from './webhooks-store.ts';
+import { endWithdrawnDeliveries, fencedKey, findPartnersWithDueDeliveries, releaseDeliveryLeases, type ClaimedDeliveryWithBody, type FencedOutcomeRow } from './webhooks-store.ts';
 
 /**
  * A lease (the toolkit's arithmetic, platform/delivery/delivery-lease.ts) covers a short wait in
@@ -79,7 +79,11 @@ export function deliveryEndpointOf(ctx: WebhooksContext, row: WebhookEndpointRow
 
 /**
  * Leases up to `limit` of the partner's due deliveries to `leaseOwner`, for one attempt each,
- * if its endpoint can receive them now (the store does it its database's fastest way).
+ * if its endpoint can receive them now (the store does it its database's fastest way). A
+ * delivery whose organization no longer enables the partner is not sent: it ends failed with
+ * `ended_because` at once (issue 38 item 5), whoever asked for it, so a withdrawn partner's
+ * endpoint receives nothing more of that organization. Only a delivery already in flight when
+ * the withdrawal commits can still arrive.
  */
 export async function claimEndpointDeliveries(ctx: WebhooksContext, partnerId: string, limit: number, leaseOwner: string): Promise<ClaimBatch> {
   const now = ctx.clock.now();
@@ -98,7 +102,11 @@ export async function claimEndpointDeliveries(ctx: WebhooksContext, partnerId: s
     traceparent: row.traceparent,
   });
   const { endpoint, claimed } = await ctx.store.claimEndpointDeliveries(ctx.db, claim, (row) => deliveryEndpointOf(ctx, row));
-  return { endpoint, deliveries: claimed.map(toDelivery) };
+  const withdrawn = claimed.filter((row) => row.withdrawn === 1);
+  if (withdrawn.length === 0) return { endpoint, deliveries: claimed.map(toDelivery) };
+  await endWithdrawnDeliveries(ctx.db, withdrawn.map((row) => ({ id: row.id, fencingToken: Number(row.fencing_token) })), claim.now);
+  ctx.logger.warn({ partnerId, eventIds: withdrawn.map((row) => row.event_id) }, 'webhook deliveries ended unsent: their organization no longer enables the partner');
+  return { endpoint, deliveries: claimed.filter((row) => row.withdrawn !== 1).map(toDelivery) };
 }
 
 /** Whether enough of the lease is left to make the attempt and record it before it ends. */

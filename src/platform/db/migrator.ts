@@ -34,6 +34,7 @@ import * as webhookEventTypes from '../../../migrations/0062-webhook-event-types
 import * as securityAlerts from '../../../migrations/0046-security-alerts.ts';
 import * as webhookAttemptGuarded from '../../../migrations/0047-webhook-attempt-guarded.ts';
 import * as prescriberMfa from '../../../migrations/0053-prescriber-mfa.ts';
+import * as webhookDeliveryEndedBecause from '../../../migrations/0075-webhook-delivery-ended-because.ts';
 
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0001-foundation': foundation,
@@ -68,6 +69,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0047-webhook-attempt-guarded': webhookAttemptGuarded,
   '0053-prescriber-mfa': prescriberMfa,
   '0065-rtpm-checks': rtpmChecks,
+  '0075-webhook-delivery-ended-because': webhookDeliveryEndedBecause,
 };
 
 export interface MigrationReport {
