@@ -40,10 +40,20 @@ const EndpointView = Loose({
   previous_secret_valid_until: Nullable(Type.String()),
   deliveries: Type.Object({ pending: Type.Integer(), delivered: Type.Integer(), failed: Type.Integer() }),
   event_types: Type.Array(Type.String(), { description: "The event types the endpoint receives; by default the vendor's four." }),
+  pending_change: Type.Union([Type.Object({ url: Type.String(), takes_effect_at: Type.String() }), Type.Null()], {
+    description: 'A change of URL still waiting: deliveries go to webhook_url until takes_effect_at (or until the operator confirms it).',
+  }),
 });
 const EventTypesSet = Type.Object({ partner_id: Type.String(), event_types: Type.Array(Type.String()) });
 const SetEventTypesBody = Type.Object({ event_types: Type.Array(Type.String({ maxLength: 64 }), { minItems: 1, maxItems: 20 }) }, { additionalProperties: false });
-const EndpointSet = Loose({ partner_id: Type.String(), webhook_url: Type.String(), previous_url: Nullable(Type.String()), webhook_secret: Nullable(Type.String()) });
+const EndpointSet = Loose({
+  partner_id: Type.String(),
+  webhook_url: Type.String(),
+  previous_url: Nullable(Type.String()),
+  webhook_secret: Nullable(Type.String()),
+  takes_effect_at: Type.String({ description: 'When deliveries start going to webhook_url: now for a first registration, else after the operator\'s delay (ERX_ENDPOINT_CHANGE_DELAY_MINUTES).' }),
+  previous_url_notified: Type.Union([Type.Boolean(), Type.Null()], { description: 'Whether previous_url answered 2xx to its signed webhook.endpoint_changed; null when there was none.' }),
+});
 const SecretRotated = Loose({ partner_id: Type.String(), webhook_secret: Type.String({ description: 'Shown once.' }), previous_secret_valid_until: Nullable(Type.String()) });
 const PingResult = Loose({ partner_id: Type.String(), url: Type.String(), event_id: Type.String(), status_code: NullableInt, latency_ms: Type.Integer(), ok: Type.Boolean(), outcome: Type.String(), detail: Nullable(Type.String()) });
 const EventSummary = Loose({
@@ -116,7 +126,7 @@ function register(app: App, ctx: WebhooksContext): void {
   );
   app.put(
     '/v1/partner/webhook-endpoint',
-    { config: { auth }, schema: { summary: 'Register or change the endpoint URL (https and public addresses in production); the first registration shows its secret once', tags, body: SetEndpointBody, response: responses(EndpointSet) } },
+    { config: { auth }, schema: { summary: 'Register or change the endpoint URL (https and public addresses in production); the first registration shows its secret once; a change takes effect after a delay and is announced to the previous URL', tags, body: SetEndpointBody, response: responses(EndpointSet) } },
     async (request, reply) => reply.success(200, 'Webhook endpoint set', await answering(() => setPartnerEndpoint(ctx, partnerOf(request), request.body.url))),
   );
   app.put(

@@ -3,7 +3,8 @@
 // (an event of another partner is "not found", as an unknown one is) and audited as the
 // partner's own (partner.* actions, actor kind partner from the request's scope).
 import { setSubscribedEventTypes } from './webhook-event-subscriptions.ts';
-import { rotateWebhookSecret, setWebhookEndpoint, showWebhookEndpoint } from './webhook-endpoints.ts';
+import { rotateWebhookSecret, showWebhookEndpoint } from './webhook-endpoints.ts';
+import { changePartnerEndpoint } from './webhook-endpoint-change.ts';
 import { listWebhookAttempts, parseEventFilter, replayWebhookEvents, summarizeEvent, type EventSummary } from './webhook-history.ts';
 import { findEvents, isPartnerEnabledFor, listEventsWithLatestDelivery } from './webhook-history-store.ts';
 import { pingWebhookEndpoint } from './webhook-ping.ts';
@@ -23,7 +24,7 @@ export class PartnerWithdrawn extends WebhooksError {}
 
 export const showPartnerEndpoint = (ctx: WebhooksContext, partnerId: string) => showWebhookEndpoint(ctx, partnerId);
 
-export const setPartnerEndpoint = (ctx: WebhooksContext, partnerId: string, url: string) => setWebhookEndpoint(ctx, partnerId, url, 'partner');
+export const setPartnerEndpoint = (ctx: WebhooksContext, partnerId: string, url: string) => changePartnerEndpoint(ctx, partnerId, url);
 
 export const setPartnerEventTypes = (ctx: WebhooksContext, partnerId: string, types: readonly string[]) => setSubscribedEventTypes(ctx, partnerId, types, 'partner');
 

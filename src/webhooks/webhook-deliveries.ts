@@ -7,7 +7,7 @@ import { hasLeaseForAttempt as leaseLeftForAttempt, LEASE_MARGIN_MS, leaseDurati
 import { decryptSecret } from '../platform/secrets.ts';
 import { traceWebhookAttempt } from './webhook-attempt-span.ts';
 import { nextStepAfter, type NextStep, type OutcomeClass } from './webhook-delivery-rules.ts';
-import type { WebhookEndpointRow } from './webhook-endpoints-store.ts';
+import { effectiveUrlOf, type WebhookEndpointRow } from './webhook-endpoints-store.ts';
 import { createWebhookHttpClient, type AttemptResult, type WebhookHttpClient } from './webhook-http-attempt.ts';
 import { deliveryAuthHeaders } from './webhook-signature.ts';
 import type { WebhooksContext } from './webhooks-service.ts';
@@ -65,13 +65,20 @@ export function openWebhookSender(ctx: WebhooksContext): WebhookHttpClient {
   return createWebhookHttpClient({ guardAddresses: ctx.guardAddresses, resolveHost: ctx.resolveHost, clock: ctx.clock });
 }
 
+/** The endpoint deliveries go to now (a partner's change of URL once its delay is over), if it can receive them. */
 export function deliveryEndpointOf(ctx: WebhooksContext, row: WebhookEndpointRow): DeliveryEndpoint | undefined {
-  if (row.webhook_enabled !== 1 || !row.webhook_url || !row.webhook_secret_encrypted) return undefined;
+  const url = effectiveUrlOf(row, ctx.clock.now());
+  if (row.webhook_enabled !== 1 || !url || !row.webhook_secret_encrypted) return undefined;
+  return signingEndpointAt(ctx, row, url);
+}
+
+/** `url` with the partner's secrets (it has one): where a delivery, a ping or a notice goes. */
+export function signingEndpointAt(ctx: WebhooksContext, row: WebhookEndpointRow, url: string): DeliveryEndpoint {
   const hasPrevious = row.webhook_previous_secret_encrypted && row.webhook_previous_secret_expires_at;
   return {
     partnerId: row.id,
-    url: row.webhook_url,
-    secret: decryptSecret(row.webhook_secret_encrypted, ctx.secretKey),
+    url,
+    secret: decryptSecret(row.webhook_secret_encrypted!, ctx.secretKey),
     previousSecret: hasPrevious ? decryptSecret(row.webhook_previous_secret_encrypted!, ctx.secretKey) : undefined,
     previousSecretUntil: hasPrevious ? row.webhook_previous_secret_expires_at! : undefined,
   };

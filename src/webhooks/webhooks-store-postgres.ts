@@ -35,6 +35,8 @@ function endpointRowOf(row: ClaimRow): WebhookEndpointRow {
     webhook_secret_issued_at: row.endpoint_webhook_secret_issued_at,
     webhook_previous_secret_encrypted: row.endpoint_webhook_previous_secret_encrypted,
     webhook_previous_secret_expires_at: row.endpoint_webhook_previous_secret_expires_at,
+    webhook_pending_url: row.endpoint_webhook_pending_url,
+    webhook_pending_url_at: row.endpoint_webhook_pending_url_at,
   };
 }
 
@@ -59,7 +61,7 @@ async function claimWithEndpoint(db: Kysely<Database>, p: ClaimParameters): Prom
   const { rows } = await sql<ClaimRow>`
     with endpoint as (
       select id, webhook_url, webhook_enabled, webhook_secret_encrypted, webhook_secret_issued_at,
-             webhook_previous_secret_encrypted, webhook_previous_secret_expires_at
+             webhook_previous_secret_encrypted, webhook_previous_secret_expires_at, webhook_pending_url, webhook_pending_url_at
       from partners where id = ${p.partnerId}
     ),
     picked as materialized (
@@ -81,6 +83,7 @@ async function claimWithEndpoint(db: Kysely<Database>, p: ClaimParameters): Prom
            n.webhook_secret_encrypted as endpoint_webhook_secret_encrypted, n.webhook_secret_issued_at as endpoint_webhook_secret_issued_at,
            n.webhook_previous_secret_encrypted as endpoint_webhook_previous_secret_encrypted,
            n.webhook_previous_secret_expires_at as endpoint_webhook_previous_secret_expires_at,
+           n.webhook_pending_url as endpoint_webhook_pending_url, n.webhook_pending_url_at as endpoint_webhook_pending_url_at,
            c.id, c.event_id, c.attempts_made, c.fencing_token, c.reason, c.created_at, e.body, e.event_type, e.traceparent,
            ${withdrawnColumnSql('e')} as withdrawn
     from endpoint n

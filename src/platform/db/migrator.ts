@@ -35,6 +35,7 @@ import * as securityAlerts from '../../../migrations/0046-security-alerts.ts';
 import * as webhookAttemptGuarded from '../../../migrations/0047-webhook-attempt-guarded.ts';
 import * as prescriberMfa from '../../../migrations/0053-prescriber-mfa.ts';
 import * as webhookDeliveryEndedBecause from '../../../migrations/0075-webhook-delivery-ended-because.ts';
+import * as webhookEndpointChange from '../../../migrations/0076-webhook-endpoint-change.ts';
 
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0001-foundation': foundation,
@@ -70,6 +71,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0053-prescriber-mfa': prescriberMfa,
   '0065-rtpm-checks': rtpmChecks,
   '0075-webhook-delivery-ended-because': webhookDeliveryEndedBecause,
+  '0076-webhook-endpoint-change': webhookEndpointChange,
 };
 
 export interface MigrationReport {
