@@ -13,6 +13,8 @@ import {
   listPartnerEvents,
   PARTNER_OVERLAP_HOURS,
   PartnerEventNotFound,
+  PartnerLimitReached,
+  PartnerRecoverRunning,
   PartnerWithdrawn,
   pingPartnerEndpoint,
   recoverPartnerEvents,
@@ -113,6 +115,10 @@ async function answering<T>(call: () => Promise<T>): Promise<T> {
   } catch (error) {
     if (error instanceof PartnerEventNotFound) throw notFound(error.message);
     if (error instanceof PartnerWithdrawn) throw new ApiError('FORBIDDEN', error.message);
+    if (error instanceof PartnerLimitReached) {
+      const headers = error.retryAfterSeconds === undefined ? undefined : { 'retry-after': String(error.retryAfterSeconds) };
+      throw new ApiError(error instanceof PartnerRecoverRunning ? 'CONFLICT' : 'RATE_LIMIT_EXCEEDED', error.message, undefined, headers);
+    }
     if (error instanceof WebhooksError) throw new ApiError('VALIDATION_ERROR', error.message);
     throw error;
   }
@@ -142,7 +148,7 @@ function register(app: App, ctx: WebhooksContext): void {
     { config: { auth }, schema: { summary: 'Issue a new secret, shown once; the old one keeps signing for overlap_hours', tags, body: Type.Optional(RotateBody), response: responses(SecretRotated) } },
     async (request, reply) => reply.success(200, 'Webhook secret rotated', await answering(() => rotatePartnerSecret(ctx, partnerOf(request), request.body?.overlap_hours))),
   );
-  app.post('/v1/partner/webhook-endpoint/ping', { config: { auth }, schema: { summary: 'Send one signed webhook.ping now and answer what the endpoint said', tags, response: responses(PingResult) } }, async (request, reply) =>
+  app.post('/v1/partner/webhook-endpoint/ping', { config: { auth }, schema: { summary: 'Send one signed webhook.ping now and answer what the endpoint said (one every 10 seconds)', tags, response: responses(PingResult, 429) } }, async (request, reply) =>
     reply.success(200, 'Webhook endpoint pinged', await answering(() => pingPartnerEndpoint(ctx, partnerOf(request)))),
   );
   app.get(
@@ -152,7 +158,7 @@ function register(app: App, ctx: WebhooksContext): void {
   );
   app.post(
     '/v1/partner/webhook-events/recover',
-    { config: { auth }, schema: { summary: 'Replay every failed event created in [since, until] at a bounded rate; the count', tags, body: RecoverBody, response: responses(Recovered) } },
+    { config: { auth }, schema: { summary: 'Replay every failed event created in [since, until] at a bounded rate; the count (one recover at a time: 409 while one runs; 429 past the waiting replays allowed)', tags, body: RecoverBody, response: responses(Recovered, 409, 429) } },
     async (request, reply) => reply.success(200, 'Failed webhook events recovered', await answering(() => recoverPartnerEvents(ctx, partnerOf(request), request.body))),
   );
   app.get(
@@ -162,7 +168,7 @@ function register(app: App, ctx: WebhooksContext): void {
   );
   app.post(
     '/v1/partner/webhook-events/:event_id/replay',
-    { config: { auth }, schema: { summary: 'Deliver the event again (same event_id and body)', tags, params: EventParams, response: responses(Replayed, 403, 404) } },
+    { config: { auth }, schema: { summary: 'Deliver the event again (same event_id and body); 429 past the waiting replays allowed', tags, params: EventParams, response: responses(Replayed, 403, 404, 429) } },
     async (request, reply) => reply.success(200, 'Webhook event replayed', await answering(() => replayPartnerEvent(ctx, partnerOf(request), request.params.event_id))),
   );
   app.get('/v1/partner/event-types', { config: { auth }, schema: { summary: 'The event types an endpoint receives, each with the JSON Schema of its body', tags, response: responses(EventTypes) } }, async (request, reply) => {

@@ -36,6 +36,7 @@ import * as webhookAttemptGuarded from '../../../migrations/0047-webhook-attempt
 import * as prescriberMfa from '../../../migrations/0053-prescriber-mfa.ts';
 import * as webhookDeliveryEndedBecause from '../../../migrations/0075-webhook-delivery-ended-because.ts';
 import * as webhookEndpointChange from '../../../migrations/0076-webhook-endpoint-change.ts';
+import * as partnerSelfServiceLimits from '../../../migrations/0077-partner-self-service-limits.ts';
 
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0001-foundation': foundation,
@@ -72,6 +73,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0065-rtpm-checks': rtpmChecks,
   '0075-webhook-delivery-ended-because': webhookDeliveryEndedBecause,
   '0076-webhook-endpoint-change': webhookEndpointChange,
+  '0077-partner-self-service-limits': partnerSelfServiceLimits,
 };
 
 export interface MigrationReport {

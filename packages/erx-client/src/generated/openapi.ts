@@ -9665,7 +9665,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Send one signed webhook.ping now and answer what the endpoint said */
+        /** Send one signed webhook.ping now and answer what the endpoint said (one every 10 seconds) */
         post: {
             parameters: {
                 query?: never;
@@ -10851,7 +10851,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Deliver the event again (same event_id and body) */
+        /** Deliver the event again (same event_id and body); 429 past the waiting replays allowed */
         post: {
             parameters: {
                 query?: never;
@@ -11181,7 +11181,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Replay every failed event created in [since, until] at a bounded rate; the count */
+        /** Replay every failed event created in [since, until] at a bounded rate; the count (one recover at a time: 409 while one runs; 429 past the waiting replays allowed) */
         post: {
             parameters: {
                 query?: never;
@@ -11259,6 +11259,37 @@ export interface paths {
                 };
                 /** @description Error envelope */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: {
+                                detail: string;
+                                instance?: string;
+                                title: string;
+                                type: string;
+                                validation?: {
+                                    code: string;
+                                    field: string;
+                                    message: string;
+                                }[];
+                            };
+                            meta: {
+                                apiVersion: string;
+                            };
+                            requestId: string;
+                            statusCode: number;
+                            /** @enum {boolean} */
+                            success: false;
+                            /** Format: date-time */
+                            timestamp: string;
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                409: {
                     headers: {
                         [name: string]: unknown;
                     };
