@@ -156,6 +156,17 @@ describe('loadConfig', () => {
   });
 });
 
+describe('ERX_ENDPOINT_CHANGE_DELAY_MINUTES', () => {
+  it('is 60 minutes in production and none in sandbox by default, and bounded to a week', () => {
+    const production = { ERX_MODE: 'production', ERX_JWT_PRIVATE_KEY: 'pem', ERX_SECRET_KEY: 'key', ERX_CONFORMANCE_ID: 'ERX-TEST-0001' };
+    expect(loadConfig(production).endpointChangeDelayMinutes).toBe(60);
+    expect(loadConfig({}).endpointChangeDelayMinutes).toBe(0);
+    expect(loadConfig({ ERX_ENDPOINT_CHANGE_DELAY_MINUTES: '5' }).endpointChangeDelayMinutes).toBe(5);
+    expect(loadConfig({ ...production, ERX_ENDPOINT_CHANGE_DELAY_MINUTES: '0' }).endpointChangeDelayMinutes).toBe(0);
+    expect(() => loadConfig({ ERX_ENDPOINT_CHANGE_DELAY_MINUTES: '10081' })).toThrow(/ERX_ENDPOINT_CHANGE_DELAY_MINUTES must be a whole number from 0 to 10080/);
+  });
+});
+
 describe('ERX_RTPM', () => {
   it('is the simulator in sandbox and none in production by default, and refuses the simulator in production', () => {
     expect(loadConfig({}).rtpm).toBe('simulator');

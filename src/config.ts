@@ -54,6 +54,8 @@ export interface Config {
   webhookTimeoutMs: number | undefined;
   webhookMaxInFlight: number;
   webhookPollMs: number;
+  /** How long a partner's change of its webhook URL waits before it takes effect (ERX_ENDPOINT_CHANGE_DELAY_MINUTES). */
+  endpointChangeDelayMinutes: number;
   portalUrl: string;
   portalIdleTimeoutSeconds: number;
   customDrugsMax: number;
@@ -123,6 +125,12 @@ function readText(env: Env, key: keyof typeof SETTINGS): string {
 
 function readOptional(env: Env, key: keyof typeof SETTINGS): string | undefined {
   return readText(env, key) || undefined;
+}
+
+/** A week at most: longer, a stolen secret's change would outlive any review; empty: 60 in production, none in sandbox (its partner is its developer). */
+function readEndpointChangeDelay(env: Env, mode: Mode): number {
+  if (readText(env, 'endpointChangeDelayMinutes') === '') return mode === 'production' ? 60 : 0;
+  return readInteger(env, 'endpointChangeDelayMinutes', 0, 10_080);
 }
 
 function readInteger(env: Env, key: keyof typeof SETTINGS, min: number, max: number): number {
@@ -372,6 +380,7 @@ export function loadConfig(env: Env = process.env): Config {
     webhookTimeoutMs: readText(env, 'webhookTimeoutMs') === '' ? undefined : readInteger(env, 'webhookTimeoutMs', 50, 60_000),
     webhookMaxInFlight: readInteger(env, 'webhookMaxInFlight', 1, 1_000),
     webhookPollMs: readInteger(env, 'webhookPollMs', 10, 1_000),
+    endpointChangeDelayMinutes: readEndpointChangeDelay(env, mode),
     portalUrl: readPortalUrl(env, publicUrl),
     portalIdleTimeoutSeconds: readInteger(env, 'portalIdleTimeoutSeconds', 60, 43_200),
     customDrugsMax: readInteger(env, 'customDrugsMax', 1, 10_000_000),

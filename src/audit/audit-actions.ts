@@ -100,6 +100,7 @@ export const AUDIT_ACTIONS = {
   'admin.webhook_replay': { type: 'administration', code: 'E', display: 'webhook events replayed' },
   'admin.webhook_ping': { type: 'administration', code: 'E', display: 'webhook endpoint pinged' },
   'admin.webhook_event_types_set': { type: 'administration', code: 'U', display: 'webhook endpoint event types set' },
+  'admin.webhook_endpoint_confirm': { type: 'administration', code: 'U', display: "partner's webhook URL change confirmed before its delay" },
   // The same changes made by a partner itself through /v1/partner/ (actor kind partner).
   'partner.webhook_endpoint_set': { type: 'administration', code: 'U', display: 'webhook endpoint set by the partner' },
   'partner.webhook_secret_rotate': { type: 'administration', code: 'U', display: 'webhook secret rotated by the partner' },

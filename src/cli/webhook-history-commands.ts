@@ -45,7 +45,7 @@ export function registerWebhookHistoryCommands(webhooks: Command): void {
       printResult(options, log, [
         `${log.event_id}  ${log.event_type}  partner ${log.partner_id}`,
         ...log.deliveries.flatMap((d) => [
-          `  delivery ${d.delivery_id}  ${d.reason}${d.requested_by ? ` by ${d.requested_by}` : ''} at ${d.requested_at}: ${d.status}${d.next_attempt_at ? ` (next attempt ${d.next_attempt_at})` : ''}`,
+          `  delivery ${d.delivery_id}  ${d.reason}${d.requested_by ? ` by ${d.requested_by}` : ''} at ${d.requested_at}: ${d.status}${d.next_attempt_at ? ` (next attempt ${d.next_attempt_at})` : ''}${d.ended_because ? ` (unsent: ${d.ended_because})` : ''}`,
           ...d.attempts.map(
             (a) => `    #${a.attempt_number}  ${a.started_at}  ${a.duration_ms} ms  ${a.outcome}${a.status_code ? ` ${a.status_code}` : ''}${a.detail ? `  ${a.detail}` : ''}`,
           ),

@@ -1,7 +1,8 @@
-// erx webhooks set-endpoint | set-event-types | rotate-secret | show | disable | enable (each partner's endpoint),
+// erx webhooks set-endpoint | confirm-endpoint | set-event-types | rotate-secret | show | disable | enable (each partner's endpoint),
 // and, registered from webhook-history-commands.ts, events | attempts | replay | ping.
 import type { Command } from 'commander';
 import {
+  confirmWebhookEndpoint,
   DEFAULT_ROTATION_OVERLAP,
   parseOverlap,
   rotateWebhookSecret,
@@ -28,6 +29,13 @@ export function registerWebhooksCommands(program: Command): void {
           ? `webhook_secret:  ${result.webhook_secret}   (shown once: give it to the partner now)`
           : 'webhook_secret:  unchanged (never shown again; `erx webhooks rotate-secret` issues a new one)',
       ]);
+    });
+
+  addJsonOption(webhooks.command('confirm-endpoint <partner_id>'))
+    .description("let a partner's change of its webhook URL take effect now, before ERX_ENDPOINT_CHANGE_DELAY_MINUTES is over")
+    .action(async (partnerId: string, options: CommandOptions) => {
+      const result = await withFeatures(({ webhooks }) => confirmWebhookEndpoint(webhooks, partnerId));
+      printResult(options, result, [`partner_id:   ${result.partner_id}`, `webhook_url:  ${result.webhook_url}   (was ${result.previous_url}; the change was due at ${result.was_due_at})`]);
     });
 
   addJsonOption(webhooks.command('set-event-types <partner_id> <event_types...>'))
@@ -59,6 +67,7 @@ export function registerWebhooksCommands(program: Command): void {
       printResult(options, view, [
         `partner_id:        ${view.partner_id}`,
         `webhook_url:       ${view.webhook_url ?? '(none registered)'}`,
+        ...(view.pending_change ? [`changing to:       ${view.pending_change.url} at ${view.pending_change.takes_effect_at} (asked by the partner; erx webhooks confirm-endpoint makes it now)`] : []),
         `enabled:           ${view.enabled ? 'yes' : 'no (deliveries wait until enabled)'}`,
         `secret issued at:  ${view.secret_issued_at ?? '(no secret)'}`,
         `standard webhooks: ${view.standard_webhooks ? 'yes (webhook-id, webhook-timestamp, webhook-signature)' : view.secret_issued_at ? 'no: a secret issued before them signs X-Webhook-Signature only; rotate-secret upgrades it' : 'no'}`,

@@ -10,6 +10,7 @@ export { eventMetadata, type EventMetadata, type EventType, newEventId } from '.
 export { type EventFilterInput, listWebhookAttempts, listWebhookEvents, parseEventFilter, replayWebhookEvents } from './webhook-history.ts';
 export { createWebhookOutbox } from './webhook-outbox.ts';
 export { pingWebhookEndpoint } from './webhook-ping.ts';
+export { confirmWebhookEndpoint } from './webhook-endpoint-change.ts';
 export { createWebhookRetentionSteps } from './webhook-retention.ts';
 export { describeWebhooksForOpenApi } from './webhook-event-types.ts';
 export { DISPENSED_EVENT, isEventTypeSubscribed, setSubscribedEventTypes, SUBSCRIBABLE_EVENT_TYPES } from './webhook-event-subscriptions.ts';

@@ -13,6 +13,9 @@ import {
   listPartnerEvents,
   PARTNER_OVERLAP_HOURS,
   PartnerEventNotFound,
+  PartnerLimitReached,
+  PartnerRecoverRunning,
+  PartnerWithdrawn,
   pingPartnerEndpoint,
   recoverPartnerEvents,
   replayPartnerEvent,
@@ -39,10 +42,20 @@ const EndpointView = Loose({
   previous_secret_valid_until: Nullable(Type.String()),
   deliveries: Type.Object({ pending: Type.Integer(), delivered: Type.Integer(), failed: Type.Integer() }),
   event_types: Type.Array(Type.String(), { description: "The event types the endpoint receives; by default the vendor's four." }),
+  pending_change: Type.Union([Type.Object({ url: Type.String(), takes_effect_at: Type.String() }), Type.Null()], {
+    description: 'A change of URL still waiting: deliveries go to webhook_url until takes_effect_at (or until the operator confirms it).',
+  }),
 });
 const EventTypesSet = Type.Object({ partner_id: Type.String(), event_types: Type.Array(Type.String()) });
 const SetEventTypesBody = Type.Object({ event_types: Type.Array(Type.String({ maxLength: 64 }), { minItems: 1, maxItems: 20 }) }, { additionalProperties: false });
-const EndpointSet = Loose({ partner_id: Type.String(), webhook_url: Type.String(), previous_url: Nullable(Type.String()), webhook_secret: Nullable(Type.String()) });
+const EndpointSet = Loose({
+  partner_id: Type.String(),
+  webhook_url: Type.String(),
+  previous_url: Nullable(Type.String()),
+  webhook_secret: Nullable(Type.String()),
+  takes_effect_at: Type.String({ description: 'When deliveries start going to webhook_url: now for a first registration, else after the operator\'s delay (ERX_ENDPOINT_CHANGE_DELAY_MINUTES).' }),
+  previous_url_notified: Type.Union([Type.Boolean(), Type.Null()], { description: 'Whether previous_url answered 2xx to its signed webhook.endpoint_changed; null when there was none.' }),
+});
 const SecretRotated = Loose({ partner_id: Type.String(), webhook_secret: Type.String({ description: 'Shown once.' }), previous_secret_valid_until: Nullable(Type.String()) });
 const PingResult = Loose({ partner_id: Type.String(), url: Type.String(), event_id: Type.String(), status_code: NullableInt, latency_ms: Type.Integer(), ok: Type.Boolean(), outcome: Type.String(), detail: Nullable(Type.String()) });
 const EventSummary = Loose({
@@ -101,6 +114,11 @@ async function answering<T>(call: () => Promise<T>): Promise<T> {
     return await call();
   } catch (error) {
     if (error instanceof PartnerEventNotFound) throw notFound(error.message);
+    if (error instanceof PartnerWithdrawn) throw new ApiError('FORBIDDEN', error.message);
+    if (error instanceof PartnerLimitReached) {
+      const headers = error.retryAfterSeconds === undefined ? undefined : { 'retry-after': String(error.retryAfterSeconds) };
+      throw new ApiError(error instanceof PartnerRecoverRunning ? 'CONFLICT' : 'RATE_LIMIT_EXCEEDED', error.message, undefined, headers);
+    }
     if (error instanceof WebhooksError) throw new ApiError('VALIDATION_ERROR', error.message);
     throw error;
   }
@@ -114,7 +132,7 @@ function register(app: App, ctx: WebhooksContext): void {
   );
   app.put(
     '/v1/partner/webhook-endpoint',
-    { config: { auth }, schema: { summary: 'Register or change the endpoint URL (https and public addresses in production); the first registration shows its secret once', tags, body: SetEndpointBody, response: responses(EndpointSet) } },
+    { config: { auth }, schema: { summary: 'Register or change the endpoint URL (https and public addresses in production); the first registration shows its secret once; a change takes effect after a delay and is announced to the previous URL', tags, body: SetEndpointBody, response: responses(EndpointSet) } },
     async (request, reply) => reply.success(200, 'Webhook endpoint set', await answering(() => setPartnerEndpoint(ctx, partnerOf(request), request.body.url))),
   );
   app.put(
@@ -130,7 +148,7 @@ function register(app: App, ctx: WebhooksContext): void {
     { config: { auth }, schema: { summary: 'Issue a new secret, shown once; the old one keeps signing for overlap_hours', tags, body: Type.Optional(RotateBody), response: responses(SecretRotated) } },
     async (request, reply) => reply.success(200, 'Webhook secret rotated', await answering(() => rotatePartnerSecret(ctx, partnerOf(request), request.body?.overlap_hours))),
   );
-  app.post('/v1/partner/webhook-endpoint/ping', { config: { auth }, schema: { summary: 'Send one signed webhook.ping now and answer what the endpoint said', tags, response: responses(PingResult) } }, async (request, reply) =>
+  app.post('/v1/partner/webhook-endpoint/ping', { config: { auth }, schema: { summary: 'Send one signed webhook.ping now and answer what the endpoint said (one every 10 seconds)', tags, response: responses(PingResult, 429) } }, async (request, reply) =>
     reply.success(200, 'Webhook endpoint pinged', await answering(() => pingPartnerEndpoint(ctx, partnerOf(request)))),
   );
   app.get(
@@ -140,17 +158,17 @@ function register(app: App, ctx: WebhooksContext): void {
   );
   app.post(
     '/v1/partner/webhook-events/recover',
-    { config: { auth }, schema: { summary: 'Replay every failed event created in [since, until] at a bounded rate; the count', tags, body: RecoverBody, response: responses(Recovered) } },
+    { config: { auth }, schema: { summary: 'Replay every failed event created in [since, until] at a bounded rate; the count (one recover at a time: 409 while one runs; 429 past the waiting replays allowed)', tags, body: RecoverBody, response: responses(Recovered, 409, 429) } },
     async (request, reply) => reply.success(200, 'Failed webhook events recovered', await answering(() => recoverPartnerEvents(ctx, partnerOf(request), request.body))),
   );
   app.get(
     '/v1/partner/webhook-events/:event_id',
-    { config: { auth }, schema: { summary: 'One event with every delivery and attempt', tags, params: EventParams, response: responses(EventDetail, 404) } },
+    { config: { auth }, schema: { summary: 'One event with every delivery and attempt', tags, params: EventParams, response: responses(EventDetail, 403, 404) } },
     async (request, reply) => reply.success(200, 'Webhook event retrieved', await answering(() => showPartnerEvent(ctx, partnerOf(request), request.params.event_id))),
   );
   app.post(
     '/v1/partner/webhook-events/:event_id/replay',
-    { config: { auth }, schema: { summary: 'Deliver the event again (same event_id and body)', tags, params: EventParams, response: responses(Replayed, 404) } },
+    { config: { auth }, schema: { summary: 'Deliver the event again (same event_id and body); 429 past the waiting replays allowed', tags, params: EventParams, response: responses(Replayed, 403, 404, 429) } },
     async (request, reply) => reply.success(200, 'Webhook event replayed', await answering(() => replayPartnerEvent(ctx, partnerOf(request), request.params.event_id))),
   );
   app.get('/v1/partner/event-types', { config: { auth }, schema: { summary: 'The event types an endpoint receives, each with the JSON Schema of its body', tags, response: responses(EventTypes) } }, async (request, reply) => {

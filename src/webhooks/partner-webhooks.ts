@@ -3,10 +3,12 @@
 // (an event of another partner is "not found", as an unknown one is) and audited as the
 // partner's own (partner.* actions, actor kind partner from the request's scope).
 import { setSubscribedEventTypes } from './webhook-event-subscriptions.ts';
-import { rotateWebhookSecret, setWebhookEndpoint, showWebhookEndpoint } from './webhook-endpoints.ts';
+import { rotateWebhookSecret, showWebhookEndpoint } from './webhook-endpoints.ts';
+import { changePartnerEndpoint } from './webhook-endpoint-change.ts';
 import { listWebhookAttempts, parseEventFilter, replayWebhookEvents, summarizeEvent, type EventSummary } from './webhook-history.ts';
-import { findEvents, listEventsWithLatestDelivery } from './webhook-history-store.ts';
+import { findEvents, isPartnerEnabledFor, listEventsWithLatestDelivery } from './webhook-history-store.ts';
 import { pingWebhookEndpoint } from './webhook-ping.ts';
+import { countPendingReplays, endPartnerRecoverAt, findPartnerRecoverUntil, takePartnerPing, takePartnerRecover } from './partner-limits-store.ts';
 import { WebhooksError, type WebhooksContext } from './webhooks-service.ts';
 
 /** Bounds of a rotation's overlap asked by a partner (hours), and its default. */
@@ -16,12 +18,35 @@ export const RECOVER_PER_SECOND = 10;
 export const RECOVER_MAX_EVENTS = 10_000;
 /** How much of a receiver's answer the partner sees per attempt. */
 export const ANSWER_BYTES_SHOWN = 1024;
+/**
+ * Most replays of one partner waiting at once (its own and the operator's): one full recover's
+ * worth. Each replay is a row in the shared outbox and a claim of the dispatcher, and a replay
+ * of the same event can be asked again and again: without a cap a partner's secret alone could
+ * grow the outbox without bound. Beyond it a replay or recover answers 429 until they are sent.
+ */
+export const MAX_PENDING_REPLAYS = RECOVER_MAX_EVENTS;
+/** A partner pings at most once in this many seconds: each ping is an outbound request made at its word. */
+export const PING_INTERVAL_SECONDS = 10;
+
+/** The partner asks for more than its limits allow now; `retryAfterSeconds` when a wait will do. */
+export class PartnerLimitReached extends WebhooksError {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number | undefined,
+  ) {
+    super(message);
+  }
+}
+/** A recover of the partner is still running (its replays are being scheduled or are not all due yet). */
+export class PartnerRecoverRunning extends PartnerLimitReached {}
 
 export class PartnerEventNotFound extends WebhooksError {}
+/** The event is the partner's, but its organization no longer enables the partner (`erx org disable-partner`). */
+export class PartnerWithdrawn extends WebhooksError {}
 
 export const showPartnerEndpoint = (ctx: WebhooksContext, partnerId: string) => showWebhookEndpoint(ctx, partnerId);
 
-export const setPartnerEndpoint = (ctx: WebhooksContext, partnerId: string, url: string) => setWebhookEndpoint(ctx, partnerId, url, 'partner');
+export const setPartnerEndpoint = (ctx: WebhooksContext, partnerId: string, url: string) => changePartnerEndpoint(ctx, partnerId, url);
 
 export const setPartnerEventTypes = (ctx: WebhooksContext, partnerId: string, types: readonly string[]) => setSubscribedEventTypes(ctx, partnerId, types, 'partner');
 
@@ -32,7 +57,23 @@ export function rotatePartnerSecret(ctx: WebhooksContext, partnerId: string, ove
   return rotateWebhookSecret(ctx, partnerId, overlapHours * 3_600_000, 'partner');
 }
 
-export const pingPartnerEndpoint = (ctx: WebhooksContext, partnerId: string) => pingWebhookEndpoint(ctx, partnerId, 'partner');
+export async function pingPartnerEndpoint(ctx: WebhooksContext, partnerId: string) {
+  const now = ctx.clock.now();
+  const taken = await takePartnerPing(ctx.db, partnerId, now.toISOString(), new Date(now.getTime() - PING_INTERVAL_SECONDS * 1000).toISOString());
+  if (taken !== true) {
+    const wait = Math.max(1, Math.ceil((Date.parse(taken) + PING_INTERVAL_SECONDS * 1000 - now.getTime()) / 1000));
+    throw new PartnerLimitReached(`one ping every ${PING_INTERVAL_SECONDS} seconds: try again in ${wait} s`, wait);
+  }
+  return pingWebhookEndpoint(ctx, partnerId, 'partner');
+}
+
+/** Refuses `adding` more replays when the partner's waiting ones would pass MAX_PENDING_REPLAYS. */
+async function requireRoomForReplays(ctx: WebhooksContext, partnerId: string, adding: number): Promise<void> {
+  const waiting = await countPendingReplays(ctx.db, partnerId);
+  if (waiting + adding > MAX_PENDING_REPLAYS) {
+    throw new PartnerLimitReached(`${waiting} replays are still waiting to be sent and at most ${MAX_PENDING_REPLAYS} may wait; asking for ${adding} more: try again once they are sent`, undefined);
+  }
+}
 
 export interface PartnerEventQuery {
   status?: string | undefined;
@@ -62,6 +103,8 @@ export async function listPartnerEvents(ctx: WebhooksContext, partnerId: string,
     ...filter,
     partnerId,
     organizationId: q.organization_id?.toLowerCase(),
+    // An organization that withdrew the partner is no longer the partner's to read (issue 38 item 5).
+    stillEnabled: true,
     before: q.cursor === undefined ? undefined : decodeCursor(q.cursor),
     limit: limit + 1,
     order: 'newest first',
@@ -71,9 +114,13 @@ export async function listPartnerEvents(ctx: WebhooksContext, partnerId: string,
   return { events, next_cursor: rows.length > limit ? encodeCursor(events[events.length - 1]!) : null };
 }
 
+/** The partner's own event of an organization that still enables it: another's is not found, a withdrawn one refused. */
 async function requireOwnEvent(ctx: WebhooksContext, partnerId: string, eventId: string): Promise<void> {
   const [event] = await findEvents(ctx.db, [eventId]);
   if (!event || event.partner_id !== partnerId) throw new PartnerEventNotFound(`event ${eventId} not found`);
+  if (!(await isPartnerEnabledFor(ctx.db, { organizationId: event.organization_id, partnerId }))) {
+    throw new PartnerWithdrawn(`organization ${event.organization_id} no longer enables partner ${partnerId}: its events are not shown or replayed`);
+  }
 }
 
 /** The event with every delivery and attempt: time, status code, duration, error, the answer's first bytes. */
@@ -102,13 +149,39 @@ export async function showPartnerEvent(ctx: WebhooksContext, partnerId: string, 
 
 export async function replayPartnerEvent(ctx: WebhooksContext, partnerId: string, eventId: string) {
   await requireOwnEvent(ctx, partnerId, eventId);
+  await requireRoomForReplays(ctx, partnerId, 1);
   const result = await replayWebhookEvents(ctx, { eventIds: [eventId], requestedBy: `partner:${partnerId}`, dryRun: false, by: 'partner' });
   return { event_id: eventId, delivery_id: result.replayed[0]!.delivery_id! };
 }
 
-/** Replays every failed event created in [since, until] at RECOVER_PER_SECOND; the count. */
+/**
+ * Replays every failed event created in [since, until] at RECOVER_PER_SECOND; the count. One
+ * recover of a partner runs at a time, from the call until its last replay is due: a second is
+ * refused (409) meanwhile, so recovers never add up past the bounded rate. A dry run only reads.
+ */
 export async function recoverPartnerEvents(ctx: WebhooksContext, partnerId: string, input: { since: string; until?: string | undefined; dry_run?: boolean | undefined }) {
-  const filter = parseEventFilter({ partner: partnerId, status: 'failed', since: input.since, until: input.until, limit: String(RECOVER_MAX_EVENTS) });
-  const result = await replayWebhookEvents(ctx, { filter, requestedBy: `partner:${partnerId}`, dryRun: input.dry_run ?? false, by: 'partner', perSecond: RECOVER_PER_SECOND });
-  return { dry_run: result.dry_run, count: result.matched, per_second: RECOVER_PER_SECOND, event_ids: result.replayed.map((r) => r.event_id) };
+  // Events of organizations that withdrew the partner are skipped, not refused: the rest of the window is still the partner's to recover.
+  const filter = { ...parseEventFilter({ partner: partnerId, status: 'failed', since: input.since, until: input.until, limit: String(RECOVER_MAX_EVENTS) }), stillEnabled: true };
+  const dryRun = input.dry_run ?? false;
+  const taken = dryRun ? undefined : await takeRecover(ctx, partnerId);
+  let endsAt: string | null = null;
+  try {
+    const matching = dryRun ? undefined : (await replayWebhookEvents(ctx, { filter, requestedBy: `partner:${partnerId}`, dryRun: true })).matched;
+    if (matching !== undefined) await requireRoomForReplays(ctx, partnerId, matching);
+    const result = await replayWebhookEvents(ctx, { filter, requestedBy: `partner:${partnerId}`, dryRun, by: 'partner', perSecond: RECOVER_PER_SECOND });
+    endsAt = new Date(ctx.clock.now().getTime() + Math.ceil(result.matched / RECOVER_PER_SECOND) * 1000).toISOString();
+    return { dry_run: result.dry_run, count: result.matched, per_second: RECOVER_PER_SECOND, event_ids: result.replayed.map((r) => r.event_id) };
+  } finally {
+    if (taken) await endPartnerRecoverAt(ctx.db, partnerId, taken, endsAt);
+  }
+}
+
+/** The partner's recover, taken until the longest a recover can schedule; refused while another runs. */
+async function takeRecover(ctx: WebhooksContext, partnerId: string): Promise<string> {
+  const now = ctx.clock.now();
+  const until = new Date(now.getTime() + (RECOVER_MAX_EVENTS / RECOVER_PER_SECOND) * 1000).toISOString();
+  if (await takePartnerRecover(ctx.db, partnerId, now.toISOString(), until)) return until;
+  const running = await findPartnerRecoverUntil(ctx.db, partnerId);
+  const wait = running ? Math.max(1, Math.ceil((Date.parse(running) - now.getTime()) / 1000)) : 1;
+  throw new PartnerRecoverRunning(`a recover of partner ${partnerId} is already running (its replays are due until ${running ?? 'soon'}); one recover runs at a time: try again in ${wait} s`, wait);
 }

@@ -7,11 +7,11 @@ import { hasLeaseForAttempt as leaseLeftForAttempt, LEASE_MARGIN_MS, leaseDurati
 import { decryptSecret } from '../platform/secrets.ts';
 import { traceWebhookAttempt } from './webhook-attempt-span.ts';
 import { nextStepAfter, type NextStep, type OutcomeClass } from './webhook-delivery-rules.ts';
-import type { WebhookEndpointRow } from './webhook-endpoints-store.ts';
+import { effectiveUrlOf, type WebhookEndpointRow } from './webhook-endpoints-store.ts';
 import { createWebhookHttpClient, type AttemptResult, type WebhookHttpClient } from './webhook-http-attempt.ts';
 import { deliveryAuthHeadersWith, signingKeyOf, type WebhookSigningKey } from './webhook-signature.ts';
 import type { WebhooksContext } from './webhooks-service.ts';
-import { fencedKey, findPartnersWithDueDeliveries, releaseDeliveryLeases, type ClaimedDeliveryWithBody, type FencedOutcomeRow } from './webhooks-store.ts';
+import { endWithdrawnDeliveries, fencedKey, findPartnersWithDueDeliveries, releaseDeliveryLeases, type ClaimedDeliveryWithBody, type FencedOutcomeRow } from './webhooks-store.ts';
 
 /**
  * A lease (the toolkit's arithmetic, platform/delivery/delivery-lease.ts) covers a short wait in
@@ -65,13 +65,20 @@ export function openWebhookSender(ctx: WebhooksContext): WebhookHttpClient {
   return createWebhookHttpClient({ guardAddresses: ctx.guardAddresses, resolveHost: ctx.resolveHost, clock: ctx.clock });
 }
 
+/** The endpoint deliveries go to now (a partner's change of URL once its delay is over), if it can receive them. */
 export function deliveryEndpointOf(ctx: WebhooksContext, row: WebhookEndpointRow): DeliveryEndpoint | undefined {
-  if (row.webhook_enabled !== 1 || !row.webhook_url || !row.webhook_secret_encrypted) return undefined;
+  const url = effectiveUrlOf(row, ctx.clock.now());
+  if (row.webhook_enabled !== 1 || !url || !row.webhook_secret_encrypted) return undefined;
+  return signingEndpointAt(ctx, row, url);
+}
+
+/** `url` with the partner's secrets (it has one): where a delivery, a ping or a notice goes. */
+export function signingEndpointAt(ctx: WebhooksContext, row: WebhookEndpointRow, url: string): DeliveryEndpoint {
   const hasPrevious = row.webhook_previous_secret_encrypted && row.webhook_previous_secret_expires_at;
   return {
     partnerId: row.id,
-    url: row.webhook_url,
-    secret: signingKeyOf(decryptSecret(row.webhook_secret_encrypted, ctx.secretKey)),
+    url,
+    secret: signingKeyOf(decryptSecret(row.webhook_secret_encrypted!, ctx.secretKey)),
     previousSecret: hasPrevious ? signingKeyOf(decryptSecret(row.webhook_previous_secret_encrypted!, ctx.secretKey)) : undefined,
     previousSecretUntil: hasPrevious ? row.webhook_previous_secret_expires_at! : undefined,
   };
@@ -79,7 +86,11 @@ export function deliveryEndpointOf(ctx: WebhooksContext, row: WebhookEndpointRow
 
 /**
  * Leases up to `limit` of the partner's due deliveries to `leaseOwner`, for one attempt each,
- * if its endpoint can receive them now (the store does it its database's fastest way).
+ * if its endpoint can receive them now (the store does it its database's fastest way). A
+ * delivery whose organization no longer enables the partner is not sent: it ends failed with
+ * `ended_because` at once (issue 38 item 5), whoever asked for it, so a withdrawn partner's
+ * endpoint receives nothing more of that organization. Only a delivery already in flight when
+ * the withdrawal commits can still arrive.
  */
 export async function claimEndpointDeliveries(ctx: WebhooksContext, partnerId: string, limit: number, leaseOwner: string): Promise<ClaimBatch> {
   const now = ctx.clock.now();
@@ -98,7 +109,11 @@ export async function claimEndpointDeliveries(ctx: WebhooksContext, partnerId: s
     traceparent: row.traceparent,
   });
   const { endpoint, claimed } = await ctx.store.claimEndpointDeliveries(ctx.db, claim, (row) => deliveryEndpointOf(ctx, row));
-  return { endpoint, deliveries: claimed.map(toDelivery) };
+  const withdrawn = claimed.filter((row) => row.withdrawn === 1);
+  if (withdrawn.length === 0) return { endpoint, deliveries: claimed.map(toDelivery) };
+  await endWithdrawnDeliveries(ctx.db, withdrawn.map((row) => ({ id: row.id, fencingToken: Number(row.fencing_token) })), claim.now);
+  ctx.logger.warn({ partnerId, eventIds: withdrawn.map((row) => row.event_id) }, 'webhook deliveries ended unsent: their organization no longer enables the partner');
+  return { endpoint, deliveries: claimed.filter((row) => row.withdrawn !== 1).map(toDelivery) };
 }
 
 /** Whether enough of the lease is left to make the attempt and record it before it ends. */

@@ -8,7 +8,15 @@ import { auditRecords } from '../audit/index.ts';
 import type { Database } from '../platform/db/database-schema.ts';
 import { decryptSecret, encryptSecret } from '../platform/secrets.ts';
 import { BlockedAddressError, assertPublicAddresses, resolveHost } from './webhook-host-resolution.ts';
-import { countDeliveriesByStatus, findWebhookEndpoint, updateWebhookEndpoint, type WebhookEndpointRow } from './webhook-endpoints-store.ts';
+import {
+  countDeliveriesByStatus,
+  effectiveUrlOf,
+  findWebhookEndpoint,
+  pendingChangeOf,
+  updateWebhookEndpoint,
+  type PendingEndpointChange,
+  type WebhookEndpointRow,
+} from './webhook-endpoints-store.ts';
 import { webhookOutbox } from './webhook-outbox.ts';
 import { generateWebhookSecret, isStandardWebhooksSecret } from './webhook-signature.ts';
 import { webhookAction, WebhooksError, type WebhookActor, type WebhooksContext } from './webhooks-service.ts';
@@ -90,6 +98,9 @@ export async function setWebhookEndpoint(ctx: WebhooksContext, partnerId: string
     const issuing = row.webhook_secret_encrypted === null;
     await updateWebhookEndpoint(trx, partnerId, {
       webhook_url: prepared.url,
+      // Takes effect at once, and replaces a partner's change still waiting (webhook-endpoint-change.ts).
+      webhook_pending_url: null,
+      webhook_pending_url_at: null,
       ...(issuing ? { webhook_secret_encrypted: prepared.secretEncrypted, webhook_secret_issued_at: prepared.issuedAt } : {}),
     });
     record(webhookOutbox, { wake: partnerId }); // deliveries that waited for an endpoint
@@ -137,6 +148,8 @@ export interface EndpointView {
   deliveries: { pending: number; delivered: number; failed: number };
   /** The event types the endpoint receives (webhook-event-subscriptions.ts). */
   event_types: string[];
+  /** A partner's change of URL still waiting (webhook_url is where deliveries go until then). */
+  pending_change: PendingEndpointChange | null;
 }
 
 /** What an operator may see of an endpoint: never a secret. */
@@ -144,15 +157,17 @@ export async function showWebhookEndpoint(ctx: WebhooksContext, partnerId: strin
   const row = await requirePartner(ctx.db, partnerId);
   const counts = await countDeliveriesByStatus(ctx.db, partnerId);
   const previousUntil = row.webhook_previous_secret_expires_at;
+  const now = ctx.clock.now();
   return {
     partner_id: partnerId,
-    webhook_url: row.webhook_url,
+    webhook_url: effectiveUrlOf(row, now),
     enabled: row.webhook_enabled === 1,
     secret_issued_at: row.webhook_secret_issued_at,
     standard_webhooks: row.webhook_secret_encrypted !== null && isStandardWebhooksSecret(decryptSecret(row.webhook_secret_encrypted, ctx.secretKey)),
-    previous_secret_valid_until: previousUntil && previousUntil > ctx.clock.now().toISOString() ? previousUntil : null,
+    previous_secret_valid_until: previousUntil && previousUntil > now.toISOString() ? previousUntil : null,
     deliveries: { pending: counts.pending ?? 0, delivered: counts.delivered ?? 0, failed: counts.failed ?? 0 },
     event_types: [...(await readSubscribedEventTypes(ctx.db, partnerId))],
+    pending_change: pendingChangeOf(row, now),
   };
 }
 

@@ -57,3 +57,9 @@ export function newDeliveryId(): string {
 
 /** Sent by `erx webhooks ping`; receivers ignore event types they do not know. */
 export const PING_EVENT_TYPE = 'webhook.ping';
+
+/**
+ * Sent to the previous URL when a partner changes its endpoint (webhook-endpoint-change.ts), once
+ * and unstored. Not in the catalogue partners subscribe to: only the URL being left receives it.
+ */
+export const ENDPOINT_CHANGED_EVENT_TYPE = 'webhook.endpoint_changed';

@@ -13,6 +13,8 @@ export interface EventQuery {
   since?: string | undefined;
   until?: string | undefined;
   organizationId?: string | undefined;
+  /** Only events whose organization still enables their partner: what the partner's own credentials may reach. */
+  stillEnabled?: boolean | undefined;
   /** Newest first only: events strictly before this (created_at, id), the previous page's last. */
   before?: { createdAt: string; id: string } | undefined;
   limit: number;
@@ -50,6 +52,11 @@ export async function listEventsWithLatestDelivery(db: Kysely<Database>, q: Even
     .$if(q.since !== undefined, (qb) => qb.where('e.created_at', '>=', q.since!))
     .$if(q.until !== undefined, (qb) => qb.where('e.created_at', '<=', q.until!))
     .$if(q.organizationId !== undefined, (qb) => qb.where('e.organization_id', '=', q.organizationId!))
+    .$if(q.stillEnabled === true, (qb) =>
+      qb.where(({ exists, selectFrom }) =>
+        exists(selectFrom('organization_partners as op').select('op.partner_id').whereRef('op.organization_id', '=', 'e.organization_id').whereRef('op.partner_id', '=', 'e.partner_id')),
+      ),
+    )
     .$if(q.before !== undefined, (qb) =>
       qb.where((eb) => eb.or([eb('e.created_at', '<', q.before!.createdAt), eb.and([eb('e.created_at', '=', q.before!.createdAt), eb('e.id', '<', q.before!.id)])])),
     )
@@ -59,15 +66,26 @@ export async function listEventsWithLatestDelivery(db: Kysely<Database>, q: Even
     .execute();
 }
 
-export async function findEvents(db: Kysely<Database>, eventIds: readonly string[]): Promise<Array<{ id: string; partner_id: string; event_type: string }>> {
+export async function findEvents(db: Kysely<Database>, eventIds: readonly string[]): Promise<Array<{ id: string; partner_id: string; organization_id: string; event_type: string }>> {
   if (eventIds.length === 0) return [];
-  return db.selectFrom('webhook_events').select(['id', 'partner_id', 'event_type']).where('id', 'in', eventIds).execute();
+  return db.selectFrom('webhook_events').select(['id', 'partner_id', 'organization_id', 'event_type']).where('id', 'in', eventIds).execute();
+}
+
+/** Whether the organization enables the partner now (`erx org enable-partner`, until `disable-partner`). */
+export async function isPartnerEnabledFor(db: Kysely<Database>, ids: { organizationId: string; partnerId: string }): Promise<boolean> {
+  const row = await db
+    .selectFrom('organization_partners')
+    .select('partner_id')
+    .where('organization_id', '=', ids.organizationId)
+    .where('partner_id', '=', ids.partnerId)
+    .executeTakeFirst();
+  return row !== undefined;
 }
 
 export async function listDeliveriesOfEvent(db: Kysely<Database>, eventId: string) {
   return db
     .selectFrom('webhook_deliveries')
-    .select(['id', 'reason', 'requested_by', 'status', 'attempts_made', 'next_attempt_at', 'created_at', 'completed_at'] satisfies Array<keyof WebhookDeliveriesTable>)
+    .select(['id', 'reason', 'requested_by', 'status', 'attempts_made', 'next_attempt_at', 'created_at', 'completed_at', 'ended_because'] satisfies Array<keyof WebhookDeliveriesTable>)
     .where('event_id', '=', eventId)
     .orderBy('created_at')
     .orderBy('id')

@@ -30,6 +30,8 @@ export interface EventFilter {
   since: string | undefined;
   until: string | undefined;
   limit: number | undefined;
+  /** Only events whose organization still enables their partner (the partner's own recover). */
+  stillEnabled?: boolean | undefined;
 }
 
 const MAX_LIMIT = 1_000_000;
@@ -122,6 +124,7 @@ export async function listWebhookAttempts(ctx: WebhooksContext, eventId: string)
       requested_at: d.created_at,
       status: d.status,
       next_attempt_at: d.status === 'pending' ? d.next_attempt_at : null,
+      ended_because: d.ended_because,
       attempts: attempts.filter((a) => a.delivery_id === d.id).map(({ delivery_id: _, ...attempt }) => attempt),
     })),
   };

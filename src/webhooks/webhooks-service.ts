@@ -42,6 +42,8 @@ export interface WebhookSettings {
   /** Most deliveries in flight to one endpoint from this process, before any 429. */
   maxInFlightPerEndpoint: number;
   pollMs: number;
+  /** How long a partner's change of its URL waits before deliveries follow it (ERX_ENDPOINT_CHANGE_DELAY_MINUTES). */
+  endpointChangeDelayMs: number;
 }
 
 export interface WebhooksContext {
@@ -98,6 +100,7 @@ export function createWebhooksContext(
       timeoutMs: config.webhookTimeoutMs ?? WEBHOOK_DELIVERY_RULES.attemptTimeoutMs,
       maxInFlightPerEndpoint: config.webhookMaxInFlight,
       pollMs: config.webhookPollMs,
+      endpointChangeDelayMs: config.endpointChangeDelayMinutes * 60_000,
     },
     resolveHost: parts.resolveHost ?? systemHostResolver,
     unitOfWork: parts.unitOfWork,

@@ -5,7 +5,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Database } from '../platform/db/database-schema.ts';
 import { executeNamed } from '../platform/db/postgres-named-statements.ts';
 import type { WebhookEndpointRow } from './webhook-endpoints-store.ts';
-import { fencedKey, releaseDeliveryLeases, type ClaimParameters, type ClaimedDeliveryWithBody, type FencedOutcomeRow, type WebhooksStore } from './webhooks-store.ts';
+import { fencedKey, releaseDeliveryLeases, withdrawnColumnSql, type ClaimParameters, type ClaimedDeliveryWithBody, type FencedOutcomeRow, type WebhooksStore } from './webhooks-store.ts';
 
 export const postgresWebhooksStore: WebhooksStore = {
   async claimEndpointDeliveries(db, claim, endpointOf) {
@@ -36,13 +36,15 @@ function endpointRowOf(row: ClaimRow): WebhookEndpointRow {
     webhook_secret_issued_at: row.endpoint_webhook_secret_issued_at,
     webhook_previous_secret_encrypted: row.endpoint_webhook_previous_secret_encrypted,
     webhook_previous_secret_expires_at: row.endpoint_webhook_previous_secret_expires_at,
+    webhook_pending_url: row.endpoint_webhook_pending_url,
+    webhook_pending_url_at: row.endpoint_webhook_pending_url_at,
   };
 }
 
 function claimedOf(row: ClaimRow): ClaimedDeliveryWithBody[] {
   if (row.id === null) return [];
-  const { id, event_id, attempts_made, fencing_token, reason, created_at, body, event_type, traceparent } = row;
-  return [{ id, event_id: event_id!, attempts_made: attempts_made!, fencing_token: fencing_token!, reason: reason!, created_at: created_at!, body: body!, event_type: event_type!, traceparent }];
+  const { id, event_id, attempts_made, fencing_token, reason, created_at, body, event_type, traceparent, withdrawn } = row;
+  return [{ id, event_id: event_id!, attempts_made: attempts_made!, fencing_token: fencing_token!, reason: reason!, created_at: created_at!, body: body!, event_type: event_type!, traceparent, withdrawn: Number(withdrawn) }];
 }
 
 /**
@@ -60,7 +62,7 @@ async function claimWithEndpoint(db: Kysely<Database>, p: ClaimParameters): Prom
   const { rows } = await executeNamed(db, sql<ClaimRow>`
     with endpoint as (
       select id, webhook_url, webhook_enabled, webhook_secret_encrypted, webhook_secret_issued_at,
-             webhook_previous_secret_encrypted, webhook_previous_secret_expires_at
+             webhook_previous_secret_encrypted, webhook_previous_secret_expires_at, webhook_pending_url, webhook_pending_url_at
       from partners where id = ${p.partnerId}
     ),
     picked as materialized (
@@ -82,7 +84,9 @@ async function claimWithEndpoint(db: Kysely<Database>, p: ClaimParameters): Prom
            n.webhook_secret_encrypted as endpoint_webhook_secret_encrypted, n.webhook_secret_issued_at as endpoint_webhook_secret_issued_at,
            n.webhook_previous_secret_encrypted as endpoint_webhook_previous_secret_encrypted,
            n.webhook_previous_secret_expires_at as endpoint_webhook_previous_secret_expires_at,
-           c.id, c.event_id, c.attempts_made, c.fencing_token, c.reason, c.created_at, e.body, e.event_type, e.traceparent
+           n.webhook_pending_url as endpoint_webhook_pending_url, n.webhook_pending_url_at as endpoint_webhook_pending_url_at,
+           c.id, c.event_id, c.attempts_made, c.fencing_token, c.reason, c.created_at, e.body, e.event_type, e.traceparent,
+           ${withdrawnColumnSql('e')} as withdrawn
     from endpoint n
     left join (claimed c join webhook_events e on e.id = c.event_id) on true`);
   return rows;

@@ -46,6 +46,7 @@ function withEvent(row: ClaimedDeliveryRow, event: ClaimedEventColumns): Claimed
     body: event.body,
     event_type: event.event_type,
     traceparent: event.traceparent,
+    withdrawn: Number(event.withdrawn),
   };
 }
 

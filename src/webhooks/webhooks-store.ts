@@ -2,7 +2,7 @@
 // dispatcher claims, reads and records. Each takes the database or an open transaction first.
 // The dispatcher's claim and its outcome batch are written differently on each database, each
 // its fastest way: WebhooksStore below, webhooks-store-sqlite.ts and webhooks-store-postgres.ts.
-import type { ExpressionBuilder, Insertable, Kysely, Selectable } from 'kysely';
+import { sql, type ExpressionBuilder, type Insertable, type Kysely, type Selectable } from 'kysely';
 import type { DatabaseHandle } from '../platform/db/database.ts';
 import { releaseJobLeases } from '../platform/delivery/index.ts';
 import type { Database, WebhookAttemptsTable, WebhookDeliveriesTable, WebhookEventsTable } from '../platform/db/database-schema.ts';
@@ -71,7 +71,16 @@ export interface ClaimedEventColumns {
   body: string;
   event_type: string;
   traceparent: string | null;
+  /** 1 when the event's organization no longer enables the partner (`erx org disable-partner`): it is not sent. */
+  withdrawn: number;
 }
+
+/**
+ * 1 when the organization of the event `e` no longer enables its partner, else 0 (one primary
+ * key lookup per claimed delivery, in the claim's own statement or transaction).
+ */
+export const withdrawnColumnSql = (event: string) =>
+  sql<number>`case when exists (select 1 from organization_partners op where op.organization_id = ${sql.ref(`${event}.organization_id`)} and op.partner_id = ${sql.ref(`${event}.partner_id`)}) then 0 else 1 end`;
 
 /** Pending, due, and not leased (or its lease has expired). */
 export function isClaimable(now: string) {
@@ -81,7 +90,11 @@ export function isClaimable(now: string) {
 
 export async function findEventBodies(db: Kysely<Database>, eventIds: readonly string[]): Promise<Array<{ id: string } & ClaimedEventColumns>> {
   if (eventIds.length === 0) return [];
-  return db.selectFrom('webhook_events').select(['id', 'body', 'event_type', 'traceparent']).where('id', 'in', eventIds).execute();
+  return db
+    .selectFrom('webhook_events')
+    .select(['id', 'body', 'event_type', 'traceparent', withdrawnColumnSql('webhook_events').as('withdrawn')])
+    .where('id', 'in', eventIds)
+    .execute();
 }
 
 /** The partners with a delivery that is due and not leased, whose endpoint can receive it now. */
@@ -116,6 +129,21 @@ export type AttemptRow = Selectable<WebhookAttemptsTable>;
 export const fencedKey = (deliveryId: string, fencingToken: number) => `${deliveryId} ${fencingToken}`;
 
 export type FencedOutcomeRow = DeliveryOutcomeUpdate & { id: string; fencing_token: number } & Omit<AttemptRow, 'delivery_id'>;
+
+/**
+ * Ends claimed deliveries whose organization withdrew the partner, without an attempt: failed,
+ * `ended_because` saying why, the lease given back; only those still under the claim's token.
+ */
+export async function endWithdrawnDeliveries(db: Kysely<Database>, leases: ReadonlyArray<{ id: string; fencingToken: number }>, now: string): Promise<void> {
+  for (const lease of leases) {
+    await db
+      .updateTable('webhook_deliveries')
+      .set({ status: 'failed', ended_because: 'organization_withdrew_partner', completed_at: now, lease_owner: null, lease_expires_at: null })
+      .where('id', '=', lease.id)
+      .where('fencing_token', '=', lease.fencingToken)
+      .execute();
+  }
+}
 
 /** Ends leases that were never used (claimed, not attempted), unless a later claim holds the delivery already. */
 export async function releaseDeliveryLeases(db: Kysely<Database>, leases: ReadonlyArray<{ id: string; fencingToken: number }>): Promise<void> {

@@ -3,6 +3,7 @@
 // as before. Runs whenever a PostgreSQL answers, in both suites.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql, type Kysely } from 'kysely';
+import { openDatabase } from '../../src/platform/db/database.ts';
 import { executeNamed, statementNameOf } from '../../src/platform/db/postgres-named-statements.ts';
 import { postgresWebhooksStore } from '../../src/webhooks/webhooks-store-postgres.ts';
 import { shouldRunWith } from '../service-availability.ts';
@@ -41,14 +42,18 @@ describe.runIf(run)('named statements on PostgreSQL', () => {
   });
 
   it("runs the webhook dispatcher's claim as a named statement", async () => {
-    await database.handle.transaction().execute(async (trx) => {
+    // One connection, so the claim and the look at what it prepared share a session.
+    const single = await openDatabase({ databaseUrl: POSTGRES_URL, databaseSchema: database.schema, poolSize: 1 });
+    try {
       const now = new Date().toISOString();
       const claim = { partnerId: 'no-such-partner', now, limit: 16, leaseOwner: 'test', leaseExpiresAt: now };
-      const { claimed } = await postgresWebhooksStore.claimEndpointDeliveries(trx, claim, () => undefined);
+      const { claimed } = await postgresWebhooksStore.claimEndpointDeliveries(single, claim, () => undefined);
       expect(claimed).toEqual([]);
-      const prepared = [...(await preparedOn(trx))].filter(([, text]) => text.includes('picked as materialized'));
+      const prepared = [...(await preparedOn(single))].filter(([, text]) => text.includes('picked as materialized'));
       expect(prepared).toHaveLength(1);
       expect(prepared[0]![0]).toMatch(/^erx_/);
-    });
+    } finally {
+      await single.close();
+    }
   });
 });

@@ -42,6 +42,13 @@ const partnersColumns = {
   frame_origins: json().withDefault(),
   /** The event types its endpoint receives (JSON list, migration 0062); null: the vendor's four. */
   webhook_event_types: json().orNull(),
+  /** A URL the partner changed to, waiting until webhook_pending_url_at (migration 0076); deliveries go to webhook_url meanwhile. */
+  webhook_pending_url: text().orNull(),
+  webhook_pending_url_at: time().orNull(),
+  /** Until when the partner's running recover has replays scheduled (migration 0077): another is refused before. */
+  webhook_recover_until: time().orNull(),
+  /** When the partner last pinged its endpoint through /v1/partner/ (pings are spaced). */
+  webhook_pinged_at: time().orNull(),
 } as const;
 
 const organizationsColumns = {

@@ -34,6 +34,9 @@ import * as webhookEventTypes from '../../../migrations/0062-webhook-event-types
 import * as securityAlerts from '../../../migrations/0046-security-alerts.ts';
 import * as webhookAttemptGuarded from '../../../migrations/0047-webhook-attempt-guarded.ts';
 import * as prescriberMfa from '../../../migrations/0053-prescriber-mfa.ts';
+import * as webhookDeliveryEndedBecause from '../../../migrations/0075-webhook-delivery-ended-because.ts';
+import * as webhookEndpointChange from '../../../migrations/0076-webhook-endpoint-change.ts';
+import * as partnerSelfServiceLimits from '../../../migrations/0077-partner-self-service-limits.ts';
 
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0001-foundation': foundation,
@@ -68,6 +71,9 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0047-webhook-attempt-guarded': webhookAttemptGuarded,
   '0053-prescriber-mfa': prescriberMfa,
   '0065-rtpm-checks': rtpmChecks,
+  '0075-webhook-delivery-ended-because': webhookDeliveryEndedBecause,
+  '0076-webhook-endpoint-change': webhookEndpointChange,
+  '0077-partner-self-service-limits': partnerSelfServiceLimits,
 };
 
 export interface MigrationReport {

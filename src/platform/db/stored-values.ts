@@ -24,6 +24,10 @@ export const RECIPIENT_TYPES = ['PATIENT', 'PHARMACY'] as const;
 export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
+/** Why a delivery ended 'failed' without (more) attempts: its organization withdrew the partner (`erx org disable-partner`) before it was sent. */
+export const DELIVERY_ENDED_BECAUSE = ['organization_withdrew_partner'] as const;
+export type DeliveryEndedBecause = (typeof DELIVERY_ENDED_BECAUSE)[number];
+
 /** Why a delivery exists: made with its event, or asked for by an operator. */
 export const DELIVERY_REASONS = ['event', 'replay'] as const;
 export type DeliveryReason = (typeof DELIVERY_REASONS)[number];

@@ -1,6 +1,6 @@
 // The webhook tables (see database-schema.ts): the outbox, its deliveries and their attempts.
 import { integer, oneOf, text, time } from './table-columns.ts';
-import { DELIVERY_REASONS, DELIVERY_STATUSES, OUTCOME_CLASSES } from './stored-values.ts';
+import { DELIVERY_ENDED_BECAUSE, DELIVERY_REASONS, DELIVERY_STATUSES, OUTCOME_CLASSES } from './stored-values.ts';
 
 /** The webhook outbox: each event's envelope, written with the change it reports. */
 export const webhookEventsColumns = {
@@ -40,6 +40,8 @@ export const webhookDeliveriesColumns = {
   last_status_code: integer().orNull(),
   created_at: time(),
   completed_at: time().orNull(),
+  /** Why it ended without its attempts (migration 0075): DELIVERY_ENDED_BECAUSE; null when its attempts ended it. */
+  ended_because: oneOf(DELIVERY_ENDED_BECAUSE).orNull(),
 } as const;
 
 /** Every attempt of every delivery, as it happened. */

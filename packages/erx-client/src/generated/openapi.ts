@@ -8870,6 +8870,11 @@ export interface paths {
                                 /** @description The event types the endpoint receives; by default the vendor's four. */
                                 event_types: string[];
                                 partner_id: string;
+                                /** @description A change of URL still waiting: deliveries go to webhook_url until takes_effect_at (or until the operator confirms it). */
+                                pending_change: {
+                                    takes_effect_at: string;
+                                    url: string;
+                                } | null;
                                 previous_secret_valid_until: string | null;
                                 secret_issued_at: string | null;
                                 /** @description Whether deliveries carry webhook-id, webhook-timestamp and webhook-signature; false for a secret issued before them: rotate to upgrade. */
@@ -9107,7 +9112,7 @@ export interface paths {
                 };
             };
         };
-        /** Register or change the endpoint URL (https and public addresses in production); the first registration shows its secret once */
+        /** Register or change the endpoint URL (https and public addresses in production); the first registration shows its secret once; a change takes effect after a delay and is announced to the previous URL */
         put: {
             parameters: {
                 query?: never;
@@ -9134,6 +9139,10 @@ export interface paths {
                             data: {
                                 partner_id: string;
                                 previous_url: string | null;
+                                /** @description Whether previous_url answered 2xx to its signed webhook.endpoint_changed; null when there was none. */
+                                previous_url_notified: boolean | null;
+                                /** @description When deliveries start going to webhook_url: now for a first registration, else after the operator's delay (ERX_ENDPOINT_CHANGE_DELAY_MINUTES). */
+                                takes_effect_at: string;
                                 webhook_secret: string | null;
                                 webhook_url: string;
                             } & {
@@ -9656,7 +9665,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Send one signed webhook.ping now and answer what the endpoint said */
+        /** Send one signed webhook.ping now and answer what the endpoint said (one every 10 seconds) */
         post: {
             parameters: {
                 query?: never;
@@ -10607,6 +10616,37 @@ export interface paths {
                     };
                 };
                 /** @description Error envelope */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: {
+                                detail: string;
+                                instance?: string;
+                                title: string;
+                                type: string;
+                                validation?: {
+                                    code: string;
+                                    field: string;
+                                    message: string;
+                                }[];
+                            };
+                            meta: {
+                                apiVersion: string;
+                            };
+                            requestId: string;
+                            statusCode: number;
+                            /** @enum {boolean} */
+                            success: false;
+                            /** Format: date-time */
+                            timestamp: string;
+                        };
+                    };
+                };
+                /** @description Error envelope */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -10811,7 +10851,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Deliver the event again (same event_id and body) */
+        /** Deliver the event again (same event_id and body); 429 past the waiting replays allowed */
         post: {
             parameters: {
                 query?: never;
@@ -10878,6 +10918,37 @@ export interface paths {
                 };
                 /** @description Error envelope */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: {
+                                detail: string;
+                                instance?: string;
+                                title: string;
+                                type: string;
+                                validation?: {
+                                    code: string;
+                                    field: string;
+                                    message: string;
+                                }[];
+                            };
+                            meta: {
+                                apiVersion: string;
+                            };
+                            requestId: string;
+                            statusCode: number;
+                            /** @enum {boolean} */
+                            success: false;
+                            /** Format: date-time */
+                            timestamp: string;
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -11110,7 +11181,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Replay every failed event created in [since, until] at a bounded rate; the count */
+        /** Replay every failed event created in [since, until] at a bounded rate; the count (one recover at a time: 409 while one runs; 429 past the waiting replays allowed) */
         post: {
             parameters: {
                 query?: never;
@@ -11188,6 +11259,37 @@ export interface paths {
                 };
                 /** @description Error envelope */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: {
+                                detail: string;
+                                instance?: string;
+                                title: string;
+                                type: string;
+                                validation?: {
+                                    code: string;
+                                    field: string;
+                                    message: string;
+                                }[];
+                            };
+                            meta: {
+                                apiVersion: string;
+                            };
+                            requestId: string;
+                            statusCode: number;
+                            /** @enum {boolean} */
+                            success: false;
+                            /** Format: date-time */
+                            timestamp: string;
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                409: {
                     headers: {
                         [name: string]: unknown;
                     };
