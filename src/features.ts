@@ -61,7 +61,7 @@ export function buildFeatures(deps: Deps): Features {
   // PDS submissions: a job written with the Pending prescription, attempted after its commit.
   const pdsOutbox = createPdsSubmissionOutbox(deps);
   const unitOfWork = createUnitOfWork(deps.database, [outbox, tokenOutbox, pdsOutbox, audit], deps.logger);
-  const tokenDelivery = createTokenDeliveryContext(deps, { outbox: tokenOutbox, unitOfWork });
+  const tokenDelivery = createTokenDeliveryContext(deps, { outbox: tokenOutbox, unitOfWork, audit });
   const securityAlerts = createSecurityAlerts({ database: deps.database, clock: deps.clock, retentionDays: deps.config.retentionSecurityAlertDays });
   const auth = createAuthContext(deps, { audit, unitOfWork, securityAlerts });
   // The webhook event catalogue lists the events the prescription lifecycle writes (its table names them).
