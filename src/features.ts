@@ -73,7 +73,7 @@ export function buildFeatures(deps: Deps): Features {
   const patients = createPatientsContext(deps, { users, unitOfWork, audit });
   const customDrugs = createCustomDrugsContext(deps, { users, unitOfWork });
   const medicines = createMedicinesContext(deps, { customDrugs, unitOfWork });
-  const idempotency = createIdempotencyContext(deps);
+  const idempotency = createIdempotencyContext(deps, { audit });
   // Prescriptions check a PBS code against the current schedule.
   const pbs = { findPbsItem: (pbsCode: string) => findPbsItem(medicines, pbsCode) };
   // Prescriptions state the organization's practice, as the operator recorded it (onboarding).
