@@ -91,7 +91,7 @@ export function buildFeatures(deps: Deps): Features {
     inFlight: new Set<Promise<void>>(),
   };
   const prescriptions = createPrescriptionsContext(deps, { users, patients, customDrugs, pbs, practices, unitOfWork, audit, pds, pdsSandbox: configuredPds.sandbox });
-  const sso = createSsoContext(deps, { auth, unitOfWork, audit });
+  const sso = createSsoContext(deps, { auth, unitOfWork, audit, securityAlerts });
   // Real-time prescription monitoring before a monitored medicine (ERX_RTPM): checks, acknowledgements, attestations.
   const rtpm = createRtpmContext(deps, { audit });
   const portal = createPortalContext(deps, { users, patients, customDrugs, medicines, prescriptions, rtpm, mfa });
