@@ -289,40 +289,6 @@ describe('a refused landing', () => {
   });
 });
 
-describe('a used link brought again (issue 38 item 4)', () => {
-  it("its first replay is auth.sso_spent refused against the link's user; every replay is counted as a security alert, the chain gains one entry", async () => {
-    const minted = await send('POST', '/v1/sso', { ...tokenHeaders(c.g), 'content-type': 'application/json' }, { redirect_path: '/dashboard' });
-    expect(minted.statusCode).toBe(200);
-    secrets.push(minted.json().data.sso_token);
-    const url = new URL(minted.json().data.redirect_url);
-    const landing = `${url.pathname}${url.search}`;
-    expect((await send('GET', landing, {})).statusCode).toBe(303);
-    freshMinute();
-    const before = await lastAuditSeq(t);
-    const first = await send('GET', landing, {});
-    expect(first.statusCode).toBe(401);
-    expect(first.body).toContain('already been used');
-    const entry = await theOneAuditEntry(t, before, 'auth.sso_spent');
-    expect(entry).toMatchObject({ outcome: 'refused', actor_kind: 'anonymous', partner_id: c.g.partnerId, organization_id: c.g.organizationId, user_id: null, target_user_id: c.g.userId, client_address: ADDRESS });
-    expect(entry.detail).toEqual({ partnerId: c.g.partnerId, reason: 'used' });
-    expect(first.body).toContain(entry.request_id!);
-    // Replayed in a loop: counted apart, no further entry of the chain.
-    for (let i = 0; i < 4; i += 1) expect((await send('GET', landing, {})).statusCode).toBe(401);
-    expect((await auditEntriesAfter(t, before)).map((e) => e.action)).toEqual(['auth.sso_spent']);
-    expect((await alertsNow()).filter((a) => a.endpoint === '/auth/sso')).toMatchObject([
-      { reason: 'link_replayed', count: 5, partner_id: c.g.partnerId, organization_id: c.g.organizationId, user_id: c.g.userId },
-    ]);
-  });
-
-  it('an unknown link still writes nothing, so guessing costs no write', async () => {
-    freshMinute();
-    const before = await lastAuditSeq(t);
-    expect((await send('GET', `/auth/sso?token=${'A'.repeat(43)}`, {})).statusCode).toBe(401);
-    expect(await auditEntriesAfter(t, before)).toEqual([]);
-    expect((await alertsNow()).filter((a) => a.endpoint === '/auth/sso')).toEqual([]);
-  });
-});
-
 describe('what the trail never holds', () => {
   it('no HPI-I, name, birth date or e-mail the file used, and no secret or token', async () => {
     const tokens = [c.token, await requestToken(t, c.g, undefined, c.g.ownerId)];
