@@ -151,7 +151,7 @@ export async function buildApp(
   );
   await app.register(async (portal) => {
     requireDeclaredAuth(portal, ['public', 'session'], catalog);
-    await installPortal(portal, { config, sso: features.sso, mfa: features.mfa, logger: deps.logger });
+    await installPortal(portal, { config, sso: features.sso, mfa: features.mfa, logger: deps.logger, securityAlerts: features.securityAlerts });
     for (const register of surfaces.portal) register(portal as unknown as App, features, config);
   });
   return app as unknown as App;

@@ -63,6 +63,8 @@ export interface Config {
   retentionBodiesDays: number;
   retentionSecurityAlertDays: number;
   retentionTokenMessageDays: number;
+  /** Days a database set aside by `erx restore` is kept before `erx prune` deletes it. */
+  retentionBeforeRestoreDays: number;
   auditRetentionYears: number;
   /** Undefined: no metrics listener, and metrics are not kept. */
   metricsPort: number | undefined;
@@ -389,6 +391,7 @@ export function loadConfig(env: Env = process.env): Config {
     retentionBodiesDays: readInteger(env, 'retentionBodiesDays', 1, 36_500),
     retentionSecurityAlertDays: readInteger(env, 'retentionSecurityAlertDays', 1, 36_500),
     retentionTokenMessageDays: readInteger(env, 'retentionTokenMessageDays', 1, 36_500),
+    retentionBeforeRestoreDays: readInteger(env, 'retentionBeforeRestoreDays', 1, 36_500),
     auditRetentionYears: readInteger(env, 'auditRetentionYears', 7, 100),
     metricsPort: readMetricsPort(env, port),
     metricsHost: readText(env, 'metricsHost') || '127.0.0.1',

@@ -61,7 +61,7 @@ export function buildFeatures(deps: Deps): Features {
   // PDS submissions: a job written with the Pending prescription, attempted after its commit.
   const pdsOutbox = createPdsSubmissionOutbox(deps);
   const unitOfWork = createUnitOfWork(deps.database, [outbox, tokenOutbox, pdsOutbox, audit], deps.logger);
-  const tokenDelivery = createTokenDeliveryContext(deps, { outbox: tokenOutbox, unitOfWork });
+  const tokenDelivery = createTokenDeliveryContext(deps, { outbox: tokenOutbox, unitOfWork, audit });
   const securityAlerts = createSecurityAlerts({ database: deps.database, clock: deps.clock, retentionDays: deps.config.retentionSecurityAlertDays });
   const auth = createAuthContext(deps, { audit, unitOfWork, securityAlerts });
   // The webhook event catalogue lists the events the prescription lifecycle writes (its table names them).
@@ -73,7 +73,7 @@ export function buildFeatures(deps: Deps): Features {
   const patients = createPatientsContext(deps, { users, unitOfWork, audit });
   const customDrugs = createCustomDrugsContext(deps, { users, unitOfWork });
   const medicines = createMedicinesContext(deps, { customDrugs, unitOfWork });
-  const idempotency = createIdempotencyContext(deps);
+  const idempotency = createIdempotencyContext(deps, { audit });
   // Prescriptions check a PBS code against the current schedule.
   const pbs = { findPbsItem: (pbsCode: string) => findPbsItem(medicines, pbsCode) };
   // Prescriptions state the organization's practice, as the operator recorded it (onboarding).
@@ -91,7 +91,7 @@ export function buildFeatures(deps: Deps): Features {
     inFlight: new Set<Promise<void>>(),
   };
   const prescriptions = createPrescriptionsContext(deps, { users, patients, customDrugs, pbs, practices, unitOfWork, audit, pds, pdsSandbox: configuredPds.sandbox });
-  const sso = createSsoContext(deps, { auth, unitOfWork, audit });
+  const sso = createSsoContext(deps, { auth, unitOfWork, audit, securityAlerts });
   // Real-time prescription monitoring before a monitored medicine (ERX_RTPM): checks, acknowledgements, attestations.
   const rtpm = createRtpmContext(deps, { audit });
   const portal = createPortalContext(deps, { users, patients, customDrugs, medicines, prescriptions, rtpm, mfa });

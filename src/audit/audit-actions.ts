@@ -114,6 +114,10 @@ export const AUDIT_ACTIONS = {
   'admin.database_restore': { type: 'administration', code: 'U', display: 'database restored from a backup' },
   // Reads of what others did (issue 38 item 4): the trail itself, webhook history (operator or partner).
   'admin.audit_read': { type: 'rest', code: 'R', interaction: 'search-type', display: 'audit entries listed or exported' },
+  // A create retried with its Idempotency-Key and answered with the first response: a read of the resource it made.
+  'api.create_replayed': { type: 'rest', code: 'R', interaction: 'read', display: 'a create answered again from its Idempotency-Key' },
+  // `erx deliveries list`: which prescriptions' token messages an operator listed (destinations masked).
+  'admin.deliveries_read': { type: 'rest', code: 'R', interaction: 'search-type', display: 'token messages listed' },
   'webhook.history_read': { type: 'rest', code: 'R', interaction: 'search-type', display: 'webhook events or attempts read' },
   'admin.audit_pruned': { type: 'administration', code: 'D', display: 'audit entries past retention removed' },
 } as const satisfies Readonly<Record<string, ActionDescription>>;

@@ -50,6 +50,8 @@ export interface AuditDetail {
   dva?: MaskedIdentifier;
   hpii?: MaskedIdentifier;
   roles?: readonly string[];
+  /** The patients a read showed where it showed several (the event feed): ids only. */
+  patientIds?: readonly string[];
   /** How many items a list returned or a command affected. */
   count?: number;
   /** The route a credential failure came to (`/v1/token`, `/v1/sso`) or the page shown. */

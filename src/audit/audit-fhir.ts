@@ -92,7 +92,10 @@ function entitiesOf(entry: StoredAuditEntry, detail: Record<string, unknown>): J
   if (entry.patient_id) entities.push(entity(id('patient', entry.patient_id), { code: '1', display: 'Person' }, { code: '1', display: 'Patient' }, masked.filter((d) => d.type !== 'hpii')));
   if (entry.prescription_scid) entities.push(entity(id('scid', entry.prescription_scid), { code: '2', display: 'System Object' }, { code: '4', display: 'Domain Resource' }, []));
   if (entry.target_user_id) entities.push(entity(id('user', entry.target_user_id), { code: '1', display: 'Person' }, { code: '6', display: 'User' }, masked.filter((d) => d.type === 'hpii')));
-  const placed = new Set(entities.flatMap((e) => ((e.detail as Json[] | undefined) ?? []).map((d) => d.type)));
+  // A read that showed several patients (the event feed) names each as a Patient entity of its own.
+  const shown = Array.isArray(detail.patientIds) ? detail.patientIds.filter((value): value is string => typeof value === 'string') : [];
+  for (const patientId of shown) if (patientId !== entry.patient_id) entities.push(entity(id('patient', patientId), { code: '1', display: 'Person' }, { code: '1', display: 'Patient' }, []));
+  const placed = new Set([...entities.flatMap((e) => ((e.detail as Json[] | undefined) ?? []).map((d) => d.type)), ...(shown.length > 0 ? ['patientIds'] : [])]);
   const facts = Object.entries(detail)
     .filter(([key]) => !placed.has(key))
     .map(([key, value]) => ({ type: key, valueString: typeof value === 'string' ? value : JSON.stringify(value) }));

@@ -1,8 +1,9 @@
-// erx backup | restore: the embedded SQLite database (PostgreSQL: pg_dump and pg_restore).
+// erx backup | restore: the embedded SQLite database (PostgreSQL: pg_dump and pg_restore);
+// erx restore --list: the databases earlier restores set aside (erx prune deletes them in time).
 import type { Command } from 'commander';
 import { loadConfig } from '../config.ts';
 import { systemClock } from '../platform/clock.ts';
-import { backupDatabase, restoreDatabase } from '../system/index.ts';
+import { backupDatabase, BackupError, listBeforeRestoreCopies, restoreDatabase } from '../system/index.ts';
 import { loadSecretKey } from '../runtime.ts';
 import { addJsonOption, operatorUserName, printResult, type CommandOptions } from './cli-output.ts';
 
@@ -43,16 +44,25 @@ export function registerBackupCommands(program: Command): void {
       }
     });
 
-  addJsonOption(program.command('restore <file>'))
-    .description('put a backup made by `erx backup` in place of the embedded database; the server must be stopped')
+  addJsonOption(program.command('restore [file]'))
+    .description('put a backup made by `erx backup` in place of the embedded database; the server must be stopped (--list: the databases earlier restores set aside)')
     .option('--accept-unsigned', 'restore a backup that carries no signature (<file>.sig), e.g. one older than signatures; recorded in the audit trail')
-    .action(async (file: string, options: CommandOptions & { acceptUnsigned?: boolean }) => {
+    .option('--list', 'list the databases earlier restores set aside in the data directory, and when erx prune deletes each (ERX_RETENTION_BEFORE_RESTORE_DAYS)')
+    .action(async (file: string | undefined, options: CommandOptions & { acceptUnsigned?: boolean; list?: boolean }) => {
       const config = loadConfig();
+      if (options.list) {
+        if (file !== undefined) throw new BackupError('--list takes no file: erx restore --list');
+        const copies = listBeforeRestoreCopies(config, config.retentionBeforeRestoreDays);
+        const lines = copies.map((copy) => `${copy.set_aside_at}  ${String(copy.bytes).padStart(12)} bytes  ${copy.file}  (erx prune deletes it from ${copy.pruned_from})`);
+        printResult(options, copies, lines.length > 0 ? lines : ['no database set aside by a restore']);
+        return;
+      }
+      if (file === undefined) throw new BackupError('give the backup file to restore (erx restore <file>), or --list');
       const settings = { clock: systemClock, secretKey: loadSecretKey(config), operator: operatorUserName(), acceptUnsigned: options.acceptUnsigned ?? false };
       const result = await restoreDatabase(config, file, settings);
       printResult(options, result, [
         `restored ${result.database} from ${result.restoredFrom}`,
-        result.keptAside ? `the database it replaced is kept at ${result.keptAside}` : 'there was no database to replace',
+        result.keptAside ? `the database it replaced is kept at ${result.keptAside} (erx prune deletes it after ERX_RETENTION_BEFORE_RESTORE_DAYS)` : 'there was no database to replace',
         result.migrationsApplied.length ? `migrations applied: ${result.migrationsApplied.join(', ')}` : 'no migration was pending',
         result.signed ? 'signature: valid' : 'signature: none (accepted unsigned, recorded)',
         `audit chain head: ${pointText(result.restoredHead)} restored in place of ${pointText(result.replacedHead)} (recorded as admin.database_restore)`,

@@ -4,6 +4,7 @@ import type { App, RouteModule } from '../route-module.ts';
 import type { Config } from '../config.ts';
 import { errorResponses } from '../platform/http/envelope.ts';
 import { principalOf, type Role } from '../auth/index.ts';
+import { textField, type IdempotentCreate } from '../idempotency/index.ts';
 import { submittedBody } from '../platform/http/body-validation.ts';
 import { acceptNumbersOnCreate } from './custom-drugs-input.ts';
 import {
@@ -44,11 +45,16 @@ const tags = ['custom drugs'];
 
 type RouteRegistration = (app: App, ctx: CustomDrugsContext, config: Config) => void;
 
+/** A bulk create makes many drugs and names none: its replay is recorded with the route alone. */
+const CATALOG_CREATE: IdempotentCreate = { resourceOf: () => ({}) };
+/** A create retried with its Idempotency-Key is recorded against the drug it made. */
+const USER_DRUG_CREATE: IdempotentCreate = { resourceOf: (data) => ({ subjectId: textField(data, 'custom_drug_id') }) };
+
 const createCatalogDrugsRoute: RouteRegistration = (app, ctx, config) => {
   app.route({
     method: 'POST',
     url: CATALOG,
-    config: { auth: { kind: 'bearer', scopes: ['create:custom_drug'], capability: 'manage_organization_drugs' }, idempotent: true },
+    config: { auth: { kind: 'bearer', scopes: ['create:custom_drug'], capability: 'manage_organization_drugs' }, idempotent: CATALOG_CREATE },
     bodyLimit: Math.max(config.bodyLimitBytes, BULK_BODY_LIMIT_BYTES),
     attachValidation: true,
     schema: {
@@ -146,7 +152,7 @@ const createUserDrugRoute: RouteRegistration = (app, ctx) => {
   app.route({
     method: 'POST',
     url: USER_DRUGS,
-    config: { auth: { kind: 'bearer', scopes: ['create:custom_drug'] }, idempotent: true },
+    config: { auth: { kind: 'bearer', scopes: ['create:custom_drug'] }, idempotent: USER_DRUG_CREATE },
     attachValidation: true,
     schema: {
       summary: "Create a drug of the user's own",

@@ -1,13 +1,15 @@
 // The Idempotency-Key header on the routes that declare `config.idempotent`: claimed once the
 // request is authenticated and its body parsed, and settled with the response just before it
-// is sent (so a retry never finds a first request that answered but left no response).
+// is sent (so a retry never finds a first request that answered but left no response). A
+// retry answered with the first response is recorded in the audit trail (idempotency-replay-audit.ts).
 import type { FastifyInstance, onSendAsyncHookHandler, preHandlerAsyncHookHandler } from 'fastify';
+import { noteIdempotentReplay, type IdempotentCreate } from './idempotency-replay-audit.ts';
 import { claimIdempotencyKey, IDEMPOTENCY_HEADER, settleIdempotencyKey, type IdempotencyClaim, type IdempotencyContext } from './idempotency-service.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** A create that accepts the Idempotency-Key header. */
-    idempotent?: boolean;
+    /** A create that accepts the Idempotency-Key header, and names what it made for a replay's audit entry. */
+    idempotent?: IdempotentCreate;
   }
   interface FastifyRequest {
     idempotencyClaim: IdempotencyClaim | null;
@@ -28,6 +30,8 @@ function createClaimHook(idempotency: IdempotencyContext): preHandlerAsyncHookHa
     if (key === undefined || !request.principal) return;
     const claim = await claimIdempotencyKey(idempotency, request.principal, String(key), { method: request.method, url: request.url, body: request.body });
     if (claim.kind === 'replay') {
+      // The first answer shown again is a read of what it made: recorded before it leaves.
+      await noteIdempotentReplay(idempotency.audit, request, claim);
       return reply.code(claim.status).header('content-type', 'application/json; charset=utf-8').header('idempotent-replayed', 'true').send(claim.body);
     }
     request.idempotencyClaim = claim;

@@ -10,6 +10,7 @@ import type { Clock } from '../platform/clock.ts';
 import type { Database } from '../platform/db/database-schema.ts';
 import { ApiError, validationFailed } from '../platform/http/api-error.ts';
 import { decryptSecret, encryptSecret } from '../platform/secrets.ts';
+import type { AuditTrail } from '../audit/index.ts';
 import type { Deps } from '../deps.ts';
 import {
   deleteExpiredIdempotencyKeys,
@@ -46,10 +47,12 @@ export interface IdempotencyContext {
   secretKey: Buffer;
   /** How a retry waits between looks at a key whose first request is still running (tests watch it). */
   waitForFirst: (ms: number) => Promise<void>;
+  /** Where a retry answered with the first response is noted (a read of what it made). */
+  audit: AuditTrail;
 }
 
-export function createIdempotencyContext(deps: Pick<Deps, 'database' | 'clock' | 'secretKey'>): IdempotencyContext {
-  return { db: deps.database, clock: deps.clock, lastSweepMs: Number.NEGATIVE_INFINITY, secretKey: deps.secretKey, waitForFirst: (ms) => sleep(ms) };
+export function createIdempotencyContext(deps: Pick<Deps, 'database' | 'clock' | 'secretKey'>, features: { audit: AuditTrail }): IdempotencyContext {
+  return { db: deps.database, clock: deps.clock, lastSweepMs: Number.NEGATIVE_INFINITY, secretKey: deps.secretKey, waitForFirst: (ms) => sleep(ms), audit: features.audit };
 }
 
 /** A stored response: encrypted (`v1.` ...), or a JSON body kept in clear before responses were encrypted. */

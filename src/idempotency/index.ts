@@ -3,4 +3,5 @@
 // files import each other directly. test/architecture/imports.test.ts holds it.
 export { createIdempotencyContext, type IdempotencyContext } from './idempotency-service.ts';
 export { installIdempotencyKeys } from './idempotency-hook.ts';
+export { textField, type IdempotentCreate } from './idempotency-replay-audit.ts';
 export { createIdempotencyRetentionStep } from './idempotency-retention.ts';

@@ -2,6 +2,7 @@
 // Bodies are validated with attachValidation so the schema failures and the identifier
 // checks leave together as one 422.
 import { principalOf } from '../auth/index.ts';
+import { textField, type IdempotentCreate } from '../idempotency/index.ts';
 import { errorResponses } from '../platform/http/envelope.ts';
 import { submittedBody } from '../platform/http/body-validation.ts';
 import type { RouteModule } from '../route-module.ts';
@@ -27,6 +28,9 @@ const PATIENT_BODY_LIMIT_BYTES = 32 * 1024;
 
 const PATIENTS_URL = '/v1/organizations/:organization_id/users/:user_id/patients';
 
+/** A create retried with its Idempotency-Key is recorded against the patient it made. */
+const PATIENT_CREATE: IdempotentCreate = { resourceOf: (data) => ({ patientId: textField(data, 'platform_patient_id') }) };
+
 export const patientsRoutes: RouteModule<PatientsContext> = (app, patients) => {
   app.route({
     method: 'POST',
@@ -51,7 +55,7 @@ export const patientsRoutes: RouteModule<PatientsContext> = (app, patients) => {
   app.route({
     method: 'POST',
     url: PATIENTS_URL,
-    config: { auth: { kind: 'bearer', scopes: ['create:patient'] }, idempotent: true },
+    config: { auth: { kind: 'bearer', scopes: ['create:patient'] }, idempotent: PATIENT_CREATE },
     attachValidation: true,
     bodyLimit: PATIENT_BODY_LIMIT_BYTES,
     schema: {

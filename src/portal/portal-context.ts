@@ -4,7 +4,7 @@
 // response (the Content-Security-Policy's frame-ancestors are the partner's frame origins on
 // /embed/* pages, 'none' elsewhere),
 // and errors as an HTML page, which a browser shows (inside a partner's iframe too).
-import { identifyAuditActor } from '../audit/index.ts';
+import { identifyAuditActor, type SecurityAlerts } from '../audit/index.ts';
 import { fileURLToPath } from 'node:url';
 import cookie from '@fastify/cookie';
 import csrf from '@fastify/csrf-protection';
@@ -65,11 +65,35 @@ function describeError(error: FastifyError): ErrorPage {
   return { status, title: 'Request refused', detail: 'The request could not be handled.' };
 }
 
+/** Why a signed-in user's page was refused, as its security alert names it (by the page's status). */
+const PAGE_REFUSALS: Readonly<Record<number, string>> = { 403: 'page_forbidden', 404: 'page_not_found' };
+
+/**
+ * A signed-in user refused a page (403: the role lacks the capability, or a form not sent from
+ * the session's page; 404: an id outside the organization) is recorded (issue 38 item 4) as a
+ * security alert: counted per client address, page, reason and minute with the user's ids, apart
+ * from the 7-year chain, so a user (or a script with a stolen cookie) probing ids adds counts,
+ * not entries. A bucket keeps the ids of its first refusal.
+ */
+async function noteRefusedPage(securityAlerts: SecurityAlerts, request: FastifyRequest, status: number): Promise<void> {
+  const session = request.portalSession;
+  const reason = PAGE_REFUSALS[status];
+  if (!session || !reason) return;
+  const known = (value: string) => ({ value, wellFormed: true });
+  await securityAlerts.note({
+    endpoint: `${request.method} ${request.routeOptions.url ?? ''}`,
+    reason,
+    clientAddress: request.ip,
+    claimed: { partnerId: known(session.partnerId), organizationId: known(session.organizationId), userId: known(session.userId) },
+  });
+}
+
 /** Every failure in the portal context answers an HTML page with the status it stands for. */
-function installPortalErrorPage(portal: FastifyInstance, logger: Logger): void {
+function installPortalErrorPage(portal: FastifyInstance, logger: Logger, securityAlerts: SecurityAlerts): void {
   portal.setErrorHandler(async (error: FastifyError, request, reply) => {
     if (error instanceof FactorRequired) return answerFactorRequired(request, reply, error);
     const page = describeError(error);
+    await noteRefusedPage(securityAlerts, request, page.status);
     // A 429's Retry-After.
     if (error instanceof ApiError && error.headers) reply.headers(error.headers);
     if (page.status === 500) logger.error({ err: error, requestId: request.id }, 'unhandled portal error');
@@ -178,7 +202,7 @@ function installSecurityHeaders(portal: FastifyInstance): void {
 }
 
 /** Registers everything above on the portal context, before its routes. */
-export async function installPortal(portal: FastifyInstance, options: { config: Config; sso: SsoContext; mfa: MfaContext; logger: Logger }): Promise<void> {
+export async function installPortal(portal: FastifyInstance, options: { config: Config; sso: SsoContext; mfa: MfaContext; logger: Logger; securityAlerts: SecurityAlerts }): Promise<void> {
   await portal.register(cookie);
   await portal.register(formbody, { bodyLimit: FORM_BODY_LIMIT_BYTES });
   await portal.register(view, {
@@ -187,7 +211,7 @@ export async function installPortal(portal: FastifyInstance, options: { config: 
     production: true,
   });
   await portal.register(csrf, { sessionPlugin: '@fastify/session', sessionKey: 'csrfSecret' });
-  installPortalErrorPage(portal, options.logger);
+  installPortalErrorPage(portal, options.logger, options.securityAlerts);
   installAddressLimits(portal, options.sso.auth);
   installSessionAuth(portal, options.sso, options.mfa, options.config);
   installSecurityHeaders(portal);

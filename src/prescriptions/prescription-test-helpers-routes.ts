@@ -4,6 +4,7 @@
 // route. Listed in app.ts as sandboxOnly: in production these routes do not exist.
 import { Type } from '@sinclair/typebox';
 import { principalOf } from '../auth/index.ts';
+import { textField, type IdempotentCreate } from '../idempotency/index.ts';
 import { SuccessEnvelopeSchema } from '../platform/http/envelope.ts';
 import { dispenseInSandbox } from './prescription-dispensing.ts';
 import { submittedBody } from '../platform/http/body-validation.ts';
@@ -31,6 +32,15 @@ const CHANGE_BODIES: Readonly<Record<PrescriptionChange, typeof ChangeBody | typ
 const DispenseParams = Type.Object({ organization_id: Type.String(), scid: Type.String() });
 const DispenseResponse = SuccessEnvelopeSchema(Type.Object({ scid: Type.String(), dispensing: Dispensing }));
 
+/** A create retried with its Idempotency-Key is recorded against the patient and the prescription it made (its SCID, or erx's id while Pending). */
+const PRESCRIPTION_CREATE: IdempotentCreate = {
+  resourceOf: (data, params) => ({
+    patientId: params.patient_id ?? null,
+    scid: textField(data, 'scid'),
+    subjectId: textField((data.legal_metadata ?? {}) as Record<string, unknown>, 'prescription_id'),
+  }),
+};
+
 export const prescriptionTestHelpersRoutes: RouteModule<PrescriptionsContext> = (app, prescriptions) => {
   // A pharmacy's dispense at the sandbox PDS: the next supply of the organization's prescription.
   app.route({
@@ -52,7 +62,7 @@ export const prescriptionTestHelpersRoutes: RouteModule<PrescriptionsContext> = 
   app.route({
     method: 'POST',
     url: helperRouteOf('create'),
-    config: { auth: { kind: 'bearer', scopes: ['sandbox:prescribe'] }, idempotent: true },
+    config: { auth: { kind: 'bearer', scopes: ['sandbox:prescribe'] }, idempotent: PRESCRIPTION_CREATE },
     attachValidation: true,
     bodyLimit: PRESCRIPTION_BODY_LIMIT_BYTES,
     schema: {

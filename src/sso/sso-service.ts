@@ -5,7 +5,7 @@
 // an idle timeout (a setting) or 12 hours, whichever comes first. Tokens and session ids are
 // random and stored only as hashes.
 import { randomBytes } from 'node:crypto';
-import { auditRecords, type AuditTrail } from '../audit/index.ts';
+import { auditRecords, currentAuditScope, type AuditTrail, type SecurityAlerts } from '../audit/index.ts';
 import type { Kysely } from 'kysely';
 import { checkCredentialAttempt, missingCredentialHeaders, readTokenHeaders, screenCredentialAttempt, type AuthContext } from '../auth/index.ts';
 import type { Clock } from '../platform/clock.ts';
@@ -25,6 +25,7 @@ import {
   findPartnerFrameOrigins,
   findSsoToken,
   insertPortalSession,
+  markSsoReplayNoted,
   insertSsoToken,
   findAllowedSignIn,
   spendSsoToken,
@@ -44,9 +45,11 @@ export interface SsoContext {
   unitOfWork: UnitOfWork;
   /** Where refused sign-ins, which change nothing, are noted. */
   audit: AuditTrail;
+  /** Where every replay of a used link is counted (the chain holds the first of each link). */
+  securityAlerts: SecurityAlerts;
 }
 
-export function createSsoContext(deps: Pick<Deps, 'database' | 'clock' | 'config' | 'secretKey'>, features: { auth: AuthContext; unitOfWork: UnitOfWork; audit: AuditTrail }): SsoContext {
+export function createSsoContext(deps: Pick<Deps, 'database' | 'clock' | 'config' | 'secretKey'>, features: { auth: AuthContext; unitOfWork: UnitOfWork; audit: AuditTrail; securityAlerts: SecurityAlerts }): SsoContext {
   return {
     db: deps.database,
     clock: deps.clock,
@@ -54,6 +57,7 @@ export function createSsoContext(deps: Pick<Deps, 'database' | 'clock' | 'config
     auth: features.auth,
     unitOfWork: features.unitOfWork,
     audit: features.audit,
+    securityAlerts: features.securityAlerts,
     portalUrl: deps.config.portalUrl,
     idleTimeoutSeconds: deps.config.portalIdleTimeoutSeconds,
   };
@@ -152,18 +156,42 @@ function isSpendable(row: SsoTokenRow | undefined, now: string): row is SsoToken
   return row !== undefined && row.used_at === null && row.expires_at > now;
 }
 
-/** Why a token that could not be spent was refused. */
+/** Why a token that could not be spent was refused; a used one brought again is recorded (noteReplayedLink). */
 async function refusalOf(ctx: SsoContext, row: SsoTokenRow | undefined, now: string): Promise<SignInResult> {
   if (!row) return { ok: false, reason: 'unknown', frameOrigins: [] };
+  if (row.used_at !== null) await noteReplayedLink(ctx, row, now);
   const frameOrigins = parseFrameOrigins(await findPartnerFrameOrigins(ctx.db, row.partner_id));
   return { ok: false, reason: row.used_at !== null ? 'used' : row.expires_at <= now ? 'expired' : 'revoked', frameOrigins };
 }
 
 /**
+ * A used link brought again: someone else may hold it (a shared screen, a browser history, a
+ * proxy's log). Its first replay is an entry of the chain, auth.sso_spent refused, by whoever
+ * brought it (anonymous), against the link's user and organization; every replay is counted in
+ * the security alerts (per address and minute, with the link's ids), so replaying one link in a
+ * loop adds one entry to the 7-year chain, not one a request.
+ */
+async function noteReplayedLink(ctx: SsoContext, row: SsoTokenRow, now: string): Promise<void> {
+  const known = (value: string) => ({ value, wellFormed: true });
+  await ctx.securityAlerts.note({
+    endpoint: '/auth/sso',
+    reason: 'link_replayed',
+    clientAddress: currentAuditScope()?.clientAddress ?? null,
+    claimed: { partnerId: known(row.partner_id), organizationId: known(row.organization_id), userId: known(row.user_id) },
+  });
+  if (row.replay_noted_at !== null) return;
+  await ctx.unitOfWork.run(async ({ trx, record }) => {
+    if (!(await markSsoReplayNoted(trx, row.token_hash, now))) return;
+    record(auditRecords, { action: 'auth.sso_spent', outcome: 'refused', organizationId: row.organization_id, targetUserId: row.user_id, detail: { partnerId: row.partner_id, reason: 'used' } });
+  });
+}
+
+/**
  * A live link refused because its user or partner lost access since it was minted: noted as
- * auth.sso_spent, refused, by whoever brought it (anonymous), against the link's user. Unknown,
- * used and expired links are answered from a read alone and leave nothing, so that guessing
- * and replaying cost no write (the landing's address limit bounds them).
+ * auth.sso_spent, refused, by whoever brought it (anonymous), against the link's user. Unknown
+ * and expired links are answered from a read alone and leave nothing, so that guessing costs no
+ * write (the landing's address limit bounds it); a used link brought again is recorded
+ * (noteReplayedLink).
  */
 async function noteRefusedLanding(ctx: SsoContext, row: SsoTokenRow, reason: 'revoked'): Promise<void> {
   await ctx.audit.noteAccess({
@@ -199,8 +227,8 @@ async function openSession(ctx: SsoContext, trx: Kysely<Database>, spent: SsoTok
 
 /**
  * GET /auth/sso: spends the token and opens a session, in one transaction, unless the user or
- * the partner lost access since the token was minted. Nothing is written when it refuses, and
- * an unknown, used or expired token is answered from a read alone: guessing opens no transaction.
+ * the partner lost access since the token was minted. An unknown or expired token is answered
+ * from a read alone (guessing opens no transaction); a used one is recorded (noteReplayedLink).
  * The browser's earlier session (`previousSessionId`, its cookie) ends as the new one opens, so a
  * cookie copied before a sign-in does not outlive it.
  */

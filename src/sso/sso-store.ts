@@ -25,6 +25,18 @@ export async function spendSsoToken(trx: Kysely<Database>, tokenHash: string, no
     .executeTakeFirst();
 }
 
+/** Marks a used token's first replay; true only for the request that marked it (one statement, so two replays at once cannot both be first). */
+export async function markSsoReplayNoted(trx: Kysely<Database>, tokenHash: string, now: string): Promise<boolean> {
+  const result = await trx
+    .updateTable('sso_tokens')
+    .set({ replay_noted_at: now })
+    .where('token_hash', '=', tokenHash)
+    .where('used_at', 'is not', null)
+    .where('replay_noted_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
 export async function findSsoToken(db: Kysely<Database>, tokenHash: string): Promise<SsoTokenRow | undefined> {
   return db.selectFrom('sso_tokens').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
 }

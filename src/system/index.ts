@@ -5,3 +5,4 @@ export { createSystemContext, type SystemContext, watchDispatcher } from './syst
 export { systemRoutes } from './system-routes.ts';
 export { backupDatabase, BackupError } from './backup-service.ts';
 export { restoreDatabase } from './restore-service.ts';
+export { listBeforeRestoreCopies, pruneBeforeRestoreCopies } from './before-restore-copies.ts';

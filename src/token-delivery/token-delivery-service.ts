@@ -3,12 +3,14 @@
 // (token-message-outbox.ts) and sent by the runner (token-message-runner.ts).
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
+import type { AuditTrail } from '../audit/index.ts';
 import type { Config } from '../config.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { Database } from '../platform/db/database-schema.ts';
 import type { UnitOfWork } from '../platform/db/unit-of-work.ts';
 import { NO_METRICS, type Metrics } from '../platform/metrics/metrics.ts';
 import type { Deps } from '../deps.ts';
+import { isScidFormat } from '../pds/index.ts';
 import type { TokenMessageOutbox } from './token-message-outbox.ts';
 import { maskDestination } from './token-message-text.ts';
 import { findLatestTokenMessage, findTokenMessages, type TokenMessageRow } from './token-messages-store.ts';
@@ -24,9 +26,11 @@ export interface TokenDeliveryContext {
   unitOfWork: UnitOfWork;
   /** Token delivery's own (ERX_TOKEN_MESSAGE_TIMEOUT_MS, ERX_TOKEN_MESSAGE_POLL_MS). */
   settings: { timeoutMs: number; pollMs: number };
+  /** Where a listing of messages (which prescriptions, which masked destinations) is noted. */
+  audit: AuditTrail;
 }
 
-export function createTokenDeliveryContext(deps: Pick<Deps, 'database' | 'clock' | 'logger' | 'config' | 'metrics'>, features: { outbox: TokenMessageOutbox; unitOfWork: UnitOfWork }): TokenDeliveryContext {
+export function createTokenDeliveryContext(deps: Pick<Deps, 'database' | 'clock' | 'logger' | 'config' | 'metrics'>, features: { outbox: TokenMessageOutbox; unitOfWork: UnitOfWork; audit: AuditTrail }): TokenDeliveryContext {
   const { config } = deps;
   return {
     db: deps.database,
@@ -35,6 +39,7 @@ export function createTokenDeliveryContext(deps: Pick<Deps, 'database' | 'clock'
     config,
     outbox: features.outbox,
     unitOfWork: features.unitOfWork,
+    audit: features.audit,
     metrics: deps.metrics ?? NO_METRICS,
     settings: { timeoutMs: config.tokenMessageTimeoutMs, pollMs: config.tokenMessagePollMs },
   };
@@ -47,6 +52,8 @@ export type TokenMessageStatus = (typeof TOKEN_MESSAGE_STATUSES)[number];
 export interface TokenMessageView {
   id: string;
   prescription_id: string;
+  /** The prescription's SCID; null while it is Pending (none assigned yet). */
+  scid: string | null;
   channel: string;
   destination: string;
   status: TokenMessageStatus;
@@ -56,10 +63,11 @@ export interface TokenMessageView {
   completed_at: string | null;
 }
 
-function viewOf(row: TokenMessageRow): TokenMessageView {
+function viewOf(row: TokenMessageRow & { scid: string | null }): TokenMessageView {
   return {
     id: row.id,
     prescription_id: row.prescription_id,
+    scid: row.scid,
     channel: row.channel,
     destination: maskDestination(row.destination),
     status: row.status as TokenMessageStatus,
@@ -74,15 +82,31 @@ export class TokenDeliveryError extends Error {
   override name = 'TokenDeliveryError';
 }
 
-/** Newest first; `status` must be one of TOKEN_MESSAGE_STATUSES. */
-export async function listTokenMessages(ctx: TokenDeliveryContext, filter: { status?: string; prescriptionId?: string; limit?: number }): Promise<TokenMessageView[]> {
+export interface TokenMessageListFilter {
+  status?: string | undefined;
+  prescriptionId?: string | undefined;
+  scid?: string | undefined;
+  limit?: number | undefined;
+}
+
+/** Newest first; `status` must be one of TOKEN_MESSAGE_STATUSES, `scid` have a SCID's form. Noted in the audit trail. */
+export async function listTokenMessages(ctx: TokenDeliveryContext, filter: TokenMessageListFilter): Promise<TokenMessageView[]> {
   if (filter.status !== undefined && !(TOKEN_MESSAGE_STATUSES as readonly string[]).includes(filter.status)) {
     throw new TokenDeliveryError(`--status must be one of ${TOKEN_MESSAGE_STATUSES.join(', ')}, got "${filter.status}"`);
   }
   const limit = filter.limit ?? 100;
   if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new TokenDeliveryError('--limit must be a whole number from 1 to 1000');
-  const rows = await findTokenMessages(ctx.db, { status: filter.status, prescriptionId: filter.prescriptionId, limit });
+  const scid = filter.scid === undefined ? undefined : readScidFilter(filter.scid);
+  const rows = await findTokenMessages(ctx.db, { status: filter.status, prescriptionId: filter.prescriptionId, scid, limit });
+  await ctx.audit.noteAccess({ action: 'admin.deliveries_read', scid: scid ?? null, detail: { count: rows.length, endpoint: 'deliveries list' } });
   return rows.map(viewOf);
+}
+
+/** A SCID as the PDS assigns them (18 letters and digits, any case); anything else is refused, never looked up. */
+function readScidFilter(text: string): string {
+  const scid = text.trim().toUpperCase();
+  if (!isScidFormat(scid)) throw new TokenDeliveryError(`--scid must be a SCID: 18 letters and digits, got ${JSON.stringify(text.slice(0, 40))}`);
+  return scid;
 }
 
 /** The latest message of a prescription (what its portal page shows), if any. */

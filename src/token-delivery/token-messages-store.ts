@@ -22,19 +22,31 @@ export function recordTokenMessageOutcome(db: Kysely<Database>, id: string, fenc
 }
 
 export interface TokenMessageFilter {
-  status?: string;
-  prescriptionId?: string;
+  status?: string | undefined;
+  prescriptionId?: string | undefined;
+  scid?: string | undefined;
   limit: number;
 }
 
-export async function findTokenMessages(db: Kysely<Database>, filter: TokenMessageFilter): Promise<TokenMessageRow[]> {
-  let query = db.selectFrom('token_messages').selectAll();
-  if (filter.status) query = query.where('status', '=', filter.status);
-  if (filter.prescriptionId) query = query.where('prescription_id', '=', filter.prescriptionId);
-  return query.orderBy('created_at', 'desc').orderBy('id').limit(filter.limit).execute();
+/** Messages with their prescription's SCID (null while Pending, or when the prescription is gone). */
+export async function findTokenMessages(db: Kysely<Database>, filter: TokenMessageFilter): Promise<(TokenMessageRow & { scid: string | null })[]> {
+  let query = db.selectFrom('token_messages as m').leftJoin('prescriptions as p', 'p.id', 'm.prescription_id').selectAll('m').select('p.scid');
+  if (filter.status) query = query.where('m.status', '=', filter.status);
+  if (filter.prescriptionId) query = query.where('m.prescription_id', '=', filter.prescriptionId);
+  if (filter.scid) query = query.where('p.scid', '=', filter.scid);
+  return query.orderBy('m.created_at', 'desc').orderBy('m.id').limit(filter.limit).execute();
 }
 
-/** The latest message of each of these prescriptions. */
-export async function findLatestTokenMessage(db: Kysely<Database>, prescriptionId: string): Promise<TokenMessageRow | undefined> {
-  return db.selectFrom('token_messages').selectAll().where('prescription_id', '=', prescriptionId).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst();
+/** The latest message of a prescription, with its SCID. */
+export async function findLatestTokenMessage(db: Kysely<Database>, prescriptionId: string): Promise<(TokenMessageRow & { scid: string | null }) | undefined> {
+  return db
+    .selectFrom('token_messages as m')
+    .leftJoin('prescriptions as p', 'p.id', 'm.prescription_id')
+    .selectAll('m')
+    .select('p.scid')
+    .where('m.prescription_id', '=', prescriptionId)
+    .orderBy('m.created_at', 'desc')
+    .orderBy('m.id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
 }

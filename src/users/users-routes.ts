@@ -3,6 +3,7 @@
 import type { App, RouteModule } from '../route-module.ts';
 import { errorResponses } from '../platform/http/envelope.ts';
 import { principalOf } from '../auth/index.ts';
+import { textField, type IdempotentCreate } from '../idempotency/index.ts';
 import { submittedBody } from '../platform/http/body-validation.ts';
 import { updateUser } from './provider-update.ts';
 import { changeUserState, replaceRoles } from './user-access.ts';
@@ -27,11 +28,14 @@ const tags = ['users'];
 
 type RouteRegistration = (app: App, ctx: UsersContext) => void;
 
+/** A create retried with its Idempotency-Key is recorded against the user it made. */
+const USER_CREATE: IdempotentCreate = { resourceOf: (data) => ({ targetUserId: textField(data, 'user_id') }) };
+
 const createUserRoute: RouteRegistration = (app, ctx) => {
   app.route({
     method: 'POST',
     url: USERS,
-    config: { auth: { kind: 'bearer', scopes: ['create:user'], capability: 'manage_users', roleFailure: 403 }, idempotent: true },
+    config: { auth: { kind: 'bearer', scopes: ['create:user'], capability: 'manage_users', roleFailure: 403 }, idempotent: USER_CREATE },
     attachValidation: true,
     schema: {
       summary: 'Create a user; a provider is verified with the HI Service (read the code: USER_CREATED or USER_CREATED_PROVIDER_*)',

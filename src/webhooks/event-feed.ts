@@ -71,10 +71,25 @@ export async function listOrganizationEvents(
   const rows = await listFeedEvents(ctx.db, caller, after, limit + 1);
   const page = rows.slice(0, limit);
   const last = page.at(-1);
-  await ctx.audit.noteAccess({ action: 'webhook.events_read', organizationId: caller.organizationId, detail: { count: page.length } });
+  const events = page.map((row) => JSON.parse(row.body) as { data?: { patient_id?: unknown } });
+  const patientIds = patientIdsOf(events);
+  await ctx.audit.noteAccess({
+    action: 'webhook.events_read',
+    organizationId: caller.organizationId,
+    // The one patient the page named is the entry's (erx audit list --patient finds it); every one is in the detail.
+    patientId: patientIds.length === 1 ? patientIds[0]! : null,
+    detail: { count: page.length, ...(patientIds.length > 0 ? { patientIds } : {}) },
+  });
   return {
-    events: page.map((row) => JSON.parse(row.body) as unknown),
+    events,
     next: last ? encodeFeedCursor(last) : after ? encodeFeedCursor(after) : null,
     has_more: rows.length > limit,
   };
+}
+
+/** The patients the envelopes name (their data.patient_id), each once, in the order first named. */
+function patientIdsOf(events: readonly { data?: { patient_id?: unknown } }[]): string[] {
+  const ids = new Set<string>();
+  for (const event of events) if (typeof event.data?.patient_id === 'string') ids.add(event.data.patient_id);
+  return [...ids];
 }

@@ -114,6 +114,20 @@ describe('erx audit export --format fhir', () => {
     expect(resources.at(-1).outcomeDesc).toBe('invalid_credentials');
   });
 
+  it('names each patient of an event-feed read as a Patient entity', async () => {
+    const validate = fhirAuditEventValidator();
+    t.clock.advanceSeconds(60);
+    const since = t.clock.now().toISOString();
+    await t.features.audit.noteAccess({ action: 'webhook.events_read', organizationId: 'org-x', detail: { count: 3, patientIds: ['patient-a', 'patient-b'] } });
+    const lines: string[] = [];
+    await exportAuditEventsAsFhir(t.features.audit, { since }, (line) => void lines.push(line));
+    const resource = JSON.parse(lines[0]!);
+    expect(validate(resource) ? [] : validate.errors).toEqual([]);
+    const patients = resource.entity.filter((e: any) => e.what.identifier.system === 'urn:erx:patient');
+    expect(patients.map((e: any) => [e.what.identifier.value, e.role.code])).toEqual([['patient-a', '1'], ['patient-b', '1']]);
+    expect(resource.entity.at(-1).detail.map((d: any) => d.type)).not.toContain('patientIds');
+  });
+
   it('exports only the entries of the window asked for', async () => {
     const since = t.clock.now().toISOString();
     t.clock.advanceSeconds(60);

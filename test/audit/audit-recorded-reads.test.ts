@@ -38,11 +38,14 @@ describe('recorded reads', () => {
     await asOperator(() => listWebhookAttempts(t.features.webhooks, events[0]!.event_id));
     const partner = await t.app.inject({ method: 'GET', url: '/v1/partner/webhook-events', headers: { 'x-partner-id': g.partnerId, 'x-partner-secret': g.partnerSecret } });
     expect(partner.statusCode).toBe(200);
+    const shown = await t.app.inject({ method: 'GET', url: `/v1/partner/webhook-events/${events[0]!.event_id}`, headers: { 'x-partner-id': g.partnerId, 'x-partner-secret': g.partnerSecret } });
+    expect(shown.statusCode).toBe(200);
     const reads = (await auditEntriesAfter(t, before)).filter((e) => e.action === 'webhook.history_read');
     expect(reads.map((e) => [e.actor_kind, e.detail?.partnerId, e.detail?.subjectId ?? null])).toEqual([
       ['operator', g.partnerId, null],
       ['operator', g.partnerId, events[0]!.event_id],
       ['partner', g.partnerId, null],
+      ['partner', g.partnerId, events[0]!.event_id],
     ]);
   });
 });

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HI_DEMO_PATIENTS } from '../../src/hi-service/hi-demo-fixtures.ts';
 import { call, clientFor, givenClient, requestToken, type TestClient } from '../given.ts';
 import { validDrug } from '../custom-drugs/custom-drugs-given.ts';
+import { auditEntriesAfter, lastAuditSeq } from '../audit/audit-helpers.ts';
 import { patientBody } from '../patients/patients-given.ts';
 import { createTestApp, TEST_DATABASE_URL, type TestApp } from '../test-app.ts';
 import { givenClinic, helpersPath, prescribeBody, type Clinic } from '../prescriptions/prescriptions-given.ts';
@@ -68,6 +69,31 @@ describe('Idempotency-Key on every create', () => {
       expect((await route.send(undefined, 1)).statusCode, route.name).toBe(route.status);
       expect(await countRows(route.table), route.name).toBe(before + 2);
     }
+  });
+
+  it('records each retry answered again as a read of what the first request made (issue 38 item 4)', async () => {
+    // What the replay's entry names, read from the first answer's data (a drug bulk names none).
+    const resourceOf: Record<string, (data: any) => Record<string, unknown>> = {
+      'create patient': (data) => ({ patient_id: data.platform_patient_id, prescription_scid: null, target_user_id: null }),
+      'create user': (data) => ({ patient_id: null, target_user_id: data.user_id }),
+      'bulk create drugs': () => ({ patient_id: null, target_user_id: null, detail: { endpoint: `POST /v1/organizations/:organization_id/custom-drugs` } }),
+      "create a prescriber's drug": (data) => ({ patient_id: null, detail: { endpoint: expect.stringMatching(/^POST \/v1\//), subjectId: data.custom_drug_id } }),
+      'prescribe (sandbox test helper)': (data) => ({ patient_id: c.patientId, prescription_scid: data.scid, detail: { endpoint: expect.any(String), subjectId: data.legal_metadata.prescription_id } }),
+    };
+    for (const route of routes()) {
+      const key = newKey();
+      const first = await route.send(key);
+      expect(first.statusCode, `${route.name}: ${first.body}`).toBe(route.status);
+      const seq = await lastAuditSeq(t);
+      expect((await route.send(key)).headers['idempotent-replayed'], route.name).toBe('true');
+      const replays = (await auditEntriesAfter(t, seq)).filter((e) => e.action === 'api.create_replayed');
+      expect(replays, route.name).toHaveLength(1);
+      expect(replays[0], route.name).toMatchObject({ outcome: 'success', actor_kind: 'user', organization_id: c.g.organizationId, ...resourceOf[route.name]!(first.json().data) });
+    }
+    // A first request needs no entry of this kind: only the answer given again is.
+    const seq = await lastAuditSeq(t);
+    await routes()[0]!.send(newKey(), 7);
+    expect((await auditEntriesAfter(t, seq)).filter((e) => e.action === 'api.create_replayed')).toEqual([]);
   });
 
   it('refuses the same key with a different request: 422 naming the header, nothing created', async () => {

@@ -1,6 +1,8 @@
 // `erx deliveries list` through the real CLI: without settings (the sandbox default) a token
 // message is kept and listed; one whose send failed for good is listed as failed with why;
-// --status and --prescription filter; --json answers the list; bad filters are refused.
+// --status, --prescription and --scid filter; --json answers the list; bad filters are refused;
+// each listing is an audit entry.
+import os from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { buildFeatures, type Features } from '../../src/features.ts';
@@ -83,11 +85,21 @@ describe('erx deliveries list', () => {
     expect(result.code).toBe(0);
     const lines = result.stdout.trim().split('\n');
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/failed\s+SMS\s+\*\*\*000\s+prescription rx-failed\s+attempts 1\s+Twilio answered 400 \(code 21211\)/);
+    // The SCID column: none here, as these messages' prescriptions were never created (a Pending one has none either).
+    expect(lines[0]).toMatch(/failed\s+SMS\s+\*\*\*000\s+scid none\s+prescription rx-failed\s+attempts 1\s+Twilio answered 400 \(code 21211\)/);
   });
 
   it('refuses an unknown status and a bad limit in one line', async () => {
     expectOneLineRefusal(await runErx(cli.env, ['deliveries', 'list', '--status', 'delivered']), /--status must be one of pending, sent, failed, kept/);
     expectOneLineRefusal(await runErx(cli.env, ['deliveries', 'list', '--limit', 'lots']), /--limit must be a whole number/);
+    expectOneLineRefusal(await runErx(cli.env, ['deliveries', 'list', '--scid', "x' or 1=1 --"]), /--scid must be a SCID: 18 letters and digits/);
+  });
+
+  it('takes --scid and leaves one admin.deliveries_read entry per listing, as the operator who ran it', async () => {
+    const deps = opened[0]!;
+    const before = await deps.database.selectFrom('audit_chain').select('last_seq').executeTakeFirstOrThrow();
+    expect(await runErxJson(cli.env, ['deliveries', 'list', '--scid', 'abcdefghijklmnopq1'])).toEqual([]);
+    const entries = await deps.database.selectFrom('audit_entries').selectAll().where('seq', '>', before.last_seq).execute();
+    expect(entries.map((e) => [e.action, e.actor_kind, e.operator, e.prescription_scid])).toEqual([['admin.deliveries_read', 'operator', os.userInfo().username, 'ABCDEFGHIJKLMNOPQ1']]);
   });
 });

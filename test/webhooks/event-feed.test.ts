@@ -128,6 +128,28 @@ describe('the event feed', () => {
     expect(entries).toHaveLength(1);
     expect(entries[0]).toMatchObject({ organization_id: clinic.g.organizationId, partner_id: clinic.g.partnerId, detail: { count: 2 } });
   });
+
+  it("names the patients of the events it returned: each once in the detail, the patient column when there is one", async () => {
+    const clinic = await aClinicWithEvents(2);
+    const other = await givenPatient(t, clinic);
+    await givenPrescription(t, clinic, {}, { patientId: other.patientId });
+    await feedSettled(clinic.headers, clinic.g.organizationId, clinic.g.partnerId);
+    const readEntry = async (query: string) => {
+      const seq = await lastAuditSeq(t);
+      const page = await readFeed(clinic.headers, clinic.g.organizationId, query);
+      const entries = (await auditEntriesAfter(t, seq)).filter((entry) => entry.action === 'webhook.events_read');
+      expect(entries).toHaveLength(1);
+      return { page, entry: entries[0]! };
+    };
+    const all = await readEntry('');
+    expect(all.entry.detail).toEqual({ count: 3, patientIds: [clinic.patientId, other.patientId] });
+    expect(all.entry.patient_id).toBeNull();
+    const first = await readEntry('?limit=1');
+    expect(first.entry).toMatchObject({ patient_id: clinic.patientId, detail: { count: 1, patientIds: [clinic.patientId] } });
+    // Past the last event: nothing shown, no patient named.
+    const none = await readEntry(`?after=${all.page.next}`);
+    expect(none.entry).toMatchObject({ patient_id: null, detail: { count: 0 } });
+  });
 });
 
 describe('who may read the feed', () => {

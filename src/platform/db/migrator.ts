@@ -18,6 +18,7 @@ import * as auditTrail from '../../../migrations/0013-audit-trail.ts';
 import * as retention from '../../../migrations/0014-retention.ts';
 import * as webhookEventTraceContext from '../../../migrations/0015-webhook-event-trace-context.ts';
 import * as rtpmChecks from '../../../migrations/0065-rtpm-checks.ts';
+import * as ssoLinkReplays from '../../../migrations/0080-sso-link-replays.ts';
 import * as pbsSchedule from '../../../migrations/0016-pbs-schedule.ts';
 import * as prescriptionFields from '../../../migrations/0017-prescription-fields.ts';
 import * as prescriptionDrafts from '../../../migrations/0018-prescription-drafts.ts';
@@ -74,6 +75,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0075-webhook-delivery-ended-because': webhookDeliveryEndedBecause,
   '0076-webhook-endpoint-change': webhookEndpointChange,
   '0077-partner-self-service-limits': partnerSelfServiceLimits,
+  '0080-sso-link-replays': ssoLinkReplays,
 };
 
 export interface MigrationReport {

@@ -16,6 +16,8 @@ export const ssoTokensColumns = {
   expires_at: time(),
   /** Set when the token opened a session: it works once. */
   used_at: time().orNull(),
+  /** When the used token was first brought again: that replay is in the audit chain, later ones only counted (migration 0080). */
+  replay_noted_at: time().orNull(),
 } as const;
 
 /** A portal session, keyed by the SHA-256 of its cookie value; it ends after an idle timeout. */
