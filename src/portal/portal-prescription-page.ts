@@ -29,8 +29,10 @@ import { shownReserved, type PatientView, type PortalContext } from './portal-se
 
 export interface PrescriptionPage {
   patient: PatientView;
-  /** The SCID, or erx's id while the PDS has not assigned one. */
+  /** How the prescription is addressed: its SCID, or erx's id where the PDS has not assigned one. */
   scid: string;
+  /** The SCID the PDS assigned (undefined: Pending, Error, or a paper prescription no PDS took). */
+  pdsScid: string | undefined;
   status: string;
   /** Being sent to the PDS: no SCID yet. */
   pending: boolean;
@@ -100,6 +102,7 @@ export async function readPrescriptionPage(ctx: PortalContext, session: PortalSe
   return {
     patient: { patientId: patient.patient_id, name: `${patient.given_name} ${patient.family_name}`, dateOfBirth: patient.date_of_birth.slice(0, 10), partnerPatientId: patient.partner_patient_id },
     scid: referenceOf(p),
+    pdsScid: p.scid,
     status: p.status,
     pending: p.status === 'Pending',
     errorDescription: p.error?.description,

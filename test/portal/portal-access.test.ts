@@ -23,7 +23,7 @@ const { t, c, other, session, manager, owner } = useTestApp({}, async (t) => {
   const c = await givenClinic(t);
   const other = await givenClinic(t);
   scid = (await givenPrescription(t, c)).scid;
-  paperScid = (await givenPrescription(t, c, { prescription_type: 'PAPER', delivery: undefined })).scid;
+  paperScid = (await givenPrescription(t, c, { prescription_type: 'PAPER', delivery: undefined })).reference;
   otherScid = (await givenPrescription(t, other)).scid;
   const manager = await sessionWithRoles(t, c, ['rx_queue_manager']);
   draftId = await prepareDraftAs(manager, c, c.g.userId);
