@@ -6,10 +6,10 @@
 import { Type } from '@sinclair/typebox';
 import { submittedBody } from '../platform/http/body-validation.ts';
 import { PRESCRIPTION_CHANGES, TRANSITIONS } from '../prescriptions/index.ts';
-import type { Capability } from '../auth/index.ts';
+import type { Capability, SessionRedirect } from '../auth/index.ts';
 import type { RouteModule } from '../route-module.ts';
 import type { PortalContext } from './portal-service.ts';
-import { layoutOf, PORTAL_FRAMES, portalPaths } from './page-layout.ts';
+import { layoutOf, PORTAL_FRAMES, portalPaths, type PortalFrame } from './page-layout.ts';
 import { sessionOf } from './portal-context.ts';
 import { readPrescriptionForm, submitPrescriptionForm } from './portal-prescribing.ts';
 import { CHANGE_CAPABILITIES, printPrescription, readPrescriptionPage, submitPrescriptionChange } from './portal-prescription-page.ts';
@@ -39,6 +39,24 @@ function addressWithFormId(form: string, requestUrl: string, formId: string): st
   return `${form}?${query.toString()}`;
 }
 
+/**
+ * The draft form of the form's patient, with the form's query (the partner's prefill and
+ * reserved values) but not its form_id: a queue manager, who prepares drafts but cannot
+ * prescribe, lands there from a partner's link to the new-prescription form (the vendor's
+ * iframe links name that form only).
+ */
+function draftFormInstead(frame: PortalFrame): SessionRedirect {
+  return {
+    capability: 'portal:prepare_draft',
+    to: (request) => {
+      const { patient_id: patientId } = request.params as { patient_id: string };
+      // The query's parameters as sent (not re-encoded), but the form's one-time id.
+      const search = request.url.split('?').slice(1).join('?').split('&').filter((part) => part !== '' && !part.startsWith('form_id=')).join('&');
+      return `${portalPaths(frame, patientId).draftForm}${search ? `?${search}` : ''}`;
+    },
+  };
+}
+
 export const prescriptionPages: RouteModule<PortalContext> = (app, portal) => {
   for (const frame of PORTAL_FRAMES) {
     const base = `/${frame}/patients/:patient_id/prescriptions`;
@@ -46,7 +64,7 @@ export const prescriptionPages: RouteModule<PortalContext> = (app, portal) => {
     app.route({
       method: 'GET',
       url: base,
-      config: session('portal:prescribe'),
+      config: { auth: { ...session('portal:prescribe').auth, instead: draftFormInstead(frame) } },
       schema: { hide: true, params: PatientParams },
       handler: async (request, reply) => {
         const read = await readPrescriptionForm(portal, sessionOf(request), request.params.patient_id, request.query as Record<string, unknown>);
