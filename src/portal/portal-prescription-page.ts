@@ -16,6 +16,7 @@ import {
   describeMedicine,
   referenceOf,
   renderScidQrCode,
+  writeOnPaperInstead,
   type LegalMetadata,
   type Prescription,
 } from '../prescriptions/index.ts';
@@ -69,6 +70,8 @@ export interface PrescriptionPage {
   changeable: boolean;
   /** Whether the page offers a new prescription (the role may prescribe). */
   offersNewPrescription: boolean;
+  /** Whether the page offers to write it on paper instead: Pending, and the session's user is its prescriber. */
+  offersPaperInstead: boolean;
   reserved: Array<{ name: string; value: string }>;
 }
 
@@ -87,6 +90,16 @@ function detailsOf(p: Prescription): PrescriptionPage['details'] {
 /** The PDF of a paper prescription (404 for another organization's, or an electronic one). */
 export function printPrescription(ctx: PortalContext, session: PortalSession, patientId: string, scid: string): Promise<{ scid: string; pdf: Uint8Array }> {
   return printPaperPrescription(ctx.prescriptions, session, { userId: session.userId, patientId, scid });
+}
+
+export type PaperInsteadOutcome = { kind: 'done'; reference: string } | { kind: 'refused'; page: PrescriptionPage; refused: string };
+
+/** Writes the Pending prescription on paper instead (the prescriptions service decides), or its page again with why not. */
+export async function submitPaperInstead(ctx: PortalContext, session: PortalSession, ids: { patientId: string; scid: string }): Promise<PaperInsteadOutcome> {
+  const read = await writeOnPaperInstead(ctx.prescriptions, session, { userId: session.userId, ...ids });
+  if (read.ok) return { kind: 'done', reference: referenceOf(read.value) };
+  const refused = 'refused' in read ? read.refused : read.errors.map((error) => error.message).join(' ');
+  return { kind: 'refused', page: await readPrescriptionPage(ctx, session, ids.patientId, ids.scid), refused };
 }
 
 /** What each change asks of the session's roles (capabilities.ts). */
@@ -126,6 +139,7 @@ export async function readPrescriptionPage(ctx: PortalContext, session: PortalSe
     actions: allowed.filter((action) => holdsCapability(session.roles, CHANGE_CAPABILITIES[action])),
     changeable: allowed.length > 0,
     offersNewPrescription: holdsCapability(session.roles, 'portal:prescribe'),
+    offersPaperInstead: p.status === 'Pending' && p.prescriber.user_id === session.userId && holdsCapability(session.roles, 'portal:prescribe'),
     reserved: shownReserved(session.reserved),
   };
 }
