@@ -139,6 +139,10 @@ describe("a paper prescription's PDF, from the portal", () => {
     expect(page.body).not.toContain('class="qr-code"');
     expect(page.body).not.toContain('/reissue"');
     expect(page.body).toContain('/cease"');
+    // No SCID row, and the patient's list links it by its id, named for what it is.
+    expect(page.body).not.toContain('<dt id="scid-term">SCID</dt>');
+    const list = await session.get(`/dashboard/patients/${c.patientId}`);
+    expect(list.body).toContain(`<a href="/dashboard/patients/${c.patientId}/prescriptions/${scid}">Paper (no SCID)</a>`);
   });
 
   it('is refused for an electronic prescription (404), another organization\'s (404), a bad SCID, without a session, and for a role that reads no prescription', async () => {
