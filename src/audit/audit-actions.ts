@@ -49,6 +49,8 @@ export const AUDIT_ACTIONS = {
   'prescription.token_send': { type: 'rest', code: 'E', display: 'prescription token message sent' },
   // One entry per attempt to submit a prescription to the PDS: accepted (success), refused or past its budget (error), unreachable and retried (error, reason unreachable).
   'prescription.pds_submit': { type: 'rest', code: 'E', display: 'prescription submitted to the PDS' },
+  // A Pending prescription written on paper instead: its PDS submission withdrawn, the prescription PAPER for its whole life.
+  'prescription.paper_instead': { type: 'rest', code: 'U', interaction: 'update', display: 'prescription written on paper instead (PDS submission withdrawn)' },
   // A dispense the PDS reported (the sandbox's dispense, for now).
   'prescription.dispense': { type: 'rest', code: 'U', interaction: 'update', display: 'prescription dispensed (reported by the PDS)' },
 

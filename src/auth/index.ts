@@ -6,7 +6,7 @@ export { type AuthContext, checkCredentialAttempt, createAuthContext, enforceAdd
 export { type Capability, holdsCapability, needsReadinessFor } from './capabilities.ts';
 export { authRoutes } from './auth-routes.ts';
 export { OrganizationParams, TokenHeadersSchema } from './auth-schemas.ts';
-export { installBearerAuth, installPartnerAuth, partnerOf, principalOf, requireDeclaredAuth, requireEveryRouteCataloged, type RouteCatalogEntry } from './route-auth.ts';
+export { installBearerAuth, installPartnerAuth, partnerOf, principalOf, requireDeclaredAuth, requireEveryRouteCataloged, type RouteCatalogEntry, type SessionRedirect } from './route-auth.ts';
 export { isScope, type Scope, SCOPES } from './scopes.ts';
 export {
   ASSIGNABLE_ROLES,

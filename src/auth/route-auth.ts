@@ -21,11 +21,20 @@ export type RouteAuth =
    * organization requires it, and presented their factor in this session); `fresh` asks for a
    * factor presented within 5 minutes (a step-up); `exempt` is for the MFA pages themselves and
    * signing out. `json`: the route answers JSON, so a session that has not passed the gate gets
-   * a 401 rather than the factor page.
+   * a 401 rather than the factor page. `instead`: a session without the capability but with
+   * `instead.capability` is sent (303) to the page `instead.to` names rather than refused (a
+   * queue manager following a partner's link to the new-prescription form lands on the draft form).
    */
-  | { kind: 'session'; capability?: Capability; factor?: 'fresh' | 'exempt'; json?: true }
+  | { kind: 'session'; capability?: Capability; factor?: 'fresh' | 'exempt'; json?: true; instead?: SessionRedirect }
   /** The partner's own credentials (`x-partner-id`, `x-partner-secret`): the /v1/partner/ self-service routes. */
   | { kind: 'partner' };
+
+/** Where a page sends a session holding another capability than its own (see `instead` above). */
+export interface SessionRedirect {
+  capability: Capability;
+  /** The page's address for the request: its path and query. */
+  to: (request: FastifyRequest) => string;
+}
 
 export type RouteAuthKind = RouteAuth['kind'];
 

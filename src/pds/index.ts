@@ -3,5 +3,5 @@
 // suite (test/pds/pds-contract.ts) lives with the tests: it imports Vitest.
 export { type PdsAccepted, type PdsPort, type PdsResult, type PdsSandbox, type PdsSubmission } from './pds-port.ts';
 export { NO_PDS_REASON } from './pds-none.ts';
-export { isScidFormat, newCheckedScid } from './pds-scid.ts';
+export { isScidFormat } from './pds-scid.ts';
 export { createConfiguredPds, type ConfiguredPds } from './pds-configured.ts';

@@ -32,6 +32,8 @@ export function portalPaths(frame: PortalFrame, patientId: string) {
     change: (scid: string, action: PrescriptionChange) => `${base}/${encodeURIComponent(scid)}/${action}`,
     /** A paper prescription's PDF (A5, for plain paper). */
     pdf: (scid: string) => `${base}/${encodeURIComponent(scid)}/pdf`,
+    /** A Pending prescription written on paper instead (its PDS submission withdrawn). */
+    paperInstead: (scid: string) => `${base}/${encodeURIComponent(scid)}/paper`,
   };
 }
 export type PortalPaths = ReturnType<typeof portalPaths>;

@@ -175,8 +175,10 @@ function installSessionAuth(portal: FastifyInstance, sso: SsoContext, mfa: MfaCo
     identifyAuditActor({ kind: 'user', partnerId: session.partnerId, organizationId: session.organizationId, userId: session.userId }, session.organizationHpio);
     request.session = { csrfSecret: session.csrfSecret };
     request.frameOrigins = session.frameOrigins;
-    const capability = request.routeOptions.config.auth.capability;
-    if (capability && !holdsCapability(session.roles, capability)) throw new ApiError('FORBIDDEN', ROLE_REFUSED);
+    const { capability, instead } = request.routeOptions.config.auth;
+    if (!capability || holdsCapability(session.roles, capability)) return;
+    if (instead && holdsCapability(session.roles, instead.capability)) return reply.redirect(instead.to(request), 303);
+    throw new ApiError('FORBIDDEN', ROLE_REFUSED);
   });
   // Every POST is a form of a session page: it must carry that session's CSRF token.
   portal.addHook('preHandler', (request, reply, done) => (request.method === 'POST' ? portal.csrfProtection(request, reply, done) : done()));

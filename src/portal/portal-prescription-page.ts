@@ -16,6 +16,7 @@ import {
   describeMedicine,
   referenceOf,
   renderScidQrCode,
+  writeOnPaperInstead,
   type LegalMetadata,
   type Prescription,
 } from '../prescriptions/index.ts';
@@ -29,8 +30,10 @@ import { shownReserved, type PatientView, type PortalContext } from './portal-se
 
 export interface PrescriptionPage {
   patient: PatientView;
-  /** The SCID, or erx's id while the PDS has not assigned one. */
+  /** How the prescription is addressed: its SCID, or erx's id where the PDS has not assigned one. */
   scid: string;
+  /** The SCID the PDS assigned (undefined: Pending, Error, or a paper prescription no PDS took). */
+  pdsScid: string | undefined;
   status: string;
   /** Being sent to the PDS: no SCID yet. */
   pending: boolean;
@@ -67,6 +70,8 @@ export interface PrescriptionPage {
   changeable: boolean;
   /** Whether the page offers a new prescription (the role may prescribe). */
   offersNewPrescription: boolean;
+  /** Whether the page offers to write it on paper instead: Pending, and the session's user is its prescriber. */
+  offersPaperInstead: boolean;
   reserved: Array<{ name: string; value: string }>;
 }
 
@@ -87,6 +92,16 @@ export function printPrescription(ctx: PortalContext, session: PortalSession, pa
   return printPaperPrescription(ctx.prescriptions, session, { userId: session.userId, patientId, scid });
 }
 
+export type PaperInsteadOutcome = { kind: 'done'; reference: string } | { kind: 'refused'; page: PrescriptionPage; refused: string };
+
+/** Writes the Pending prescription on paper instead (the prescriptions service decides), or its page again with why not. */
+export async function submitPaperInstead(ctx: PortalContext, session: PortalSession, ids: { patientId: string; scid: string }): Promise<PaperInsteadOutcome> {
+  const read = await writeOnPaperInstead(ctx.prescriptions, session, { userId: session.userId, ...ids });
+  if (read.ok) return { kind: 'done', reference: referenceOf(read.value) };
+  const refused = 'refused' in read ? read.refused : read.errors.map((error) => error.message).join(' ');
+  return { kind: 'refused', page: await readPrescriptionPage(ctx, session, ids.patientId, ids.scid), refused };
+}
+
 /** What each change asks of the session's roles (capabilities.ts). */
 export const CHANGE_CAPABILITIES = { cease: 'portal:prescribe', cancel: 'portal:prescribe', reissue: 'portal:reissue' } as const satisfies Record<PrescriptionChange, Capability>;
 
@@ -100,6 +115,7 @@ export async function readPrescriptionPage(ctx: PortalContext, session: PortalSe
   return {
     patient: { patientId: patient.patient_id, name: `${patient.given_name} ${patient.family_name}`, dateOfBirth: patient.date_of_birth.slice(0, 10), partnerPatientId: patient.partner_patient_id },
     scid: referenceOf(p),
+    pdsScid: p.scid,
     status: p.status,
     pending: p.status === 'Pending',
     errorDescription: p.error?.description,
@@ -123,6 +139,7 @@ export async function readPrescriptionPage(ctx: PortalContext, session: PortalSe
     actions: allowed.filter((action) => holdsCapability(session.roles, CHANGE_CAPABILITIES[action])),
     changeable: allowed.length > 0,
     offersNewPrescription: holdsCapability(session.roles, 'portal:prescribe'),
+    offersPaperInstead: p.status === 'Pending' && p.prescriber.user_id === session.userId && holdsCapability(session.roles, 'portal:prescribe'),
     reserved: shownReserved(session.reserved),
   };
 }

@@ -10,7 +10,7 @@ import type { CustomDrugsContext } from '../custom-drugs/index.ts';
 import type { MedicinesContext } from '../medicines/index.ts';
 import { findPatientsOfPartnerId, showPatient, type PatientRow, type PatientsContext } from '../patients/index.ts';
 import { bodyFields, type SubmittedBody } from '../platform/http/body-validation.ts';
-import { listPatientPrescriptions, readPracticeGaps, referenceOf, type PrescriptionsContext, describeMedicine } from '../prescriptions/index.ts';
+import { listPatientPrescriptions, readPracticeGaps, referenceOf, type Prescription, type PrescriptionsContext, describeMedicine } from '../prescriptions/index.ts';
 import type { Deps } from '../deps.ts';
 import type { PortalSession } from '../sso/index.ts';
 import { remedyOf, readPrescriberProfile, type PrescriberProfile, type UsersContext } from '../users/index.ts';
@@ -107,10 +107,19 @@ export async function findPatientFromDashboard(
 }
 
 export interface PatientPageRow {
+  /** How the prescription is addressed: its SCID, or erx's id where it has none. */
   scid: string;
+  /** What the list shows for it: the SCID, or why there is none (paper, or not yet accepted by the PDS). */
+  label: string;
   status: string;
   medicine: string;
   createdDate: string;
+}
+
+/** A prescription without a SCID is named for what it is, never by an id that could pass for a SCID. */
+function labelOf(p: Prescription): string {
+  if (p.scid !== undefined) return p.scid;
+  return p.prescription_type === 'PAPER' ? 'Paper (no SCID)' : 'No SCID yet';
 }
 
 export interface PatientPage {
@@ -148,7 +157,7 @@ export async function readPatientPage(ctx: PortalContext, session: PortalSession
     offersNewPrescription,
     offersDraft,
     practiceGap,
-    prescriptions: data.prescriptions.map((p) => ({ scid: referenceOf(p), status: p.status, medicine: describeMedicine(p), createdDate: p.created_date })),
+    prescriptions: data.prescriptions.map((p) => ({ scid: referenceOf(p), label: labelOf(p), status: p.status, medicine: describeMedicine(p), createdDate: p.created_date })),
     nextKey: pagination.lastKey,
   };
 }

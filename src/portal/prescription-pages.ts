@@ -6,13 +6,13 @@
 import { Type } from '@sinclair/typebox';
 import { submittedBody } from '../platform/http/body-validation.ts';
 import { PRESCRIPTION_CHANGES, TRANSITIONS } from '../prescriptions/index.ts';
-import type { Capability } from '../auth/index.ts';
+import type { Capability, SessionRedirect } from '../auth/index.ts';
 import type { RouteModule } from '../route-module.ts';
 import type { PortalContext } from './portal-service.ts';
-import { layoutOf, PORTAL_FRAMES, portalPaths } from './page-layout.ts';
+import { layoutOf, PORTAL_FRAMES, portalPaths, type PortalFrame } from './page-layout.ts';
 import { sessionOf } from './portal-context.ts';
 import { readPrescriptionForm, submitPrescriptionForm } from './portal-prescribing.ts';
-import { CHANGE_CAPABILITIES, printPrescription, readPrescriptionPage, submitPrescriptionChange } from './portal-prescription-page.ts';
+import { CHANGE_CAPABILITIES, printPrescription, readPrescriptionPage, submitPaperInstead, submitPrescriptionChange } from './portal-prescription-page.ts';
 import { PrescriptionFormBody } from './prescription-form.ts';
 
 const session = (capability: Capability) => ({ auth: { kind: 'session' as const, capability } });
@@ -27,6 +27,7 @@ const ChangeForm = Type.Object({
 /** The banner a prescription page shows after the action that led to it (only these words, never the query's). */
 function noticeOf(query: { created?: string; done?: string }): string | undefined {
   if (query.created !== undefined) return 'Prescription created.';
+  if (query.done === 'paper') return 'Written on paper instead: it will not be sent electronically. Download the PDF, print it and sign it.';
   const action = PRESCRIPTION_CHANGES.find((change) => change === query.done);
   return action ? `Prescription ${TRANSITIONS[action].verb}.` : undefined;
 }
@@ -39,6 +40,24 @@ function addressWithFormId(form: string, requestUrl: string, formId: string): st
   return `${form}?${query.toString()}`;
 }
 
+/**
+ * The draft form of the form's patient, with the form's query (the partner's prefill and
+ * reserved values) but not its form_id: a queue manager, who prepares drafts but cannot
+ * prescribe, lands there from a partner's link to the new-prescription form (the vendor's
+ * iframe links name that form only).
+ */
+function draftFormInstead(frame: PortalFrame): SessionRedirect {
+  return {
+    capability: 'portal:prepare_draft',
+    to: (request) => {
+      const { patient_id: patientId } = request.params as { patient_id: string };
+      // The query's parameters as sent (not re-encoded), but the form's one-time id.
+      const search = request.url.split('?').slice(1).join('?').split('&').filter((part) => part !== '' && !part.startsWith('form_id=')).join('&');
+      return `${portalPaths(frame, patientId).draftForm}${search ? `?${search}` : ''}`;
+    },
+  };
+}
+
 export const prescriptionPages: RouteModule<PortalContext> = (app, portal) => {
   for (const frame of PORTAL_FRAMES) {
     const base = `/${frame}/patients/:patient_id/prescriptions`;
@@ -46,7 +65,7 @@ export const prescriptionPages: RouteModule<PortalContext> = (app, portal) => {
     app.route({
       method: 'GET',
       url: base,
-      config: session('portal:prescribe'),
+      config: { auth: { ...session('portal:prescribe').auth, instead: draftFormInstead(frame) } },
       schema: { hide: true, params: PatientParams },
       handler: async (request, reply) => {
         const read = await readPrescriptionForm(portal, sessionOf(request), request.params.patient_id, request.query as Record<string, unknown>);
@@ -92,6 +111,21 @@ export const prescriptionPages: RouteModule<PortalContext> = (app, portal) => {
         // The patient's identifiers are in it: kept out of caches.
         reply.headers({ 'content-type': 'application/pdf', 'content-disposition': `attachment; filename="prescription-${printed.scid}.pdf"`, 'cache-control': 'no-store' });
         return reply.send(Buffer.from(printed.pdf));
+      },
+    });
+
+    // Paper instead of a Pending electronic prescription: a step-up, as it makes a script to print and sign.
+    app.route({
+      method: 'POST',
+      url: `${base}/:scid/paper`,
+      config: { auth: { kind: 'session', capability: 'portal:prescribe', factor: 'fresh' } },
+      schema: { hide: true, params: PrescriptionParams },
+      handler: async (request, reply) => {
+        const { patient_id: patientId, scid } = request.params;
+        const outcome = await submitPaperInstead(portal, sessionOf(request), { patientId, scid });
+        if (outcome.kind === 'done') return reply.redirect(`${portalPaths(frame, patientId.toLowerCase()).prescription(outcome.reference)}?done=paper`, 303);
+        const paths = portalPaths(frame, outcome.page.patient.patientId);
+        return reply.status(409).view('prescription-page', { ...layoutOf(reply, frame, `Prescription ${outcome.page.scid}`), page: outcome.page, paths, refused: outcome.refused });
       },
     });
 

@@ -7,6 +7,7 @@ export { createPrescriptionsContext, readControlledStatus, type PrescriptionsCon
 export { SANDBOX_PHARMACIES } from './pharmacy-directory.ts';
 export { approveDraft, declineDraft, DECLINE_REASON_MAX_LENGTH, type DraftView, listDrafts, prepareDraft, readDraft } from './prescription-drafts.ts';
 export { changePrescriptionOrRefuse, type PrescriptionChange } from './prescription-changes.ts';
+export { writeOnPaperInstead } from './prescription-paper-instead.ts';
 export type { PatientContact } from './prescription-delivery.ts';
 export { COUNT_LIMITS, type CountField, describeCountLimit, ITEM_FIELDS, readCount, TEXT_LIMITS } from './prescription-fields.ts';
 export { portalActionOf, PRESCRIPTION_CHANGES, PRESCRIPTION_EVENTS, TRANSITIONS } from './prescription-lifecycle.ts';

@@ -14,9 +14,19 @@ export async function findPdsSubmission(db: Kysely<Database>, id: string): Promi
   return db.selectFrom('pds_submissions').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-/** Withdraws a submission not yet settled (the prescriber chose paper): false when it already settled. */
+/**
+ * Withdraws a submission not yet settled and not being attempted (the prescriber chose paper):
+ * false when it settled already or a claim's lease on it is live (an attempt in flight). The
+ * fencing token is bumped, so an attempt whose lease ran out can no longer record its answer.
+ */
 export async function withdrawPdsSubmission(trx: Kysely<Database>, id: string, at: string): Promise<boolean> {
-  const result = await trx.updateTable('pds_submissions').set({ status: 'withdrawn', completed_at: at, lease_owner: null, lease_expires_at: null }).where('id', '=', id).where('status', '=', 'pending').executeTakeFirst();
+  const result = await trx
+    .updateTable('pds_submissions')
+    .set((eb) => ({ status: 'withdrawn', completed_at: at, lease_owner: null, lease_expires_at: null, fencing_token: eb('fencing_token', '+', 1) }))
+    .where('id', '=', id)
+    .where('status', '=', 'pending')
+    .where((eb) => eb.or([eb('lease_expires_at', 'is', null), eb('lease_expires_at', '<=', at)]))
+    .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
 

@@ -16,7 +16,8 @@ import { recordPrescriptionAction } from './prescription-events.ts';
 import type { StoredEventMetadata } from './pds-submission-outbox.ts';
 import { recordTokenMessage } from './prescription-token-message.ts';
 import { claimDueSubmissions, recordSubmissionOutcomeIfFenced, submissionLeaseMs } from './pds-submission-lease.ts';
-import { findNextSubmissionAttempt, type PdsSubmissionRow } from './pds-submission-store.ts';
+import { findNextSubmissionAttempt, findPdsSubmission, type PdsSubmissionRow } from './pds-submission-store.ts';
+import type { ReservedValues } from './prescription-events.ts';
 import type { PrescriptionsContext } from './prescriptions-service.ts';
 export type { PdsSettings } from './pds-settings.ts';
 import { findPrescriptionById, updatePrescriptionInStatus } from './prescriptions-store.ts';
@@ -53,7 +54,7 @@ async function commitAnswer(ctx: PrescriptionsContext, job: PdsSubmissionRow, an
       if (!(await recordSubmissionOutcomeIfFenced(work.trx, job.id, fence, { status: 'accepted', attempts_made: attempts, completed_at: now, last_error: null }))) return false;
       if (!prescription || !patient) return true;
       const columns = { status: 'Active' as const, scid: answer.scid, updated_at: now, supplies_dispensed: 0, repeats_remaining: Number(prescription.number_of_repeats_authorised), last_dispensed_at: null };
-      // Withdrawn meanwhile (the prescriber chose paper): the job is settled; the script at the PDS is cancelled by the withdrawal.
+      // No longer Pending (a choice of paper fences the job off first: withdrawnScriptCancelled below).
       if (!(await updatePrescriptionInStatus(work.trx, job.id, 'Pending', columns))) return true;
       await nameApprovedDraftsBySCID(work.trx, job.id, answer.scid);
       const { acting_partner_id: actingPartnerId = null, ...reserved } = JSON.parse(job.event_metadata) as StoredEventMetadata;
@@ -94,6 +95,21 @@ export async function attemptSubmission(ctx: PrescriptionsContext, job: PdsSubmi
     if (answer.ok) pds.afterAccepted?.();
   }
   if (await commitAnswer(ctx, job, answer, patient)) pds.outbox.events.emit('settled', job.id);
+  else if (answer.ok) await cancelWithdrawnScript(ctx, job, answer.scid);
+}
+
+/**
+ * The PDS took a submission whose prescription was written on paper meanwhile (the attempt's
+ * lease ran out, and the choice of paper withdrew the job and fenced it off): the script at
+ * the PDS is cancelled, so the prescription stays paper alone. Audited either way; a refused or
+ * failed cancel is logged for the operator (docs/operators/pds.md).
+ */
+async function cancelWithdrawnScript(ctx: PrescriptionsContext, job: PdsSubmissionRow, scid: string): Promise<void> {
+  if ((await findPdsSubmission(ctx.db, job.id))?.status !== 'withdrawn') return;
+  const answer = await ctx.pds.port.cancel(scid);
+  const reason = answer.ok ? 'withdrawn: cancelled at the PDS' : `withdrawn: the cancel at the PDS failed (${answer.outcome === 'refused' ? answer.code : answer.reason})`;
+  if (!answer.ok) ctx.pds.logger.error({ prescriptionId: job.id, scid }, 'a script the PDS took after its prescription was written on paper could not be cancelled there: cancel it by hand');
+  await ctx.audit.noteAccess({ action: 'prescription.pds_submit', outcome: 'error', organizationId: job.organization_id, scid, detail: { subjectId: job.id, reason } });
 }
 
 function claimOf(ctx: PrescriptionsContext, limit: number, id?: string) {

@@ -70,7 +70,7 @@ async function requirePathPrescription(ctx: PrescriptionsContext, caller: Prescr
 /** The prescription and a summary of its patient; noted as read. */
 export async function readPatientPrescription(ctx: PrescriptionsContext, caller: PrescribingCaller, ids: PatientPath & { scid: string }): Promise<PrescriptionData> {
   const { patient, row } = await requirePathPrescription(ctx, caller, ids);
-  await ctx.audit.noteAccess({ action: 'prescription.read', organizationId: patient.organization_id, patientId: patient.id, scid: row.scid });
+  await ctx.audit.noteAccess({ action: 'prescription.read', organizationId: patient.organization_id, patientId: patient.id, scid: row.scid ?? row.id });
   return { patient: summaryOfPatient(patient), prescription: viewOfPrescription(row, ctx) };
 }
 
@@ -81,7 +81,7 @@ export async function readPatientPrescriptionWithMessage(
   ids: PatientPath & { scid: string },
 ): Promise<PrescriptionData & { tokenMessage: TokenMessageView | undefined }> {
   const { patient, row } = await requirePathPrescription(ctx, caller, ids);
-  await ctx.audit.noteAccess({ action: 'prescription.read', organizationId: patient.organization_id, patientId: patient.id, scid: row.scid });
+  await ctx.audit.noteAccess({ action: 'prescription.read', organizationId: patient.organization_id, patientId: patient.id, scid: row.scid ?? row.id });
   const tokenMessage = await latestTokenMessageOf(ctx.db, row.id);
   return { patient: summaryOfPatient(patient), prescription: viewOfPrescription(row, ctx), tokenMessage };
 }
@@ -92,8 +92,8 @@ export async function readPatientPrescriptionWithMessage(
  */
 export async function printPaperPrescription(ctx: PrescriptionsContext, caller: PrescribingCaller, ids: PatientPath & { scid: string }): Promise<{ scid: string; pdf: Uint8Array }> {
   const { patient, row } = await requirePathPrescription(ctx, caller, ids);
-  if (row.prescription_type !== 'PAPER') throw notFound(`Prescription ${row.scid} is electronic: its token is the prescription, and it has no paper form`);
-  await ctx.audit.noteAccess({ action: 'prescription.print', organizationId: patient.organization_id, patientId: patient.id, scid: row.scid });
+  if (row.prescription_type !== 'PAPER') throw notFound(`Prescription ${row.scid ?? row.id} is electronic: its token is the prescription, and it has no paper form`);
+  await ctx.audit.noteAccess({ action: 'prescription.print', organizationId: patient.organization_id, patientId: patient.id, scid: row.scid ?? row.id });
   return { scid: row.scid ?? row.id, pdf: await renderPrescriptionPdf(readPrescriptionLegalContent(ctx, row, patient)) };
 }
 

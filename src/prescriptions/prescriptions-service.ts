@@ -25,12 +25,11 @@ import { judgeControlledMedicine, type ControlledJudgement, type StateRule } fro
 import type { AustralianState } from '../platform/db/stored-values.ts';
 import type { PbsLookup } from './prescription-rules.ts';
 import { planTransition } from './prescription-lifecycle.ts';
-import { recordTokenMessage } from './prescription-token-message.ts';
 import { viewOfPrescription } from './prescription-view.ts';
 import { storedTokenPageKeyOf } from './token-page-keys.ts';
 import type { Prescription } from './prescriptions-schemas.ts';
 import { insertPrescription, takeNextPrescriberScriptNumber, type PrescriptionRow } from './prescriptions-store.ts';
-import { isScidFormat, newCheckedScid, NO_PDS_REASON, type PdsSandbox } from '../pds/index.ts';
+import { isScidFormat, NO_PDS_REASON, type PdsSandbox } from '../pds/index.ts';
 import { isUuid } from '../platform/ids.ts';
 import { pdsSubmissions } from './pds-submission-outbox.ts';
 import type { PdsSettings } from './pds-settings.ts';
@@ -130,8 +129,9 @@ function newPrescriptionRow(ctx: PrescriptionsContext, draft: PrescriptionDraft,
   const electronic = draft.prescriptionType === 'ELECTRONIC';
   return {
     id,
-    // An electronic prescription's SCID is the PDS's, once it accepted it; a paper one is numbered by erx (the check character tells them apart).
-    scid: electronic ? null : newCheckedScid(),
+    // A SCID is the PDS's, once it accepted the prescription (DESIGN decision 25): a paper one no
+    // PDS took has none, and is addressed by its id (legal_metadata.prescription_id) instead.
+    scid: null,
     token: storedTokenPageKeyOf(id, ctx.secretKey),
     organization_id: patient.organization_id,
     patient_id: patient.id,
@@ -167,7 +167,7 @@ function newPrescriptionRow(ctx: PrescriptionsContext, draft: PrescriptionDraft,
 
 const PBS_CODE = new RegExp(TEXT_PATTERNS.pbs_code.pattern, 'i');
 
-/** Tries with a fresh SCID and token when one collides; 2^88 and 2^128 possibilities make a second try rare. */
+/** Tries again when the prescriber's script number was taken meanwhile (a concurrent create of theirs). */
 const INSERT_ATTEMPTS = 3;
 
 /** More work a create must commit with (an approved draft settles in the prescription's transaction); `scid` is erx's id while the PDS has not assigned one. */
@@ -185,19 +185,18 @@ async function insertWithEvent(ctx: PrescriptionsContext, row: PrescriptionRow, 
       await ctx.unitOfWork.run(async (work) => {
         await requirePatientStillLive(work.trx, patient);
         row = { ...row, prescriber_script_number: String(await takeNextPrescriberScriptNumber(work.trx, row.prescriber_user_id)) };
-        await alongside?.(work, { scid: row.scid ?? row.id });
+        await alongside?.(work, { scid: row.id });
         await insertPrescription(work.trx, row);
-        if (row.scid === null) {
+        if (row.prescription_type === 'ELECTRONIC') {
           work.record(pdsSubmissions, { prescriptionId: row.id, organizationId: row.organization_id, reserved, actingPartnerId: actingPartnerOfScope() });
           return;
         }
-        await recordPrescriptionAction(ctx, work, 'create', { patient, actorId: row.prescriber_user_id, scid: row.scid, reserved });
-        recordTokenMessage(ctx, work, row);
+        // A paper prescription is written Active at once: its event names it by erx's id, as the read API takes it.
+        await recordPrescriptionAction(ctx, work, 'create', { patient, actorId: row.prescriber_user_id, scid: row.id, reserved });
       });
       return row;
     } catch (error) {
       if (!isUniqueViolation(error) || attempt === INSERT_ATTEMPTS) throw error;
-      if (row.scid !== null) row = { ...row, scid: newCheckedScid() };
     }
   }
 }

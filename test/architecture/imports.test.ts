@@ -95,6 +95,12 @@ describe('the layout', () => {
     expect([...importers]).toEqual(['src/platform/db/database.ts']);
   });
 
+  it("only the sandbox PDS simulator uses erx's SCID generator: a SCID is the PDS's (DESIGN decision 25)", () => {
+    const generator = /\bnew(Checked)?Scid\b/;
+    const users = files.filter((file) => file.startsWith('src/') && !file.endsWith('.test.ts') && file !== 'src/pds/pds-scid.ts').filter((file) => generator.test(fs.readFileSync(file, 'utf8')));
+    expect(users).toEqual(['src/pds/pds-simulator.ts']);
+  });
+
   it("only a feature's service makes its context", () => {
     const makers = files.filter((file) => file.startsWith('src/') && !file.endsWith('.test.ts')).filter((file) => /export function create\w+Context\(/.test(fs.readFileSync(file, 'utf8')));
     expect(makers.length).toBeGreaterThan(4);

@@ -9,7 +9,8 @@ import { setPartnerFrameOrigins } from '../../src/onboarding/index.ts';
 import { PRESCRIPTION_CHANGES } from '../../src/prescriptions/index.ts';
 import { snapshotDatabase } from '../database-snapshot.ts';
 import { useTestApp } from '../given.ts';
-import { givenClinic, givenPrescription } from '../prescriptions/prescriptions-given.ts';
+import { givenClinic, givenPrescription, givenSecondPrescriber } from '../prescriptions/prescriptions-given.ts';
+import { signInEnrolled } from '../mfa/mfa-given.ts';
 import { prepareDraftAs, sessionWithRoles } from './approval-given.ts';
 import { csrfOf, formIdFieldOf, mintSsoUrl, pathOf, signIn, type PortalClient } from './portal-given.ts';
 
@@ -19,16 +20,18 @@ let paperScid: string;
 let otherScid: string;
 let draftId: string;
 
-const { t, c, other, session, manager, owner } = useTestApp({}, async (t) => {
+const { t, c, other, session, manager, owner, stepUp } = useTestApp({}, async (t) => {
   const c = await givenClinic(t);
   const other = await givenClinic(t);
   scid = (await givenPrescription(t, c)).scid;
-  paperScid = (await givenPrescription(t, c, { prescription_type: 'PAPER', delivery: undefined })).scid;
+  paperScid = (await givenPrescription(t, c, { prescription_type: 'PAPER', delivery: undefined })).reference;
   otherScid = (await givenPrescription(t, other)).scid;
   const manager = await sessionWithRoles(t, c, ['rx_queue_manager']);
   draftId = await prepareDraftAs(manager, c, c.g.userId);
   const owner = await sessionWithRoles(t, c, ['owner', 'admin']);
-  return { c, other, session: await signIn(t, c.g), manager, owner };
+  // A prescriber who presented a factor just now, for the routes that ask a step-up (else the factor page comes first).
+  const stepUp = await signInEnrolled(t, c.g, await givenSecondPrescriber(t, c));
+  return { c, other, session: await signIn(t, c.g), manager, owner, stepUp };
 });
 
 const sessionRoutes = (): RouteCatalogEntry[] => t.app.routeCatalog.filter((entry) => entry.auth.kind === 'session');
@@ -37,6 +40,7 @@ const concrete = (url: string, ids = { patientId: c.patientId, scid: url.endsWit
 /** A session whose role may use the route: the prescriber's, the queue manager's for preparing drafts, an owner's for managing users. */
 const sessionFor = (route: RouteCatalogEntry): PortalClient => {
   const capability = route.auth.kind === 'session' ? route.auth.capability : undefined;
+  if (route.auth.kind === 'session' && route.auth.factor === 'fresh' && capability === 'portal:prescribe') return stepUp;
   return capability === 'portal:prepare_draft' ? manager : capability === 'manage_users' ? owner : session;
 };
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
@@ -71,6 +75,7 @@ describe('the session routes', () => {
           `GET ${prescriptions(frame)}/:scid`,
           `GET ${prescriptions(frame)}/:scid/pdf`,
           ...PRESCRIPTION_CHANGES.map((action) => `POST ${prescriptions(frame)}/:scid/${action}`),
+          `POST ${prescriptions(frame)}/:scid/paper`,
           `GET /${frame}/prescriptions/approval`,
         ]),
       ]),
@@ -105,9 +110,10 @@ describe('the session routes', () => {
   });
 
   it("answer a 404 page and change nothing for another organization's SCID under this organization's patient", async () => {
-    const csrf = csrfOf((await session.get('/dashboard')).body);
     for (const route of sessionRoutes().filter((r) => r.url.includes(':scid'))) {
-      await expectPageUnchanged(() => send(route, { cookie: session.cookie }, { patientId: c.patientId, scid: otherScid }, { _csrf: csrf, confirm: 'yes' }), 404, `No prescription with SCID ${otherScid}`);
+      const client = sessionFor(route);
+      const csrf = csrfOf((await client.get('/dashboard')).body);
+      await expectPageUnchanged(() => send(route, { cookie: client.cookie }, { patientId: c.patientId, scid: otherScid }, { _csrf: csrf, confirm: 'yes' }), 404, `No prescription with SCID ${otherScid}`);
     }
   });
 });

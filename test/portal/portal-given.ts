@@ -89,7 +89,8 @@ export async function signIn(t: TestApp, g: GivenIntegration, redirectPath = '/d
 
 /** The SCID a create redirected to. */
 export function scidOfRedirect(response: LightMyRequestResponse): string {
-  const match = /\/prescriptions\/([A-Z0-9]{18})\?created=1$/.exec(String(response.headers.location));
+  // The SCID, or erx's id for a prescription without one (a paper prescription no PDS took).
+  const match = /\/prescriptions\/([A-Z0-9]{18}|[0-9a-f-]{36})\?created=1$/.exec(String(response.headers.location));
   if (response.statusCode !== 303 || !match) throw new Error(`not a created redirect: ${response.statusCode} ${response.headers.location} ${response.body.slice(0, 500)}`);
   return match[1]!;
 }

@@ -21,7 +21,7 @@ let draftId: string;
 const { t, c, session, manager } = useTestApp({}, async (t) => {
   const c = await givenClinic(t);
   scid = (await givenPrescription(t, c)).scid;
-  paperScid = (await givenPrescription(t, c, { prescription_type: 'PAPER', delivery: undefined })).scid;
+  paperScid = (await givenPrescription(t, c, { prescription_type: 'PAPER', delivery: undefined })).reference;
   const manager = await sessionWithRoles(t, c, ['rx_queue_manager']);
   draftId = await prepareDraftAs(manager, c, c.g.userId);
   return { c, session: await signIn(t, c.g), manager };

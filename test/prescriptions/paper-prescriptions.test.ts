@@ -1,7 +1,9 @@
 // Paper prescriptions (issue 40, item 5): prescription_type PAPER from the test helper and the
-// portal's form, paper for their whole life (no token, no delivery, no reissue), and their PDF
-// from the portal's prescription page, read back with every field the script content rules list
-// and the barcode decoded to the SCID. With the security cases of the PDF route.
+// portal's form, paper for their whole life (no token, no delivery, no reissue), no SCID of
+// erx's making (a SCID is the PDS's: addressed by erx's id instead), and their PDF from the
+// portal's prescription page, read back with every field the script content rules list (the
+// SCID barcode is for a script a PDS took: prescription-pdf.test.ts). With the security cases
+// of the PDF route.
 import { describe, expect, it } from 'vitest';
 import { DEMO_HPIO, DEMO_PRACTICE, DEMO_PRESCRIBER_DETAILS } from '../../src/onboarding/sandbox-seed.ts';
 import { australianDate } from '../../src/prescriptions/script-items.ts';
@@ -27,20 +29,26 @@ const pdfPath = (scid: string, frame = 'dashboard', patientId = c.patientId) => 
 const tokenMessageCount = async () => (await t.deps.database.selectFrom('token_messages').select('id').where('organization_id', '=', c.g.organizationId).execute()).length;
 
 describe('prescription_type PAPER through the test helper', () => {
-  it('creates an Active paper prescription with a SCID, no token page (url) and no delivery, and sends no token', async () => {
+  it('creates an Active paper prescription without a SCID (no PDS took it), no token page (url) and no delivery, and sends no token', async () => {
     const messagesBefore = await tokenMessageCount();
     const response = await api.prescribe(paperBody());
     expect(response.statusCode, response.body).toBe(201);
     const data = response.json().data;
-    expect(data).toMatchObject({ prescription_type: 'PAPER', status: 'Active', scid: expect.stringMatching(/^[A-Z0-9]{18}$/) });
+    expect(data).toMatchObject({ prescription_type: 'PAPER', status: 'Active' });
+    expect(data).not.toHaveProperty('scid');
     expect(data).not.toHaveProperty('url');
     expect(data).not.toHaveProperty('delivery');
     expect(data.legal_metadata).toEqual({ conformance_id: 'ERX-SANDBOX-NOT-CONFORMANT', prescription_id: expect.any(String), prescriber_hpii: DEMO_PRESCRIBER_DETAILS.hpii_number, organization_hpio: DEMO_HPIO });
-    expect((await api.read(data.scid)).json().data.prescription).toEqual(data);
+    // Addressed by erx's id wherever a SCID would go: the read, the list, the event.
+    const id = data.legal_metadata.prescription_id as string;
+    expect((await api.read(id)).json().data.prescription).toEqual(data);
+    expect((await api.read(id.toUpperCase())).json().data.prescription).toEqual(data);
+    expect((await api.list()).json().data.prescriptions).toContainEqual(data);
     expect(await tokenMessageCount()).toBe(messagesBefore);
-    // The partner hears of it as of any prescription.
-    expect((await outboxEvents(t, c.g.organizationId)).some((event) => event.event_type === 'prescription.created' && (event.envelope.data as { scid: string }).scid === data.scid)).toBe(true);
-    expect(await storedPrescription(t, data.scid)).toMatchObject({ prescription_type: 'PAPER', delivery_method: null, delivery_destination: null, practice_state: 'VIC', practice_phone: '0399999999' });
+    // The partner hears of it as of any prescription, its data.scid the id the read takes.
+    const created = (await outboxEvents(t, c.g.organizationId)).filter((event) => event.event_type === 'prescription.created' && (event.envelope.data as { scid: string }).scid === id);
+    expect(created).toHaveLength(1);
+    expect(await storedPrescription(t, id)).toMatchObject({ scid: null, prescription_type: 'PAPER', delivery_method: null, delivery_destination: null, practice_state: 'VIC', practice_phone: '0399999999' });
   });
 
   it('refuses a delivery with a paper prescription, and an electronic one without a delivery, beside the field', async () => {
@@ -56,7 +64,7 @@ describe('prescription_type PAPER through the test helper', () => {
   });
 
   it('stays paper: a reissue is refused (409, nothing changed), a cease is allowed', async () => {
-    const { scid } = await givenPrescription(t, c, { prescription_type: 'PAPER', delivery: undefined });
+    const { reference: scid } = await givenPrescription(t, c, { prescription_type: 'PAPER', delivery: undefined });
     const reissue = await api.change('reissue', scid, { delivery: { method: 'SMS', recipient_type: 'PATIENT' } });
     expect(reissue.statusCode).toBe(409);
     expect(reissue.json().error.detail).toMatch(/is a paper prescription: it has no token to send again/);
@@ -68,9 +76,9 @@ describe('prescription_type PAPER through the test helper', () => {
 });
 
 describe("a paper prescription's PDF, from the portal", () => {
-  it('reads back with every field the script content rules list, and its barcode decodes to the SCID', async () => {
+  it('reads back with every field the script content rules list; without a SCID (no PDS took it) it has no barcode', async () => {
     const authority = PBS_TEST_ITEMS.authority;
-    const { scid } = await givenPrescription(t, c, {
+    const { reference: scid } = await givenPrescription(t, c, {
       prescription_type: 'PAPER', delivery: undefined, pbs_code: authority.pbs_code, quantity: 28, pbsdva_authority_number: 'AB12345',
       brand_substitution_not_allowed: true, regulation_24: true, repeat_interval_days: 20, controlled_substance_reference: 'PERMIT-77',
     });
@@ -107,20 +115,21 @@ describe("a paper prescription's PDF, from the portal", () => {
       brand_substitution: 'Brand substitution not permitted',
       regulation_24: 'Regulation 24',
       signature: 'Anna Smith, signed:',
-      scid: `SCID: ${scid}`,
       conformance_id: 'Conformance ID: ERX-SANDBOX-NOT-CONFORMANT',
       unique_id: `Prescription ID: ${stored.id}`,
     };
     // One expectation per rule of the table: a rule added without its check fails here.
-    expect(Object.keys(expected).sort()).toEqual(SCRIPT_CONTENT_RULES.map((rule) => rule.item).sort());
+    // (The SCID is printed only on a script a PDS took: prescription-pdf.test.ts reads that one.)
+    expect(Object.keys(expected).sort()).toEqual(SCRIPT_CONTENT_RULES.map((rule) => rule.item).filter((item) => item !== 'scid').sort());
     expect(Object.entries(expected).filter(([, words]) => !read.text.includes(words))).toEqual([]);
-    expect(await decodeCode128(pdf)).toBe(scid);
+    expect(read.text).not.toContain('SCID');
+    await expect(decodeCode128(pdf)).rejects.toThrow();
     const printed = (await auditEntriesAfter(t, seq)).filter((entry) => entry.action === 'prescription.print');
     expect(printed).toMatchObject([{ outcome: 'success', prescription_scid: scid, patient_id: c.patientId }]);
   });
 
   it('is offered on the paper prescription\'s page (with its legal metadata), not the token QR code or a reissue', async () => {
-    const { scid, legal_metadata: legal } = await givenPrescription(t, c, { prescription_type: 'PAPER', delivery: undefined }) as unknown as { scid: string; legal_metadata: { prescription_id: string } };
+    const { reference: scid, legal_metadata: legal } = await givenPrescription(t, c, { prescription_type: 'PAPER', delivery: undefined });
     const page = await session.get(`/dashboard/patients/${c.patientId}/prescriptions/${scid}`);
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain(`href="${pdfPath(scid)}"`);
@@ -130,15 +139,20 @@ describe("a paper prescription's PDF, from the portal", () => {
     expect(page.body).not.toContain('class="qr-code"');
     expect(page.body).not.toContain('/reissue"');
     expect(page.body).toContain('/cease"');
+    // No SCID row, and the patient's list links it by its id, named for what it is.
+    expect(page.body).not.toContain('<dt id="scid-term">SCID</dt>');
+    const list = await session.get(`/dashboard/patients/${c.patientId}`);
+    expect(list.body).toContain(`<a href="/dashboard/patients/${c.patientId}/prescriptions/${scid}">Paper (no SCID)</a>`);
   });
 
   it('is refused for an electronic prescription (404), another organization\'s (404), a bad SCID, without a session, and for a role that reads no prescription', async () => {
     const electronic = await givenPrescription(t, c);
     expect((await session.get(pdfPath(electronic.scid))).statusCode).toBe(404);
     const theirs = await givenPrescription(t, other, { prescription_type: 'PAPER', delivery: undefined });
-    expect((await session.get(pdfPath(theirs.scid, 'dashboard', other.patientId))).statusCode).toBe(404);
-    expect((await session.get(pdfPath(theirs.scid))).statusCode).toBe(404);
-    const mine = await givenPrescription(t, c, { prescription_type: 'PAPER', delivery: undefined });
+    expect((await session.get(pdfPath(theirs.reference, 'dashboard', other.patientId))).statusCode).toBe(404);
+    expect((await session.get(pdfPath(theirs.reference))).statusCode).toBe(404);
+    const { reference } = await givenPrescription(t, c, { prescription_type: 'PAPER', delivery: undefined });
+    const mine = { scid: reference };
     expect((await session.get(pdfPath('NOT-A-SCID'))).statusCode).toBe(400);
     const anonymous = await t.app.inject({ method: 'GET', url: pdfPath(mine.scid) });
     expect([302, 303, 401]).toContain(anonymous.statusCode);

@@ -113,11 +113,16 @@ export function prescriptionsClient(t: TestApp, c: Clinic) {
 }
 export type PrescriptionsClient = ReturnType<typeof prescriptionsClient>;
 
+type GivenPrescription = { scid: string; reference: string; status: string; url: string; legal_metadata: { prescription_id: string }; [field: string]: unknown };
+
 /** Prescribes and returns the created prescription (201 or the test fails). */
 export async function givenPrescription(t: TestApp, c: Clinic, overrides: Record<string, unknown> = {}, o: { patientId?: string } = {}) {
   const response = await prescriptionsClient(t, c).prescribe(prescribeBody(overrides), o);
   if (response.statusCode !== 201) throw new Error(`prescribe failed: ${response.statusCode} ${response.body}`);
-  return response.json().data as { scid: string; status: string; url: string; [field: string]: unknown };
+  const data = response.json().data as GivenPrescription;
+  // How paths address it: the SCID, or erx's id where no PDS assigned one (a paper prescription, a Pending one).
+  data.reference = data.scid ?? data.legal_metadata.prescription_id;
+  return data;
 }
 
 /** The outbox's events of an organization, oldest first, as their envelopes. */
@@ -131,6 +136,7 @@ export async function outboxEvents(t: TestApp, organizationId: string) {
   return rows.map((row) => ({ ...row, envelope: JSON.parse(row.body) as Record<string, unknown> }));
 }
 
+/** The stored row, by its SCID or (a prescription without one) by erx's id. */
 export async function storedPrescription(t: TestApp, scid: string) {
-  return t.deps.database.selectFrom('prescriptions').selectAll().where('scid', '=', scid).executeTakeFirst();
+  return t.deps.database.selectFrom('prescriptions').selectAll().where(/^[0-9a-f-]{36}$/.test(scid) ? 'id' : 'scid', '=', scid).executeTakeFirst();
 }
