@@ -21,7 +21,7 @@ function row(overrides: Partial<PrescriptionRow> = {}): PrescriptionRow {
     phone_approval_authority_number: null, controlled_substance_reference: 'CNS-40021', annotations: null, prescriber_script_number: '7',
     flags: JSON.stringify({ brand_substitution_not_allowed: true, regulation_24: true }), custom_drug_id: null, custom_product_id: null,
     prescriber_title: 'Dr', prescriber_given_name: 'Anna', prescriber_family_name: 'Smith',
-    delivery_method: null, delivery_recipient_type: null, delivery_destination: null, delivery_pharmacy_id: null, delivery_pharmacy_name: null,
+    delivery_method: null, delivery_recipient_type: null, delivery_destination_encrypted: null, delivery_pharmacy_id: null, delivery_pharmacy_name: null,
     error_description: null, created_at: '2026-11-28T13:30:00.000Z', updated_at: '2026-11-28T13:30:00.000Z', updated_by_user_id: 'u',
     conformance_id: 'ADHA-CID-0042', prescriber_hpii: '8003619166667284', prescriber_number: '1234567', organization_hpio: '8003624166667003',
     organization_name: 'Harbour Medical', practice_street: '12 Smith St', practice_suburb: 'Fitzroy', practice_state: 'VIC', practice_postcode: '3065', practice_phone: '0399999999',

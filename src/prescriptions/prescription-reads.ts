@@ -82,7 +82,7 @@ export async function readPatientPrescriptionWithMessage(
 ): Promise<PrescriptionData & { tokenMessage: TokenMessageView | undefined }> {
   const { patient, row } = await requirePathPrescription(ctx, caller, ids);
   await ctx.audit.noteAccess({ action: 'prescription.read', organizationId: patient.organization_id, patientId: patient.id, scid: row.scid });
-  const tokenMessage = await latestTokenMessageOf(ctx.db, row.id);
+  const tokenMessage = await latestTokenMessageOf(ctx.db, ctx.secretKey, row.id);
   return { patient: summaryOfPatient(patient), prescription: viewOfPrescription(row, ctx), tokenMessage };
 }
 

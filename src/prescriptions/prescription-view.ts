@@ -41,7 +41,7 @@ export function dispensingOf(row: PrescriptionRow): NonNullable<Prescription['di
 }
 
 export function viewOfPrescription(row: PrescriptionRow, links: { publicUrl: string; secretKey: Buffer }): Prescription {
-  const delivery = viewOfDelivery(row);
+  const delivery = viewOfDelivery(row, links.secretKey);
   const prescription: Prescription = {
     prescription_type: row.prescription_type,
     // A paper prescription has no token, so no token page to link to.

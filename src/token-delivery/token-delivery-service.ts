@@ -8,6 +8,7 @@ import type { Clock } from '../platform/clock.ts';
 import type { Database } from '../platform/db/database-schema.ts';
 import type { UnitOfWork } from '../platform/db/unit-of-work.ts';
 import { NO_METRICS, type Metrics } from '../platform/metrics/metrics.ts';
+import { decryptSecret } from '../platform/secrets.ts';
 import type { Deps } from '../deps.ts';
 import type { TokenMessageOutbox } from './token-message-outbox.ts';
 import { maskDestination } from './token-message-text.ts';
@@ -24,9 +25,16 @@ export interface TokenDeliveryContext {
   unitOfWork: UnitOfWork;
   /** Token delivery's own (ERX_TOKEN_MESSAGE_TIMEOUT_MS, ERX_TOKEN_MESSAGE_POLL_MS). */
   settings: { timeoutMs: number; pollMs: number };
+  /** Opens the stored destinations. */
+  secretKey: Buffer;
+  /** The token page's URL of a prescription, derived when a message is sent (never stored): the prescriptions feature's, handed over by features.ts. */
+  tokenPageUrlOf: (prescriptionId: string) => string;
 }
 
-export function createTokenDeliveryContext(deps: Pick<Deps, 'database' | 'clock' | 'logger' | 'config' | 'metrics'>, features: { outbox: TokenMessageOutbox; unitOfWork: UnitOfWork }): TokenDeliveryContext {
+export function createTokenDeliveryContext(
+  deps: Pick<Deps, 'database' | 'clock' | 'logger' | 'config' | 'metrics' | 'secretKey'>,
+  features: { outbox: TokenMessageOutbox; unitOfWork: UnitOfWork; tokenPageUrlOf: (prescriptionId: string) => string },
+): TokenDeliveryContext {
   const { config } = deps;
   return {
     db: deps.database,
@@ -35,6 +43,8 @@ export function createTokenDeliveryContext(deps: Pick<Deps, 'database' | 'clock'
     config,
     outbox: features.outbox,
     unitOfWork: features.unitOfWork,
+    tokenPageUrlOf: features.tokenPageUrlOf,
+    secretKey: deps.secretKey,
     metrics: deps.metrics ?? NO_METRICS,
     settings: { timeoutMs: config.tokenMessageTimeoutMs, pollMs: config.tokenMessagePollMs },
   };
@@ -56,12 +66,17 @@ export interface TokenMessageView {
   completed_at: string | null;
 }
 
-function viewOf(row: TokenMessageRow): TokenMessageView {
+/** A stored destination in clear; '' once retention blanked it. */
+export function destinationOf(row: Pick<TokenMessageRow, 'destination_encrypted'>, secretKey: Buffer): string {
+  return row.destination_encrypted === '' ? '' : decryptSecret(row.destination_encrypted, secretKey);
+}
+
+function viewOf(row: TokenMessageRow, secretKey: Buffer): TokenMessageView {
   return {
     id: row.id,
     prescription_id: row.prescription_id,
     channel: row.channel,
-    destination: maskDestination(row.destination),
+    destination: maskDestination(destinationOf(row, secretKey)),
     status: row.status as TokenMessageStatus,
     attempts: Number(row.attempts_made),
     last_error: row.last_error,
@@ -82,11 +97,11 @@ export async function listTokenMessages(ctx: TokenDeliveryContext, filter: { sta
   const limit = filter.limit ?? 100;
   if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new TokenDeliveryError('--limit must be a whole number from 1 to 1000');
   const rows = await findTokenMessages(ctx.db, { status: filter.status, prescriptionId: filter.prescriptionId, limit });
-  return rows.map(viewOf);
+  return rows.map((row) => viewOf(row, ctx.secretKey));
 }
 
 /** The latest message of a prescription (what its portal page shows), if any. */
-export async function latestTokenMessageOf(db: Kysely<Database>, prescriptionId: string): Promise<TokenMessageView | undefined> {
+export async function latestTokenMessageOf(db: Kysely<Database>, secretKey: Buffer, prescriptionId: string): Promise<TokenMessageView | undefined> {
   const row = await findLatestTokenMessage(db, prescriptionId);
-  return row && viewOf(row);
+  return row && viewOf(row, secretKey);
 }

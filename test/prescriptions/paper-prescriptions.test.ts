@@ -40,7 +40,7 @@ describe('prescription_type PAPER through the test helper', () => {
     expect(await tokenMessageCount()).toBe(messagesBefore);
     // The partner hears of it as of any prescription.
     expect((await outboxEvents(t, c.g.organizationId)).some((event) => event.event_type === 'prescription.created' && (event.envelope.data as { scid: string }).scid === data.scid)).toBe(true);
-    expect(await storedPrescription(t, data.scid)).toMatchObject({ prescription_type: 'PAPER', delivery_method: null, delivery_destination: null, practice_state: 'VIC', practice_phone: '0399999999' });
+    expect(await storedPrescription(t, data.scid)).toMatchObject({ prescription_type: 'PAPER', delivery_method: null, delivery_destination_encrypted: null, practice_state: 'VIC', practice_phone: '0399999999' });
   });
 
   it('refuses a delivery with a paper prescription, and an electronic one without a delivery, beside the field', async () => {
