@@ -129,5 +129,5 @@ export async function findTokenPage(ctx: PrescriptionsContext, token: string): P
   // Anyone with the address may open it: the entry's actor is anonymous, with the client's address (the scope's); never the token.
   await ctx.audit.noteAccess({ action: 'prescription.token_page', organizationId: row.organization_id, patientId: row.patient_id, scid: row.scid });
   const { scid, status, item_name, item_strength, item_form, quantity } = row;
-  return { scid, status, item_name, item_strength, item_form, quantity, repeats: row.number_of_repeats_authorised, legal: legalMetadataOf(row) };
+  return { scid, status, item_name, item_strength, item_form, quantity, repeats: row.number_of_repeats_authorised, legal: legalMetadataOf(row, ctx.secretKey) };
 }

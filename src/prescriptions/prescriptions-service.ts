@@ -302,6 +302,6 @@ export async function writePrescription(
     throw error;
   }
   const at = ctx.clock.now().toISOString();
-  const writers = { prescriber, authorship: authorshipColumnsOf(ctx.conformanceId, prescriber, practice) };
+  const writers = { prescriber, authorship: authorshipColumnsOf(ctx.conformanceId, prescriber, practice, ctx.secretKey) };
   return { ok: true, value: await insertWithEvent(ctx, newPrescriptionRow(ctx, draft, writers, patient, at), patient, reservedOf(submitted), alongside) };
 }

@@ -1,20 +1,24 @@
-// Values stored in clear before migration 0070 made their columns ciphertext: the migration keeps
+// Values stored in clear before migrations 0070 and 0071 made their columns ciphertext: 0070 keeps
 // what a pending token message needs besides the link (its prescriber's name) and drops the body
 // that held the link; every process then seals what is still in clear when it starts
-// (sealClearValues, run by runtime.ts), once: a second run finds nothing.
+// (sealClearValues, run by runtime.ts), once: a second run finds nothing. An HPI-I gets its keyed
+// hash beside it, which its lookups use.
 import { afterEach, describe, expect, it } from 'vitest';
 import { sql, type Kysely } from 'kysely';
 import { openDatabase, type DatabaseHandle } from '../../src/platform/db/database.ts';
 import { migrateToLatest, MIGRATIONS } from '../../src/platform/db/migrator.ts';
 import { sealClearValues } from '../../src/platform/db/sealed-columns.ts';
-import { decryptSecret, encryptSecret } from '../../src/platform/secrets.ts';
+import { HPII_HASH_PURPOSE } from '../../src/platform/db/sealed-columns.ts';
+import { decryptSecret, encryptSecret, keyedHashOf } from '../../src/platform/secrets.ts';
 import { dropSchemas } from '../global-setup.ts';
 import { call, useTestApp } from '../given.ts';
 import { givenClinic, givenPrescription, prescriptionsPath } from '../prescriptions/prescriptions-given.ts';
 import { newTestSchemaName, TEST_DATABASE_URL } from '../test-app.ts';
 
 const KEY = Buffer.alloc(32, 7);
-const BEFORE_0070 = Object.fromEntries(Object.entries(MIGRATIONS).filter(([name]) => name !== '0070-sealed-contact-columns'));
+const SEALING = ['0070-sealed-contact-columns', '0071-sealed-hpii'];
+const BEFORE_0070 = Object.fromEntries(Object.entries(MIGRATIONS).filter(([name]) => !SEALING.includes(name)));
+const HPII = '8003619166667284';
 
 let opened: { handle: DatabaseHandle; schema: string | undefined } | undefined;
 afterEach(async () => {
@@ -57,7 +61,8 @@ describe('migration 0070 and the startup step', () => {
     const db = handle as unknown as Kysely<any>;
     await migrateToLatest(handle, BEFORE_0070);
     await withoutForeignKeys(handle, async (trx) => {
-      await insertFilled(trx, 'prescriptions', { id: 'rx-1', prescriber_title: 'Dr', prescriber_given_name: 'Anna', prescriber_family_name: 'Smith', delivery_destination: '0412345678' });
+      await insertFilled(trx, 'prescriptions', { id: 'rx-1', prescriber_title: 'Dr', prescriber_given_name: 'Anna', prescriber_family_name: 'Smith', delivery_destination: '0412345678', prescriber_hpii: HPII });
+      await insertFilled(trx, 'provider_records', { user_id: 'u-1', hpii_number: HPII, status: 'active' });
       await insertFilled(trx, 'patients', { id: 'pt-1', concession_pension_number: 'CP-1', entitlement_number: null });
       await insertFilled(trx, 'token_messages', {
         id: 'tm-1',
@@ -67,12 +72,17 @@ describe('migration 0070 and the startup step', () => {
         status: 'pending',
       });
     });
-    expect((await migrateToLatest(handle)).applied).toEqual(['0070-sealed-contact-columns']);
+    expect((await migrateToLatest(handle)).applied).toEqual(SEALING);
     const message = await db.selectFrom('token_messages').selectAll().where('id', '=', 'tm-1').executeTakeFirstOrThrow();
     expect(message).toMatchObject({ prescriber_name: 'Dr Anna Smith', destination_encrypted: '0412345678' });
     expect(JSON.stringify(message)).not.toContain('/tokens/');
 
-    expect(await sealClearValues(handle, KEY)).toBe(3);
+    expect(await sealClearValues(handle, KEY)).toBe(5);
+    const provider = await db.selectFrom('provider_records').select(['hpii_number_encrypted', 'hpii_number_hash']).executeTakeFirstOrThrow();
+    expect(decryptSecret(provider.hpii_number_encrypted, KEY)).toBe(HPII);
+    expect(provider.hpii_number_hash).toBe(keyedHashOf(HPII_HASH_PURPOSE, HPII, KEY));
+    const { prescriber_hpii_encrypted: copied } = await db.selectFrom('prescriptions').select('prescriber_hpii_encrypted').executeTakeFirstOrThrow();
+    expect(decryptSecret(copied, KEY)).toBe(HPII);
     const sealed = await db.selectFrom('token_messages').select('destination_encrypted as value').executeTakeFirstOrThrow();
     const prescription = await db.selectFrom('prescriptions').select('delivery_destination_encrypted as value').executeTakeFirstOrThrow();
     const patient = await db.selectFrom('patients').select(['concession_pension_number_encrypted as value', 'entitlement_number_encrypted as none']).executeTakeFirstOrThrow();

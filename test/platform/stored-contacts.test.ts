@@ -1,9 +1,10 @@
-// What the database holds of where a token goes and of what a draft or a patient's record says
-// (issue 38 item 1): no token link, no phone or e-mail a token went to, no draft body, no
-// concession or entitlement number in clear. Each test reads the raw rows and looks for the
+// What the database holds of where a token goes and of what a draft, a patient's record or a
+// prescriber's says (issue 38 item 1): no token link, no phone or e-mail a token went to, no
+// draft body, no concession or entitlement number, no HPI-I in clear. Each test reads the raw rows and looks for the
 // value in clear, then shows the feature still working from what is stored.
 import { describe, expect, it } from 'vitest';
 import { HI_DEMO_PATIENTS } from '../../src/hi-service/hi-demo-fixtures.ts';
+import { DEMO_PRESCRIBER_DETAILS } from '../../src/onboarding/sandbox-seed.ts';
 import { listTokenMessages } from '../../src/token-delivery/index.ts';
 import { call, useTestApp } from '../given.ts';
 import { patientBody } from '../patients/patients-given.ts';
@@ -14,7 +15,7 @@ import type { TestApp } from '../test-app.ts';
 const { t, c } = useTestApp({}, async (app) => ({ c: await givenClinic(app) }));
 
 /** Every value of every row of `table`, as one text to search. */
-async function rawText(table: 'token_messages' | 'prescriptions' | 'prescription_drafts' | 'patients'): Promise<string> {
+async function rawText(table: 'token_messages' | 'prescriptions' | 'prescription_drafts' | 'patients' | 'provider_records'): Promise<string> {
   return JSON.stringify(await t.deps.database.selectFrom(table).selectAll().execute());
 }
 
@@ -77,5 +78,19 @@ describe("a patient's concession and entitlement numbers", () => {
     expect(read.statusCode).toBe(200);
     expect(JSON.stringify(read.json())).toContain('CP-4455667');
     expect(JSON.stringify(read.json())).toContain('EN-9988776');
+  });
+});
+
+describe("a prescriber's HPI-I", () => {
+  it('is in clear in neither the provider record nor the prescription, and the user and the prescription still show it', async () => {
+    const hpii = DEMO_PRESCRIBER_DETAILS.hpii_number;
+    const prescription = await givenPrescription(t, c);
+    expect(await rawText('provider_records')).not.toContain(hpii);
+    expect(await rawText('prescriptions')).not.toContain(hpii);
+    const user = await call(t, 'GET', `/v1/organizations/${c.g.organizationId}/users/${c.g.userId}`, c.headers);
+    expect(user.statusCode).toBe(200);
+    expect(JSON.stringify(user.json())).toContain(hpii);
+    const read = await call(t, 'GET', `${prescriptionsPath(c)}/${prescription.scid}`, c.headers);
+    expect(read.json().data.prescription.legal_metadata.prescriber_hpii).toBe(hpii);
   });
 });

@@ -164,7 +164,10 @@ const providerRecordsColumns = {
   user_id: text(),
   organization_id: text(),
   status: oneOf(PROVIDER_RECORD_STATUSES),
-  hpii_number: text(),
+  /** AES-256-GCM ciphertext (migration 0071), as the IHI is. */
+  hpii_number_encrypted: text(),
+  /** Its keyed hash (HMAC-SHA-256 under the secret key): what lookups and the one-active-holder index use. Null only until the startup step sealed a value kept in clear. */
+  hpii_number_hash: text().orNull(),
   given_name: text(),
   family_name: text(),
   date_of_birth: time(),

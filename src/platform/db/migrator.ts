@@ -19,6 +19,7 @@ import * as retention from '../../../migrations/0014-retention.ts';
 import * as webhookEventTraceContext from '../../../migrations/0015-webhook-event-trace-context.ts';
 import * as rtpmChecks from '../../../migrations/0065-rtpm-checks.ts';
 import * as sealedContactColumns from '../../../migrations/0070-sealed-contact-columns.ts';
+import * as sealedHpii from '../../../migrations/0071-sealed-hpii.ts';
 import * as pbsSchedule from '../../../migrations/0016-pbs-schedule.ts';
 import * as prescriptionFields from '../../../migrations/0017-prescription-fields.ts';
 import * as prescriptionDrafts from '../../../migrations/0018-prescription-drafts.ts';
@@ -70,6 +71,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0053-prescriber-mfa': prescriberMfa,
   '0065-rtpm-checks': rtpmChecks,
   '0070-sealed-contact-columns': sealedContactColumns,
+  '0071-sealed-hpii': sealedHpii,
 };
 
 export interface MigrationReport {

@@ -59,7 +59,8 @@ export const prescriptionsColumns = {
    * Null on prescriptions written before.
    */
   conformance_id: text().orNull(),
-  prescriber_hpii: text().orNull(),
+  /** AES-256-GCM ciphertext (migration 0071), as the provider record's. */
+  prescriber_hpii_encrypted: text().orNull(),
   prescriber_number: text().orNull(),
   organization_hpio: text().orNull(),
   organization_name: text().orNull(),

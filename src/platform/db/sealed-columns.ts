@@ -4,13 +4,20 @@
 // (runtime.ts), before it serves or sends anything. A sealed value starts `v1.`; the scan looks
 // for anything else, so once everything is sealed it finds nothing and writes nothing.
 import { sql, type Kysely } from 'kysely';
-import { encryptSecret } from '../secrets.ts';
+import { encryptSecret, keyedHashOf } from '../secrets.ts';
 import type { Database } from './database-schema.ts';
 
 export interface SealedColumn {
   table: keyof Database;
   column: string;
+  /** The row's key column (default `id`). */
+  id?: string;
+  /** A column holding the value's keyed hash (keyedHashOf with `purpose`), written with it. */
+  hash?: { column: string; purpose: string };
 }
+
+/** keyedHashOf's purpose for an HPI-I (provider_records.hpii_number_hash). */
+export const HPII_HASH_PURPOSE = 'erx hpii';
 
 export const SEALED_COLUMNS: readonly SealedColumn[] = [
   { table: 'token_messages', column: 'destination_encrypted' },
@@ -18,6 +25,8 @@ export const SEALED_COLUMNS: readonly SealedColumn[] = [
   { table: 'prescription_drafts', column: 'body_encrypted' },
   { table: 'patients', column: 'concession_pension_number_encrypted' },
   { table: 'patients', column: 'entitlement_number_encrypted' },
+  { table: 'provider_records', column: 'hpii_number_encrypted', id: 'user_id', hash: { column: 'hpii_number_hash', purpose: HPII_HASH_PURPOSE } },
+  { table: 'prescriptions', column: 'prescriber_hpii_encrypted' },
 ];
 
 /** Rows sealed per transaction: a large backlog is converted in short steps. */
@@ -27,11 +36,11 @@ const BATCH = 500;
 export async function sealClearValues(database: Kysely<Database>, secretKey: Buffer, columns: readonly SealedColumn[] = SEALED_COLUMNS): Promise<number> {
   const db = database as unknown as Kysely<any>;
   let sealed = 0;
-  for (const { table, column } of columns) {
+  for (const { table, column, id = 'id', hash } of columns) {
     for (;;) {
       const rows: { id: string; value: string }[] = await db
         .selectFrom(table)
-        .select(['id', sql.ref<string>(column).as('value')])
+        .select([sql.ref<string>(id).as('id'), sql.ref<string>(column).as('value')])
         .where(sql.ref(column), 'is not', null)
         .where(sql.ref(column), '!=', '')
         .where(sql`substr(${sql.ref(column)}, 1, 3)`, '!=', 'v1.')
@@ -41,7 +50,8 @@ export async function sealClearValues(database: Kysely<Database>, secretKey: Buf
       await db.transaction().execute(async (trx) => {
         // Only if still the clear value read: a row changed meanwhile is sealed by its writer.
         for (const row of rows) {
-          await trx.updateTable(table).set({ [column]: encryptSecret(row.value, secretKey) }).where('id', '=', row.id).where(sql.ref(column), '=', row.value).execute();
+          const sealed = { [column]: encryptSecret(row.value, secretKey), ...(hash ? { [hash.column]: keyedHashOf(hash.purpose, row.value, secretKey) } : {}) };
+          await trx.updateTable(table).set(sealed).where(sql.ref(id), '=', row.id).where(sql.ref(column), '=', row.value).execute();
         }
       });
       sealed += rows.length;
