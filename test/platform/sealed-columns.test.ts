@@ -14,6 +14,9 @@ import { dropSchemas } from '../global-setup.ts';
 import { call, useTestApp } from '../given.ts';
 import { givenClinic, givenPrescription, prescriptionsPath } from '../prescriptions/prescriptions-given.ts';
 import { newTestSchemaName, TEST_DATABASE_URL } from '../test-app.ts';
+import { loadConfig } from '../../src/config.ts';
+import { assembleDeps, closeDeps } from '../../src/runtime.ts';
+import { createCliEnvironment } from '../cli/cli-helpers.ts';
 
 const KEY = Buffer.alloc(32, 7);
 const SEALING = ['0070-sealed-contact-columns', '0071-sealed-hpii'];
@@ -108,5 +111,32 @@ describe('a value sealed by the startup step', () => {
     const read = await call(t, 'GET', `${prescriptionsPath(c)}/${prescription.scid}`, c.headers);
     expect(read.json().data.prescription.delivery.destination).toBe(clear);
     expect(encryptSecret(clear, t.deps.secretKey)).not.toBe(clear);
+  });
+});
+
+describe('a process that starts', () => {
+  it('seals what is still in clear before anything reads it', async () => {
+    const cli = createCliEnvironment();
+    try {
+      const config = loadConfig(cli.env);
+      const first = await assembleDeps(config);
+      const at = new Date().toISOString();
+      // A message an older erx wrote: its destination in clear.
+      await first.database
+        .insertInto('token_messages')
+        .values({ id: 'tm-old', prescription_id: 'rx-old', organization_id: 'org-old', channel: 'SMS', destination_encrypted: '0412345678', prescriber_name: 'Dr A', status: 'sent', next_attempt_at: at, created_at: at, completed_at: at })
+        .execute();
+      await closeDeps(first);
+      const next = await assembleDeps(config);
+      try {
+        const { destination_encrypted: stored } = await next.database.selectFrom('token_messages').select('destination_encrypted').where('id', '=', 'tm-old').executeTakeFirstOrThrow();
+        expect(stored).toMatch(/^v1\./);
+        expect(decryptSecret(stored, next.secretKey)).toBe('0412345678');
+      } finally {
+        await closeDeps(next);
+      }
+    } finally {
+      await cli.cleanup();
+    }
   });
 });
