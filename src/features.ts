@@ -61,9 +61,8 @@ export function buildFeatures(deps: Deps): Features {
   // PDS submissions: a job written with the Pending prescription, attempted after its commit.
   const pdsOutbox = createPdsSubmissionOutbox(deps);
   const unitOfWork = createUnitOfWork(deps.database, [outbox, tokenOutbox, pdsOutbox, audit], deps.logger);
-  // A token message holds no link: the runner derives the token page's URL when it sends (prescriptions own the key's derivation).
-  const links = { publicUrl: deps.config.publicUrl, secretKey: deps.secretKey };
-  const tokenDelivery = createTokenDeliveryContext(deps, { outbox: tokenOutbox, unitOfWork, tokenPageUrlOf: (prescriptionId) => tokenPageUrlOf(links, prescriptionId) });
+  // A token message holds no link: the runner derives the token page's URL when it sends (prescriptions own the key's derivation; built below, asked only once running).
+  const tokenDelivery = createTokenDeliveryContext(deps, { outbox: tokenOutbox, unitOfWork, tokenPageUrlOf: (prescriptionId) => tokenPageUrlOf(prescriptions, prescriptionId) });
   const securityAlerts = createSecurityAlerts({ database: deps.database, clock: deps.clock, retentionDays: deps.config.retentionSecurityAlertDays });
   const auth = createAuthContext(deps, { audit, unitOfWork, securityAlerts });
   // The webhook event catalogue lists the events the prescription lifecycle writes (its table names them).

@@ -6,8 +6,10 @@ import type { Work } from '../platform/db/unit-of-work.ts';
 import { decryptSecret } from '../platform/secrets.ts';
 import { prescriberNameOf, tokenMessages } from '../token-delivery/index.ts';
 import { tokenPageUrl } from './prescription-view.ts';
-import type { PrescriptionRow } from './prescriptions-store.ts';
-import { tokenPageKeyOf } from './token-page-keys.ts';
+import type { Kysely } from 'kysely';
+import type { Database } from '../platform/db/database-schema.ts';
+import { findTokenPageKeySource, type PrescriptionRow } from './prescriptions-store.ts';
+import { tokenPageKeyOf, tokenPageKeyOfRow } from './token-page-keys.ts';
 
 type MessageColumns = Pick<
   PrescriptionRow,
@@ -25,7 +27,12 @@ export function recordTokenMessage(ctx: { secretKey: Buffer }, work: Work, row: 
   });
 }
 
-/** The token page's URL as a message carries it, derived from the prescription's id and the secret key. */
-export function tokenPageUrlOf(links: { publicUrl: string; secretKey: Buffer }, prescriptionId: string): string {
-  return tokenPageUrl(links.publicUrl, tokenPageKeyOf(prescriptionId, links.secretKey));
+/**
+ * The token page's URL as a message carries it: its key derived from the prescription's id and
+ * the secret key, or, for a prescription made before keys were hashed, the key it kept in clear
+ * (the only one its page opens by).
+ */
+export async function tokenPageUrlOf(ctx: { db: Kysely<Database>; publicUrl: string; secretKey: Buffer }, prescriptionId: string): Promise<string> {
+  const stored = await findTokenPageKeySource(ctx.db, prescriptionId);
+  return tokenPageUrl(ctx.publicUrl, stored ? tokenPageKeyOfRow(stored, ctx.secretKey) : tokenPageKeyOf(prescriptionId, ctx.secretKey));
 }

@@ -28,12 +28,12 @@ export interface TokenDeliveryContext {
   /** Opens the stored destinations. */
   secretKey: Buffer;
   /** The token page's URL of a prescription, derived when a message is sent (never stored): the prescriptions feature's, handed over by features.ts. */
-  tokenPageUrlOf: (prescriptionId: string) => string;
+  tokenPageUrlOf: (prescriptionId: string) => Promise<string>;
 }
 
 export function createTokenDeliveryContext(
   deps: Pick<Deps, 'database' | 'clock' | 'logger' | 'config' | 'metrics' | 'secretKey'>,
-  features: { outbox: TokenMessageOutbox; unitOfWork: UnitOfWork; tokenPageUrlOf: (prescriptionId: string) => string },
+  features: { outbox: TokenMessageOutbox; unitOfWork: UnitOfWork; tokenPageUrlOf: (prescriptionId: string) => Promise<string> },
 ): TokenDeliveryContext {
   const { config } = deps;
   return {

@@ -37,7 +37,7 @@ export async function sendDueTokenMessages(ctx: TokenDeliveryContext, senders: T
 
 async function sendOne(ctx: TokenDeliveryContext, senders: TokenMessageSenders, row: TokenMessageRow, run: TokenMessageRun): Promise<void> {
   const attempt = Number(row.attempts_made) + 1;
-  const body = composeTokenMessage({ prescriberName: row.prescriber_name, tokenUrl: ctx.tokenPageUrlOf(row.prescription_id) });
+  const body = composeTokenMessage({ prescriberName: row.prescriber_name, tokenUrl: await ctx.tokenPageUrlOf(row.prescription_id) });
   const result = await senders.send({ channel: row.channel, destination: destinationOf(row, ctx.secretKey), body });
   ctx.metrics.recordTokenMessageSend(row.channel, result.outcome);
   const step = nextStepOf(TOKEN_MESSAGE_RULES, attempt, result.outcome);
