@@ -14,7 +14,7 @@ import type { KeptForEver, RetentionStep } from './platform/db/retention-step.ts
 import { createUnitOfWork } from './platform/db/unit-of-work.ts';
 import type { BackgroundLoop } from './platform/delivery/index.ts';
 import { createPortalContext, createPortalFormsRetentionStep, type PortalContext } from './portal/index.ts';
-import { createPdsSubmissionOutbox, createPrescriptionsContext, PRESCRIPTION_EVENTS, startPdsSubmissionRunner, type PrescriptionsContext } from './prescriptions/index.ts';
+import { createPdsSubmissionOutbox, createPrescriptionsContext, PRESCRIPTION_EVENTS, startPdsSubmissionRunner, tokenPageUrlOf, type PrescriptionsContext } from './prescriptions/index.ts';
 import { createConfiguredPds } from './pds/index.ts';
 import { newId } from './platform/ids.ts';
 import { createRtpmContext, createRtpmRetentionStep, type RtpmContext } from './rtpm/index.ts';
@@ -61,7 +61,8 @@ export function buildFeatures(deps: Deps): Features {
   // PDS submissions: a job written with the Pending prescription, attempted after its commit.
   const pdsOutbox = createPdsSubmissionOutbox(deps);
   const unitOfWork = createUnitOfWork(deps.database, [outbox, tokenOutbox, pdsOutbox, audit], deps.logger);
-  const tokenDelivery = createTokenDeliveryContext(deps, { outbox: tokenOutbox, unitOfWork, audit });
+  // A token message holds no link: the runner derives the token page's URL when it sends (prescriptions own the key's derivation; built below, asked only once running).
+  const tokenDelivery = createTokenDeliveryContext(deps, { outbox: tokenOutbox, unitOfWork, audit, tokenPageUrlOf: (prescriptionId) => tokenPageUrlOf(prescriptions, prescriptionId) });
   const securityAlerts = createSecurityAlerts({ database: deps.database, clock: deps.clock, retentionDays: deps.config.retentionSecurityAlertDays });
   const auth = createAuthContext(deps, { audit, unitOfWork, securityAlerts });
   // The webhook event catalogue lists the events the prescription lifecycle writes (its table names them).

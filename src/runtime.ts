@@ -11,6 +11,7 @@ import { createConfiguredHiService, type SoapAdapter } from './hi-runtime.ts';
 import { systemClock, type Clock } from './platform/clock.ts';
 import { openDatabase, sqliteFileIn, type DatabaseHandle } from './platform/db/database.ts';
 import { migrateToLatest } from './platform/db/migrator.ts';
+import { sealClearValues } from './platform/db/sealed-columns.ts';
 import { createMemoryRateLimiter, createRedisRateLimiter, unlimitedRateLimiter, type RateLimiter } from './platform/http/rate-limiter.ts';
 import { createLogger } from './platform/logger.ts';
 import { NO_METRICS, type Metrics } from './platform/metrics/metrics.ts';
@@ -92,6 +93,10 @@ export async function assembleDeps(config: Config, options: AssembleOptions = {}
   // Measured as a decorator of the port: neither the adapter nor its callers know of metrics.
   const untracedHiService = measureHiService(createHiService(config, { serving: options.serving || options.askHiService, logger, metrics }), metrics);
   const database = await openConfiguredDatabase(config);
+  const secretKey = loadSecretKey(config);
+  // Values kept in clear before their column was encrypted (migration 0070) are sealed before anything reads them.
+  const sealed = await sealClearValues(database, secretKey);
+  if (sealed > 0) logger.info({ sealed }, 'stored values sealed under the secret key');
   const tracing = options.traced ? await startTracing(config.tracing) : TRACING_OFF;
   let warned = false;
   const rateLimiter = options.serving
@@ -104,7 +109,7 @@ export async function assembleDeps(config: Config, options: AssembleOptions = {}
     config,
     database,
     keys: await loadSigningKeys(config),
-    secretKey: loadSecretKey(config),
+    secretKey,
     clock: systemClock,
     rateLimiter,
     logger,

@@ -1,5 +1,6 @@
 // One in-memory shape of a patient (PatientRecord) between the request bodies and the table:
-// national identifiers are plain here and sealed with AES-256-GCM in the row.
+// national identifiers (IHI, Medicare, DVA, concession and entitlement numbers) are plain here
+// and sealed with AES-256-GCM in the row.
 import type { HiDemographics, HiSex, IhiFound, IhiRecordStatus, IhiSearchIdentifiers, IhiStatus } from '../hi-service/index.ts';
 import { normaliseAustralianMobile } from '../identifiers/index.ts';
 import type { PatientsTable } from '../platform/db/database-schema.ts';
@@ -123,14 +124,26 @@ export type PatientColumns = Omit<
 >;
 
 export function columnsOf(record: PatientRecord, secretKey: Buffer): PatientColumns {
-  const { ihi_number, medicare_card_number, dva_file_number, ctg_eligible, is_inpatient, australian_street_address, international_address, ...plain } =
-    record;
+  const {
+    ihi_number,
+    medicare_card_number,
+    dva_file_number,
+    concession_pension_number,
+    entitlement_number,
+    ctg_eligible,
+    is_inpatient,
+    australian_street_address,
+    international_address,
+    ...plain
+  } = record;
   return {
     ...plain,
     phone: plain.phone === null ? null : (normaliseAustralianMobile(plain.phone) ?? plain.phone),
     ihi_number_encrypted: seal(ihi_number, secretKey),
     medicare_card_number_encrypted: seal(medicare_card_number, secretKey),
     dva_file_number_encrypted: seal(dva_file_number, secretKey),
+    concession_pension_number_encrypted: seal(concession_pension_number, secretKey),
+    entitlement_number_encrypted: seal(entitlement_number, secretKey),
     ctg_eligible: flag(ctg_eligible),
     is_inpatient: flag(is_inpatient),
     australian_street_address: json(australian_street_address),
@@ -154,8 +167,8 @@ export function recordOfRow(row: PatientRow, secretKey: Buffer): PatientRecord {
     medicare_valid_to: row.medicare_valid_to,
     dva_file_number: unseal(row.dva_file_number_encrypted, secretKey),
     dva_card_color: row.dva_card_color,
-    concession_pension_number: row.concession_pension_number,
-    entitlement_number: row.entitlement_number,
+    concession_pension_number: unseal(row.concession_pension_number_encrypted, secretKey),
+    entitlement_number: unseal(row.entitlement_number_encrypted, secretKey),
     racf_id: row.racf_id,
     ctg_eligible: row.ctg_eligible === null ? null : row.ctg_eligible === 1,
     indigenous_type: row.indigenous_type,

@@ -1,6 +1,6 @@
 // Credentials: random secrets shown once and stored as hashes; webhook secrets, which must
 // be recoverable to sign deliveries, stored encrypted (AES-256-GCM) under the secret key.
-import { createCipheriv, createDecipheriv, createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /** 32 random bytes, base64url: far beyond guessing, so a fast hash is enough to store it. */
 export function generateSecret(prefix = ''): string {
@@ -37,6 +37,15 @@ export function createSecretChecker(limit = 1_000): SecretChecker {
     hashes.set(secret, storedHash);
     return true;
   };
+}
+
+/**
+ * A value a query must find by equality while it is stored encrypted (an HPI-I): its HMAC-SHA-256
+ * under the secret key, hex. A plain hash of a 16-digit identifier is guessed in minutes; without
+ * the key the database cannot test guesses. `purpose` keeps the hashes of two kinds apart.
+ */
+export function keyedHashOf(purpose: string, value: string, key: Buffer): string {
+  return createHmac('sha256', key).update(`${purpose}\0${value}`, 'utf8').digest('hex');
 }
 
 const GCM_IV_BYTES = 12;

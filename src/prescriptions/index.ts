@@ -18,6 +18,7 @@ export { prescriptionTestHelpersRoutes } from './prescription-test-helpers-route
 export { prescriptionsRoutes } from './prescriptions-routes.ts';
 export type { Delivery, LegalMetadata, PrescribeBody, Prescription } from './prescriptions-schemas.ts';
 export { tokenPageRoutes } from './token-page-routes.ts';
+export { tokenPageUrlOf } from './prescription-token-message.ts';
 export { describeMedicine, renderScidQrCode } from './token-page-view.ts';
 export { createPdsSubmissionOutbox } from './pds-submission-outbox.ts';
 export { startPdsSubmissionRunner } from './pds-submission-runner.ts';

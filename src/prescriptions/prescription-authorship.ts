@@ -4,6 +4,7 @@
 // organization whose practice address or phone is not recorded cannot have prescriptions
 // written: every entry point (portal, test helper, draft approval) comes through the create
 // path, which refuses with the message the portal's patient page shows beforehand.
+import { encryptSecret } from '../platform/secrets.ts';
 import { describeMissingPractice, missingPracticeParts, type OrganizationPractice } from '../onboarding/index.ts';
 import { ApiError } from '../platform/http/api-error.ts';
 import type { PrescriberProfile } from '../users/index.ts';
@@ -31,15 +32,16 @@ export async function requireCompletePractice(ctx: { practices: PracticeLookup }
 
 export type AuthorshipColumns = Pick<
   PrescriptionRow,
-  | 'conformance_id' | 'prescriber_hpii' | 'prescriber_number' | 'organization_hpio' | 'organization_name'
+  | 'conformance_id' | 'prescriber_hpii_encrypted' | 'prescriber_number' | 'organization_hpio' | 'organization_name'
   | 'practice_street' | 'practice_suburb' | 'practice_state' | 'practice_postcode' | 'practice_phone'
 >;
 
 /** The columns a new prescription copies in from its writers, as they are now. */
-export function authorshipColumnsOf(conformanceId: string, prescriber: PrescriberProfile, practice: OrganizationPractice): AuthorshipColumns {
+export function authorshipColumnsOf(conformanceId: string, prescriber: PrescriberProfile, practice: OrganizationPractice, secretKey: Buffer): AuthorshipColumns {
   return {
     conformance_id: conformanceId,
-    prescriber_hpii: prescriber.hpii_number,
+    // Sealed as the provider record's is.
+    prescriber_hpii_encrypted: prescriber.hpii_number === null ? null : encryptSecret(prescriber.hpii_number, secretKey),
     prescriber_number: prescriber.prescriber_number,
     organization_hpio: practice.hpio,
     organization_name: practice.name,

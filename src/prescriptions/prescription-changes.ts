@@ -8,7 +8,7 @@ import type { PatientRow } from '../patients/index.ts';
 import type { Database } from '../platform/db/database-schema.ts';
 import { ApiError, type ValidationIssue } from '../platform/http/api-error.ts';
 import { bodyFields, readBody, valueOrRefuse, type BodyRead, type SubmittedBody } from '../platform/http/body-validation.ts';
-import { deliveryInputOf, resolveDelivery, type DeliveryColumns } from './prescription-delivery.ts';
+import { deliveryInputOf, resolveDelivery, sealedDeliveryOf, type DeliveryColumns } from './prescription-delivery.ts';
 import { noteRefusedAction, recordPrescriptionAction } from './prescription-events.ts';
 import { planTransition, TRANSITIONS, type PrescriptionChange, type PrescriptionStatus } from './prescription-lifecycle.ts';
 import { requirePrescription } from './prescription-reads.ts';
@@ -149,7 +149,7 @@ async function readAndChange(
     const transition = planTransition(action, found.status as PrescriptionStatus, scid);
     await confirmWithPds(ctx, found, action);
     const at = ctx.clock.now().toISOString();
-    const columns = { status: transition.to, updated_at: at, updated_by_user_id: prescriber.user_id, ...delivery.columns };
+    const columns = { status: transition.to, updated_at: at, updated_by_user_id: prescriber.user_id, ...(delivery.columns && sealedDeliveryOf(delivery.columns, ctx.secretKey)) };
     await applyChange(ctx, { found, patient, action, actorId: prescriber.user_id, columns }, reservedOf(body));
     return { ok: true, value: viewOfPrescription({ ...found, ...columns }, ctx) };
   } catch (error) {

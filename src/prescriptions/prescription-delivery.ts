@@ -1,18 +1,29 @@
 // Where a prescription's token goes: by SMS to the patient's mobile, by e-mail to the
 // patient's address, or to a pharmacy of the sandbox directory by either. The destination is
 // read from the patient's record (or the directory) when the prescription is created or
-// reissued, and stored as the current delivery. The token is sent there after the change
+// reissued, and stored as the current delivery, its destination sealed under the secret key
+// (AES-256-GCM; judged in clear, sealed when written: sealedDeliveryOf). The token is sent there after the change
 // commits (prescription-token-message.ts, then src/token-delivery/); without SMS or SMTP
 // settings the message is kept, not sent, and the token page the url points to stands in.
 import type { ValidationIssue } from '../platform/http/api-error.ts';
+import { decryptSecret, encryptSecret } from '../platform/secrets.ts';
 import { findSandboxPharmacy } from './pharmacy-directory.ts';
 import type { PrescriptionRow } from './prescriptions-store.ts';
 import { DELIVERY_METHODS, RECIPIENT_TYPES, type Delivery, type DeliveryInput } from './prescriptions-schemas.ts';
 
-export type DeliveryColumns = Pick<
+/** The delivery columns as stored: the destination sealed. */
+export type StoredDeliveryColumns = Pick<
   PrescriptionRow,
-  'delivery_method' | 'delivery_recipient_type' | 'delivery_destination' | 'delivery_pharmacy_id' | 'delivery_pharmacy_name'
+  'delivery_method' | 'delivery_recipient_type' | 'delivery_destination_encrypted' | 'delivery_pharmacy_id' | 'delivery_pharmacy_name'
 >;
+
+/** A delivery as judged, its destination in clear: sealed by sealedDeliveryOf when written. */
+export type DeliveryColumns = Omit<StoredDeliveryColumns, 'delivery_destination_encrypted'> & { delivery_destination: string | null };
+
+export function sealedDeliveryOf(columns: DeliveryColumns, secretKey: Buffer): StoredDeliveryColumns {
+  const { delivery_destination: destination, ...rest } = columns;
+  return { ...rest, delivery_destination_encrypted: destination === null ? null : encryptSecret(destination, secretKey) };
+}
 
 /** The patient's contact details, as stored. */
 export interface PatientContact {
@@ -73,15 +84,16 @@ export function resolveDelivery(input: unknown, patient: PatientContact): { colu
 export const NO_DELIVERY: DeliveryColumns = { delivery_method: null, delivery_recipient_type: null, delivery_destination: null, delivery_pharmacy_id: null, delivery_pharmacy_name: null };
 
 /** The way the current delivery went, to send the token the same way again (an electronic prescription's). */
-export function deliveryInputOf(row: DeliveryColumns): DeliveryInput {
+export function deliveryInputOf(row: Omit<StoredDeliveryColumns, 'delivery_destination_encrypted'>): DeliveryInput {
   const input = { method: row.delivery_method, recipient_type: row.delivery_recipient_type } as DeliveryInput;
   return row.delivery_pharmacy_id === null ? input : { ...input, pharmacy_id: row.delivery_pharmacy_id };
 }
 
 /** The current delivery; undefined for a paper prescription, which has none. */
-export function viewOfDelivery(row: DeliveryColumns): Delivery | undefined {
-  if (row.delivery_method === null || row.delivery_recipient_type === null || row.delivery_destination === null) return undefined;
-  const delivery = { method: row.delivery_method, recipient_type: row.delivery_recipient_type, destination: row.delivery_destination };
+export function viewOfDelivery(row: StoredDeliveryColumns, secretKey: Buffer): Delivery | undefined {
+  if (row.delivery_method === null || row.delivery_recipient_type === null || row.delivery_destination_encrypted === null) return undefined;
+  const destination = decryptSecret(row.delivery_destination_encrypted, secretKey);
+  const delivery = { method: row.delivery_method, recipient_type: row.delivery_recipient_type, destination };
   if (row.delivery_pharmacy_id === null) return delivery;
   return { ...delivery, pharmacy: { pharmacy_id: row.delivery_pharmacy_id, name: row.delivery_pharmacy_name ?? '' } };
 }

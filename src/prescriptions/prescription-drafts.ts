@@ -16,6 +16,7 @@ import type { Database } from '../platform/db/database-schema.ts';
 import { ApiError, notFound } from '../platform/http/api-error.ts';
 import { bodyFields, type BodyRead, type FieldError, type SubmittedBody } from '../platform/http/body-validation.ts';
 import { newId } from '../platform/ids.ts';
+import { decryptSecret, encryptSecret } from '../platform/secrets.ts';
 import { listReadyPrescribers, readPrescriberProfile, type CallerOrganization } from '../users/index.ts';
 import type { ReservedValues } from './prescription-events.ts';
 import { decideDraft, findDraftOfUser, insertDraft, listDraftsOfUser, type DraftListing } from './prescription-drafts-store.ts';
@@ -50,13 +51,16 @@ export interface DraftView {
   decidedAt: string | null;
 }
 
-function viewOfDraft(row: DraftListing): DraftView {
+/** The stored body, sealed under the secret key (it holds the delivery and the prescriber's notes). */
+const bodyOfDraft = (row: DraftListing, secretKey: Buffer) => JSON.parse(decryptSecret(row.body_encrypted, secretKey)) as Record<string, unknown>;
+
+function viewOfDraft(row: DraftListing, secretKey: Buffer): DraftView {
   return {
     draftId: row.id,
     status: row.status,
     patient: { patientId: row.patient_id, name: `${row.patient_given_name} ${row.patient_family_name}`, dateOfBirth: row.patient_date_of_birth.slice(0, 10) },
     medicine: row.medicine,
-    body: JSON.parse(row.body) as Record<string, unknown>,
+    body: bodyOfDraft(row, secretKey),
     prescriber: { userId: row.prescriber_user_id, name: row.prescriber_name },
     preparedBy: { userId: row.prepared_by_user_id, name: row.prepared_by_name },
     declineReason: row.decline_reason,
@@ -105,7 +109,7 @@ export async function prepareDraft(
       prescriber_user_id: prescriberId,
       prepared_by_user_id: caller.userId,
       status: 'waiting',
-      body: JSON.stringify(body),
+      body_encrypted: encryptSecret(JSON.stringify(body), ctx.secretKey),
       medicine: describeMedicine(read.value.item),
       created_at: ctx.clock.now().toISOString(),
     });
@@ -118,7 +122,7 @@ export async function prepareDraft(
 export async function listDrafts(ctx: PrescriptionsContext, caller: DraftCaller): Promise<DraftView[]> {
   const rows = await listDraftsOfUser(ctx.db, caller.organizationId, caller.userId, DRAFTS_LISTED);
   await ctx.audit.noteAccess({ action: 'prescription.draft_list', organizationId: caller.organizationId, detail: { count: rows.length } });
-  return rows.map(viewOfDraft);
+  return rows.map((row) => viewOfDraft(row, ctx.secretKey));
 }
 
 async function requireDraft(ctx: PrescriptionsContext, caller: DraftCaller, draftId: string): Promise<DraftListing> {
@@ -131,7 +135,7 @@ async function requireDraft(ctx: PrescriptionsContext, caller: DraftCaller, draf
 export async function readDraft(ctx: PrescriptionsContext, caller: DraftCaller, draftId: string): Promise<DraftView> {
   const row = await requireDraft(ctx, caller, draftId);
   await ctx.audit.noteAccess({ action: 'prescription.draft_read', organizationId: caller.organizationId, patientId: row.patient_id, detail: { subjectId: row.id } });
-  return viewOfDraft(row);
+  return viewOfDraft(row, ctx.secretKey);
 }
 
 /** A draft named to the caller (one they only prepared is not theirs to decide: 404, as another's). */
@@ -166,7 +170,7 @@ export async function approveDraft(ctx: PrescriptionsContext, caller: DraftCalle
 async function approve(ctx: PrescriptionsContext, caller: DraftCaller, draftId: string, reserved: ReservedValues): Promise<BodyRead<{ scid: string; patientId: string }>> {
   const row = await requireDraftNamedTo(ctx, caller, draftId);
   if (row.status !== 'waiting') throw alreadyDecided(row);
-  const body = { ...(JSON.parse(row.body) as Record<string, unknown>), ...reserved };
+  const body = { ...bodyOfDraft(row, ctx.secretKey), ...reserved };
   const read = await readAndPrescribe(ctx, caller, { userId: caller.userId, patientId: row.patient_id }, { value: body, issues: [] }, async (work, created) => {
     const at = ctx.clock.now().toISOString();
     await settleDraft(work.trx, row, { status: 'approved', scid: created.scid, decline_reason: null, decided_by_user_id: caller.userId, decided_at: at });

@@ -4,6 +4,7 @@
 // written, the prescriber's and organization's identity and the conformance id (migration
 // 0041); the patient's identity comes from the patient row. The PDF of a paper prescription is
 // printed from it, and a PDS submission sends it.
+import { decryptSecret } from '../platform/secrets.ts';
 import { requirePatient, scriptIdentityOfPatient, type PatientRow, type PatientScriptIdentity } from '../patients/index.ts';
 import { findPrescriptionById } from './prescriptions-store.ts';
 import type { AustralianState } from '../identifiers/index.ts';
@@ -70,8 +71,9 @@ function benefitOf(flags: Partial<Record<BooleanFlag, boolean>>, pbsCode: string
 const nameOf = (...parts: Array<string | null>) => parts.filter((part): part is string => typeof part === 'string' && part !== '').join(' ');
 
 /** The legal content of a prescription, from its row and its patient's identity. */
-export function buildPrescriptionLegalContent(rows: { prescription: PrescriptionRow; patient: PatientScriptIdentity }): PrescriptionLegalContent {
+export function buildPrescriptionLegalContent(rows: { prescription: PrescriptionRow; patient: PatientScriptIdentity }, secretKey: Buffer): PrescriptionLegalContent {
   const { prescription: p, patient } = rows;
+  const hpii = p.prescriber_hpii_encrypted === null ? null : decryptSecret(p.prescriber_hpii_encrypted, secretKey);
   const flags = JSON.parse(p.flags) as Partial<Record<BooleanFlag, boolean>>;
   return {
     uniqueId: p.id,
@@ -82,7 +84,7 @@ export function buildPrescriptionLegalContent(rows: { prescription: Prescription
     writtenOn: localDate(p.created_at, p.practice_state),
     prescriberScriptNumber: p.prescriber_script_number,
     benefit: benefitOf(flags, p.pbs_code, patient),
-    prescriber: { userId: p.prescriber_user_id, name: nameOf(p.prescriber_title, p.prescriber_given_name, p.prescriber_family_name), prescriberNumber: p.prescriber_number, hpii: p.prescriber_hpii },
+    prescriber: { userId: p.prescriber_user_id, name: nameOf(p.prescriber_title, p.prescriber_given_name, p.prescriber_family_name), prescriberNumber: p.prescriber_number, hpii },
     organization: { name: p.organization_name, hpio: p.organization_hpio, street: p.practice_street, suburb: p.practice_suburb, state: p.practice_state, postcode: p.practice_postcode, phone: p.practice_phone },
     patient: {
       name: nameOf(patient.title, patient.given_name, patient.family_name),
@@ -106,8 +108,8 @@ export function buildPrescriptionLegalContent(rows: { prescription: Prescription
 }
 
 /** The legal content of a stored prescription and its patient's row (the caller records the read). */
-export function readPrescriptionLegalContent(ctx: Pick<PrescriptionsContext, 'patients'>, prescription: PrescriptionRow, patient: PatientRow): PrescriptionLegalContent {
-  return buildPrescriptionLegalContent({ prescription, patient: scriptIdentityOfPatient(ctx.patients, patient) });
+export function readPrescriptionLegalContent(ctx: Pick<PrescriptionsContext, 'patients' | 'secretKey'>, prescription: PrescriptionRow, patient: PatientRow): PrescriptionLegalContent {
+  return buildPrescriptionLegalContent({ prescription, patient: scriptIdentityOfPatient(ctx.patients, patient) }, ctx.secretKey);
 }
 
 /**
@@ -115,7 +117,7 @@ export function readPrescriptionLegalContent(ctx: Pick<PrescriptionsContext, 'pa
  * job that holds only the id (a PDS submission); undefined when there is none. Its patient is
  * live: a patient holding an Active prescription cannot be deleted.
  */
-export async function loadPrescriptionLegalContent(ctx: Pick<PrescriptionsContext, 'db' | 'patients'>, organizationId: string, prescriptionId: string): Promise<PrescriptionLegalContent | undefined> {
+export async function loadPrescriptionLegalContent(ctx: Pick<PrescriptionsContext, 'db' | 'patients' | 'secretKey'>, organizationId: string, prescriptionId: string): Promise<PrescriptionLegalContent | undefined> {
   const prescription = await findPrescriptionById(ctx.db, organizationId, prescriptionId);
   if (!prescription) return undefined;
   return readPrescriptionLegalContent(ctx, prescription, await requirePatient(ctx.patients, organizationId, prescription.patient_id));

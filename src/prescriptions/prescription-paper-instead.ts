@@ -47,7 +47,7 @@ async function refuseTakenSubmission(trx: Kysely<Database>, found: PrescriptionR
 /** The withdrawal and the change to paper, with their audit entries and the create's event. */
 async function withdrawAndWritePaper(ctx: PrescriptionsContext, found: PrescriptionRow, patient: PatientRow, actorId: string): Promise<PrescriptionRow> {
   const at = ctx.clock.now().toISOString();
-  const noDelivery = { delivery_method: null, delivery_recipient_type: null, delivery_destination: null, delivery_pharmacy_id: null, delivery_pharmacy_name: null };
+  const noDelivery = { delivery_method: null, delivery_recipient_type: null, delivery_destination_encrypted: null, delivery_pharmacy_id: null, delivery_pharmacy_name: null };
   const columns = { prescription_type: 'PAPER' as const, status: 'Active' as const, updated_at: at, updated_by_user_id: actorId, ...noDelivery };
   await ctx.unitOfWork.run(async (work) => {
     const job = await findPdsSubmission(work.trx, found.id);

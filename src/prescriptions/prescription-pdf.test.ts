@@ -2,6 +2,9 @@
 // applies printed with its words, the SCID's barcode decoding to the SCID (and to nothing else),
 // the conformance id and unique id in the document's metadata too.
 import { describe, expect, it } from 'vitest';
+import { encryptSecret } from '../platform/secrets.ts';
+
+const KEY = Buffer.alloc(32, 3);
 import { decodeCode128, readPdf } from '../../test/prescriptions/pdf-reader.ts';
 import type { PatientScriptIdentity } from '../patients/index.ts';
 import { buildPrescriptionLegalContent } from './prescription-legal-content.ts';
@@ -21,9 +24,9 @@ function row(overrides: Partial<PrescriptionRow> = {}): PrescriptionRow {
     phone_approval_authority_number: null, controlled_substance_reference: 'CNS-40021', annotations: null, prescriber_script_number: '7',
     flags: JSON.stringify({ brand_substitution_not_allowed: true, regulation_24: true }), custom_drug_id: null, custom_product_id: null,
     prescriber_title: 'Dr', prescriber_given_name: 'Anna', prescriber_family_name: 'Smith',
-    delivery_method: null, delivery_recipient_type: null, delivery_destination: null, delivery_pharmacy_id: null, delivery_pharmacy_name: null,
+    delivery_method: null, delivery_recipient_type: null, delivery_destination_encrypted: null, delivery_pharmacy_id: null, delivery_pharmacy_name: null,
     error_description: null, created_at: '2026-11-28T13:30:00.000Z', updated_at: '2026-11-28T13:30:00.000Z', updated_by_user_id: 'u',
-    conformance_id: 'ADHA-CID-0042', prescriber_hpii: '8003619166667284', prescriber_number: '1234567', organization_hpio: '8003624166667003',
+    conformance_id: 'ADHA-CID-0042', prescriber_hpii_encrypted: encryptSecret('8003619166667284', KEY), prescriber_number: '1234567', organization_hpio: '8003624166667003',
     organization_name: 'Harbour Medical', practice_street: '12 Smith St', practice_suburb: 'Fitzroy', practice_state: 'VIC', practice_postcode: '3065', practice_phone: '0399999999',
     supplies_dispensed: null, repeats_remaining: null, last_dispensed_at: null,
     ...overrides,
@@ -38,7 +41,7 @@ const patient: PatientScriptIdentity = {
 
 describe('the PDF of a paper prescription', () => {
   it('is one A5 page printing the words of every item of the script content rules, and its SCID barcode decodes to the SCID', async () => {
-    const content = buildPrescriptionLegalContent({ prescription: row(), patient });
+    const content = buildPrescriptionLegalContent({ prescription: row(), patient }, KEY);
     const items = scriptItemsOf(content);
     // Every item applies to this prescription: nothing is left out of the check below.
     expect(SCRIPT_ITEMS.filter((item) => items[item] === null)).toEqual([]);
@@ -63,12 +66,12 @@ describe('the PDF of a paper prescription', () => {
   });
 
   it('dates the prescription by the practice\'s own time zone: 13:30 UTC on 28 November is the 29th in Melbourne, still the 28th in Perth', () => {
-    expect(buildPrescriptionLegalContent({ prescription: row(), patient }).writtenOn).toBe('2026-11-29');
-    expect(buildPrescriptionLegalContent({ prescription: row({ practice_state: 'WA' }), patient }).writtenOn).toBe('2026-11-28');
+    expect(buildPrescriptionLegalContent({ prescription: row(), patient }, KEY).writtenOn).toBe('2026-11-29');
+    expect(buildPrescriptionLegalContent({ prescription: row({ practice_state: 'WA' }), patient }, KEY).writtenOn).toBe('2026-11-28');
   });
 
   it('prints no barcode for a prescription without a SCID, and leaves out what does not apply', async () => {
-    const content = buildPrescriptionLegalContent({ prescription: row({ scid: '', pbsdva_authority_number: null, repeat_intervals: null, flags: '{}' }), patient });
+    const content = buildPrescriptionLegalContent({ prescription: row({ scid: '', pbsdva_authority_number: null, repeat_intervals: null, flags: '{}' }), patient }, KEY);
     const pdf = await renderPrescriptionPdf(content);
     const read = await readPdf(pdf);
     expect(read.text).not.toContain('SCID');
@@ -80,16 +83,16 @@ describe('the PDF of a paper prescription', () => {
 
   it('states the benefit: RPBS for a DVA patient, Private for a private prescription or one without a PBS code', () => {
     const dva = { ...patient, dva_file_number: 'NX123456', dva_card_color: 'gold' };
-    expect(buildPrescriptionLegalContent({ prescription: row(), patient: dva }).benefit).toBe('RPBS');
-    expect(scriptItemsOf(buildPrescriptionLegalContent({ prescription: row(), patient: dva })).patient_medicare_or_dva).toBe('Medicare 2950141861 (IRN 1); DVA NX123456');
-    expect(buildPrescriptionLegalContent({ prescription: row({ flags: JSON.stringify({ private_prescription: true }) }), patient }).benefit).toBe('Private');
-    expect(buildPrescriptionLegalContent({ prescription: row({ pbs_code: null }), patient }).benefit).toBe('Private');
+    expect(buildPrescriptionLegalContent({ prescription: row(), patient: dva }, KEY).benefit).toBe('RPBS');
+    expect(scriptItemsOf(buildPrescriptionLegalContent({ prescription: row(), patient: dva }, KEY)).patient_medicare_or_dva).toBe('Medicare 2950141861 (IRN 1); DVA NX123456');
+    expect(buildPrescriptionLegalContent({ prescription: row({ flags: JSON.stringify({ private_prescription: true }) }), patient }, KEY).benefit).toBe('Private');
+    expect(buildPrescriptionLegalContent({ prescription: row({ pbs_code: null }), patient }, KEY).benefit).toBe('Private');
   });
 
   it('prints letters the standard fonts lack without their accents, or as "?"', async () => {
     expect(printable('Nguyễn Thị Ánh')).toBe('Nguyen Thi Ánh');
     expect(printable('王 Wei')).toBe('? Wei');
-    const pdf = await renderPrescriptionPdf(buildPrescriptionLegalContent({ prescription: row(), patient: { ...patient, given_name: 'Thị', family_name: 'Nguyễn' } }));
+    const pdf = await renderPrescriptionPdf(buildPrescriptionLegalContent({ prescription: row(), patient: { ...patient, given_name: 'Thị', family_name: 'Nguyễn' } }, KEY));
     expect((await readPdf(pdf)).text).toContain('Patient: Thi Nguyen');
   });
 

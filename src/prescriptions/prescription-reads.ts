@@ -82,7 +82,7 @@ export async function readPatientPrescriptionWithMessage(
 ): Promise<PrescriptionData & { tokenMessage: TokenMessageView | undefined }> {
   const { patient, row } = await requirePathPrescription(ctx, caller, ids);
   await ctx.audit.noteAccess({ action: 'prescription.read', organizationId: patient.organization_id, patientId: patient.id, scid: row.scid ?? row.id });
-  const tokenMessage = await latestTokenMessageOf(ctx.db, row.id);
+  const tokenMessage = await latestTokenMessageOf(ctx.db, ctx.secretKey, row.id);
   return { patient: summaryOfPatient(patient), prescription: viewOfPrescription(row, ctx), tokenMessage };
 }
 
@@ -129,5 +129,5 @@ export async function findTokenPage(ctx: PrescriptionsContext, token: string): P
   // Anyone with the address may open it: the entry's actor is anonymous, with the client's address (the scope's); never the token.
   await ctx.audit.noteAccess({ action: 'prescription.token_page', organizationId: row.organization_id, patientId: row.patient_id, scid: row.scid });
   const { scid, status, item_name, item_strength, item_form, quantity } = row;
-  return { scid, status, item_name, item_strength, item_form, quantity, repeats: row.number_of_repeats_authorised, legal: legalMetadataOf(row) };
+  return { scid, status, item_name, item_strength, item_form, quantity, repeats: row.number_of_repeats_authorised, legal: legalMetadataOf(row, ctx.secretKey) };
 }

@@ -2,6 +2,7 @@
 // values as strings, fields that are not set absent, custom_drug_details empty unless the
 // medicine is a custom drug, and error only when the status is Error. And the patient as
 // the read calls show it, the date of birth as an ISO date-time like the vendor's.
+import { decryptSecret } from '../platform/secrets.ts';
 import type { PatientRow } from '../patients/index.ts';
 import { viewOfDelivery } from './prescription-delivery.ts';
 import { BOOLEAN_FLAGS, type BooleanFlag } from './prescription-fields.ts';
@@ -27,8 +28,9 @@ function prescriberOf(row: PrescriptionRow): Prescription['prescriber'] {
 }
 
 /** What the script states of its software, itself and its writers (s41A), as the read API shows it. */
-export function legalMetadataOf(row: PrescriptionRow): Prescription['legal_metadata'] {
-  return { conformance_id: row.conformance_id, prescription_id: row.id, prescriber_hpii: row.prescriber_hpii, organization_hpio: row.organization_hpio };
+export function legalMetadataOf(row: PrescriptionRow, secretKey: Buffer): Prescription['legal_metadata'] {
+  const hpii = row.prescriber_hpii_encrypted === null ? null : decryptSecret(row.prescriber_hpii_encrypted, secretKey);
+  return { conformance_id: row.conformance_id, prescription_id: row.id, prescriber_hpii: hpii, organization_hpio: row.organization_hpio };
 }
 
 /** How a prescription is addressed: its SCID, or erx's id while the PDS has not assigned one. */
@@ -41,7 +43,7 @@ export function dispensingOf(row: PrescriptionRow): NonNullable<Prescription['di
 }
 
 export function viewOfPrescription(row: PrescriptionRow, links: { publicUrl: string; secretKey: Buffer }): Prescription {
-  const delivery = viewOfDelivery(row);
+  const delivery = viewOfDelivery(row, links.secretKey);
   const prescription: Prescription = {
     prescription_type: row.prescription_type,
     // A paper prescription has no token, so no token page to link to.
@@ -56,7 +58,7 @@ export function viewOfPrescription(row: PrescriptionRow, links: { publicUrl: str
     prescriber: prescriberOf(row),
     custom_drug_details: row.custom_product_id === null ? {} : { custom_product_id: row.custom_product_id },
     ...(delivery ? { delivery } : {}),
-    legal_metadata: legalMetadataOf(row),
+    legal_metadata: legalMetadataOf(row, links.secretKey),
     ...(row.supplies_dispensed === null ? {} : { dispensing: dispensingOf(row) }),
   };
   const view = prescription as Record<string, unknown>;

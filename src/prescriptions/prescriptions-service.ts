@@ -25,6 +25,8 @@ import { judgeControlledMedicine, type ControlledJudgement, type StateRule } fro
 import type { AustralianState } from '../platform/db/stored-values.ts';
 import type { PbsLookup } from './prescription-rules.ts';
 import { planTransition } from './prescription-lifecycle.ts';
+import { sealedDeliveryOf } from './prescription-delivery.ts';
+import { recordTokenMessage } from './prescription-token-message.ts';
 import { viewOfPrescription } from './prescription-view.ts';
 import { storedTokenPageKeyOf } from './token-page-keys.ts';
 import type { Prescription } from './prescriptions-schemas.ts';
@@ -153,7 +155,7 @@ function newPrescriptionRow(ctx: PrescriptionsContext, draft: PrescriptionDraft,
     prescriber_title: prescriber.title,
     prescriber_given_name: prescriber.given_name,
     prescriber_family_name: prescriber.family_name,
-    ...draft.delivery,
+    ...sealedDeliveryOf(draft.delivery, ctx.secretKey),
     error_description: null,
     created_at: at,
     updated_at: at,
@@ -300,6 +302,6 @@ export async function writePrescription(
     throw error;
   }
   const at = ctx.clock.now().toISOString();
-  const writers = { prescriber, authorship: authorshipColumnsOf(ctx.conformanceId, prescriber, practice) };
+  const writers = { prescriber, authorship: authorshipColumnsOf(ctx.conformanceId, prescriber, practice, ctx.secretKey) };
   return { ok: true, value: await insertWithEvent(ctx, newPrescriptionRow(ctx, draft, writers, patient, at), patient, reservedOf(submitted), alongside) };
 }

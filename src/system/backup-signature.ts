@@ -46,7 +46,9 @@ export function signBackupFile(secretKey: Buffer, file: string): string {
   const signature: SignatureFile = { format: FORMAT, version: 1, algorithm: 'HMAC-SHA256', bytes, mac };
   const target = `${file}${SIGNATURE_SUFFIX}`;
   const partial = `${target}.partial`;
-  fs.writeFileSync(partial, `${JSON.stringify(signature)}\n`, { mode: PRIVATE_FILE_MODE });
+  // Created afresh: a mode applies only to a file the write creates, and a crash may have left one behind.
+  fs.rmSync(partial, { force: true });
+  fs.writeFileSync(partial, `${JSON.stringify(signature)}\n`, { mode: PRIVATE_FILE_MODE, flag: 'wx' });
   fs.renameSync(partial, target);
   return target;
 }

@@ -17,7 +17,7 @@ import type { Clock } from '../platform/clock.ts';
 import { openDatabase } from '../platform/db/database.ts';
 import { MIGRATIONS, migrateToLatest } from '../platform/db/migrator.ts';
 import { inspectSqliteFile, isSqliteFileUnused, readSqliteAuditHead, readSqliteSchema, type SqliteSchemaObject } from '../platform/db/sqlite-backup.ts';
-import { ensurePrivateDirectory, PRIVATE_FILE_MODE } from '../platform/private-files.ts';
+import { ensurePrivateDirectory, PRIVATE_FILE_MODE, restrictToOwner } from '../platform/private-files.ts';
 import { BackupError, embeddedDatabaseFile, type DatabaseLocation } from './backup-service.ts';
 import { checkBackupSignature, SIGNATURE_SUFFIX } from './backup-signature.ts';
 
@@ -154,8 +154,13 @@ function setAside(live: string, clock: Clock): string | null {
   let aside = `${live}.before-restore-${stamp}`;
   for (let n = 2; fs.existsSync(aside); n += 1) aside = `${live}.before-restore-${stamp}-${n}`;
   fs.renameSync(live, aside);
+  // The copy keeps the patient data it held: owner-only, whatever mode the live file had.
+  restrictToOwner(aside);
   // The lock check's connection, the last one, checkpointed and removed the WAL; a -shm is only an index.
-  if (fs.existsSync(`${live}-wal`)) fs.renameSync(`${live}-wal`, `${aside}-wal`);
+  if (fs.existsSync(`${live}-wal`)) {
+    fs.renameSync(`${live}-wal`, `${aside}-wal`);
+    restrictToOwner(`${aside}-wal`);
+  }
   fs.rmSync(`${live}-shm`, { force: true });
   return aside;
 }

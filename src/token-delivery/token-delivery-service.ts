@@ -9,6 +9,7 @@ import type { Clock } from '../platform/clock.ts';
 import type { Database } from '../platform/db/database-schema.ts';
 import type { UnitOfWork } from '../platform/db/unit-of-work.ts';
 import { NO_METRICS, type Metrics } from '../platform/metrics/metrics.ts';
+import { decryptSecret } from '../platform/secrets.ts';
 import type { Deps } from '../deps.ts';
 import { isScidFormat } from '../pds/index.ts';
 import type { TokenMessageOutbox } from './token-message-outbox.ts';
@@ -28,9 +29,16 @@ export interface TokenDeliveryContext {
   settings: { timeoutMs: number; pollMs: number };
   /** Where a listing of messages (which prescriptions, which masked destinations) is noted. */
   audit: AuditTrail;
+  /** Opens the stored destinations. */
+  secretKey: Buffer;
+  /** The token page's URL of a prescription, derived when a message is sent (never stored): the prescriptions feature's, handed over by features.ts. */
+  tokenPageUrlOf: (prescriptionId: string) => Promise<string>;
 }
 
-export function createTokenDeliveryContext(deps: Pick<Deps, 'database' | 'clock' | 'logger' | 'config' | 'metrics'>, features: { outbox: TokenMessageOutbox; unitOfWork: UnitOfWork; audit: AuditTrail }): TokenDeliveryContext {
+export function createTokenDeliveryContext(
+  deps: Pick<Deps, 'database' | 'clock' | 'logger' | 'config' | 'metrics' | 'secretKey'>,
+  features: { outbox: TokenMessageOutbox; unitOfWork: UnitOfWork; audit: AuditTrail; tokenPageUrlOf: (prescriptionId: string) => Promise<string> },
+): TokenDeliveryContext {
   const { config } = deps;
   return {
     db: deps.database,
@@ -40,6 +48,8 @@ export function createTokenDeliveryContext(deps: Pick<Deps, 'database' | 'clock'
     outbox: features.outbox,
     unitOfWork: features.unitOfWork,
     audit: features.audit,
+    tokenPageUrlOf: features.tokenPageUrlOf,
+    secretKey: deps.secretKey,
     metrics: deps.metrics ?? NO_METRICS,
     settings: { timeoutMs: config.tokenMessageTimeoutMs, pollMs: config.tokenMessagePollMs },
   };
@@ -63,13 +73,18 @@ export interface TokenMessageView {
   completed_at: string | null;
 }
 
-function viewOf(row: TokenMessageRow & { scid: string | null }): TokenMessageView {
+/** A stored destination in clear; '' once retention blanked it. */
+export function destinationOf(row: Pick<TokenMessageRow, 'destination_encrypted'>, secretKey: Buffer): string {
+  return row.destination_encrypted === '' ? '' : decryptSecret(row.destination_encrypted, secretKey);
+}
+
+function viewOf(row: TokenMessageRow & { scid: string | null }, secretKey: Buffer): TokenMessageView {
   return {
     id: row.id,
     prescription_id: row.prescription_id,
     scid: row.scid,
     channel: row.channel,
-    destination: maskDestination(row.destination),
+    destination: maskDestination(destinationOf(row, secretKey)),
     status: row.status as TokenMessageStatus,
     attempts: Number(row.attempts_made),
     last_error: row.last_error,
@@ -99,7 +114,7 @@ export async function listTokenMessages(ctx: TokenDeliveryContext, filter: Token
   const scid = filter.scid === undefined ? undefined : readScidFilter(filter.scid);
   const rows = await findTokenMessages(ctx.db, { status: filter.status, prescriptionId: filter.prescriptionId, scid, limit });
   await ctx.audit.noteAccess({ action: 'admin.deliveries_read', scid: scid ?? null, detail: { count: rows.length, endpoint: 'deliveries list' } });
-  return rows.map(viewOf);
+  return rows.map((row) => viewOf(row, ctx.secretKey));
 }
 
 /** A SCID as the PDS assigns them (18 letters and digits, any case); anything else is refused, never looked up. */
@@ -110,7 +125,7 @@ function readScidFilter(text: string): string {
 }
 
 /** The latest message of a prescription (what its portal page shows), if any. */
-export async function latestTokenMessageOf(db: Kysely<Database>, prescriptionId: string): Promise<TokenMessageView | undefined> {
+export async function latestTokenMessageOf(db: Kysely<Database>, secretKey: Buffer, prescriptionId: string): Promise<TokenMessageView | undefined> {
   const row = await findLatestTokenMessage(db, prescriptionId);
-  return row && viewOf(row);
+  return row && viewOf(row, secretKey);
 }

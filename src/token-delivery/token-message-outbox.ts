@@ -3,11 +3,14 @@
 // change's transaction, so a message exists exactly when the change committed, and after the
 // commit wakes this process's runner (the toolkit's wake-up after commit, keyed by channel). Without a channel's settings
 // the message is written as `kept`: nothing will send it, `erx deliveries list` shows it.
+// The row holds no token link and its destination only sealed under the secret key: the runner
+// composes the message when it sends it (token-message-runner.ts).
 import { recordKind, type RecordSink } from '../platform/db/unit-of-work.ts';
 import { DeliveryWakeups } from '../platform/delivery/index.ts';
 import { newId } from '../platform/ids.ts';
 import type { Deps } from '../deps.ts';
-import { composeTokenMessage, type TokenMessageRequest } from './token-message-text.ts';
+import { encryptSecret } from '../platform/secrets.ts';
+import type { TokenMessageRequest } from './token-message-text.ts';
 import { insertTokenMessages } from './token-messages-store.ts';
 
 export const tokenMessages = recordKind<TokenMessageRequest>('token message');
@@ -17,7 +20,7 @@ export interface TokenMessageOutbox extends RecordSink<TokenMessageRequest> {
   readonly wakeups: DeliveryWakeups;
 }
 
-export function createTokenMessageOutbox(deps: Pick<Deps, 'clock' | 'config'>): TokenMessageOutbox {
+export function createTokenMessageOutbox(deps: Pick<Deps, 'clock' | 'config' | 'secretKey'>): TokenMessageOutbox {
   // In-process only: other instances find these messages by their poll.
   const wakeups = new DeliveryWakeups(undefined, () => {});
   const configured = (channel: TokenMessageRequest['channel']) => (channel === 'SMS' ? deps.config.sms !== undefined : deps.config.smtp !== undefined);
@@ -33,8 +36,8 @@ export function createTokenMessageOutbox(deps: Pick<Deps, 'clock' | 'config'>): 
           prescription_id: request.prescriptionId,
           organization_id: request.organizationId,
           channel: request.channel,
-          destination: request.destination,
-          body: composeTokenMessage(request),
+          destination_encrypted: encryptSecret(request.destination, deps.secretKey),
+          prescriber_name: request.prescriberName,
           status: configured(request.channel) ? 'pending' : 'kept',
           next_attempt_at: now,
           created_at: now,

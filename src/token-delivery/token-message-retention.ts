@@ -1,7 +1,8 @@
 // Token delivery's retention step (registered in features.ts): a message finished (sent, failed
 // or kept) more than ERX_RETENTION_TOKEN_MESSAGE_DAYS ago loses its destination (the patient's
-// phone or e-mail) and its body (which holds the token link): both are blanked, the row stays,
-// so `erx deliveries list` and the prescription's page still say what happened and when.
+// phone or e-mail, sealed under the secret key): it is blanked, the row stays, so `erx
+// deliveries list` and the prescription's page still say what happened and when. (The row holds
+// no token link: the message is composed when it is sent.)
 // A pending message is never touched, whatever its age: it is still to be sent.
 import type { Kysely } from 'kysely';
 import type { Database } from '../platform/db/database-schema.ts';
@@ -24,23 +25,23 @@ export function createTokenMessageRetentionStep(days: number): RetentionStep {
   });
 }
 
-/** Finished before `before`, and still holding a destination or a body. */
+/** Finished before `before`, and still holding a destination. */
 function stillReadable(db: Db, before: string) {
   return db
     .selectFrom('token_messages')
     .where('status', '!=', 'pending')
     .where('completed_at', 'is not', null)
     .where('completed_at', '<', before)
-    .where((eb) => eb.or([eb('destination', '!=', BLANKED), eb('body', '!=', BLANKED)]));
+    .where('destination_encrypted', '!=', BLANKED);
 }
 
 async function blankBatch(trx: Db, before: string, limit: number): Promise<number> {
   const result = await trx
     .updateTable('token_messages')
-    .set({ destination: BLANKED, body: BLANKED })
+    .set({ destination_encrypted: BLANKED })
     .where('status', '!=', 'pending')
     .where('completed_at', '<', before)
-    .where((eb) => eb.or([eb('destination', '!=', BLANKED), eb('body', '!=', BLANKED)]))
+    .where('destination_encrypted', '!=', BLANKED)
     .where('id', 'in', stillReadable(trx, before).select('id').limit(limit))
     .executeTakeFirst();
   return Number(result.numUpdatedRows);

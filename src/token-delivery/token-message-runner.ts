@@ -1,13 +1,15 @@
 // The runner of token messages, one of the background loops of `erx serve` and `erx worker`,
 // on the delivery toolkit: it claims due messages under a lease with a fencing token, sends
 // each (token-message-senders.ts) with no transaction open, and records the outcome only if its
-// claim is still current; token delivery's retry table (token-message-rules.ts) decides retry,
+// claim is still current; the message is composed only now, from the prescriber's name and the
+// token page's URL derived from the secret key (the row holds no link); token delivery's retry table (token-message-rules.ts) decides retry,
 // backoff and give-up. The toolkit's runner loop wakes it after a commit, for its retries and
 // on a poll (other processes' messages, expired leases of a process that died).
 import { auditRecords } from '../audit/index.ts';
 import { leaseDurationMs, newRunnerId, nextStepOf, startPolledRunner, type RunningLoop } from '../platform/delivery/index.ts';
-import type { TokenDeliveryContext } from './token-delivery-service.ts';
+import { destinationOf, type TokenDeliveryContext } from './token-delivery-service.ts';
 import { TOKEN_MESSAGE_RULES } from './token-message-rules.ts';
+import { composeTokenMessage } from './token-message-text.ts';
 import { openTokenMessageSenders, type TokenMessageSenders } from './token-message-senders.ts';
 import { claimDueTokenMessages, recordTokenMessageOutcome, type TokenMessageRow } from './token-messages-store.ts';
 
@@ -35,7 +37,8 @@ export async function sendDueTokenMessages(ctx: TokenDeliveryContext, senders: T
 
 async function sendOne(ctx: TokenDeliveryContext, senders: TokenMessageSenders, row: TokenMessageRow, run: TokenMessageRun): Promise<void> {
   const attempt = Number(row.attempts_made) + 1;
-  const result = await senders.send(row);
+  const body = composeTokenMessage({ prescriberName: row.prescriber_name, tokenUrl: await ctx.tokenPageUrlOf(row.prescription_id) });
+  const result = await senders.send({ channel: row.channel, destination: destinationOf(row, ctx.secretKey), body });
   ctx.metrics.recordTokenMessageSend(row.channel, result.outcome);
   const step = nextStepOf(TOKEN_MESSAGE_RULES, attempt, result.outcome);
   const now = ctx.clock.now();

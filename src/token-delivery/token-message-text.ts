@@ -9,13 +9,12 @@ export interface TokenMessageRequest {
   destination: string;
   /** The prescriber as the prescription names them, e.g. "Dr Jane Citizen". */
   prescriberName: string;
-  /** The token page's URL. */
-  tokenUrl: string;
 }
 
 export const TOKEN_EMAIL_SUBJECT = 'Your electronic prescription';
 
-export function composeTokenMessage(request: Pick<TokenMessageRequest, 'prescriberName' | 'tokenUrl'>): string {
+/** Composed when the message is sent: the token page's URL is never stored (its key is derived from the secret key). */
+export function composeTokenMessage(request: { prescriberName: string; tokenUrl: string }): string {
   return `${request.prescriberName} has sent you an electronic prescription. Show this link to your pharmacy: ${request.tokenUrl}`;
 }
 

@@ -75,7 +75,8 @@ export type ProviderDetailsPatch = Partial<Record<ProviderField, string>>;
 /** provider_details as the single-user read returns it: every field, null when not set. */
 export type ProviderDetails = Record<IdentityField, string> & Record<DetailField, string | null>;
 
-export type ProviderRecordRow = ProviderRecordsTable;
+/** A provider record as the feature works with it: the HPI-I in clear (sealed in the row: users-store.ts). */
+export type ProviderRecordRow = Omit<ProviderRecordsTable, 'hpii_number_encrypted' | 'hpii_number_hash'> & { hpii_number: string };
 
 /** An empty string means "not set" for the fields that may be unset. */
 /** A value given as a non-empty string (a body can carry anything where a string belongs). */

@@ -15,14 +15,14 @@ export interface RecordOwner {
 }
 
 /** True when another enabled user of the organization holds an active record with this HPI-I. */
-export async function isHpiiHeldByAnother(db: Kysely<Database>, organizationId: string, hpiiNumber: string, exceptUserId?: string): Promise<boolean> {
-  const holders = await findActiveHpiiHolders(db, organizationId, hpiiNumber, exceptUserId);
+export async function isHpiiHeldByAnother(db: Kysely<Database>, secretKey: Buffer, organizationId: string, hpiiNumber: string, exceptUserId?: string): Promise<boolean> {
+  const holders = await findActiveHpiiHolders(db, secretKey, organizationId, hpiiNumber, exceptUserId);
   return holders.some((holder) => holder.enabled === 1);
 }
 
 /** Inside the write's transaction: false when an enabled holder blocks; else retires disabled holders' records. */
-export async function claimHpii(trx: Kysely<Database>, owner: RecordOwner, hpiiNumber: string, at: string): Promise<boolean> {
-  const holders = await findActiveHpiiHolders(trx, owner.organizationId, hpiiNumber, owner.userId);
+export async function claimHpii(trx: Kysely<Database>, secretKey: Buffer, owner: RecordOwner, hpiiNumber: string, at: string): Promise<boolean> {
+  const holders = await findActiveHpiiHolders(trx, secretKey, owner.organizationId, hpiiNumber, owner.userId);
   if (holders.some((holder) => holder.enabled === 1)) return false;
   await setProviderRecordStatus(
     trx,
@@ -37,6 +37,7 @@ export async function claimHpii(trx: Kysely<Database>, owner: RecordOwner, hpiiN
 /** Creates the record, or updates it, as active and verified now. */
 export async function writeVerifiedRecord(
   trx: Kysely<Database>,
+  secretKey: Buffer,
   owner: RecordOwner,
   stored: ProviderRecordRow | undefined,
   identity: ProviderIdentity,
@@ -45,19 +46,20 @@ export async function writeVerifiedRecord(
 ): Promise<void> {
   const verified = Object.assign({}, identity, details, { status: RECORD_ACTIVE, verified_at: at, updated_at: at });
   if (stored) {
-    await updateProviderRecord(trx, owner.organizationId, owner.userId, verified);
+    await updateProviderRecord(trx, secretKey, owner, verified);
     return;
   }
   const unset = Object.fromEntries(DETAIL_FIELDS.map((name) => [name, null])) as Record<DetailField, null>;
-  await insertProviderRecord(trx, Object.assign(unset, verified, { user_id: owner.userId, organization_id: owner.organizationId, created_at: at }));
+  await insertProviderRecord(trx, secretKey, Object.assign(unset, verified, { user_id: owner.userId, organization_id: owner.organizationId, created_at: at }));
 }
 
 /** Changes detail fields only (no identity change, so no verification was needed). */
 export async function writeRecordDetails(
   trx: Kysely<Database>,
+  secretKey: Buffer,
   owner: RecordOwner,
   details: Partial<Record<DetailField, string | null>>,
   at: string,
 ): Promise<void> {
-  await updateProviderRecord(trx, owner.organizationId, owner.userId, Object.assign({}, details, { updated_at: at }));
+  await updateProviderRecord(trx, secretKey, owner, Object.assign({}, details, { updated_at: at }));
 }

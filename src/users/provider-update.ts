@@ -40,13 +40,13 @@ async function prepareProviderWrite(
   sentAs: DetailsName = 'provider_details',
 ): Promise<ProviderWrite> {
   checkHpiiNumber(patch.hpii_number, `${sentAs}.hpii_number`);
-  const stored = await findProviderRecord(ctx.db, owner.organizationId, owner.userId);
+  const stored = await findProviderRecord(ctx.db, ctx.secretKey, owner.organizationId, owner.userId);
   const resolved = resolveIdentity(patch, stored);
   if (!resolved.identity) throw validationFailed(requiredIdentityIssues(resolved.missing, `${sentAs}.`), 'The identity set is incomplete; nothing was saved');
   const identity = resolved.identity;
   if (!needsHiLookup(stored, patch)) return { patch, stored, identity, verified: false };
   checkOrganizationHpio(caller.organizationHpio);
-  if (await isHpiiHeldByAnother(ctx.db, owner.organizationId, identity.hpii_number, owner.userId)) throw hpiiConflict();
+  if (await isHpiiHeldByAnother(ctx.db, ctx.secretKey, owner.organizationId, identity.hpii_number, owner.userId)) throw hpiiConflict();
   rejectUnverified(await askHiService(ctx, { hpio: caller.organizationHpio!, userId: caller.userId }, identity, owner.userId), `${sentAs}.hpii_number`);
   return { patch, stored, identity, verified: true };
 }
@@ -76,10 +76,10 @@ export async function updateUser(
       record(auditRecords, { action: 'user.update', targetUserId: user.id, ...(write ? { detail: { hpii: maskIdentifier(write.identity.hpii_number) } } : {}) });
       if (write?.verified) {
         // Checked again inside the transaction: another request may have taken the HPI-I meanwhile.
-        if (!(await claimHpii(trx, owner, write.identity.hpii_number, at))) throw hpiiConflict();
-        await writeVerifiedRecord(trx, owner, write.stored, write.identity, detailColumnsOf(write.patch), at);
+        if (!(await claimHpii(trx, ctx.secretKey, owner, write.identity.hpii_number, at))) throw hpiiConflict();
+        await writeVerifiedRecord(trx, ctx.secretKey, owner, write.stored, write.identity, detailColumnsOf(write.patch), at);
       } else if (write) {
-        await writeRecordDetails(trx, owner, detailColumnsOf(write.patch), at);
+        await writeRecordDetails(trx, ctx.secretKey, owner, detailColumnsOf(write.patch), at);
       }
       if (fullName !== undefined) await updateUserOfOrganization(trx, organizationId, user.id, { full_name: fullName, updated_at: at });
     });

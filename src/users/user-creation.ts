@@ -65,7 +65,7 @@ async function verifyNewProvider(ctx: UsersContext, organization: CallerOrganiza
     date_of_birth: input.date_of_birth,
     sex: input.sex,
   } as ProviderIdentity;
-  const held = await isHpiiHeldByAnother(ctx.db, organization.organizationId, identity.hpii_number);
+  const held = await isHpiiHeldByAnother(ctx.db, ctx.secretKey, organization.organizationId, identity.hpii_number);
   const context = { hpio: organization.organizationHpio!, userId: organization.userId };
   const answer = held ? 'held' : await askHiService(ctx, context, identity, userId);
   return { answer, identity, details: input };
@@ -86,8 +86,8 @@ function insertNewUser(ctx: UsersContext, user: { row: Insertable<UsersTable> & 
     await insertUser(trx, row);
     record(auditRecords, { action: 'user.create', targetUserId: row.id, detail: { roles } });
     if (provider?.answer !== 'verified') return reportOf(names, provider);
-    if (!(await claimHpii(trx, owner, provider.identity.hpii_number, at))) return reportOf(names, { ...provider, answer: 'held' });
-    await writeVerifiedRecord(trx, owner, undefined, provider.identity, detailColumnsOf(provider.details), at);
+    if (!(await claimHpii(trx, ctx.secretKey, owner, provider.identity.hpii_number, at))) return reportOf(names, { ...provider, answer: 'held' });
+    await writeVerifiedRecord(trx, ctx.secretKey, owner, undefined, provider.identity, detailColumnsOf(provider.details), at);
     return reportOf(names, provider);
   });
 }

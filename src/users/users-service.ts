@@ -39,6 +39,8 @@ export interface UsersContext {
   apiUrl: string;
   /** Whether a user holds an MFA factor (the mfa feature answers): read user's `mfa_enrolled`. */
   mfaEnrolment: MfaEnrolment;
+  /** Seals provider records' HPI-Is and keys their hashes. */
+  secretKey: Buffer;
 }
 
 /** What the users feature asks of prescriber MFA. */
@@ -47,13 +49,13 @@ export interface MfaEnrolment {
 }
 
 export function createUsersContext(
-  deps: Pick<Deps, 'database' | 'clock' | 'hiService' | 'config'>,
+  deps: Pick<Deps, 'database' | 'clock' | 'hiService' | 'config' | 'secretKey'>,
   features: { unitOfWork: UnitOfWork; audit: AuditTrail; mfaEnrolment: MfaEnrolment },
 ): UsersContext {
   // The built-in identity provider is our own user store; an external one is plugged in here.
   const { unitOfWork, audit, mfaEnrolment } = features;
   const apiUrl = `${deps.config.publicUrl}${deps.config.basePath}`;
-  return { db: deps.database, clock: deps.clock, hiService: deps.hiService, identityProvider: createUserStoreIdentityProvider(), unitOfWork, audit, apiUrl, mfaEnrolment };
+  return { db: deps.database, clock: deps.clock, secretKey: deps.secretKey, hiService: deps.hiService, identityProvider: createUserStoreIdentityProvider(), unitOfWork, audit, apiUrl, mfaEnrolment };
 }
 
 export const USER_NOT_FOUND = 'User not found';
@@ -133,7 +135,7 @@ function detailsOf(user: UserRow, record: ProviderRecordRow | undefined): UserVi
 export async function readUser(ctx: UsersContext, organization: CallerOrganization, pathUserId: string): Promise<UserView> {
   const { organizationId, organizationHpio } = organization;
   const user = await requireUser(ctx, organizationId, pathUserId);
-  const [record, mfaEnrolled] = await Promise.all([findProviderRecord(ctx.db, organizationId, user.id), ctx.mfaEnrolment.isEnrolled(organizationId, user.id)]);
+  const [record, mfaEnrolled] = await Promise.all([findProviderRecord(ctx.db, ctx.secretKey, organizationId, user.id), ctx.mfaEnrolment.isEnrolled(organizationId, user.id)]);
   await ctx.audit.noteAccess({ action: 'user.read', targetUserId: user.id });
   const roles = parseStoredRoles(user.roles);
   const details = detailsOf(user, record);
@@ -167,7 +169,7 @@ export interface PrescriberProfile {
 /** The path user (404 outside the organization) as a prescriber; names from the provider record when there is one. */
 export async function readPrescriberProfile(ctx: UsersContext, organization: CallerOrganization, pathUserId: string): Promise<PrescriberProfile> {
   const user = await requireUser(ctx, organization.organizationId, pathUserId);
-  const record = await findProviderRecord(ctx.db, organization.organizationId, user.id);
+  const record = await findProviderRecord(ctx.db, ctx.secretKey, organization.organizationId, user.id);
   const { title, given_name, family_name } = detailsOf(user, record);
   const facts = { enabled: user.enabled === 1, roles: parseStoredRoles(user.roles), record, organizationHpio: organization.organizationHpio };
   const identifiers = { hpii_number: record?.hpii_number ?? null, prescriber_number: record?.prescriber_number ?? null };
@@ -207,5 +209,5 @@ export async function insertOperatorUser(ctx: UsersContext, row: Insertable<User
 export async function findStoredUser(ctx: UsersContext, userId: string): Promise<{ user: UserRow; record: ProviderRecordRow | undefined } | undefined> {
   const user = await findUserById(ctx.db, userId);
   if (!user) return undefined;
-  return { user, record: await findProviderRecord(ctx.db, user.organization_id, user.id) };
+  return { user, record: await findProviderRecord(ctx.db, ctx.secretKey, user.organization_id, user.id) };
 }

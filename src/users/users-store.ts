@@ -1,11 +1,15 @@
 // Queries for users and their provider records. E-mail is unique across the platform and
 // stored lower-cased. Every query that takes a path user id also takes the organization, so
-// another organization's user is never found.
+// another organization's user is never found. A provider record's HPI-I is sealed (AES-256-GCM)
+// in the row and found by its keyed hash: the functions here take the secret key and hand the
+// rest of the feature the HPI-I in clear.
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import type { Database, ProviderRecordsTable, UsersTable } from '../platform/db/database-schema.ts';
 import { holdsRowLocks } from '../platform/db/database.ts';
+import { HPII_HASH_PURPOSE } from '../platform/db/sealed-columns.ts';
 import type { ProviderRecordStatus } from '../platform/db/stored-values.ts';
-import { RECORD_ACTIVE } from './provider-details.ts';
+import { decryptSecret, encryptSecret, keyedHashOf } from '../platform/secrets.ts';
+import { RECORD_ACTIVE, type ProviderRecordRow } from './provider-details.ts';
 
 export type UserRow = Selectable<UsersTable>;
 
@@ -69,36 +73,43 @@ export async function updateUserOfOrganization(
   await db.updateTable('users').set(changes).where('id', '=', userId).where('organization_id', '=', organizationId).execute();
 }
 
-export async function findProviderRecord(db: Kysely<Database>, organizationId: string, userId: string) {
-  return db
-    .selectFrom('provider_records')
-    .selectAll()
-    .where('user_id', '=', userId)
-    .where('organization_id', '=', organizationId)
-    .executeTakeFirst();
+type HpiiColumns = 'hpii_number_encrypted' | 'hpii_number_hash';
+const hpiiHashOf = (hpiiNumber: string, secretKey: Buffer) => keyedHashOf(HPII_HASH_PURPOSE, hpiiNumber, secretKey);
+
+/** The record's columns with its HPI-I (if given) sealed, beside its keyed hash. */
+function sealHpii<T extends { hpii_number?: string }>(record: T, secretKey: Buffer) {
+  const { hpii_number: hpii, ...rest } = record;
+  return hpii === undefined ? rest : { ...rest, hpii_number_encrypted: encryptSecret(hpii, secretKey), hpii_number_hash: hpiiHashOf(hpii, secretKey) };
 }
 
-export async function insertProviderRecord(db: Kysely<Database>, row: Insertable<ProviderRecordsTable>): Promise<void> {
-  await db.insertInto('provider_records').values(row).execute();
+export async function findProviderRecord(db: Kysely<Database>, secretKey: Buffer, organizationId: string, userId: string): Promise<ProviderRecordRow | undefined> {
+  const row = await db.selectFrom('provider_records').selectAll().where('user_id', '=', userId).where('organization_id', '=', organizationId).executeTakeFirst();
+  if (!row) return undefined;
+  const { hpii_number_encrypted: sealed, hpii_number_hash: _hash, ...rest } = row;
+  return { ...rest, hpii_number: decryptSecret(sealed, secretKey) };
+}
+
+export async function insertProviderRecord(db: Kysely<Database>, secretKey: Buffer, record: Omit<Insertable<ProviderRecordsTable>, HpiiColumns> & { hpii_number: string }): Promise<void> {
+  await db.insertInto('provider_records').values(sealHpii(record, secretKey) as Insertable<ProviderRecordsTable>).execute();
 }
 
 export async function updateProviderRecord(
   db: Kysely<Database>,
-  organizationId: string,
-  userId: string,
-  changes: Updateable<ProviderRecordsTable>,
+  secretKey: Buffer,
+  owner: { organizationId: string; userId: string },
+  changes: Omit<Updateable<ProviderRecordsTable>, HpiiColumns> & { hpii_number?: string },
 ): Promise<void> {
-  await db.updateTable('provider_records').set(changes).where('user_id', '=', userId).where('organization_id', '=', organizationId).execute();
+  await db.updateTable('provider_records').set(sealHpii(changes, secretKey)).where('user_id', '=', owner.userId).where('organization_id', '=', owner.organizationId).execute();
 }
 
-/** Other users of the organization whose active record holds this HPI-I, with whether they are enabled. */
-export async function findActiveHpiiHolders(db: Kysely<Database>, organizationId: string, hpiiNumber: string, exceptUserId?: string) {
+/** Other users of the organization whose active record holds this HPI-I (found by its keyed hash), with whether they are enabled. */
+export async function findActiveHpiiHolders(db: Kysely<Database>, secretKey: Buffer, organizationId: string, hpiiNumber: string, exceptUserId?: string) {
   let query = db
     .selectFrom('provider_records as p')
     .innerJoin('users as u', 'u.id', 'p.user_id')
     .select(['p.user_id', 'u.enabled'])
     .where('p.organization_id', '=', organizationId)
-    .where('p.hpii_number', '=', hpiiNumber)
+    .where('p.hpii_number_hash', '=', hpiiHashOf(hpiiNumber, secretKey))
     .where('p.status', '=', RECORD_ACTIVE);
   if (exceptUserId !== undefined) query = query.where('p.user_id', '!=', exceptUserId);
   return query.execute();

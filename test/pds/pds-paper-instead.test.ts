@@ -67,7 +67,7 @@ describe('writing a Pending prescription on paper instead', () => {
     await runDueSubmissions(t.features.prescriptions);
     expect(submitCount()).toBe(before);
     expect(await liveScriptsAtPds(id)).toEqual([]);
-    expect(await storedPrescription(t, id)).toMatchObject({ prescription_type: 'PAPER', status: 'Active', scid: null, delivery_destination: null });
+    expect(await storedPrescription(t, id)).toMatchObject({ prescription_type: 'PAPER', status: 'Active', scid: null, delivery_destination_encrypted: null });
   });
 
   it('is refused once the PDS took it: the prescription stays electronic with its SCID', async () => {

@@ -3,6 +3,7 @@
 // in both queues; the prescriber approves it (created through the prescriptions service: the
 // event, the SCID, the audit entries) or declines it with a reason the queue manager is shown.
 import { describe, expect, it } from 'vitest';
+import { decryptSecret } from '../../src/platform/secrets.ts';
 import { useTestApp } from '../given.ts';
 import { givenCatalogDrugs, givenUserDrug, validDrug } from '../custom-drugs/custom-drugs-given.ts';
 import { givenClinic, givenSecondPrescriber, outboxEvents, storedPrescription, type Clinic } from '../prescriptions/prescriptions-given.ts';
@@ -28,7 +29,7 @@ useTestApp({ each: true }, async (app) => {
 const storedDraft = (draftId: string) => t.deps.database.selectFrom('prescription_drafts').selectAll().where('id', '=', draftId).executeTakeFirstOrThrow();
 const draftsOf = (organizationId: string) => t.deps.database.selectFrom('prescription_drafts').select('id').where('organization_id', '=', organizationId).execute();
 const prescriptionsOf = (organizationId: string) => t.deps.database.selectFrom('prescriptions').select(['scid', 'prescriber_user_id', 'quantity']).where('organization_id', '=', organizationId).execute();
-const tokenMessagesOf = (organizationId: string) => t.deps.database.selectFrom('token_messages').select(['prescription_id', 'channel', 'body']).where('organization_id', '=', organizationId).execute();
+const tokenMessagesOf = (organizationId: string) => t.deps.database.selectFrom('token_messages').select(['prescription_id', 'channel', 'prescriber_name']).where('organization_id', '=', organizationId).execute();
 const auditActions = async () => (await t.deps.database.selectFrom('audit_entries').select(['action', 'outcome']).where('organization_id', '=', c.g.organizationId).orderBy('seq').execute()).map((e) => e.action);
 
 describe('preparing a draft', () => {
@@ -52,7 +53,7 @@ describe('preparing a draft', () => {
     const draftId = await prepareDraftAs(manager, c, c.g.userId);
     const draft = await storedDraft(draftId);
     expect(draft).toMatchObject({ status: 'waiting', scid: null, prescriber_user_id: c.g.userId, prepared_by_user_id: manager.userId, patient_id: c.patientId, medicine: 'Amoxicillin 500 mg (as trihydrate) Capsule' });
-    expect(JSON.parse(draft.body)).toMatchObject({ item_name: 'Amoxicillin', quantity: '20', repeats: '1', delivery: { method: 'SMS', recipient_type: 'PATIENT' } });
+    expect(JSON.parse(decryptSecret(draft.body_encrypted, t.deps.secretKey))).toMatchObject({ item_name: 'Amoxicillin', quantity: '20', repeats: '1', delivery: { method: 'SMS', recipient_type: 'PATIENT' } });
     expect(await prescriptionsOf(c.g.organizationId)).toEqual([]);
     expect((await outboxEvents(t, c.g.organizationId)).map((e) => e.event_type)).toEqual([]);
     expect(await tokenMessagesOf(c.g.organizationId)).toEqual([]);
@@ -159,7 +160,7 @@ describe('approving and declining', () => {
     expect(events[0]!.envelope).toMatchObject({ data: { scid, user_id: c.g.userId, patient_id: c.patientId }, metadata: { reserved_1: 'visit-7' } });
     // The token goes out only now, as for any create: one message to the draft's delivery, after this commit.
     const prescriptionId = (await t.deps.database.selectFrom('prescriptions').select('id').where('scid', '=', scid).executeTakeFirstOrThrow()).id;
-    expect(await tokenMessagesOf(c.g.organizationId)).toEqual([{ prescription_id: prescriptionId, channel: 'SMS', body: expect.stringContaining('/tokens/') }]);
+    expect(await tokenMessagesOf(c.g.organizationId)).toEqual([{ prescription_id: prescriptionId, channel: 'SMS', prescriber_name: expect.stringMatching(/\S/) }]);
     const actions = await auditActions();
     expect(actions.filter((a) => a === 'prescription.draft_approve')).toHaveLength(1);
     expect(actions.filter((a) => a === 'prescription.create')).toHaveLength(1);

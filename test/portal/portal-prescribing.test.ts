@@ -3,6 +3,7 @@
 // with the session's reserved values, the confirmation); cease, cancel and reissue, each
 // confirmed first and each causing its event; and the dashboard and patient pages.
 import QRCode from 'qrcode';
+import { decryptSecret } from '../../src/platform/secrets.ts';
 import { describe, expect, it } from 'vitest';
 import { PRESCRIPTION_CHANGES, TRANSITIONS } from '../../src/prescriptions/index.ts';
 import { givenCatalogDrugs, givenUserDrug, validDrug } from '../custom-drugs/custom-drugs-given.ts';
@@ -256,7 +257,9 @@ describe('managing a prescription', () => {
     expect(selectedIn(confirmation.body, 'send_to')).toBe('patient-sms');
     const done = await change(scid, 'reissue', { confirm: 'yes', send_to: 'patient-email' });
     expect(done.statusCode).toBe(303);
-    expect(await storedPrescription(t, scid)).toMatchObject({ scid, status: 'Active', delivery_method: 'EMAIL', delivery_destination: 'j.wood@example.com' });
+    const stored = await storedPrescription(t, scid);
+    expect(stored).toMatchObject({ scid, status: 'Active', delivery_method: 'EMAIL' });
+    expect(decryptSecret(stored!.delivery_destination_encrypted!, t.deps.secretKey)).toBe('j.wood@example.com');
     expect(await eventsOf(scid)).toEqual([['prescription.created', expect.anything()], ['prescription.reissued', metadata]]);
   });
 

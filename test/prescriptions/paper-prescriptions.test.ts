@@ -48,7 +48,7 @@ describe('prescription_type PAPER through the test helper', () => {
     // The partner hears of it as of any prescription, its data.scid the id the read takes.
     const created = (await outboxEvents(t, c.g.organizationId)).filter((event) => event.event_type === 'prescription.created' && (event.envelope.data as { scid: string }).scid === id);
     expect(created).toHaveLength(1);
-    expect(await storedPrescription(t, id)).toMatchObject({ scid: null, prescription_type: 'PAPER', delivery_method: null, delivery_destination: null, practice_state: 'VIC', practice_phone: '0399999999' });
+    expect(await storedPrescription(t, id)).toMatchObject({ scid: null, prescription_type: 'PAPER', delivery_method: null, delivery_destination_encrypted: null, practice_state: 'VIC', practice_phone: '0399999999' });
   });
 
   it('refuses a delivery with a paper prescription, and an electronic one without a delivery, beside the field', async () => {

@@ -1,10 +1,11 @@
 // Token delivery's retention step: a message finished (sent, failed or kept) more than
-// ERX_RETENTION_TOKEN_MESSAGE_DAYS (30) ago loses its destination and its body (the token link);
-// the row stays, so the list still says what happened. A message finished just inside the
-// period, and any message still pending however old, keep both. A dry run counts and blanks
+// ERX_RETENTION_TOKEN_MESSAGE_DAYS (30) ago loses its destination (sealed; the row holds no token
+// link since migration 0070); the row stays, so the list still says what happened. A message
+// finished just inside the period, and any message still pending however old, keep it. A dry run counts and blanks
 // nothing; the setting moves the boundary.
 import { afterEach, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
+import { decryptSecret, encryptSecret } from '../../src/platform/secrets.ts';
 import { pruneExpiredRecords } from '../../src/retention/index.ts';
 import { listTokenMessages } from '../../src/token-delivery/index.ts';
 import { givenIntegration } from '../given.ts';
@@ -23,8 +24,8 @@ async function givenMessages(env: Record<string, string> = {}) {
         prescription_id: randomUUID(),
         organization_id: g.organizationId,
         channel: 'SMS',
-        destination: '0412345678',
-        body: 'Dr A has sent you an electronic prescription. Show this link to your pharmacy: https://erx.example/tokens/secret-key',
+        destination_encrypted: encryptSecret('0412345678', t.deps.secretKey),
+        prescriber_name: 'Dr A',
         status,
         next_attempt_at: ago(createdAgoMs),
         created_at: ago(createdAgoMs),
@@ -37,12 +38,15 @@ async function givenMessages(env: Record<string, string> = {}) {
     }
     return ids[0]!;
   };
-  const read = (id: string) => t.deps.database.selectFrom('token_messages').select(['destination', 'body', 'status', 'completed_at']).where('id', '=', id).executeTakeFirstOrThrow();
+  const read = async (id: string) => {
+    const row = await t.deps.database.selectFrom('token_messages').select(['destination_encrypted', 'status', 'completed_at']).where('id', '=', id).executeTakeFirstOrThrow();
+    return { ...row, destination: row.destination_encrypted === '' ? '' : decryptSecret(row.destination_encrypted, t.deps.secretKey) };
+  };
   return { insert, read };
 }
 
 describe('token message destinations', () => {
-  it('blanks the destination and body of messages finished just over 30 days ago, keeps those just under, and never touches a pending one', async () => {
+  it('blanks the destination of messages finished just over 30 days ago, keeps those just under, and never touches a pending one', async () => {
     const { insert, read } = await givenMessages();
     const sent = await insert('sent', 30 * DAY + 1000);
     const failed = await insert('failed', 31 * DAY);
@@ -52,9 +56,9 @@ describe('token message destinations', () => {
     const report = await pruneExpiredRecords(t.features.retention);
     expect(report.counts.token_message_destinations).toBe(3);
     expect(report.steps.find((step) => step.step === 'token_message_destinations')).toMatchObject({ setting: 'ERX_RETENTION_TOKEN_MESSAGE_DAYS', counts: { token_message_destinations: 3 } });
-    for (const id of [sent, failed, kept]) expect(await read(id)).toMatchObject({ destination: '', body: '' });
+    for (const id of [sent, failed, kept]) expect(await read(id)).toMatchObject({ destination_encrypted: '' });
     expect((await read(sent)).status).toBe('sent');
-    for (const id of [recent, pending]) expect(await read(id)).toMatchObject({ destination: '0412345678', body: expect.stringContaining('/tokens/secret-key') });
+    for (const id of [recent, pending]) expect(await read(id)).toMatchObject({ destination: '0412345678' });
     // The row stays in the list, with nothing of the destination left to show.
     const listed = (await listTokenMessages(t.features.tokenDelivery, { status: 'failed' })).find((m) => m.id === failed);
     expect(listed).toMatchObject({ status: 'failed', destination: '***' });

@@ -26,7 +26,7 @@ const signed = path.join(scratch, 'signed.sqlite');
 const settings = { clock, secretKey, operator: 'ops' };
 
 const TRIGGER = `create trigger redirect_sms after insert on token_messages begin
-  update token_messages set destination = '+61400000999' where id = new.id and channel = 'sms'; end`;
+  update token_messages set destination_encrypted = '+61400000999' where id = new.id and channel = 'sms'; end`;
 
 function edit(file: string, statement: string): void {
   const db = new SqliteDatabase(file, { fileMustExist: true });
@@ -70,9 +70,9 @@ describe('erx restore and a planted trigger', () => {
     const file = tampered('demo.sqlite', TRIGGER, false);
     const db = new SqliteDatabase(file, { fileMustExist: true });
     try {
-      db.prepare(`insert into token_messages (id, prescription_id, organization_id, channel, destination, body, status, next_attempt_at, created_at)
-        values ('m1', 'p1', 'o1', 'sms', '+61400000001', 'x', 'pending', '2026-01-01', '2026-01-01')`).run();
-      expect(db.prepare(`select destination from token_messages where id = 'm1'`).get()).toEqual({ destination: '+61400000999' });
+      db.prepare(`insert into token_messages (id, prescription_id, organization_id, channel, destination_encrypted, status, next_attempt_at, created_at)
+        values ('m1', 'p1', 'o1', 'sms', '+61400000001', 'pending', '2026-01-01', '2026-01-01')`).run();
+      expect(db.prepare(`select destination_encrypted from token_messages where id = 'm1'`).get()).toEqual({ destination_encrypted: '+61400000999' });
     } finally {
       db.close();
     }

@@ -26,7 +26,7 @@ async function featuresWith(extra: Record<string, string>): Promise<Features> {
 }
 
 function request(prescriptionId: string, channel: 'SMS' | 'EMAIL', destination: string): TokenMessageRequest {
-  return { prescriptionId, organizationId: 'org-1', channel, destination, prescriberName: 'Dr Anna Smith', tokenUrl: `http://127.0.0.1:3000/tokens/${prescriptionId}` };
+  return { prescriptionId, organizationId: 'org-1', channel, destination, prescriberName: 'Dr Anna Smith' };
 }
 
 async function issue(features: Features, message: TokenMessageRequest): Promise<void> {

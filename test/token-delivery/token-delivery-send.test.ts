@@ -1,8 +1,8 @@
 // Tokens are really sent: after the commit (never for a change that rolled back), by SMS
 // through Twilio's Messages API (a local fake of it) and by e-mail through SMTP (a real local
 // server), retried after a temporary failure under token delivery's own retry table, failed for good
-// after a permanent one; the message names the prescriber and carries the token link, never
-// the medicine or an identifier; a reissue sends again.
+// after a permanent one; the message names the prescriber and carries the token link (composed
+// when sent: the row holds no link), never the medicine or an identifier; a reissue sends again.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HI_DEMO_PATIENTS } from '../../src/hi-service/hi-demo-fixtures.ts';
 import { createPrometheusMetrics } from '../../src/platform/metrics/prometheus-metrics.ts';
@@ -115,6 +115,17 @@ describe('by SMS through Twilio', () => {
     const messages = await messagesOf(await prescriptionIdOf(prescription.scid));
     expect(messages.map((m) => m.status)).toEqual(['sent', 'sent']);
     expect(twilio.received.at(-1)!.body).toContain(reissued.json().data.url);
+  });
+
+  it('a reissue of a prescription made before keys were hashed sends the key it kept in clear, the one its page opens by', async () => {
+    const prescription = await givenPrescription(t, c);
+    await sendDue();
+    const legacyKey = 'LegacyKeyInClear_0456b';
+    await t.deps.database.updateTable('prescriptions').set({ token: legacyKey }).where('scid', '=', prescription.scid).execute();
+    expect((await prescriptionsClient(t, c).change('reissue', prescription.scid)).statusCode).toBe(200);
+    expect(await sendDue()).toMatchObject({ sent: 1 });
+    expect(twilio.received.at(-1)!.body).toMatch(new RegExp(`/tokens/${legacyKey}$`));
+    expect((await t.app.inject({ method: 'GET', url: `/tokens/${legacyKey}` })).statusCode).toBe(200);
   });
 });
 

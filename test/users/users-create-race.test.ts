@@ -5,6 +5,8 @@
 // takes them all.
 import { describe, expect, it } from 'vitest';
 import { call, useTwoInstances } from '../given.ts';
+import { HPII_HASH_PURPOSE } from '../../src/platform/db/sealed-columns.ts';
+import { keyedHashOf } from '../../src/platform/secrets.ts';
 import { ANNA, providerDetails } from './users-given.ts';
 
 const RACERS = 10;
@@ -38,7 +40,7 @@ describe('concurrent creates of providers holding one HPI-I', () => {
     expect(responses.map((r) => r.statusCode), responses.map((r) => r.body).join('\n')).toEqual(Array(RACERS).fill(201));
     const codes = responses.map((r) => r.json().code).sort();
     expect(codes).toEqual(['USER_CREATED', ...Array(RACERS - 1).fill('USER_CREATED_PROVIDER_ALREADY_EXISTS')]);
-    const records = await first.deps.database.selectFrom('provider_records').select(['user_id', 'status']).where('hpii_number', '=', ANNA.hpii_number).where('organization_id', '=', c.g.organizationId).execute();
+    const records = await first.deps.database.selectFrom('provider_records').select(['user_id', 'status']).where('hpii_number_hash', '=', keyedHashOf(HPII_HASH_PURPOSE, ANNA.hpii_number, first.deps.secretKey)).where('organization_id', '=', c.g.organizationId).execute();
     const winner = responses.find((r) => r.json().code === 'USER_CREATED')!.json().data.user_id;
     expect(records).toEqual([{ user_id: winner, status: 'active' }]);
     expect(race.logs()).not.toContain('unhandled error');

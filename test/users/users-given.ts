@@ -3,6 +3,7 @@
 import { expect } from 'vitest';
 import { HI_DEMO_PROVIDERS } from '../../src/hi-service/index.ts';
 import { type HiProviderFixture } from '../../src/hi-service/hi-fixture-file.ts';
+import { decryptSecret } from '../../src/platform/secrets.ts';
 import { snapshotDatabase } from '../database-snapshot.ts';
 import { call, givenUser, type TestClient } from '../given.ts';
 import { TEST_PROVIDERS } from '../recording-hi-service.ts';
@@ -40,8 +41,15 @@ export async function givenProviderRecord(t: TestApp, c: TestClient, userId: str
   if (response.statusCode !== 200) throw new Error(`provider record not written: ${response.statusCode} ${response.body}`);
 }
 
-export async function storedRecord(t: TestApp, userId: string) {
+/** The provider record's row as stored: the HPI-I sealed, beside its keyed hash. */
+export async function storedRecordRow(t: TestApp, userId: string) {
   return t.deps.database.selectFrom('provider_records').selectAll().where('user_id', '=', userId).executeTakeFirst();
+}
+
+/** The stored row, with the HPI-I its sealed column holds opened (hpii_number). */
+export async function storedRecord(t: TestApp, userId: string) {
+  const row = await storedRecordRow(t, userId);
+  return row && { ...row, hpii_number: decryptSecret(row.hpii_number_encrypted, t.deps.secretKey) };
 }
 
 export async function storedUser(t: TestApp, userId: string) {

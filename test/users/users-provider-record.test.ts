@@ -3,7 +3,7 @@
 // the spec's repair sequence end to end.
 import { describe, expect, it } from 'vitest';
 import { isUniqueViolation } from '../../src/platform/db/database.ts';
-import { ANNA, expectNothingSaved, givenMember, givenProviderRecord, NO_STATUS_PROVIDER, providerDetails, readUserData, storedRecord, storedUser, TEST_PROVIDERS } from './users-given.ts';
+import { ANNA, expectNothingSaved, givenMember, givenProviderRecord, NO_STATUS_PROVIDER, providerDetails, readUserData, storedRecord, storedRecordRow, storedUser, TEST_PROVIDERS } from './users-given.ts';
 import { call, useTestApp } from '../given.ts';
 
 const { t, c } = useTestApp({ each: true });
@@ -229,7 +229,7 @@ describe('racing writes for one HPI-I', () => {
   it('the database refuses a second active record for one HPI-I in an organization', async () => {
     const [first, second] = [await givenMember(t, c), await givenMember(t, c)];
     await givenProviderRecord(t, c, first);
-    const copy = { ...(await storedRecord(t, first))!, user_id: second };
+    const copy = { ...(await storedRecordRow(t, first))!, user_id: second };
     const insert = t.deps.database.insertInto('provider_records').values(copy).execute();
     await expect(insert).rejects.toSatisfy((error: unknown) => isUniqueViolation(error));
     await t.deps.database.insertInto('provider_records').values({ ...copy, status: 'inactive' }).execute();

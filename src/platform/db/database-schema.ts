@@ -149,8 +149,8 @@ const patientsColumns = {
   medicare_valid_to: text().orNull(),
   dva_file_number_encrypted: text().orNull(),
   dva_card_color: text().orNull(),
-  concession_pension_number: text().orNull(),
-  entitlement_number: text().orNull(),
+  concession_pension_number_encrypted: text().orNull(),
+  entitlement_number_encrypted: text().orNull(),
   racf_id: text().orNull(),
   ctg_eligible: flag().orNull(),
   indigenous_type: text().orNull(),
@@ -171,7 +171,10 @@ const providerRecordsColumns = {
   user_id: text(),
   organization_id: text(),
   status: oneOf(PROVIDER_RECORD_STATUSES),
-  hpii_number: text(),
+  /** AES-256-GCM ciphertext (migration 0071), as the IHI is. */
+  hpii_number_encrypted: text(),
+  /** Its keyed hash (HMAC-SHA-256 under the secret key): what lookups and the one-active-holder index use. Null only until the startup step sealed a value kept in clear. */
+  hpii_number_hash: text().orNull(),
   given_name: text(),
   family_name: text(),
   date_of_birth: time(),

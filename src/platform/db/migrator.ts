@@ -18,6 +18,8 @@ import * as auditTrail from '../../../migrations/0013-audit-trail.ts';
 import * as retention from '../../../migrations/0014-retention.ts';
 import * as webhookEventTraceContext from '../../../migrations/0015-webhook-event-trace-context.ts';
 import * as rtpmChecks from '../../../migrations/0065-rtpm-checks.ts';
+import * as sealedContactColumns from '../../../migrations/0070-sealed-contact-columns.ts';
+import * as sealedHpii from '../../../migrations/0071-sealed-hpii.ts';
 import * as ssoLinkReplays from '../../../migrations/0080-sso-link-replays.ts';
 import * as pbsSchedule from '../../../migrations/0016-pbs-schedule.ts';
 import * as prescriptionFields from '../../../migrations/0017-prescription-fields.ts';
@@ -72,6 +74,8 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0047-webhook-attempt-guarded': webhookAttemptGuarded,
   '0053-prescriber-mfa': prescriberMfa,
   '0065-rtpm-checks': rtpmChecks,
+  '0070-sealed-contact-columns': sealedContactColumns,
+  '0071-sealed-hpii': sealedHpii,
   '0075-webhook-delivery-ended-because': webhookDeliveryEndedBecause,
   '0076-webhook-endpoint-change': webhookEndpointChange,
   '0077-partner-self-service-limits': partnerSelfServiceLimits,

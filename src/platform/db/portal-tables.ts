@@ -59,8 +59,8 @@ export const prescriptionDraftsColumns = {
   prescriber_user_id: text(),
   prepared_by_user_id: text(),
   status: oneOf(DRAFT_STATUSES),
-  /** The validated prescribe body (JSON), handed back to the create path on approval. */
-  body: json(),
+  /** The validated prescribe body (JSON), AES-256-GCM ciphertext (migration 0070), handed back to the create path on approval. */
+  body_encrypted: text(),
   /** The medicine as the queue lists it. */
   medicine: text(),
   decline_reason: text().orNull(),

@@ -45,7 +45,8 @@ export const prescriptionsColumns = {
   /** Null on a paper prescription (migration 0042): it is handed over, not sent. */
   delivery_method: oneOf(DELIVERY_METHODS).orNull(),
   delivery_recipient_type: oneOf(RECIPIENT_TYPES).orNull(),
-  delivery_destination: text().orNull(),
+  /** The phone or e-mail the token goes to, AES-256-GCM ciphertext (migration 0070). */
+  delivery_destination_encrypted: text().orNull(),
   delivery_pharmacy_id: text().orNull(),
   delivery_pharmacy_name: text().orNull(),
   error_description: text().orNull(),
@@ -58,7 +59,8 @@ export const prescriptionsColumns = {
    * Null on prescriptions written before.
    */
   conformance_id: text().orNull(),
-  prescriber_hpii: text().orNull(),
+  /** AES-256-GCM ciphertext (migration 0071), as the provider record's. */
+  prescriber_hpii_encrypted: text().orNull(),
   prescriber_number: text().orNull(),
   organization_hpio: text().orNull(),
   organization_name: text().orNull(),
@@ -79,14 +81,18 @@ export const prescriberScriptNumbersColumns = {
   last_number: integer(),
 } as const;
 
-/** Each token message sent or kept (migration 0019): the token-delivery outbox. */
+/**
+ * Each token message sent or kept (migration 0019): the token-delivery outbox. It holds no token
+ * link: the message is composed when sent (migration 0070); the destination is ciphertext,
+ * blanked ('') by retention once the message is finished.
+ */
 export const tokenMessagesColumns = {
   id: text(),
   prescription_id: text(),
   organization_id: text(),
   channel: text(),
-  destination: text(),
-  body: text(),
+  destination_encrypted: text(),
+  prescriber_name: text().withDefault(),
   status: text(),
   attempts_made: integer().withDefault(),
   next_attempt_at: time(),

@@ -1,0 +1,61 @@
+// The columns that hold AES-256-GCM ciphertext (`encryptSecret` under the secret key) but were
+// once kept in clear. Migrations have no secret key, so a migration that turned a column into
+// ciphertext (0070) only renamed it; every process seals what is still in clear when it starts
+// (runtime.ts), before it serves or sends anything. A sealed value starts `v1.`; the scan looks
+// for anything else, so once everything is sealed it finds nothing and writes nothing.
+import { sql, type Kysely } from 'kysely';
+import { encryptSecret, keyedHashOf } from '../secrets.ts';
+import type { Database } from './database-schema.ts';
+
+export interface SealedColumn {
+  table: keyof Database;
+  column: string;
+  /** The row's key column (default `id`). */
+  id?: string;
+  /** A column holding the value's keyed hash (keyedHashOf with `purpose`), written with it. */
+  hash?: { column: string; purpose: string };
+}
+
+/** keyedHashOf's purpose for an HPI-I (provider_records.hpii_number_hash). */
+export const HPII_HASH_PURPOSE = 'erx hpii';
+
+export const SEALED_COLUMNS: readonly SealedColumn[] = [
+  { table: 'token_messages', column: 'destination_encrypted' },
+  { table: 'prescriptions', column: 'delivery_destination_encrypted' },
+  { table: 'prescription_drafts', column: 'body_encrypted' },
+  { table: 'patients', column: 'concession_pension_number_encrypted' },
+  { table: 'patients', column: 'entitlement_number_encrypted' },
+  { table: 'provider_records', column: 'hpii_number_encrypted', id: 'user_id', hash: { column: 'hpii_number_hash', purpose: HPII_HASH_PURPOSE } },
+  { table: 'prescriptions', column: 'prescriber_hpii_encrypted' },
+];
+
+/** Rows sealed per transaction: a large backlog is converted in short steps. */
+const BATCH = 500;
+
+/** Seals every clear value of SEALED_COLUMNS; the number of values sealed. Blanked values ('') stay blank. */
+export async function sealClearValues(database: Kysely<Database>, secretKey: Buffer, columns: readonly SealedColumn[] = SEALED_COLUMNS): Promise<number> {
+  const db = database as unknown as Kysely<any>;
+  let sealed = 0;
+  for (const { table, column, id = 'id', hash } of columns) {
+    for (;;) {
+      const rows: { id: string; value: string }[] = await db
+        .selectFrom(table)
+        .select([sql.ref<string>(id).as('id'), sql.ref<string>(column).as('value')])
+        .where(sql.ref(column), 'is not', null)
+        .where(sql.ref(column), '!=', '')
+        .where(sql`substr(${sql.ref(column)}, 1, 3)`, '!=', 'v1.')
+        .limit(BATCH)
+        .execute();
+      if (rows.length === 0) break;
+      await db.transaction().execute(async (trx) => {
+        // Only if still the clear value read: a row changed meanwhile is sealed by its writer.
+        for (const row of rows) {
+          const sealed = { [column]: encryptSecret(row.value, secretKey), ...(hash ? { [hash.column]: keyedHashOf(hash.purpose, row.value, secretKey) } : {}) };
+          await trx.updateTable(table).set(sealed).where(sql.ref(id), '=', row.id).where(sql.ref(column), '=', row.value).execute();
+        }
+      });
+      sealed += rows.length;
+    }
+  }
+  return sealed;
+}

@@ -1,0 +1,96 @@
+// What the database holds of where a token goes and of what a draft, a patient's record or a
+// prescriber's says (issue 38 item 1): no token link, no phone or e-mail a token went to, no
+// draft body, no concession or entitlement number, no HPI-I in clear. Each test reads the raw rows and looks for the
+// value in clear, then shows the feature still working from what is stored.
+import { describe, expect, it } from 'vitest';
+import { HI_DEMO_PATIENTS } from '../../src/hi-service/hi-demo-fixtures.ts';
+import { DEMO_PRESCRIBER_DETAILS } from '../../src/onboarding/sandbox-seed.ts';
+import { listTokenMessages } from '../../src/token-delivery/index.ts';
+import { call, useTestApp } from '../given.ts';
+import { patientBody } from '../patients/patients-given.ts';
+import { draftPath, prepareDraftAs, sessionWithRoles } from '../portal/approval-given.ts';
+import { givenClinic, givenPrescription, prescriptionsPath, type Clinic } from '../prescriptions/prescriptions-given.ts';
+import type { TestApp } from '../test-app.ts';
+
+const { t, c } = useTestApp({}, async (app) => ({ c: await givenClinic(app) }));
+
+/** Every value of every row of `table`, as one text to search. */
+async function rawText(table: 'token_messages' | 'prescriptions' | 'prescription_drafts' | 'patients' | 'provider_records'): Promise<string> {
+  return JSON.stringify(await t.deps.database.selectFrom(table).selectAll().execute());
+}
+
+async function phoneOf(app: TestApp, clinic: Clinic): Promise<string> {
+  const row = await app.deps.database.selectFrom('patients').select('phone').where('id', '=', clinic.patientId).executeTakeFirstOrThrow();
+  return row.phone!;
+}
+
+describe('a token message', () => {
+  it('holds neither the token link nor its destination in clear; the list shows the destination masked', async () => {
+    const phone = await phoneOf(t, c);
+    const prescription = await givenPrescription(t, c);
+    const key = prescription.url.split('/tokens/')[1]!;
+    const { id } = await t.deps.database.selectFrom('prescriptions').select('id').where('scid', '=', prescription.scid).executeTakeFirstOrThrow();
+    const raw = await rawText('token_messages');
+    expect(raw).toContain(id);
+    for (const clear of [key, '/tokens/', phone, phone.slice(-8)]) expect(raw).not.toContain(clear);
+    const [listed] = await listTokenMessages(t.features.tokenDelivery, { prescriptionId: id });
+    expect(listed!.destination).toBe(`***${phone.slice(-3)}`);
+  });
+});
+
+describe("a prescription's delivery destination", () => {
+  it('is not stored in clear, and the prescription still shows it', async () => {
+    const phone = await phoneOf(t, c);
+    const prescription = await givenPrescription(t, c);
+    expect(await rawText('prescriptions')).not.toContain(phone.slice(-8));
+    const read = await call(t, 'GET', `${prescriptionsPath(c)}/${prescription.scid}`, c.headers);
+    expect(read.statusCode).toBe(200);
+    expect(read.json().data.prescription.delivery).toMatchObject({ method: 'SMS', recipient_type: 'PATIENT', destination: phone });
+  });
+});
+
+describe("a draft's body", () => {
+  it("is not stored in clear, and the draft's page still shows it", async () => {
+    const manager = await sessionWithRoles(t, c, ['rx_queue_manager']);
+    const instructions = 'Two capsules at night, kept from the database';
+    const draftId = await prepareDraftAs(manager, c, c.g.userId, { patient_instructions: instructions });
+    const raw = await rawText('prescription_drafts');
+    expect(raw).toContain(draftId);
+    for (const clear of [instructions, 'patient_instructions', 'recipient_type']) expect(raw).not.toContain(clear);
+    const page = await manager.get(draftPath(draftId));
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain(instructions);
+  });
+});
+
+describe("a patient's concession and entitlement numbers", () => {
+  it('are not stored in clear, and the patient still shows them', async () => {
+    const identifiers = { concession_pension_number: 'CP-4455667', entitlement_number: 'EN-9988776' };
+    const person = HI_DEMO_PATIENTS.activeVerified;
+    const body = patientBody(c.g, person, { medicare_card_number: person.medicare_card_number, medicare_irn: '1', ...identifiers });
+    const created = await call(t, 'POST', c.patientsUrl(), c.headers, body);
+    expect(created.statusCode, created.body).toBe(201);
+    const patientId = created.json().data.platform_patient_id as string;
+    const raw = await rawText('patients');
+    expect(raw).toContain(patientId);
+    for (const clear of Object.values(identifiers)) expect(raw).not.toContain(clear);
+    const read = await call(t, 'GET', `${c.patientsUrl()}/${patientId}`, c.headers);
+    expect(read.statusCode).toBe(200);
+    expect(JSON.stringify(read.json())).toContain('CP-4455667');
+    expect(JSON.stringify(read.json())).toContain('EN-9988776');
+  });
+});
+
+describe("a prescriber's HPI-I", () => {
+  it('is in clear in neither the provider record nor the prescription, and the user and the prescription still show it', async () => {
+    const hpii = DEMO_PRESCRIBER_DETAILS.hpii_number;
+    const prescription = await givenPrescription(t, c);
+    expect(await rawText('provider_records')).not.toContain(hpii);
+    expect(await rawText('prescriptions')).not.toContain(hpii);
+    const user = await call(t, 'GET', `/v1/organizations/${c.g.organizationId}/users/${c.g.userId}`, c.headers);
+    expect(user.statusCode).toBe(200);
+    expect(JSON.stringify(user.json())).toContain(hpii);
+    const read = await call(t, 'GET', `${prescriptionsPath(c)}/${prescription.scid}`, c.headers);
+    expect(read.json().data.prescription.legal_metadata.prescriber_hpii).toBe(hpii);
+  });
+});
