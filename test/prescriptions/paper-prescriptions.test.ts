@@ -21,7 +21,7 @@ import { givenUser, useTestApp } from '../given.ts';
 import type { TestApp } from '../test-app.ts';
 import { csrfOf, formIdFieldOf, scidOfRedirect, signIn, type PortalClient } from '../portal/portal-given.ts';
 import { givenPbsItems, PBS_TEST_ITEMS } from './pbs-given.ts';
-import { givenClinic, givenPrescription, outboxEvents, prescribeBody, prescriptionsClient, storedPrescription } from './prescriptions-given.ts';
+import { givenClinic, givenPrescription, outboxEvents, prescribeBody, prescriptionsClient, send, storedPrescription } from './prescriptions-given.ts';
 import { decodeCode128, readPdf } from './pdf-reader.ts';
 
 const { t, c, other, api, session } = useTestApp({}, async (t) => {
@@ -91,6 +91,17 @@ describe('prescription_type PAPER through the test helper, with the sandbox PDS'
     expect(cease.statusCode).toBe(200);
     expect(cease.json().data).toMatchObject({ prescription_type: 'PAPER', status: 'Ceased', scid });
     expect(await t.deps.database.selectFrom('pds_simulator_scripts').select('status').where('scid', '=', scid).execute()).toEqual([{ status: 'ceased' }]);
+  });
+
+  it('is dispensed at the PDS by its SCID (the pharmacy scans it); the PDS then refuses a cancel (409 with its reason)', async () => {
+    const { reference: scid } = await givenPrescription(t, c, { prescription_type: 'PAPER', delivery: undefined });
+    const dispensed = await send(t, 'POST', `/v1/test-helpers/organizations/${c.g.organizationId}/prescriptions/${scid}/dispense`, c.headers);
+    expect(dispensed.statusCode, dispensed.body).toBe(200);
+    expect((await api.read(scid)).json().data.prescription.dispensing).toMatchObject({ supplies_dispensed: 1 });
+    const cancel = await api.change('cancel', scid);
+    expect(cancel.statusCode).toBe(409);
+    expect(cancel.json().error.detail).toMatch(/^The Prescription Delivery Service refused: .*dispensed/);
+    expect(await storedPrescription(t, scid)).toMatchObject({ status: 'Active' });
   });
 });
 
