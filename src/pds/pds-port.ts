@@ -34,6 +34,12 @@ export interface PdsSubmission {
   uniqueId: string;
   patient: { ihi: string | null; name: string; dateOfBirth: string };
   repeats: number;
+  /**
+   * An electronic transfer paper script: printed and handed to the patient, its SCID as a
+   * barcode the pharmacy scans; no token goes to anyone. False: an electronic prescription
+   * whose token erx sends.
+   */
+  paperScript: boolean;
   content: Readonly<Record<string, unknown>>;
 }
 

@@ -16,6 +16,7 @@ import {
   describeMedicine,
   referenceOf,
   renderScidQrCode,
+  UNPRINTABLE_PAPER,
   writeOnPaperInstead,
   type LegalMetadata,
   type Prescription,
@@ -53,6 +54,8 @@ export interface PrescriptionPage {
   createdDate: string;
   /** PAPER: printed from its PDF and handed over (no token, no delivery). */
   paper: boolean;
+  /** Why a paper prescription's PDF is not offered (Pending: waiting for the PDS's SCID; Error); undefined: it is. */
+  pdfWithheld: string | undefined;
   /** Where the token went (undefined: a paper prescription). */
   delivery: string | undefined;
   /** How the token's latest message went (undefined: none was written, e.g. before token delivery existed). */
@@ -130,6 +133,7 @@ export async function readPrescriptionPage(ctx: PortalContext, session: PortalSe
     details: detailsOf(p),
     createdDate: p.created_date,
     paper,
+    pdfWithheld: paper ? UNPRINTABLE_PAPER[p.status] : undefined,
     delivery: p.delivery && describeDelivery(p.delivery),
     tokenMessage: tokenMessage && { status: tokenMessage.status, error: tokenMessage.last_error, at: (tokenMessage.completed_at ?? tokenMessage.created_at).slice(0, 16).replace('T', ' ') },
     deliveryChoice: p.delivery ? choiceOfDelivery(p.delivery) : '',

@@ -119,7 +119,7 @@ export interface PatientPageRow {
 /** A prescription without a SCID is named for what it is, never by an id that could pass for a SCID. */
 function labelOf(p: Prescription): string {
   if (p.scid !== undefined) return p.scid;
-  return p.prescription_type === 'PAPER' ? 'Paper (no SCID)' : 'No SCID yet';
+  return p.prescription_type === 'PAPER' && p.status !== 'Pending' ? 'Paper (no SCID)' : 'No SCID yet';
 }
 
 export interface PatientPage {

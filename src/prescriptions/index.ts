@@ -11,7 +11,7 @@ export { writeOnPaperInstead } from './prescription-paper-instead.ts';
 export type { PatientContact } from './prescription-delivery.ts';
 export { COUNT_LIMITS, type CountField, describeCountLimit, ITEM_FIELDS, readCount, TEXT_LIMITS } from './prescription-fields.ts';
 export { portalActionOf, PRESCRIPTION_CHANGES, PRESCRIPTION_EVENTS, TRANSITIONS } from './prescription-lifecycle.ts';
-export { listPatientPrescriptions, printPaperPrescription, readPatientPrescriptionWithMessage, requirePatientPrescriptionScid } from './prescription-reads.ts';
+export { listPatientPrescriptions, printPaperPrescription, readPatientPrescriptionWithMessage, requirePatientPrescriptionScid, UNPRINTABLE_PAPER } from './prescription-reads.ts';
 export { referenceOf } from './prescription-view.ts';
 export { readPracticeGaps } from './prescription-authorship.ts';
 export { prescriptionTestHelpersRoutes } from './prescription-test-helpers-routes.ts';

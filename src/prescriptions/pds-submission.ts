@@ -34,6 +34,7 @@ export function submissionOf(content: PrescriptionLegalContent): PdsSubmission {
     uniqueId: content.uniqueId,
     patient: { ihi: content.patient.ihi, name: content.patient.name, dateOfBirth: content.patient.dateOfBirth },
     repeats: Number(content.medicine.repeats),
+    paperScript: content.prescriptionType === 'PAPER',
     content: content as unknown as Record<string, unknown>,
   };
 }
@@ -60,7 +61,8 @@ async function commitAnswer(ctx: PrescriptionsContext, job: PdsSubmissionRow, an
       const { acting_partner_id: actingPartnerId = null, ...reserved } = JSON.parse(job.event_metadata) as StoredEventMetadata;
       // The create's audit entry and event name the SCID: they are written now (in the create's request when the PDS answered within its wait).
       await recordPrescriptionAction(ctx, work, 'create', { patient, actorId: prescription.prescriber_user_id, scid: answer.scid, reserved, actingPartnerId });
-      recordTokenMessage(ctx, work, { ...prescription, ...columns });
+      // A paper script is handed to the patient: it has no token to send (and no delivery).
+      if (prescription.prescription_type === 'ELECTRONIC') recordTokenMessage(ctx, work, { ...prescription, ...columns });
       return true;
     }
     if (answer.outcome === 'unreachable' && at.getTime() + retryDelayMs(attempts) <= Date.parse(job.deadline_at)) {

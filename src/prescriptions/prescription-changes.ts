@@ -55,11 +55,12 @@ export const PDS_RETRY_AFTER_SECONDS = 30;
 const PDS_CALLS = { cease: 'cease', cancel: 'cancel', reissue: 'resendToken' } as const satisfies Record<PrescriptionChange, string>;
 
 /**
- * An electronic prescription's change goes to the PDS first: only once it confirmed does erx
- * change anything. Refused: 409 with the PDS's reason; unreachable: 503 with Retry-After.
+ * The change of a prescription the PDS holds (electronic, or an ETP paper script: it has a SCID)
+ * goes to the PDS first: only once it confirmed does erx change anything. Refused: 409 with the
+ * PDS's reason; unreachable: 503 with Retry-After. Plain paper (no SCID) changes in erx alone.
  */
 async function confirmWithPds(ctx: PrescriptionsContext, found: PrescriptionRow, action: PrescriptionChange): Promise<void> {
-  if (found.prescription_type !== 'ELECTRONIC' || found.scid === null) return;
+  if (found.scid === null) return;
   const answer = await ctx.pds.port[PDS_CALLS[action]](found.scid);
   if (answer.ok) return;
   const verb = TRANSITIONS[action].verb;

@@ -18,7 +18,8 @@ export async function dispenseInSandbox(ctx: PrescriptionsContext, scidText: str
   const scid = readScid(scidText);
   if (!ctx.pdsSandbox) throw new ApiError('CONFLICT', 'Only the sandbox PDS (ERX_PDS=simulator) can be asked to dispense');
   const found = await findPrescriptionByScid(ctx.db, scid, organizationId);
-  if (!found || found.scid === null || found.prescription_type !== 'ELECTRONIC') throw notFound(`No electronic prescription with SCID ${scid} at the PDS`);
+  // An ETP paper script is dispensed at the PDS too: the pharmacy scans its SCID.
+  if (!found || found.scid === null) throw notFound(`No prescription with SCID ${scid} at the PDS`);
   const at = ctx.clock.now().toISOString();
   const answer = await ctx.pdsSandbox.dispense(found.scid, at);
   if (!answer.ok && answer.outcome === 'refused') throw new ApiError('CONFLICT', `The Prescription Delivery Service refused the dispense of ${found.scid}: ${answer.message} (${answer.code})`);

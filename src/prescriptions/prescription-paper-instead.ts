@@ -1,7 +1,8 @@
 // Paper instead (issue 40 item 5): while the PDS cannot be reached, the prescriber of a Pending
-// prescription may write it on paper instead. In one transaction its submission is withdrawn and
-// it becomes PAPER and Active for its whole life, its create's audit entry and event written
-// then (as on the PDS's acceptance): a prescription is paper or electronic, never both (DESIGN
+// prescription (electronic, or a paper script waiting for its SCID) may write it on plain paper
+// instead. In one transaction its submission is withdrawn and it becomes PAPER (without a SCID)
+// and Active for its whole life, its create's audit entry and event written then (as on the
+// PDS's acceptance): a prescription is paper or electronic, never both (DESIGN
 // decision 25). A submission already accepted, or being attempted at this moment (a live
 // lease), refuses the choice; an attempt whose lease ran out is fenced off by the withdrawal,
 // and should the PDS have taken it all the same, the job cancels that script (pds-submission.ts).
@@ -23,13 +24,18 @@ const refuse = (detail: string): never => {
   throw new ApiError('CONFLICT', detail);
 };
 
-/** Before anything is written: only a Pending electronic prescription, by the prescriber who wrote it (a paper script bears their name and signature). */
+/**
+ * Before anything is written: only a Pending prescription (electronic, or a paper script
+ * waiting for its SCID), by the prescriber who wrote it (a paper script bears their name and
+ * signature).
+ */
 function refuseUnlessPending(found: PrescriptionRow, actorId: string): void {
   const reference = found.scid ?? found.id;
-  if (found.prescription_type === 'PAPER') refuse(`Prescription ${reference} is already a paper prescription`);
   if (found.status !== 'Pending') {
-    const electronic = found.scid === null ? '' : `: the Prescription Delivery Service accepted it (SCID ${found.scid}), so it is an electronic prescription and cannot also be written on paper`;
-    refuse(`Prescription ${reference} is ${found.status}, not being sent${electronic}`);
+    if (found.prescription_type === 'PAPER' && found.scid === null) refuse(`Prescription ${reference} is already a paper prescription`);
+    const accepted = `: the Prescription Delivery Service accepted it (SCID ${found.scid})`;
+    const taken = found.scid === null ? '' : found.prescription_type === 'PAPER' ? `${accepted}; print its PDF, which carries the SCID` : `${accepted}, so it is an electronic prescription and cannot also be written on paper`;
+    refuse(`Prescription ${reference} is ${found.status}, not being sent${taken}`);
   }
   if (found.prescriber_user_id !== actorId) refuse(`Prescription ${reference} can be written on paper only by its own prescriber, who signs it`);
 }

@@ -4,7 +4,7 @@
 // (404), as on every route. Each read that answers is noted in the audit trail (written before
 // the answer leaves, or the request fails), whichever surface asked: API, portal or token page.
 import type { PatientRow } from '../patients/index.ts';
-import { invalidRequest, notFound, type ValidationIssue } from '../platform/http/api-error.ts';
+import { ApiError, invalidRequest, notFound, type ValidationIssue } from '../platform/http/api-error.ts';
 import { latestTokenMessageOf, type TokenMessageView } from '../token-delivery/index.ts';
 import { decodeLastKey, encodeLastKey, PAGE_LIMITS, readPageLimit, type PagePosition } from './prescription-paging.ts';
 import { legalMetadataOf, summaryOfPatient, viewOfPrescription } from './prescription-view.ts';
@@ -86,13 +86,23 @@ export async function readPatientPrescriptionWithMessage(
   return { patient: summaryOfPatient(patient), prescription: viewOfPrescription(row, ctx), tokenMessage };
 }
 
+/** Why a paper prescription in these statuses has no PDF: it is not (or not yet) a script. */
+export const UNPRINTABLE_PAPER: Readonly<Partial<Record<string, string>>> = {
+  Pending:
+    'is being sent to the Prescription Delivery Service: its PDF is printed once the PDS has accepted it (with its SCID as a barcode), or once you write it on paper instead (without a SCID)',
+  Error: 'was not issued (the Prescription Delivery Service did not take it): it has no PDF; write the prescription again',
+};
+
 /**
  * The PDF of the path's paper prescription (404 for an electronic one: its token is the
- * prescription, and a printout of it would be a second one), noted as printed.
+ * prescription, and a printout of it would be a second one; 409 while it waits for the PDS or
+ * after the PDS refused it), noted as printed.
  */
 export async function printPaperPrescription(ctx: PrescriptionsContext, caller: PrescribingCaller, ids: PatientPath & { scid: string }): Promise<{ scid: string; pdf: Uint8Array }> {
   const { patient, row } = await requirePathPrescription(ctx, caller, ids);
   if (row.prescription_type !== 'PAPER') throw notFound(`Prescription ${row.scid ?? row.id} is electronic: its token is the prescription, and it has no paper form`);
+  const unprintable = UNPRINTABLE_PAPER[row.status];
+  if (unprintable) throw new ApiError('CONFLICT', `Prescription ${row.id} ${unprintable}`);
   await ctx.audit.noteAccess({ action: 'prescription.print', organizationId: patient.organization_id, patientId: patient.id, scid: row.scid ?? row.id });
   return { scid: row.scid ?? row.id, pdf: await renderPrescriptionPdf(readPrescriptionLegalContent(ctx, row, patient)) };
 }

@@ -56,7 +56,7 @@ export interface PrescriptionsContext {
   conformanceId: string;
   /** The organizations' practice addresses and phones (prescription-authorship.ts). */
   practices: PracticeLookup;
-  /** The Prescription Delivery Service electronic prescriptions are submitted to, and how (pds-submission.ts). */
+  /** The Prescription Delivery Service prescriptions are submitted to (electronic ones, and paper ones while one is connected), and how (pds-submission.ts). */
   pds: PdsSettings;
   /** The sandbox PDS's dispense (undefined unless ERX_PDS=simulator). */
   pdsSandbox: PdsSandbox | undefined;
@@ -128,7 +128,6 @@ export function reservedOf(submitted: SubmittedBody): ReservedValues {
 function newPrescriptionRow(ctx: PrescriptionsContext, draft: PrescriptionDraft, writers: { prescriber: PrescriberProfile; authorship: AuthorshipColumns }, patient: PatientRow, at: string): PrescriptionRow {
   const { prescriber } = writers;
   const id = newId();
-  const electronic = draft.prescriptionType === 'ELECTRONIC';
   return {
     id,
     // A SCID is the PDS's, once it accepted the prescription (DESIGN decision 25): a paper one no
@@ -138,7 +137,7 @@ function newPrescriptionRow(ctx: PrescriptionsContext, draft: PrescriptionDraft,
     organization_id: patient.organization_id,
     patient_id: patient.id,
     prescriber_user_id: prescriber.user_id,
-    status: electronic ? 'Pending' : planTransition('create', null).to,
+    status: submitsToPds(ctx, draft.prescriptionType) ? 'Pending' : planTransition('create', null).to,
     prescription_type: draft.prescriptionType,
     ...draft.item,
     quantity: String(draft.quantity),
@@ -167,6 +166,15 @@ function newPrescriptionRow(ctx: PrescriptionsContext, draft: PrescriptionDraft,
   };
 }
 
+/**
+ * Whether a new prescription goes to the PDS: an electronic one always (none is refused before);
+ * a paper one whenever a PDS is connected, so that it is an ETP paper script with the PDS's SCID
+ * as its barcode. With ERX_PDS=none a paper one is plain paper, Active at once.
+ */
+function submitsToPds(ctx: PrescriptionsContext, type: PrescriptionDraft['prescriptionType']): boolean {
+  return type === 'ELECTRONIC' || ctx.pds.port.name !== 'none';
+}
+
 const PBS_CODE = new RegExp(TEXT_PATTERNS.pbs_code.pattern, 'i');
 
 /** Tries again when the prescriber's script number was taken meanwhile (a concurrent create of theirs). */
@@ -176,10 +184,11 @@ const INSERT_ATTEMPTS = 3;
 export type AlongsideCreate = (work: Work, created: { scid: string }) => Promise<void>;
 
 /**
- * Inserts the prescription in one transaction; returns the row stored. A paper prescription's
- * audit entry and event go with it; an electronic one is Pending, its submission to the PDS
- * recorded beside it, its audit entry, event and token message written once the PDS accepted it
- * (pds-submission.ts); every failed attempt is audited as prescription.pds_submit.
+ * Inserts the prescription in one transaction; returns the row stored. One the PDS is to take
+ * (electronic, or paper with a PDS connected) is Pending, its submission recorded beside it,
+ * its audit entry, event and (electronic) token message written once the PDS accepted it
+ * (pds-submission.ts); every failed attempt is audited as prescription.pds_submit. A plain
+ * paper prescription (ERX_PDS=none) is Active at once, its audit entry and event with it.
  */
 async function insertWithEvent(ctx: PrescriptionsContext, row: PrescriptionRow, patient: PatientRow, reserved: ReservedValues, alongside?: AlongsideCreate): Promise<PrescriptionRow> {
   for (let attempt = 1; ; attempt++) {
@@ -189,11 +198,11 @@ async function insertWithEvent(ctx: PrescriptionsContext, row: PrescriptionRow, 
         row = { ...row, prescriber_script_number: String(await takeNextPrescriberScriptNumber(work.trx, row.prescriber_user_id)) };
         await alongside?.(work, { scid: row.id });
         await insertPrescription(work.trx, row);
-        if (row.prescription_type === 'ELECTRONIC') {
+        if (row.status === 'Pending') {
           work.record(pdsSubmissions, { prescriptionId: row.id, organizationId: row.organization_id, reserved, actingPartnerId: actingPartnerOfScope() });
           return;
         }
-        // A paper prescription is written Active at once: its event names it by erx's id, as the read API takes it.
+        // Plain paper is written Active at once: its event names it by erx's id, as the read API takes it.
         await recordPrescriptionAction(ctx, work, 'create', { patient, actorId: row.prescriber_user_id, scid: row.id, reserved });
       });
       return row;
@@ -278,8 +287,8 @@ export async function refusedAsResult<T>(act: () => Promise<BodyRead<T>>): Promi
 /**
  * Writes the prescription every entry point creates (the API, the portal, an approved draft),
  * as prescription-create.ts asks: a refused body is returned as its field errors, a refused
- * action (409) thrown. An electronic one is written Pending; prescription-create.ts waits for
- * the PDS's answer.
+ * action (409) thrown. One the PDS is to take is written Pending; prescription-create.ts waits
+ * for the PDS's answer.
  */
 export async function writePrescription(
   ctx: PrescriptionsContext,

@@ -23,6 +23,7 @@ export function submissionFor(patient: Partial<PdsSubmission['patient']> = {}, r
     uniqueId,
     patient: { ihi: null, name: 'Ms Ada Contract', dateOfBirth: '1990-01-01', ...patient },
     repeats,
+    paperScript: false,
     content: { uniqueId, medicine: { name: 'Amoxicillin', quantity: '20', repeats: String(repeats) } },
   };
 }
@@ -39,6 +40,13 @@ export function describePdsContract(name: string, setUp: () => Promise<PdsUnderT
       const answer = accepted(await port.submit(submissionFor()));
       expect(isScidFormat(answer.scid)).toBe(true);
       expect(answer.tokens).toHaveLength(1);
+    });
+
+    it('assigns a SCID in the eRx format to a paper script (an ETP paper script: its SCID is printed as a barcode)', async () => {
+      const { port, sandbox } = await setUp();
+      const answer = accepted(await port.submit({ ...submissionFor({}, 0), paperScript: true }));
+      expect(isScidFormat(answer.scid)).toBe(true);
+      expect(accepted(await sandbox.dispense(answer.scid, '2026-11-28T01:00:00.000Z'))).toMatchObject({ suppliesDispensed: 1, repeatsRemaining: 0 });
     });
 
     it('takes each unique id once: submitted again, it answers with the same SCID; another id gets another SCID', async () => {

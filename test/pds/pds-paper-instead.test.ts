@@ -1,5 +1,5 @@
-// Issue 40, item 5: while the PDS cannot be reached (the prescription Pending), its prescriber
-// may write it on paper instead, from its portal page: the submission is withdrawn and the
+// Issue 40, item 5: while the PDS cannot be reached (the prescription Pending, electronic or a
+// paper script waiting for its SCID), its prescriber may write it on (plain) paper instead, from its portal page: the submission is withdrawn and the
 // prescription is PAPER for its whole life (no SCID, its PDF printable). A prescription is
 // paper or electronic, never both: once the PDS took it, or while an attempt is in flight, the
 // choice is refused saying why, also when the runner claims the job at the same moment.
@@ -10,17 +10,20 @@ import { useTestApp } from '../given.ts';
 import { signInEnrolled } from '../mfa/mfa-given.ts';
 import { sessionWithRoles } from '../portal/approval-given.ts';
 import { csrfOf, type PortalClient } from '../portal/portal-given.ts';
-import { givenClinic, givenSecondPrescriber, outboxEvents, prescriptionsClient, storedPrescription, type Clinic } from '../prescriptions/prescriptions-given.ts';
+import { decodeCode128 } from '../prescriptions/pdf-reader.ts';
+import { givenClinic, givenSecondPrescriber, outboxEvents, prescribeBody, prescriptionsClient, storedPrescription, type Clinic } from '../prescriptions/prescriptions-given.ts';
 import type { TestApp } from '../test-app.ts';
 
 const { t } = useTestApp({ env: { ERX_PDS_WAIT_MS: '0', ERX_PDS_TIMEOUT_MS: '300' } });
 
 const pagePath = (c: Clinic, reference: string, patientId = c.patientId) => `/dashboard/patients/${patientId}/prescriptions/${reference}`;
 
-/** A prescription the PDS could not be reached for: Pending, its id (it has no SCID). */
-async function givenPending(c: Clinic): Promise<string> {
+/** A prescription (electronic, or a paper script) the PDS could not be reached for: Pending, its id (it has no SCID). */
+async function givenPending(c: Clinic, type: 'ELECTRONIC' | 'PAPER' = 'ELECTRONIC'): Promise<string> {
   t.pds.failNext('submit', 'unreachable');
-  const data = (await prescriptionsClient(t, c).prescribe()).json().data;
+  const body = type === 'PAPER' ? prescribeBody({ prescription_type: 'PAPER', delivery: undefined }) : prescribeBody();
+  const data = (await prescriptionsClient(t, c).prescribe(body)).json().data;
+  expect(data.prescription_type).toBe(type);
   await Promise.all([...t.features.prescriptions.pds.inFlight]);
   expect(data.status).toBe('Pending');
   return data.legal_metadata.prescription_id as string;
@@ -159,6 +162,55 @@ describe('writing a Pending prescription on paper instead', () => {
         expect(stored.status === 'Active' ? await liveScriptsAtPds(id) : []).toHaveLength(stored.status === 'Active' ? 1 : 0);
       }
     }
+  });
+});
+
+describe('a paper prescription waiting for its SCID (the PDS unreachable)', () => {
+  it('is Pending without a PDF (its page says why), and written on plain paper instead: Active, no SCID, its PDF without a barcode, nothing at the PDS', async () => {
+    const c = await givenClinic(t);
+    const session = await signInEnrolled(t, c.g, c.g.userId);
+    const id = await givenPending(c, 'PAPER');
+    const page = await session.get(pagePath(c, id));
+    expect(page.body).toContain('No PDF: this prescription is being sent to the Prescription Delivery Service');
+    expect(page.body).not.toContain(`href="${pagePath(c, id)}/pdf"`);
+    expect(page.body).toContain('becomes a plain paper prescription without a SCID');
+    expect(page.body).toContain('>Write it on paper instead</button>');
+    const early = await session.get(`${pagePath(c, id)}/pdf`);
+    expect(early.statusCode).toBe(409);
+    expect(early.headers['content-type']).not.toBe('application/pdf');
+    const answer = await choosePaper(session, pagePath(c, id));
+    expect(answer.statusCode, answer.body.slice(0, 300)).toBe(303);
+    const read = (await prescriptionsClient(t, c).read(id)).json().data.prescription;
+    expect(read).toMatchObject({ prescription_type: 'PAPER', status: 'Active' });
+    for (const absent of ['scid', 'url', 'delivery', 'error']) expect(read).not.toHaveProperty(absent);
+    expect(await submissionOf(id)).toEqual({ status: 'withdrawn' });
+    const pdf = await session.get(`${pagePath(c, id)}/pdf`);
+    expect(pdf.headers['content-type']).toBe('application/pdf');
+    await expect(decodeCode128(new Uint8Array(pdf.rawPayload))).rejects.toThrow();
+    const created = (await outboxEvents(t, c.g.organizationId)).filter((event) => event.event_type === 'prescription.created');
+    expect(created.map((event) => event.envelope)).toMatchObject([{ data: { scid: id } }]);
+    // The PDS is reachable again: the withdrawn job is not tried.
+    const before = submitCount();
+    t.clock.advanceSeconds(120);
+    await runDueSubmissions(t.features.prescriptions);
+    expect(submitCount()).toBe(before);
+    expect(await liveScriptsAtPds(id)).toEqual([]);
+  });
+
+  it('becomes an ETP paper script once a retry is accepted, and is then refused plain paper (its PDF carries the SCID)', async () => {
+    const c = await givenClinic(t);
+    const session = await signInEnrolled(t, c.g, c.g.userId);
+    const id = await givenPending(c, 'PAPER');
+    t.clock.advanceSeconds(2);
+    await runDueSubmissions(t.features.prescriptions);
+    const { scid } = (await storedPrescription(t, id))!;
+    expect(await storedPrescription(t, id)).toMatchObject({ prescription_type: 'PAPER', status: 'Active' });
+    expect(scid).toMatch(/^[A-Z0-9]{18}$/);
+    const refused = await session.post(`${pagePath(c, id)}/paper`, { _csrf: csrfOf((await session.get(pagePath(c, id))).body) });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.body).toContain(`the Prescription Delivery Service accepted it (SCID ${scid}); print its PDF, which carries the SCID`);
+    expect(await decodeCode128(new Uint8Array((await session.get(`${pagePath(c, scid!)}/pdf`)).rawPayload))).toBe(scid);
+    expect(await liveScriptsAtPds(id)).toHaveLength(1);
   });
 });
 
