@@ -10,9 +10,13 @@ import { fileURLToPath } from 'node:url';
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const DIST = path.join(ROOT, 'dist');
 export const STAMP = path.join(DIST, '.built');
-export const ENTRY = path.join(DIST, 'src', 'main.js');
-/** What the output is built from; tests beside the code are not part of it. */
-export const SOURCES = ['src', 'migrations', 'scripts/build-dist.js'];
+/** The bundled CLI (scripts/bundle-dist.js). */
+export const ENTRY = path.join(DIST, 'bundle', 'erx.js');
+/**
+ * What the output is built from; tests beside the code are not part of it. The bundle carries
+ * the dependencies' code too: a changed lock file (an upgrade) makes it stale.
+ */
+export const SOURCES = ['src', 'migrations', 'scripts/build-dist.js', 'scripts/bundle-dist.js', 'package-lock.json'];
 
 function newestIn(entry, newest) {
   let stat;

@@ -101,8 +101,8 @@ describe('a missing or out-of-date dist/', () => {
     trees.push(root);
     expect(await launch(root)).toEqual({ code: 1, stdout: '', stderr: 'erx: dist/ is missing or incomplete (the compiled service); run `npm run build`\n' });
 
-    fs.mkdirSync(path.join(root, 'dist', 'src'), { recursive: true });
-    fs.writeFileSync(path.join(root, 'dist', 'src', 'main.js'), 'console.log("compiled")\n');
+    fs.mkdirSync(path.join(root, 'dist', 'bundle'), { recursive: true });
+    fs.writeFileSync(path.join(root, 'dist', 'bundle', 'erx.js'), 'console.log("compiled")\n');
     fs.writeFileSync(path.join(root, 'dist', '.built'), '');
     const past = new Date(Date.now() - 60_000);
     fs.utimesSync(path.join(root, 'dist', '.built'), past, past);
