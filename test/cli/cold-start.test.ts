@@ -1,6 +1,6 @@
 // What a start needs and no more (issue 42 item 4): `erx --version` answers before anything is
 // loaded or checked, `erx serve` on a fresh data directory answers /livez, and the bundle that
-// every command loads leaves the libraries of a few commands (PostgreSQL, webhook HTTP, mail,
+// every command loads leaves the libraries of a few commands (PostgreSQL, webhook HTTP, mail, HI SOAP,
 // WebAuthn, PDF, traces) to chunks loaded where they are used. How fast: `npm run bench -- cold-start`.
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
@@ -13,7 +13,7 @@ const VERSION = (JSON.parse(fs.readFileSync('package.json', 'utf8')) as { versio
 const BUNDLE = path.resolve('dist/bundle');
 
 /** Packages only some commands or requests use: none may be in the bundle's entry or the chunks it imports statically. */
-const LOADED_WHEN_USED = ['pg', 'undici', 'nodemailer', '@simplewebauthn/server', 'pdf-lib', 'bwip-js', '@opentelemetry/sdk-trace-node', '@opentelemetry/exporter-trace-otlp-http'];
+const LOADED_WHEN_USED = ['pg', 'undici', 'nodemailer', '@simplewebauthn/server', 'node-forge', 'xml-crypto', 'pdf-lib', 'bwip-js', '@opentelemetry/sdk-trace-node', '@opentelemetry/exporter-trace-otlp-http'];
 
 const trees: string[] = [];
 const cli = createCliEnvironment();

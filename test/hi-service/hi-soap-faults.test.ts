@@ -3,7 +3,8 @@
 // severity and code, or "unreachable" for transport failures, malformed XML and answers whose
 // signature cannot be trusted. An unsigned gateway fault is still read as a fault.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSoapHiService, HI_DEMO_PROVIDERS, loadNashCertificate, type SoapHiSettings } from '../../src/hi-service/index.ts';
+import { HI_DEMO_PROVIDERS } from '../../src/hi-service/index.ts';
+import { createSoapHiService, loadNashCertificate, type SoapHiSettings } from '../../src/hi-service/soap/index.ts';
 import { HI_DEMO_FIXTURES, HI_DEMO_PATIENTS } from '../../src/hi-service/hi-demo-fixtures.ts';
 import { HiServiceRejectedError, HiServiceUnreachableError } from '../../src/hi-service/hi-service-port.ts';
 import { buildIhiSearchRequest, buildProviderVerificationRequest, HI_CONTEXT } from './hi-service-contract.ts';
