@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { bundleDist } from './bundle-dist.js';
-import { distState, DIST, ROOT, STAMP } from './dist-state.js';
+import { distState, lockFileHash, DIST, ROOT, STAMP } from './dist-state.js';
 
 /** Folders compiled, each to the same path under dist/. */
 const COMPILED = ['src', 'migrations'];
@@ -57,7 +57,8 @@ export async function buildDist() {
   try {
     for (const folder of COMPILED) compileTree(ts, path.join(ROOT, folder), path.join(staging, folder));
     await bundleDist(ROOT, staging);
-    fs.writeFileSync(path.join(staging, path.basename(STAMP)), `${new Date().toISOString()}\n`);
+    const lock = lockFileHash();
+    fs.writeFileSync(path.join(staging, path.basename(STAMP)), `${new Date().toISOString()}\n${lock === undefined ? '' : `lock ${lock}\n`}`);
     fs.rmSync(DIST, { recursive: true, force: true });
     fs.renameSync(staging, DIST);
   } finally {
