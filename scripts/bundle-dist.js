@@ -63,8 +63,9 @@ export async function bundleDist(root, dist) {
     platform: 'node',
     target: 'node20',
     external: EXTERNAL_PACKAGES,
-    // Class and function names stay as written: errors and logs name them.
-    keepNames: true,
+    // Not keepNames: it defines `name` on every function as it is created, closures made per
+    // request included (validate 0.71 of the unbundled build with it). Only names that clash
+    // across modules are renamed (`plugin2`); no code of ours reads a function's or class's name.
     plugins: [keepOwnModuleUrls(outdir, ['src', 'migrations'].map((folder) => path.join(dist, folder)))],
     // CommonJS packages call require() for Node's modules; an ES module has none of its own.
     banner: { js: "import { createRequire as erxCreateRequire } from 'node:module'; const require = erxCreateRequire(import.meta.url);" },

@@ -19,7 +19,8 @@ function lazyValidator(compile: () => Validate): Validate {
   const validate: Validate = (data) => {
     compiled ??= compile();
     const result = compiled(data);
-    validate.errors = compiled.errors;
+    // Fastify reads `errors` only when the result is false.
+    if (result === false) validate.errors = compiled.errors;
     return result;
   };
   return validate;
