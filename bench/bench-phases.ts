@@ -61,7 +61,7 @@ async function withBaselineServer<T>(options: BenchOptions, use: (baselines: War
   try {
     const warm = async (kind: BaselineKind) => {
       log(`  ${BASELINE_ENDPOINTS[kind].name}: ${options.warmupSeconds} s warm-up (measured beside each row)`);
-      return warmUpBaseline(server.baseUrl, resolveRequest(BASELINE_ENDPOINTS[kind], {}), options);
+      return warmUpBaseline(server.baseUrl, resolveRequest(BASELINE_ENDPOINTS[kind], {}), options, server.pid);
     };
     return await use({ GET: await warm('GET'), POST: await warm('POST') });
   } finally {
@@ -80,13 +80,13 @@ async function measureRows(
   const slicesOf: Record<BaselineKind, RawRun[]> = { GET: [], POST: [] };
   for (const endpoint of API_ENDPOINTS) {
     log(`  ${endpoint.name}: ${endpoint.method} ${endpoint.path} (${options.warmupSeconds} s warm-up, ${options.durationSeconds} s measured beside the ${endpoint.baseline} baseline)`);
-    const row = { baseUrl: server.baseUrl, request: resolveRequest(endpoint, variables) };
+    const row = { baseUrl: server.baseUrl, request: resolveRequest(endpoint, variables), pid: server.pid };
     const paired = await measureAgainstBaseline(row, baselines[endpoint.baseline], options);
     const measurement = { ...paired.row, path: endpoint.path };
     const statuses = Object.entries(measurement.statusCounts).map(([status, count]) => `${count} × ${status}`).join(', ');
     const { bodyBytes, dataLength } = measurement.sample;
     log(`    sample: ${bodyBytes} bytes of body${dataLength === undefined ? '' : `, data holds ${dataLength} entries`}`);
-    log(`    ${Math.round(measurement.requestsPerSecond)} req/s, p99 ${measurement.latencyP99Ms} ms, ${measurement.requests} requests: ${statuses}`);
+    log(`    ${Math.round(measurement.requestsPerSecond)} req/s, p99 ${measurement.latencyP99Ms} ms, ${measurement.cpuMicrosPerRequest ?? '?'} µs CPU a request, ${measurement.requests} requests: ${statuses}`);
     log(`    ${endpoint.baseline} baseline in between: ${Math.round(paired.baseline.requestsPerSecond)} req/s (${measurement.slices} ${measurement.slices === 1 ? 'slice' : 'slices'} each)`);
     await runStoredCheck(endpoint, variables, serverEnv);
     results.push({ endpoint, measurement, baseline: paired.baseline });

@@ -1,6 +1,7 @@
 // Child processes of the bench: the servers under test and one-shot CLI commands. Servers
 // are stopped with SIGTERM (SIGKILL if they linger), and killed outright if the bench exits.
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,6 +18,19 @@ const STOP_GRACE_MS = 5_000;
 const OUTPUT_TAIL_CHARS = 4_000;
 
 const liveChildren = new Set<ChildProcess>();
+
+const CLOCK_TICKS_PER_SECOND = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+
+/**
+ * User and system CPU seconds the process (all its threads) has used, from /proc: on a machine
+ * shared with other work wall time waits for the cores, CPU time is what the work cost.
+ */
+export function cpuSecondsOf(pid: number): number {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // After "pid (comm) ": field 3 (state) first; utime and stime are fields 14 and 15.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
+}
 
 /** Synchronous last resort for process 'exit': nothing async runs there. */
 export function killLiveChildrenNow(): void {

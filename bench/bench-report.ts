@@ -24,6 +24,10 @@ export interface EndpointResult extends Measurement {
   baselineRequestsPerSecond: number;
   /** req/s of the endpoint divided by baselineRequestsPerSecond. */
   baselineRatio: number;
+  /** CPU µs a request of its baseline in the slices between the row's (the row's own: cpuMicrosPerRequest). */
+  baselineCpuMicrosPerRequest?: number;
+  /** The baseline's CPU per request over the row's: the ratio as the cost of a request, which other load on the machine moves far less than req/s. */
+  cpuRatio?: number;
   /** Bulk rows: items per second (req/s × items per request). */
   itemsPerSecond?: number;
   target?: TargetCheck;
@@ -52,6 +56,10 @@ export function compareToBaselines(baselines: Record<BaselineKind, Measurement>,
       baselineRequestsPerSecond: baseline.requestsPerSecond,
       baselineRatio: Math.round(baselineRatio * 1000) / 1000,
     };
+    if (measurement.cpuMicrosPerRequest && baseline.cpuMicrosPerRequest) {
+      result.baselineCpuMicrosPerRequest = baseline.cpuMicrosPerRequest;
+      result.cpuRatio = Math.round((baseline.cpuMicrosPerRequest / measurement.cpuMicrosPerRequest) * 1000) / 1000;
+    }
     if (endpoint.itemsPerRequest !== undefined) result.itemsPerSecond = Math.round(measurement.requestsPerSecond * endpoint.itemsPerRequest);
     if (endpoint.minBaselineRatio !== undefined) {
       result.target = { minBaselineRatio: endpoint.minBaselineRatio, pass: baselineRatio >= endpoint.minBaselineRatio };
@@ -87,25 +95,27 @@ function describeTarget(result: EndpointResult): string {
 }
 
 export function formatReportTable(report: RunReport): string {
-  const header = ['endpoint', 'method', 'path', 'req/s', 'p99 ms', 'body', 'vs baseline', 'baseline req/s', 'target', 'items/s'];
-  // The first six columns are the same for a baseline and an endpoint; the comparison columns are the endpoint's.
+  const header = ['endpoint', 'method', 'path', 'req/s', 'p99 ms', 'CPU µs', 'body', 'vs baseline', 'baseline req/s', 'by CPU', 'target', 'items/s'];
+  // The first seven columns are the same for a baseline and an endpoint; the comparison columns are the endpoint's.
   const measured = (m: Measurement) => [
     m.name,
     m.method,
     m.path,
     Math.round(m.requestsPerSecond).toString(),
     formatLatency(m.latencyP99Ms),
+    m.cpuMicrosPerRequest === undefined ? '' : m.cpuMicrosPerRequest.toFixed(1),
     formatBytes(m.sample.bodyBytes),
   ];
-  const baselineRows = Object.values(report.baselines).map((m) => [...measured(m), '', '', '', '']);
+  const baselineRows = Object.values(report.baselines).map((m) => [...measured(m), '', '', '', '', '']);
   const endpointRows = report.endpoints.map((r) => [
     ...measured(r),
     `${percent(r.baselineRatio)} of ${r.baseline}`,
     Math.round(r.baselineRequestsPerSecond).toString(),
+    r.cpuRatio === undefined ? '' : percent(r.cpuRatio),
     describeTarget(r),
     r.itemsPerSecond === undefined ? '' : r.itemsPerSecond.toString(),
   ]);
-  return formatColumns(header, [...baselineRows, ...endpointRows], new Set([3, 4, 5, 7, 9]));
+  return formatColumns(header, [...baselineRows, ...endpointRows], new Set([3, 4, 5, 6, 8, 9, 11]));
 }
 
 /** A plain-text table: the header, a rule, the rows; the `numeric` columns (by index) right-aligned. */

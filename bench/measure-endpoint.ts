@@ -5,6 +5,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import autocannon from 'autocannon';
 import { SLICE_SECONDS, type BenchOptions } from './bench-options.ts';
+import { cpuSecondsOf } from './bench-processes.ts';
 import { sendOnce, type ResolvedRequest } from './bench-requests.ts';
 
 /**
@@ -38,6 +39,8 @@ export interface Measurement {
   slices: number;
   /** The sample request sent before the warm-up. */
   sample: SampleResponse;
+  /** CPU (user + system) of the server process per response, in µs, over the measured slices; when its process is known. */
+  cpuMicrosPerRequest?: number;
 }
 
 export class BenchFailure extends Error {
@@ -76,6 +79,8 @@ export interface RawRun {
   errors: number;
   timeouts: number;
   statusCodeStats?: Record<string, { count?: number }>;
+  /** CPU seconds the server process used during the run (set by measureAgainstBaseline when the target names its process). */
+  cpuSeconds?: number;
 }
 
 /** autocannon.aggregateResult, which its type definitions lack; its options only label the result, but a URL is required. */
@@ -202,6 +207,8 @@ async function checkSampleResponse(baseUrl: string, request: ResolvedRequest): P
 export interface LoadTarget {
   baseUrl: string;
   request: ResolvedRequest;
+  /** The server's process: its CPU time is read around each measured slice. */
+  pid?: number;
 }
 
 /** A baseline route, checked and warmed up once before the API is measured against it. */
@@ -230,6 +237,7 @@ export function summarizeSlices(request: ResolvedRequest, slices: RawRun[], samp
   const merged = aggregateResult(copies, { url: `http://127.0.0.1${request.path}` });
   const seconds = slices.reduce((sum, slice) => sum + slice.duration, 0);
   const answered = slices.reduce((sum, slice) => sum + slice.totalCompletedRequests, 0);
+  const cpuSeconds = slices.every((slice) => slice.cpuSeconds !== undefined) ? slices.reduce((sum, slice) => sum + slice.cpuSeconds!, 0) : undefined;
   return {
     name: request.name,
     method: request.method,
@@ -246,6 +254,7 @@ export function summarizeSlices(request: ResolvedRequest, slices: RawRun[], samp
     durationSeconds: round(seconds, 2),
     slices: slices.length,
     sample,
+    ...(cpuSeconds === undefined || answered === 0 ? {} : { cpuMicrosPerRequest: round((cpuSeconds / answered) * 1e6, 1) }),
   };
 }
 
@@ -258,8 +267,8 @@ async function checkAndWarmUp({ baseUrl, request }: LoadTarget, options: BenchOp
 }
 
 /** Checks and warms up a baseline route; its measurements come later, beside each row. */
-export async function warmUpBaseline(baseUrl: string, request: ResolvedRequest, options: BenchOptions): Promise<WarmBaseline> {
-  return { baseUrl, request, sample: await checkAndWarmUp({ baseUrl, request }, options) };
+export async function warmUpBaseline(baseUrl: string, request: ResolvedRequest, options: BenchOptions, pid?: number): Promise<WarmBaseline> {
+  return { baseUrl, request, pid, sample: await checkAndWarmUp({ baseUrl, request }, options) };
 }
 
 export interface PairedMeasurement {
@@ -283,7 +292,9 @@ export async function measureAgainstBaseline(row: LoadTarget, baseline: WarmBase
   const baselineSlices: RawRun[] = [];
   for (let index = 0; index < plan.count; index++) {
     for (const target of sliceOrder(index, baseline, row)) {
+      const cpuBefore = target.pid === undefined ? undefined : cpuSecondsOf(target.pid);
       const result = await runAutocannon(target.baseUrl, target.request, plan.seconds, options.connections);
+      if (cpuBefore !== undefined) result.cpuSeconds = cpuSecondsOf(target.pid!) - cpuBefore;
       await assertAllPassed(target.baseUrl, target.request, result, `during measurement (slice ${index + 1} of ${plan.count})`);
       (target === row ? rowSlices : baselineSlices).push(result);
     }

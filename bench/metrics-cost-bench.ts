@@ -10,13 +10,11 @@
 // load average of 17-22. So the phase also reads each process's CPU time (/proc/<pid>/stat)
 // around the measurement and divides it by the requests it answered; the target is judged on
 // that CPU per request, which is what throughput is the inverse of on a CPU-bound server.
-import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
 import { API_ENDPOINTS } from './bench-endpoints.ts';
 import type { BenchVariables } from './bench-variables.ts';
 import { withSeededServer } from './bench-credentials.ts';
 import type { BenchOptions } from './bench-options.ts';
-import { findFreePort, startChildServer, type ChildServer } from './bench-processes.ts';
+import { cpuSecondsOf, findFreePort, startChildServer, type ChildServer } from './bench-processes.ts';
 import { formatLatency } from './bench-report.ts';
 import { resolveRequest } from './bench-requests.ts';
 import { BenchFailure, measureAgainstBaseline, warmUpBaseline, type Measurement } from './measure-endpoint.ts';
@@ -38,16 +36,6 @@ export interface MetricsCost {
   /** Validate requests the metrics listener had counted when the measurement ended. */
   countedByMetrics: number;
   pass: boolean;
-}
-
-const CLOCK_TICKS_PER_SECOND = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
-
-/** User and system CPU seconds the process (all its threads) has used. */
-function cpuSecondsOf(pid: number): number {
-  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-  // After "pid (comm) ": field 3 (state) first; utime and stime are fields 14 and 15.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
 }
 
 const round = (value: number, digits: number) => Math.round(value * 10 ** digits) / 10 ** digits;

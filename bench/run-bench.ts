@@ -4,7 +4,8 @@
 // the baseline and the API are never driven at the same time, each alone with autocannon.
 // `npm run bench -- webhooks` is a separate mode: webhook delivery (bench/webhooks-bench.ts);
 // `npm run bench -- compare <ref>` measures this checkout's server beside an older commit's;
-// `cold-start` times the compiled server's start; `prune` probes requests beside a large prune.
+// `cold-start` times the compiled server's start and `erx --version` (also the first rows of every
+// run); `prune` probes requests beside a large prune.
 // `npm run bench -- audit-list` times `erx audit list --patient` on a million audit entries.
 // `npm run bench -- medicines` imports a full-size synthetic PBS schedule and times the medicine search.
 import os from 'node:os';
@@ -23,7 +24,7 @@ import { killLiveChildrenNow, runNodeCommand } from './bench-processes.ts';
 import { buildRunRecord, compareToBaselines, formatReportTable, missedTargets, writeRunRecord } from './bench-report.ts';
 import { measureComparison } from './compare-phases.ts';
 import { buildCompareRecord, formatCompareTable, writeCompareRecord } from './compare-report.ts';
-import { runColdStartBench } from './cold-start-bench.ts';
+import { formatColdStart, measureColdStart, runColdStartBench, type ColdStartRow } from './cold-start-bench.ts';
 import { runAuditListBench } from './audit-list-bench.ts';
 import { runMedicinesBench } from './medicines-bench.ts';
 import { runCredentialFloodBench } from './credential-flood-bench.ts';
@@ -60,20 +61,29 @@ function installExitGuards(): void {
 async function runBench(options: BenchOptions): Promise<void> {
   const startedAt = new Date();
   const loadAverageAtStart = os.loadavg().map((load) => Math.round(load * 100) / 100);
+  process.stdout.write('bench: cold start first (erx serve on fresh data, erx --version)\n');
+  const coldStart = await measureColdStart();
+  process.stdout.write(`${formatColdStart(coldStart)}\n`);
   process.stdout.write(`bench: ${options.connections} connections, ${options.warmupSeconds} s warm-up + ${options.durationSeconds} s per endpoint\n`);
   const run = await measureRun(options);
   const report = compareToBaselines(run.baselines, run.results);
-  process.stdout.write(`\n${formatReportTable(report)}\n\n${formatMetricsCost(run.metricsCost)}\n\n`);
-  const record = { ...buildRunRecord(report, { options, database: run.database, startedAt, loadAverageAtStart }), metricsCost: run.metricsCost };
+  process.stdout.write(`\n${formatReportTable(report)}\n\n${formatMetricsCost(run.metricsCost)}\n\n${formatColdStart(coldStart)}\n\n`);
+  const record = { ...buildRunRecord(report, { options, database: run.database, startedAt, loadAverageAtStart }), metricsCost: run.metricsCost, coldStart };
   const file = await writeRunRecord(record);
   const missed = missedTargets(report);
-  if (missed.length > 0 || !run.metricsCost.pass) {
+  const missedColdStart = [coldStart.serve, coldStart.version].filter((row) => !row.pass);
+  if (missed.length > 0 || !run.metricsCost.pass || missedColdStart.length > 0) {
     const names = missed.map((r) => `${r.name} at ${(r.baselineRatio * 100).toFixed(1)}% of ${r.baseline} baseline (target ${(r.target!.minBaselineRatio * 100).toFixed(0)}%)`);
     if (!run.metricsCost.pass) names.push(describeMissedMetricsCost(run.metricsCost));
+    names.push(...missedColdStart.map(describeMissedColdStart));
     await finish(1, `bench: FAIL, target missed: ${names.join('; ')} (recorded in ${file})`);
     return;
   }
   await finish(0, `bench: PASS, every response 2xx and every target met (recorded in ${file})`);
+}
+
+function describeMissedColdStart(row: ColdStartRow): string {
+  return `${row.name} wall median ${row.wallMedianMs} ms (target < ${row.targetMs} ms; CPU median ${row.cpuMedianMs} ms)`;
 }
 
 function describeMissedMetricsCost(cost: MetricsCost): string {

@@ -7,10 +7,12 @@
 // fraction of the time and memory; type checking is `npm run typecheck`'s job, which CI runs.
 // Relative imports keep their .ts extensions in the source and become .js in the output. The
 // output is written to a fresh folder and swapped in whole: no server starts from half a build.
+// Then the compiled CLI is bundled into dist/bundle/ (scripts/bundle-dist.js), which `erx` runs.
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { distState, DIST, ROOT, STAMP } from './dist-state.js';
+import { bundleDist } from './bundle-dist.js';
+import { distState, lockFileHash, DIST, ROOT, STAMP } from './dist-state.js';
 
 /** Folders compiled, each to the same path under dist/. */
 const COMPILED = ['src', 'migrations'];
@@ -48,13 +50,15 @@ function compileTree(ts, from, to) {
   }
 }
 
-export function buildDist() {
+export async function buildDist() {
   const ts = loadTypeScript();
   const staging = `${DIST}.building-${process.pid}`;
   fs.rmSync(staging, { recursive: true, force: true });
   try {
     for (const folder of COMPILED) compileTree(ts, path.join(ROOT, folder), path.join(staging, folder));
-    fs.writeFileSync(path.join(staging, path.basename(STAMP)), `${new Date().toISOString()}\n`);
+    await bundleDist(ROOT, staging);
+    const lock = lockFileHash();
+    fs.writeFileSync(path.join(staging, path.basename(STAMP)), `${new Date().toISOString()}\n${lock === undefined ? '' : `lock ${lock}\n`}`);
     fs.rmSync(DIST, { recursive: true, force: true });
     fs.renameSync(staging, DIST);
   } finally {
@@ -69,7 +73,7 @@ if (invokedDirectly) {
   if (ifStale && state.ok) process.exit(0);
   try {
     const started = Date.now();
-    buildDist();
+    await buildDist();
     process.stderr.write(`built dist/ in ${Date.now() - started} ms${state.ok ? '' : ` (${state.problem})`}\n`);
   } catch (error) {
     process.stderr.write(`build: ${error instanceof Error ? error.message : String(error)}\n`);

@@ -3,6 +3,7 @@
 // "As new as" is by modification time, of files and of folders (a deleted file changes its
 // folder's), against the stamp the build writes last; a checkout without src/ (only the
 // compiled code shipped) has nothing to be older than.
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,9 +11,24 @@ import { fileURLToPath } from 'node:url';
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const DIST = path.join(ROOT, 'dist');
 export const STAMP = path.join(DIST, '.built');
-export const ENTRY = path.join(DIST, 'src', 'main.js');
+/** The bundled CLI (scripts/bundle-dist.js). */
+export const ENTRY = path.join(DIST, 'bundle', 'erx.js');
 /** What the output is built from; tests beside the code are not part of it. */
-export const SOURCES = ['src', 'migrations', 'scripts/build-dist.js'];
+export const SOURCES = ['src', 'migrations', 'scripts/build-dist.js', 'scripts/bundle-dist.js'];
+/**
+ * The bundle carries the dependencies' code too: the build stamps the lock file's hash, and a
+ * lock file whose content differs (an upgrade) makes dist/ stale. By content, not time: a
+ * production stage that installs from the same lock file after copying dist/ in is current.
+ */
+export const LOCK_FILE = 'package-lock.json';
+
+export function lockFileHash(root = ROOT) {
+  try {
+    return createHash('sha256').update(fs.readFileSync(path.join(root, LOCK_FILE))).digest('hex');
+  } catch {
+    return undefined;
+  }
+}
 
 function newestIn(entry, newest) {
   let stat;
@@ -35,5 +51,7 @@ export function distState(root = ROOT) {
   const builtAt = fs.statSync(stamp).mtimeMs;
   const newest = SOURCES.reduce((latest, name) => newestIn(path.join(root, name), latest), { mtimeMs: 0, file: '' });
   if (newest.mtimeMs > builtAt) return { ok: false, problem: `dist/ is older than ${path.relative(root, newest.file)}` };
+  const lock = lockFileHash(root);
+  if (lock !== undefined && !fs.readFileSync(stamp, 'utf8').includes(`lock ${lock}`)) return { ok: false, problem: `dist/ was built with other dependencies than ${LOCK_FILE} names` };
   return { ok: true };
 }

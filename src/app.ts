@@ -19,6 +19,7 @@ import { patientsRoutes } from './patients/index.ts';
 import { prescriptionTestHelpersRoutes, prescriptionsRoutes, tokenPageRoutes } from './prescriptions/index.ts';
 import { createClientErrorHandler, createFrameworkErrorHandler, installErrorHandling } from './platform/http/error-handler.ts';
 import { installJsonBodyParser } from './platform/http/json-body.ts';
+import { lazySchemaCompilers } from './platform/http/lazy-schema-compilers.ts';
 import { createLazyChildLogger } from './platform/http/lazy-request-logger.ts';
 import { describeOpenApi } from './platform/http/openapi.ts';
 import { describeWebhooksForOpenApi, eventFeedRoutes, partnerWebhookRoutes } from './webhooks/index.ts';
@@ -105,6 +106,8 @@ export async function buildApp(
     bodyLimit: config.bodyLimitBytes,
     // allowUnionTypes: a count may be sent as a number or a string of digits (type [integer, string]).
     ajv: { customOptions: { allErrors: true, coerceTypes: false, removeAdditional: false, allowUnionTypes: true } },
+    // Each route's schemas compiled on its first request: compiling them all was half of a start.
+    schemaController: { compilersFactory: lazySchemaCompilers() },
     routerOptions: { ignoreTrailingSlash: true },
     frameworkErrors: createFrameworkErrorHandler(errorRendering),
     clientErrorHandler: createClientErrorHandler({

@@ -6,7 +6,7 @@ import type { DestinationStream, Logger } from 'pino';
 import { generateSigningKeyPem, readOrCreateKeyFile, signingKeysFromPem, type SigningKeys } from './platform/signing-keys.ts';
 import { ConfigError, type Config } from './config.ts';
 import type { Deps } from './deps.ts';
-import { createSoapHiService, loadNashCertificate, measureHiService, traceHiService, type HiServicePort } from './hi-service/index.ts';
+import { loadSoapAdapter, measureHiService, traceHiService, type HiServicePort } from './hi-service/index.ts';
 import { createConfiguredHiService, type SoapAdapter } from './hi-runtime.ts';
 import { systemClock, type Clock } from './platform/clock.ts';
 import { openDatabase, sqliteFileIn, type DatabaseHandle } from './platform/db/database.ts';
@@ -59,15 +59,30 @@ export function createRateLimiter(config: Config, clock: Clock, onError: (error:
     : createMemoryRateLimiter(settings, clock);
 }
 
-/** The SOAP adapter (src/hi-service/soap/), as hi-runtime.ts takes it. */
-const SOAP_ADAPTER: SoapAdapter = { loadNashCertificate, createSoapHiService };
+/** Stands in where the SOAP adapter was not loaded: hi-runtime.ts asks for it only when ERX_HI is soap. */
+const SOAP_NOT_LOADED: SoapAdapter = {
+  loadNashCertificate: () => {
+    throw new Error('the HI Service SOAP adapter was not loaded (ERX_HI is not soap)');
+  },
+  createSoapHiService: () => {
+    throw new Error('the HI Service SOAP adapter was not loaded (ERX_HI is not soap)');
+  },
+};
+
+/** The SOAP adapter (src/hi-service/soap/) when the configuration chooses it: only then is it loaded. */
+async function loadConfiguredSoapAdapter(config: Config): Promise<SoapAdapter | undefined> {
+  return config.hiAdapter === 'soap' ? loadSoapAdapter() : undefined;
+}
 
 /**
  * The configured HI Service (hi-runtime.ts): a server refuses to start when it cannot work; a
- * CLI command that never asks the HI Service still runs.
+ * CLI command that never asks the HI Service still runs. `soapAdapter`: loadConfiguredSoapAdapter's.
  */
-export function createHiService(config: Config, options: { serving?: boolean; logger: Logger; metrics: Metrics; clock?: Clock }): HiServicePort {
-  return createConfiguredHiService(config, { ...options, clock: options.clock ?? systemClock, soapAdapter: SOAP_ADAPTER });
+export function createHiService(
+  config: Config,
+  options: { serving?: boolean; logger: Logger; metrics: Metrics; clock?: Clock; soapAdapter?: SoapAdapter },
+): HiServicePort {
+  return createConfiguredHiService(config, { ...options, clock: options.clock ?? systemClock, soapAdapter: options.soapAdapter ?? SOAP_NOT_LOADED });
 }
 
 export interface AssembleOptions {
@@ -91,7 +106,8 @@ export async function assembleDeps(config: Config, options: AssembleOptions = {}
   const logger = createLogger(config.logLevel, options.logDestination);
   const metrics = createMetrics(config, options);
   // Measured as a decorator of the port: neither the adapter nor its callers know of metrics.
-  const untracedHiService = measureHiService(createHiService(config, { serving: options.serving || options.askHiService, logger, metrics }), metrics);
+  const soapAdapter = await loadConfiguredSoapAdapter(config);
+  const untracedHiService = measureHiService(createHiService(config, { serving: options.serving || options.askHiService, logger, metrics, soapAdapter }), metrics);
   const database = await openConfiguredDatabase(config);
   const secretKey = loadSecretKey(config);
   // Values kept in clear before their column was encrypted (migration 0070) are sealed before anything reads them.

@@ -8,5 +8,14 @@ export { classifyHiFailure, type HiFailureOutcome } from './hi-service-failure.t
 export { traceHiService } from './hi-service-tracing.ts';
 export { createHiSandboxSimulator } from './hi-sandbox-simulator.ts';
 export { measureHiService } from './hi-service-metrics.ts';
-export { createSoapHiService, loadNashCertificate, type NashCertificate, type SoapHiSettings } from './soap/index.ts';
+export type { NashCertificate, SoapHiSettings } from './soap/index.ts';
+
+/**
+ * The SOAP adapter (XML signing, the NASH certificate's PKCS#12: node-forge, xml-crypto, xmldom),
+ * loaded only by a process configured for the national HI Service, not by every start.
+ */
+export async function loadSoapAdapter() {
+  const { createSoapHiService, loadNashCertificate } = await import('./soap/index.ts');
+  return { createSoapHiService, loadNashCertificate };
+}
 export { describeMissingSaccCode, saccCodeOf } from './sacc-countries.ts';

@@ -3,16 +3,12 @@
 // stored (mfa_challenges), spent by the first answer whatever it is, and lives 5 minutes; the
 // answer's origin must be the portal's and its RP id ERX_PORTAL_URL's host. Inside a partner's
 // iframe the browser adds the framing page's origin (topOrigin): it must be one the partner lists.
-import {
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-  type AuthenticationResponseJSON,
-  type AuthenticatorTransport,
-  type PublicKeyCredentialCreationOptionsJSON,
-  type PublicKeyCredentialRequestOptionsJSON,
-  type RegistrationResponseJSON,
+import type {
+  AuthenticationResponseJSON,
+  AuthenticatorTransport,
+  PublicKeyCredentialCreationOptionsJSON,
+  PublicKeyCredentialRequestOptionsJSON,
+  RegistrationResponseJSON,
 } from '@simplewebauthn/server';
 import { auditRecords } from '../audit/index.ts';
 import { newId } from '../platform/ids.ts';
@@ -20,6 +16,9 @@ import type { PortalSession } from '../sso/index.ts';
 import { cleanFactorName, noteEnrolled, type EnrolOutcome } from './mfa-enrolment.ts';
 import { FactorRequired, noteRefused, notePresented, sessionMayManageFactors, type MfaContext } from './mfa-service.ts';
 import { findFactorsOf, findMfaUser, insertFactor, putChallenge, takeChallenge, updatePasskeyUse } from './mfa-store.ts';
+
+/** The WebAuthn library, loaded by the first ceremony: no start-up pays for it (~0.1 s, with its X.509 and CBOR code). */
+const webauthn = () => import('@simplewebauthn/server');
 
 /** A ceremony's challenge is answered within this long, once. */
 export const CHALLENGE_SECONDS = 5 * 60;
@@ -45,7 +44,7 @@ export async function passkeyRegistrationOptions(ctx: MfaContext, session: Porta
   const factors = await findFactorsOf(ctx.db, ids(session));
   if (!sessionMayManageFactors(ctx, session, factors)) throw new FactorRequired('present', false);
   const user = await findMfaUser(ctx.db, ids(session));
-  const options = await generateRegistrationOptions({
+  const options = await (await webauthn()).generateRegistrationOptions({
     rpName: 'erx prescribing',
     rpID: ctx.rpId,
     userName: user?.email ?? session.userId,
@@ -66,7 +65,7 @@ export async function verifyPasskeyRegistration(ctx: MfaContext, session: Portal
   if (!sessionMayManageFactors(ctx, session, factors)) throw new FactorRequired('present', false);
   const challenge = await spendChallenge(ctx, session, 'register');
   if (!challenge) return { ok: false, reason: 'expired' };
-  const verified = await verifyRegistrationResponse({
+  const verified = await (await webauthn()).verifyRegistrationResponse({
     response: response as RegistrationResponseJSON,
     expectedChallenge: challenge,
     expectedOrigin: ctx.origin,
@@ -103,7 +102,7 @@ export async function verifyPasskeyRegistration(ctx: MfaContext, session: Portal
 export async function passkeyAuthenticationOptions(ctx: MfaContext, session: PortalSession): Promise<PublicKeyCredentialRequestOptionsJSON | undefined> {
   const passkeys = (await findFactorsOf(ctx.db, ids(session))).filter((f) => f.kind === 'passkey' && f.credential_id);
   if (passkeys.length === 0) return undefined;
-  const options = await generateAuthenticationOptions({
+  const options = await (await webauthn()).generateAuthenticationOptions({
     rpID: ctx.rpId,
     timeout: CHALLENGE_SECONDS * 1000,
     userVerification: 'required',
@@ -122,7 +121,7 @@ export async function verifyPasskeyAuthentication(ctx: MfaContext, session: Port
   const factor = challenge && typeof answer?.id === 'string' ? (await findFactorsOf(ctx.db, ids(session))).find((f) => f.kind === 'passkey' && f.credential_id === answer.id) : undefined;
   const verified =
     challenge && factor
-      ? await verifyAuthenticationResponse({
+      ? await (await webauthn()).verifyAuthenticationResponse({
           response: answer!,
           expectedChallenge: challenge,
           expectedOrigin: ctx.origin,

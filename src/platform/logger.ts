@@ -1,7 +1,7 @@
 // The service's logger: pino, with credentials and patient identifiers redacted wherever
 // they might appear. The HTTP edge writes one line per request through it (http/request-log.ts).
-import pg from 'pg';
 import pino, { type DestinationStream, type Logger } from 'pino';
+import { loadedPg } from './db/pg-module.ts';
 
 const SENSITIVE_KEYS = [
   'authorization',
@@ -37,7 +37,8 @@ export const REDACT_PATHS = SENSITIVE_KEYS.flatMap((key) => {
 
 /** Errors the database raised: PostgreSQL's (through pg) and SQLite's (through better-sqlite3). */
 function isDatabaseError(error: object): error is Error & { code?: unknown } {
-  return error instanceof pg.DatabaseError || (error instanceof Error && error.name === 'SqliteError');
+  const pg = loadedPg();
+  return (pg !== undefined && error instanceof pg.DatabaseError) || (error instanceof Error && error.name === 'SqliteError');
 }
 
 /** Quoted text in a database message may be a value (`invalid input syntax for type uuid: "…"`). */

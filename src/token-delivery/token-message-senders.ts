@@ -2,7 +2,7 @@
 // through SMTP (nodemailer). Each answers with an outcome class of token delivery's retry table
 // (token-message-rules.ts): Twilio's answers are HTTP and classed by the toolkit's HTTP rule;
 // an SMTP reply of 4xx is `deferred` (try later), one of 5xx `refused` (for good). A send never throws.
-import nodemailer, { type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type SMTPTransport from 'nodemailer/lib/smtp-transport/index.js';
 import type { Config } from '../config.ts';
 import { classifyHttpStatus } from '../platform/delivery/index.ts';
@@ -22,16 +22,20 @@ export interface TokenMessageSenders {
   close(): void;
 }
 
+/** nodemailer is loaded by the first e-mail, not by every start: most processes send none. */
 export function openTokenMessageSenders(config: Pick<Config, 'sms' | 'smtp'>, timeoutMs: number): TokenMessageSenders {
-  const mailer = config.smtp ? nodemailer.createTransport(smtpOptionsOf(config.smtp, timeoutMs)) : undefined;
+  let mailer: Promise<Transporter> | undefined;
+  let opened: Transporter | undefined;
+  const openMailer = (smtp: NonNullable<Config['smtp']>) =>
+    (mailer ??= import('nodemailer').then(({ default: nodemailer }) => (opened = nodemailer.createTransport(smtpOptionsOf(smtp, timeoutMs)))));
   return {
     async send(message) {
       if (message.channel === 'SMS' && config.sms) return sendSms(config.sms, message, timeoutMs);
-      if (message.channel === 'EMAIL' && config.smtp && mailer) return sendEmail(mailer, config.smtp.from, message);
+      if (message.channel === 'EMAIL' && config.smtp) return sendEmail(await openMailer(config.smtp), config.smtp.from, message);
       return { outcome: 'unconfigured', providerId: null, error: `no ${message.channel} channel is configured` };
     },
     close() {
-      mailer?.close();
+      opened?.close();
     },
   };
 }

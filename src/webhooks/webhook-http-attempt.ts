@@ -5,7 +5,7 @@
 import { EventEmitter } from 'node:events';
 import { performance } from 'node:perf_hooks';
 import type { Readable } from 'node:stream';
-import { Agent, request } from 'undici';
+import type { Agent } from 'undici';
 import type { Clock } from '../platform/clock.ts';
 import { classifyHttpStatus, type OutcomeClass } from './webhook-delivery-rules.ts';
 import { BLOCKED_ADDRESS_CODE, createConnectLookup, guardLiteralHost, type HostResolver } from './webhook-host-resolution.ts';
@@ -47,20 +47,32 @@ export interface WebhookHttpClientOptions {
   clock: Clock;
 }
 
+type Undici = typeof import('undici');
+let undici: Undici | undefined;
+
+/**
+ * undici (~1 MB of code) is loaded by the first attempt, not by every start of every command;
+ * after that an attempt is sent without waiting for anything but the receiver.
+ */
 export function createWebhookHttpClient(options: WebhookHttpClientOptions): WebhookHttpClient {
-  const agent = new Agent({
-    connect: { lookup: createConnectLookup(options.resolveHost, options.guardAddresses) },
-    // Our own timer bounds each attempt; undici's would only fire later.
-    headersTimeout: 0,
-    bodyTimeout: 0,
-  });
+  let agent: Agent | undefined;
+  const agentOf = (loaded: Undici) =>
+    (agent ??= new loaded.Agent({
+      connect: { lookup: createConnectLookup(options.resolveHost, options.guardAddresses) },
+      // Our own timer bounds each attempt; undici's would only fire later.
+      headersTimeout: 0,
+      bodyTimeout: 0,
+    }));
+  const sendWith = (loaded: Undici, attempt: AttemptRequest) => sendAttempt(loaded.request, agentOf(loaded), options, attempt);
   return {
-    send: (attempt) => sendAttempt(agent, options, attempt),
-    close: () => agent.close(),
+    send: (attempt) => (undici ? sendWith(undici, attempt) : import('undici').then((loaded) => sendWith((undici = loaded), attempt))),
+    close: async () => {
+      await agent?.close();
+    },
   };
 }
 
-async function sendAttempt(agent: Agent, options: WebhookHttpClientOptions, attempt: AttemptRequest): Promise<AttemptResult> {
+async function sendAttempt(request: Undici['request'], agent: Agent, options: WebhookHttpClientOptions, attempt: AttemptRequest): Promise<AttemptResult> {
   const startedAt = options.clock.now();
   const started = performance.now();
   const finish = (outcome: OutcomeClass, statusCode: number | null, responseBody: string | null, detail: string | null): AttemptResult => ({

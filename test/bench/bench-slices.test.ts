@@ -73,6 +73,12 @@ describe('summarizeSlices', () => {
     expect(summary.sample).toEqual({ bodyBytes: 2 });
   });
 
+  it("gives the server's CPU per response over all slices when every slice has it, and none when one lacks it", () => {
+    const withCpu = [{ ...slices[0]!, cpuSeconds: 0.006 }, { ...slices[1]!, cpuSeconds: 0.004 }];
+    expect(summarizeSlices(request, withCpu, { bodyBytes: 2 }).cpuMicrosPerRequest).toBe(20);
+    expect(summarizeSlices(request, [withCpu[0]!, slices[1]!], { bodyBytes: 2 }).cpuMicrosPerRequest).toBeUndefined();
+  });
+
   it('leaves the slices as they were (aggregating would add into the first one)', () => {
     const before = structuredClone(slices);
     summarizeSlices(request, slices, { bodyBytes: 2 });

@@ -3,6 +3,7 @@
 // which are devDependencies only; the portal's templates and stylesheet are found from dist/;
 // and a dist/ that is missing or older than the code is refused with the command to run.
 import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -101,8 +102,8 @@ describe('a missing or out-of-date dist/', () => {
     trees.push(root);
     expect(await launch(root)).toEqual({ code: 1, stdout: '', stderr: 'erx: dist/ is missing or incomplete (the compiled service); run `npm run build`\n' });
 
-    fs.mkdirSync(path.join(root, 'dist', 'src'), { recursive: true });
-    fs.writeFileSync(path.join(root, 'dist', 'src', 'main.js'), 'console.log("compiled")\n');
+    fs.mkdirSync(path.join(root, 'dist', 'bundle'), { recursive: true });
+    fs.writeFileSync(path.join(root, 'dist', 'bundle', 'erx.js'), 'console.log("compiled")\n');
     fs.writeFileSync(path.join(root, 'dist', '.built'), '');
     const past = new Date(Date.now() - 60_000);
     fs.utimesSync(path.join(root, 'dist', '.built'), past, past);
@@ -113,5 +114,25 @@ describe('a missing or out-of-date dist/', () => {
     const later = new Date(Date.now() + 60_000);
     fs.utimesSync(path.join(root, 'dist', '.built'), later, later);
     expect(await launch(root)).toEqual({ code: 0, stdout: 'compiled\n', stderr: '' });
+  }, 30_000);
+
+  it('is refused when package-lock.json names other dependencies than the bundle was built with (by content, not time)', async () => {
+    const root = launcherTree();
+    trees.push(root);
+    fs.mkdirSync(path.join(root, 'dist', 'bundle'), { recursive: true });
+    fs.writeFileSync(path.join(root, 'dist', 'bundle', 'erx.js'), 'console.log("compiled")\n');
+    const lock = '{"lockfileVersion":3,"packages":{"node_modules/fastify":{"version":"5.12.8"}}}\n';
+    fs.writeFileSync(path.join(root, 'package-lock.json'), lock);
+    const hash = createHash('sha256').update(lock).digest('hex');
+    fs.writeFileSync(path.join(root, 'dist', '.built'), `2026-11-29T00:00:00.000Z\nlock ${hash}\n`);
+    const later = new Date(Date.now() + 60_000);
+    fs.utimesSync(path.join(root, 'dist', '.built'), later, later);
+    expect(await launch(root)).toEqual({ code: 0, stdout: 'compiled\n', stderr: '' });
+
+    // The same content written again (as an install may) is still current; another version is not.
+    fs.writeFileSync(path.join(root, 'package-lock.json'), lock);
+    expect(await launch(root)).toEqual({ code: 0, stdout: 'compiled\n', stderr: '' });
+    fs.writeFileSync(path.join(root, 'package-lock.json'), lock.replace('5.12.8', '5.12.9'));
+    expect(await launch(root)).toEqual({ code: 1, stdout: '', stderr: 'erx: dist/ was built with other dependencies than package-lock.json names; run `npm run build`\n' });
   }, 30_000);
 });

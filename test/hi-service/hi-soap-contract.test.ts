@@ -3,7 +3,7 @@
 // fails the test that caused it, with the fake's reason. With ERX_HI_XSD_DIR set to the licensed
 // HI Service schemas, every request is also validated against them.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createSoapHiService, loadNashCertificate } from '../../src/hi-service/index.ts';
+import { createSoapHiService, loadNashCertificate } from '../../src/hi-service/soap/index.ts';
 import { HI_DEMO_FIXTURES } from '../../src/hi-service/hi-demo-fixtures.ts';
 import { buildProviderVerificationRequest, describeHiServiceContract, HI_CONTEXT } from './hi-service-contract.ts';
 import { findXsdDir, startFakeHiService, type FakeHiService } from './fake-hi-service/index.ts';

@@ -4,7 +4,8 @@
 // signature cannot be trusted. An unsigned gateway fault is still read as a fault.
 import { X509Certificate } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSoapHiService, HI_DEMO_PROVIDERS, loadNashCertificate, type SoapHiSettings } from '../../src/hi-service/index.ts';
+import { HI_DEMO_PROVIDERS } from '../../src/hi-service/index.ts';
+import { createSoapHiService, loadNashCertificate, type SoapHiSettings } from '../../src/hi-service/soap/index.ts';
 import { HI_DEMO_FIXTURES, HI_DEMO_PATIENTS } from '../../src/hi-service/hi-demo-fixtures.ts';
 import { HiServiceRejectedError, HiServiceUnreachableError } from '../../src/hi-service/hi-service-port.ts';
 import { classifyHiFailure } from '../../src/hi-service/index.ts';

@@ -3,12 +3,12 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type SqliteDatabaseModule from 'better-sqlite3';
-import pg from 'pg';
 import { Kysely, PostgresAdapter, type Dialect as KyselyDialect } from 'kysely';
 import type { PoolCounts } from '../metrics/metrics.ts';
 import { createPrivateFile, ensurePrivateDirectory, restrictToOwner } from '../private-files.ts';
 import type { Database } from './database-schema.ts';
-import { NamedStatementClient } from './postgres-named-statements.ts';
+import { loadPg } from './pg-module.ts';
+import { namedStatementClientOf } from './postgres-named-statements.ts';
 import { CurrentSchemaPostgresDialect } from './postgres-schema-introspector.ts';
 import type { SqliteFastPath } from './precompiled-query.ts';
 import { SqliteGroupCommitDialect } from './sqlite/sqlite-group-commit-dialect.ts';
@@ -100,6 +100,7 @@ function describePostgres(url: string, schema: string | undefined): string {
 }
 
 async function openPostgres(url: string, schema: string | undefined, poolSize: number): Promise<DatabaseHandle> {
+  const pg = await loadPg();
   if (schema) {
     const admin = new pg.Client({ connectionString: url });
     await admin.connect();
@@ -111,7 +112,7 @@ async function openPostgres(url: string, schema: string | undefined, poolSize: n
   }
   const pool = new pg.Pool({
     // Registered hot statements run as named prepared statements (postgres-named-statements.ts).
-    Client: NamedStatementClient,
+    Client: namedStatementClientOf(pg),
     connectionString: url,
     max: poolSize,
     ...(schema ? { options: `-c search_path="${schema}"` } : {}),

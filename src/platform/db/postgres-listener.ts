@@ -1,7 +1,8 @@
 // LISTEN on one PostgreSQL channel through a dedicated client (a pooled connection cannot hold a
 // LISTEN). A lost connection is re-opened after a pause; notifications sent while it was down
 // are lost, so callers keep a slower safety net (a poll) and are told when listening resumes.
-import pg from 'pg';
+import type pg from 'pg';
+import { loadPg } from './pg-module.ts';
 
 export interface PostgresListenerOptions {
   url: string;
@@ -35,7 +36,10 @@ export function listenToPostgresChannel(options: PostgresListenerOptions): Postg
   };
 
   const connect = async () => {
-    const current = new pg.Client({ connectionString: options.url });
+    const { Client } = await loadPg();
+    // Closed while pg was loading: nothing to open.
+    if (closed) return;
+    const current = new Client({ connectionString: options.url });
     client = current;
     current.on('notification', (message) => {
       if (message.channel === options.channel) options.onNotification(message.payload ?? '');

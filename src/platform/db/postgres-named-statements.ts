@@ -10,7 +10,7 @@
 // themselves), never text built from input, so it stays small.
 import { createHash } from 'node:crypto';
 import type { CompiledQuery, Kysely, QueryResult, RawBuilder } from 'kysely';
-import pg from 'pg';
+import type pg from 'pg';
 
 const names = new Map<string, string>();
 
@@ -31,16 +31,23 @@ export function executeNamed<Row>(db: Kysely<any>, query: RawBuilder<Row>): Prom
   return db.executeQuery(compiled);
 }
 
-/** A pg client that sends registered texts as named statements. */
-export class NamedStatementClient extends pg.Client {
-  // pg's query has a dozen overloads; this passes every call through unchanged but the one
-  // Kysely makes (text and a values array) for a registered text.
-  override query(...args: any[]): any {
-    const [text, values] = args;
-    if (args.length === 2 && typeof text === 'string' && Array.isArray(values)) {
-      const name = names.get(text);
-      if (name) return super.query({ name, text, values });
+let clientClass: typeof pg.Client | undefined;
+
+/**
+ * A pg client class that sends registered texts as named statements, made from the pg module
+ * once it is loaded (pg-module.ts: a process on SQLite never loads it).
+ */
+export function namedStatementClientOf(pgModule: typeof pg): typeof pg.Client {
+  return (clientClass ??= class NamedStatementClient extends pgModule.Client {
+    // pg's query has a dozen overloads; this passes every call through unchanged but the one
+    // Kysely makes (text and a values array) for a registered text.
+    override query(...args: any[]): any {
+      const [text, values] = args;
+      if (args.length === 2 && typeof text === 'string' && Array.isArray(values)) {
+        const name = names.get(text);
+        if (name) return super.query({ name, text, values });
+      }
+      return (super.query as (...a: any[]) => any)(...args);
     }
-    return (super.query as (...a: any[]) => any)(...args);
-  }
+  });
 }

@@ -2,7 +2,7 @@
 // passphrase or a broken file fails with a message that never carries the passphrase.
 import { X509Certificate, createPrivateKey, createPublicKey } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadNashCertificate } from '../../../src/hi-service/index.ts';
+import { loadNashCertificate } from '../../../src/hi-service/soap/index.ts';
 import { createTestCa, issueNashCertificate, toPkcs12, type TestNashCertificate } from '../test-pki.ts';
 
 let ca: ReturnType<typeof createTestCa>;
