@@ -94,7 +94,7 @@ export async function assembleDeps(config: Config, options: AssembleOptions = {}
   const untracedHiService = measureHiService(createHiService(config, { serving: options.serving || options.askHiService, logger, metrics }), metrics);
   const database = await openConfiguredDatabase(config);
   const secretKey = loadSecretKey(config);
-  // Values kept in clear before their column was encrypted (migration 0070) are sealed before anything reads them.
+  // Values kept in clear before their column was encrypted (migrations 0070, 0071, 0081) are sealed before anything reads them.
   const sealed = await sealClearValues(database, secretKey);
   if (sealed > 0) logger.info({ sealed }, 'stored values sealed under the secret key');
   const tracing = options.traced ? await startTracing(config.tracing) : TRACING_OFF;

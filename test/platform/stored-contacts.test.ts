@@ -1,16 +1,22 @@
 // What the database holds of where a token goes and of what a draft, a patient's record or a
-// prescriber's says (issue 38 item 1): no token link, no phone or e-mail a token went to, no
-// draft body, no concession or entitlement number, no HPI-I in clear. Each test reads the raw rows and looks for the
+// prescriber's says (issue 38 item 1): no token link, no phone or e-mail a
+// token went to or may go to, no draft body, no concession or entitlement number, no HPI-I in clear. Each test reads the raw rows and looks for the
 // value in clear, then shows the feature still working from what is stored.
 import { describe, expect, it } from 'vitest';
+import type { Kysely } from 'kysely';
 import { HI_DEMO_PATIENTS } from '../../src/hi-service/hi-demo-fixtures.ts';
 import { DEMO_PRESCRIBER_DETAILS } from '../../src/onboarding/sandbox-seed.ts';
+import { sealClearValues } from '../../src/platform/db/sealed-columns.ts';
 import { listTokenMessages } from '../../src/token-delivery/index.ts';
 import { call, useTestApp } from '../given.ts';
 import { patientBody } from '../patients/patients-given.ts';
 import { draftPath, prepareDraftAs, sessionWithRoles } from '../portal/approval-given.ts';
-import { givenClinic, givenPrescription, prescriptionsPath, type Clinic } from '../prescriptions/prescriptions-given.ts';
+import { signIn } from '../portal/portal-given.ts';
+import { givenClinic, givenPrescription, prescriptionsClient, prescriptionsPath, type Clinic } from '../prescriptions/prescriptions-given.ts';
 import type { TestApp } from '../test-app.ts';
+
+/** Where the patients table keeps the phone and e-mail. */
+const PATIENT_CONTACT_COLUMNS = ['phone_encrypted', 'email_encrypted'] as const;
 
 const { t, c } = useTestApp({}, async (app) => ({ c: await givenClinic(app) }));
 
@@ -19,9 +25,15 @@ async function rawText(table: 'token_messages' | 'prescriptions' | 'prescription
   return JSON.stringify(await t.deps.database.selectFrom(table).selectAll().execute());
 }
 
+/** The clinic's patient's phone, as the API shows it. */
 async function phoneOf(app: TestApp, clinic: Clinic): Promise<string> {
-  const row = await app.deps.database.selectFrom('patients').select('phone').where('id', '=', clinic.patientId).executeTakeFirstOrThrow();
-  return row.phone!;
+  const read = await call(app, 'GET', `${clinic.patientsUrl()}/${clinic.patientId}`, clinic.headers);
+  return read.json().data.phone as string;
+}
+
+/** What every process does when it starts (runtime.ts): values an older erx kept in clear sealed. */
+async function runStartupSealing(): Promise<void> {
+  await sealClearValues(t.deps.database, t.deps.secretKey);
 }
 
 describe('a token message', () => {
@@ -92,5 +104,36 @@ describe("a prescriber's HPI-I", () => {
     expect(JSON.stringify(user.json())).toContain(hpii);
     const read = await call(t, 'GET', `${prescriptionsPath(c)}/${prescription.scid}`, c.headers);
     expect(read.json().data.prescription.legal_metadata.prescriber_hpii).toBe(hpii);
+  });
+});
+
+describe("a patient's phone and e-mail", () => {
+  it('are not stored in clear, and the patient, the portal form and the token still reach them', async () => {
+    const { phone, email } = HI_DEMO_PATIENTS.activeVerified;
+    const raw = await rawText('patients');
+    expect(raw).toContain(c.patientId);
+    for (const clear of [phone, phone.slice(-8), email]) expect(raw).not.toContain(clear);
+    const read = await call(t, 'GET', `${c.patientsUrl()}/${c.patientId}`, c.headers);
+    expect(read.json().data).toMatchObject({ phone, email });
+    const path = `/embed/patients/${c.patientId}/prescriptions`;
+    const form = await (await signIn(t, c.g, path)).get(path);
+    expect(form.statusCode).toBe(200);
+    expect(form.body).toContain(`Patient by SMS (${phone})`);
+    expect(form.body).toContain(`Patient by e-mail (${email})`);
+    const prescription = await givenPrescription(t, c, { delivery: { method: 'EMAIL', recipient_type: 'PATIENT' } });
+    const sent = await call(t, 'GET', `${prescriptionsPath(c)}/${prescription.scid}`, c.headers);
+    expect(sent.json().data.prescription.delivery).toMatchObject({ method: 'EMAIL', destination: email });
+  });
+
+  it('kept in clear by an older erx are sealed when a process starts, and still read', async () => {
+    const { phone, email } = HI_DEMO_PATIENTS.activeVerified;
+    const patients = t.deps.database as unknown as Kysely<any>;
+    const [phoneColumn, emailColumn] = PATIENT_CONTACT_COLUMNS;
+    await patients.updateTable('patients').set({ [phoneColumn]: phone, [emailColumn]: email }).where('id', '=', c.patientId).execute();
+    await runStartupSealing();
+    const raw = await rawText('patients');
+    for (const clear of [phone.slice(-8), email]) expect(raw).not.toContain(clear);
+    const read = await call(t, 'GET', `${c.patientsUrl()}/${c.patientId}`, c.headers);
+    expect(read.json().data).toMatchObject({ phone, email });
   });
 });

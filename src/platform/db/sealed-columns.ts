@@ -1,6 +1,6 @@
 // The columns that hold AES-256-GCM ciphertext (`encryptSecret` under the secret key) but were
-// once kept in clear. Migrations have no secret key, so a migration that turned a column into
-// ciphertext (0070) only renamed it; every process seals what is still in clear when it starts
+// once kept in clear. Migrations have no secret key,
+// so a migration that turned a column into ciphertext (0070, 0071, 0081) only renamed it; every process seals what is still in clear when it starts
 // (runtime.ts), before it serves or sends anything. A sealed value starts `v1.`; the scan looks
 // for anything else, so once everything is sealed it finds nothing and writes nothing.
 import { sql, type Kysely } from 'kysely';
@@ -25,6 +25,8 @@ export const SEALED_COLUMNS: readonly SealedColumn[] = [
   { table: 'prescription_drafts', column: 'body_encrypted' },
   { table: 'patients', column: 'concession_pension_number_encrypted' },
   { table: 'patients', column: 'entitlement_number_encrypted' },
+  { table: 'patients', column: 'phone_encrypted' },
+  { table: 'patients', column: 'email_encrypted' },
   { table: 'provider_records', column: 'hpii_number_encrypted', id: 'user_id', hash: { column: 'hpii_number_hash', purpose: HPII_HASH_PURPOSE } },
   { table: 'prescriptions', column: 'prescriber_hpii_encrypted' },
 ];
@@ -59,3 +61,4 @@ export async function sealClearValues(database: Kysely<Database>, secretKey: Buf
   }
   return sealed;
 }
+
