@@ -135,6 +135,7 @@ function newPrescriptionRow(ctx: PrescriptionsContext, draft: PrescriptionDraft,
     // PDS took has none, and is addressed by its id (legal_metadata.prescription_id) instead.
     scid: null,
     token: storedTokenPageKeyOf(id, ctx.secretKey),
+    token_page_key_encrypted: null,
     organization_id: patient.organization_id,
     patient_id: patient.id,
     prescriber_user_id: prescriber.user_id,
