@@ -11,7 +11,7 @@ import { createConfiguredHiService, type SoapAdapter } from './hi-runtime.ts';
 import { systemClock, type Clock } from './platform/clock.ts';
 import { openDatabase, sqliteFileIn, type DatabaseHandle } from './platform/db/database.ts';
 import { migrateToLatest } from './platform/db/migrator.ts';
-import { sealClearValues } from './platform/db/sealed-columns.ts';
+import { hashClearTokenPageKeys, sealClearValues } from './platform/db/sealed-columns.ts';
 import { createMemoryRateLimiter, createRedisRateLimiter, unlimitedRateLimiter, type RateLimiter } from './platform/http/rate-limiter.ts';
 import { createLogger } from './platform/logger.ts';
 import { NO_METRICS, type Metrics } from './platform/metrics/metrics.ts';
@@ -110,8 +110,8 @@ export async function assembleDeps(config: Config, options: AssembleOptions = {}
   const untracedHiService = measureHiService(createHiService(config, { serving: options.serving || options.askHiService, logger, metrics, soapAdapter }), metrics);
   const database = await openConfiguredDatabase(config);
   const secretKey = loadSecretKey(config);
-  // Values kept in clear before their column was encrypted (migration 0070) are sealed before anything reads them.
-  const sealed = await sealClearValues(database, secretKey);
+  // Values kept in clear before their column was encrypted (migrations 0070, 0071, 0081, 0082) are sealed before anything reads them.
+  const sealed = (await sealClearValues(database, secretKey)) + (await hashClearTokenPageKeys(database, secretKey));
   if (sealed > 0) logger.info({ sealed }, 'stored values sealed under the secret key');
   const tracing = options.traced ? await startTracing(config.tracing) : TRACING_OFF;
   let warned = false;

@@ -3,4 +3,5 @@
 // own files import each other directly. test/architecture/imports.test.ts holds it.
 export { createPatientsContext, type PatientsContext } from './patients-service.ts';
 export { findPatientsOfPartnerId, type PatientRow, type PatientScriptIdentity, notePatientsShown, requirePatient, requirePatientStillLive, scriptIdentityOfPatient, showPatient } from './patient-reads.ts';
+export { contactOfPatient } from './patient-records.ts';
 export { patientsRoutes } from './patients-routes.ts';

@@ -1,6 +1,6 @@
 // One in-memory shape of a patient (PatientRecord) between the request bodies and the table:
-// national identifiers (IHI, Medicare, DVA, concession and entitlement numbers) are plain here
-// and sealed with AES-256-GCM in the row.
+// national identifiers (IHI, Medicare, DVA, concession and entitlement numbers) and the phone
+// and e-mail a token goes to are plain here and sealed with AES-256-GCM in the row.
 import type { HiDemographics, HiSex, IhiFound, IhiRecordStatus, IhiSearchIdentifiers, IhiStatus } from '../hi-service/index.ts';
 import { normaliseAustralianMobile } from '../identifiers/index.ts';
 import type { PatientsTable } from '../platform/db/database-schema.ts';
@@ -126,6 +126,8 @@ export type PatientColumns = Omit<
 export function columnsOf(record: PatientRecord, secretKey: Buffer): PatientColumns {
   const {
     ihi_number,
+    phone,
+    email,
     medicare_card_number,
     dva_file_number,
     concession_pension_number,
@@ -138,12 +140,13 @@ export function columnsOf(record: PatientRecord, secretKey: Buffer): PatientColu
   } = record;
   return {
     ...plain,
-    phone: plain.phone === null ? null : (normaliseAustralianMobile(plain.phone) ?? plain.phone),
     ihi_number_encrypted: seal(ihi_number, secretKey),
     medicare_card_number_encrypted: seal(medicare_card_number, secretKey),
     dva_file_number_encrypted: seal(dva_file_number, secretKey),
     concession_pension_number_encrypted: seal(concession_pension_number, secretKey),
     entitlement_number_encrypted: seal(entitlement_number, secretKey),
+    phone_encrypted: seal(phone === null ? null : (normaliseAustralianMobile(phone) ?? phone), secretKey),
+    email_encrypted: seal(email, secretKey),
     ctg_eligible: flag(ctg_eligible),
     is_inpatient: flag(is_inpatient),
     australian_street_address: json(australian_street_address),
@@ -173,9 +176,13 @@ export function recordOfRow(row: PatientRow, secretKey: Buffer): PatientRecord {
     ctg_eligible: row.ctg_eligible === null ? null : row.ctg_eligible === 1,
     indigenous_type: row.indigenous_type,
     is_inpatient: row.is_inpatient === null ? null : row.is_inpatient === 1,
-    email: row.email,
-    phone: row.phone,
+    ...contactOfPatient({ secretKey }, row),
     australian_street_address: parse<AustralianStreetAddress>(row.australian_street_address),
     international_address: parse<InternationalAddress>(row.international_address),
   };
+}
+
+/** The phone and e-mail a patient's token may go to, opened from the row. */
+export function contactOfPatient(ctx: { secretKey: Buffer }, row: Pick<PatientRow, 'phone_encrypted' | 'email_encrypted'>): { phone: string | null; email: string | null } {
+  return { phone: unseal(row.phone_encrypted, ctx.secretKey), email: unseal(row.email_encrypted, ctx.secretKey) };
 }

@@ -5,7 +5,7 @@
 // reserved_1..3, so the same rules hold and the same events are written as through any other
 // entry point.
 import { findPbsItem, searchMedicines } from '../medicines/index.ts';
-import { requirePatient, showPatient } from '../patients/index.ts';
+import { contactOfPatient, requirePatient, showPatient } from '../patients/index.ts';
 import { bodyFields, type SubmittedBody } from '../platform/http/body-validation.ts';
 import { prescribeOrRefuse, referenceOf } from '../prescriptions/index.ts';
 import type { PortalSession } from '../sso/index.ts';
@@ -75,7 +75,7 @@ export async function formPageOf(ctx: PortalContext, session: PortalSession, pat
     medicines: groups,
     pbsItemsFound: pbsItemsFoundOf(found),
     moreMedicines: found.more,
-    deliveries: deliveryChoicesOf(patient, values.send_to),
+    deliveries: deliveryChoicesOf(contactOfPatient(ctx.patients, patient), values.send_to),
     warnings,
     errors: notes.errors ?? NO_ERRORS,
     focus: notes.errors ? firstFieldInError(notes.errors) : undefined,

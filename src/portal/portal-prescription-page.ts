@@ -3,7 +3,7 @@
 // confirmation step, through the prescriptions service with the session as the caller, so the
 // same rules hold and the same events are written as through any other entry point.
 import { holdsCapability, needsReadinessFor, type Capability } from '../auth/index.ts';
-import { notePatientsShown, requirePatient } from '../patients/index.ts';
+import { contactOfPatient, notePatientsShown, requirePatient } from '../patients/index.ts';
 import { bodyFields, type SubmittedBody } from '../platform/http/body-validation.ts';
 import {
   changePrescriptionOrRefuse,
@@ -165,7 +165,7 @@ type ChangeForm = { action: PrescriptionChange; sendTo: string; formId?: string 
 async function confirmationOf(ctx: PortalContext, session: PortalSession, ids: { patientId: string; scid: string }, form: ChangeForm, errors: string[]): Promise<ChangeConfirmation> {
   const { action, sendTo } = form;
   const prescription = await readPrescriptionPage(ctx, session, ids.patientId, ids.scid);
-  const deliveries = action === 'reissue' ? deliveryChoicesOf(await requirePatient(ctx.patients, session.organizationId, ids.patientId), sendTo || prescription.deliveryChoice) : [];
+  const deliveries = action === 'reissue' ? deliveryChoicesOf(contactOfPatient(ctx.patients, await requirePatient(ctx.patients, session.organizationId, ids.patientId)), sendTo || prescription.deliveryChoice) : [];
   const formId = form.formId ?? issueFormId(ctx.forms, session, { purpose: action, target: prescription.scid });
   return { formId, action, prescription, deliveries, errors };
 }

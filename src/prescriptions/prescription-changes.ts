@@ -4,7 +4,7 @@
 // audit trail as refused). The change, its event and its audit entry are written in one
 // transaction.
 import type { Kysely } from 'kysely';
-import type { PatientRow } from '../patients/index.ts';
+import { contactOfPatient, type PatientRow } from '../patients/index.ts';
 import type { Database } from '../platform/db/database-schema.ts';
 import { ApiError, type ValidationIssue } from '../platform/http/api-error.ts';
 import { bodyFields, readBody, valueOrRefuse, type BodyRead, type SubmittedBody } from '../platform/http/body-validation.ts';
@@ -36,9 +36,9 @@ function presentBody(submitted: SubmittedBody): SubmittedBody {
 }
 
 /** A reissue's delivery: the one sent, or the current one again, to the patient's address as it is now. */
-function judgeReissueDelivery(body: SubmittedBody, current: PrescriptionRow, patient: PatientRow): { columns?: DeliveryColumns; issues: ValidationIssue[] } {
+function judgeReissueDelivery(ctx: PrescriptionsContext, body: SubmittedBody, current: PrescriptionRow, patient: PatientRow): { columns?: DeliveryColumns; issues: ValidationIssue[] } {
   const sent = bodyFields(body).delivery;
-  return resolveDelivery(sent === undefined ? deliveryInputOf(current) : sent, patient);
+  return resolveDelivery(sent === undefined ? deliveryInputOf(current) : sent, contactOfPatient(ctx.patients, patient));
 }
 
 /** Inside the transaction: the prescription changed after it was read (another request won); 409 with its status now. */
@@ -140,7 +140,7 @@ async function readAndChange(
   const found = await requirePrescription(ctx, patient, scid);
   const body = presentBody(submitted);
   const resends = action === 'reissue' && found.prescription_type === 'ELECTRONIC';
-  const delivery: { columns?: DeliveryColumns; issues: ValidationIssue[] } = resends ? judgeReissueDelivery(body, found, patient) : { issues: [] };
+  const delivery: { columns?: DeliveryColumns; issues: ValidationIssue[] } = resends ? judgeReissueDelivery(ctx, body, found, patient) : { issues: [] };
   // ChangeBody's fields are ReissueBody's but the delivery; the route's own schema found the failures.
   const read = readBody(ReissueBody, body, { errors: () => delivery.issues });
   if (!read.ok) return read;

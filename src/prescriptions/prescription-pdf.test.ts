@@ -17,7 +17,7 @@ const SCID = '2DL7XJ4Z8QK9M3N5PA';
 
 function row(overrides: Partial<PrescriptionRow> = {}): PrescriptionRow {
   return {
-    id: '5b0c4c8e-2f9a-4a57-9d3e-0b6a1f1c2d3e', scid: SCID, token: 'x', organization_id: 'o', patient_id: 'p', prescriber_user_id: 'u',
+    id: '5b0c4c8e-2f9a-4a57-9d3e-0b6a1f1c2d3e', scid: SCID, token: 'x', token_page_key_encrypted: null, organization_id: 'o', patient_id: 'p', prescriber_user_id: 'u',
     status: 'Active', prescription_type: 'PAPER', item_name: 'Atorvastatin', item_strength: '40 mg', item_form: 'Tablet', route_administration: 'Oral',
     pbs_code: '8215N', schedule_number: 'S4', quantity: '30', number_of_repeats_authorised: '5', repeat_intervals: '20',
     reason_for_prescribing: null, patient_instructions: 'One tablet at night', doctor_notes: null, pbsdva_authority_number: 'AB12345',

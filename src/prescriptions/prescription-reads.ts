@@ -8,7 +8,7 @@ import { ApiError, invalidRequest, notFound, type ValidationIssue } from '../pla
 import { latestTokenMessageOf, type TokenMessageView } from '../token-delivery/index.ts';
 import { decodeLastKey, encodeLastKey, PAGE_LIMITS, readPageLimit, type PagePosition } from './prescription-paging.ts';
 import { legalMetadataOf, summaryOfPatient, viewOfPrescription } from './prescription-view.ts';
-import { storedFormsOfTokenPageKey } from './token-page-keys.ts';
+import { storedFormOfTokenPageKey } from './token-page-keys.ts';
 import { readPrescriptionLegalContent } from './prescription-legal-content.ts';
 import { renderPrescriptionPdf } from './prescription-pdf.ts';
 import type { LegalMetadata, ListQuery, Pagination, PrescriptionData, PrescriptionListData } from './prescriptions-schemas.ts';
@@ -133,7 +133,7 @@ export interface TokenPage {
 const TOKEN_PATTERN = /^[A-Za-z0-9_-]{22}$/;
 
 export async function findTokenPage(ctx: PrescriptionsContext, token: string): Promise<TokenPage> {
-  const row = TOKEN_PATTERN.test(token) ? await findPrescriptionByToken(ctx.db, storedFormsOfTokenPageKey(token)) : undefined;
+  const row = TOKEN_PATTERN.test(token) ? await findPrescriptionByToken(ctx.db, storedFormOfTokenPageKey(token)) : undefined;
   // A paper prescription has no token, and one the PDS has not accepted has none yet: its address (derived like any other) opens nothing.
   if (!row || row.prescription_type !== 'ELECTRONIC' || row.scid === null) throw notFound('There is no prescription token at this address');
   // Anyone with the address may open it: the entry's actor is anonymous, with the client's address (the scope's); never the token.

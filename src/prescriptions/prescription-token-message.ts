@@ -29,7 +29,7 @@ export function recordTokenMessage(ctx: { secretKey: Buffer }, work: Work, row: 
 
 /**
  * The token page's URL as a message carries it: its key derived from the prescription's id and
- * the secret key, or, for a prescription made before keys were hashed, the key it kept in clear
+ * the secret key, or, for a prescription made before keys were derived, the key it kept sealed
  * (the only one its page opens by).
  */
 export async function tokenPageUrlOf(ctx: { db: Kysely<Database>; publicUrl: string; secretKey: Buffer }, prescriptionId: string): Promise<string> {

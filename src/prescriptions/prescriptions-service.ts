@@ -6,7 +6,7 @@
 import type { Kysely } from 'kysely';
 import type { AuditTrail } from '../audit/index.ts';
 import { findPrescribableDrug, type CustomDrugsContext } from '../custom-drugs/index.ts';
-import { requirePatient, requirePatientStillLive, type PatientsContext, type PatientRow } from '../patients/index.ts';
+import { contactOfPatient, requirePatient, requirePatientStillLive, type PatientsContext, type PatientRow } from '../patients/index.ts';
 import type { Clock } from '../platform/clock.ts';
 import { isUniqueViolation } from '../platform/db/database.ts';
 import type { Database } from '../platform/db/database-schema.ts';
@@ -134,6 +134,7 @@ function newPrescriptionRow(ctx: PrescriptionsContext, draft: PrescriptionDraft,
     // PDS took has none, and is addressed by its id (legal_metadata.prescription_id) instead.
     scid: null,
     token: storedTokenPageKeyOf(id, ctx.secretKey),
+    token_page_key_encrypted: null,
     organization_id: patient.organization_id,
     patient_id: patient.id,
     prescriber_user_id: prescriber.user_id,
@@ -240,7 +241,7 @@ async function prescribeContextOf(ctx: PrescriptionsContext, owner: { organizati
   const practice = await ctx.practices.findPractice(owner.organizationId);
   // A date of birth counts as verified when the patient's IHI was found with a VERIFIED record (WA's S8 rule).
   const dateOfBirthVerified = patient.ihi_number_encrypted !== null && patient.ihi_record_status === 'VERIFIED';
-  return { ...found, practiceState: practice?.state ?? null, patient: { ...patient, hasDvaFileNumber: patient.dva_file_number_encrypted !== null, dateOfBirthVerified } };
+  return { ...found, practiceState: practice?.state ?? null, patient: { ...patient, ...contactOfPatient(ctx.patients, patient), hasDvaFileNumber: patient.dva_file_number_encrypted !== null, dateOfBirthVerified } };
 }
 
 /** The state rules that refused a body, in the audit trail (the refusal itself is the 422 beside each field). */

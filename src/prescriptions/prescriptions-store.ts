@@ -63,14 +63,14 @@ export async function findSubmissionColumns(db: Kysely<Database>, id: string) {
     .executeTakeFirst();
 }
 
-/** The prescription whose token page this is, by the forms its key may be stored in (no tenant to scope by). */
-/** What a prescription's token page key is derived from: its id, and its stored key (a hash, or a key kept in clear before keys were hashed). */
-export async function findTokenPageKeySource(db: Kysely<Database>, prescriptionId: string): Promise<{ id: string; token: string } | undefined> {
-  return db.selectFrom('prescriptions').select(['id', 'token']).where('id', '=', prescriptionId).executeTakeFirst();
+/** What a prescription's token page key comes from: its id, or the key it kept sealed (made before keys were derived). */
+export async function findTokenPageKeySource(db: Kysely<Database>, prescriptionId: string): Promise<{ id: string; token_page_key_encrypted: string | null } | undefined> {
+  return db.selectFrom('prescriptions').select(['id', 'token_page_key_encrypted']).where('id', '=', prescriptionId).executeTakeFirst();
 }
 
-export async function findPrescriptionByToken(db: Kysely<Database>, storedForms: string[]): Promise<PrescriptionRow | undefined> {
-  return db.selectFrom('prescriptions').selectAll().where('token', 'in', storedForms).executeTakeFirst();
+/** The prescription whose token page this is, by its key's stored hash (no tenant to scope by). */
+export async function findPrescriptionByToken(db: Kysely<Database>, storedForm: string): Promise<PrescriptionRow | undefined> {
+  return db.selectFrom('prescriptions').selectAll().where('token', '=', storedForm).executeTakeFirst();
 }
 
 type PageParams = { organizationId: string; patientId: string; take: number };

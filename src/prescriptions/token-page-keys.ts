@@ -1,9 +1,10 @@
 // The key in a token page's address (/tokens/{key}) is never stored: it is derived from the
 // secret key and the prescription's id (HMAC-SHA-256, 16 bytes, base64url: 22 characters),
-// and the database holds only its SHA-256, by which a presented key finds its page. With the
-// database alone nobody can open a token page.
+// and the database holds only its SHA-256, by which a presented key finds its page. A key made
+// before keys were derived cannot be derived again: it is sealed under the secret key beside its
+// hash (migration 0082). With the database alone nobody can open a token page.
 import { createHmac } from 'node:crypto';
-import { hashSecret } from '../platform/secrets.ts';
+import { decryptSecret, hashSecret } from '../platform/secrets.ts';
 
 const KEY_BYTES = 16;
 
@@ -31,13 +32,10 @@ export function storedTokenPageKeyOf(prescriptionId: string, secretKey: Buffer):
   return hashSecret(tokenPageKeyOf(prescriptionId, secretKey));
 }
 
-/** A key kept in clear by a prescription made before keys were hashed is its 22 characters; a hash is 64. */
-const LEGACY_KEY_LENGTH = 22;
-
-/** The key of a stored prescription's token page. */
-export function tokenPageKeyOfRow(row: { id: string; token: string }, secretKey: Buffer): string {
-  return row.token.length === LEGACY_KEY_LENGTH ? row.token : tokenPageKeyOf(row.id, secretKey);
+/** The key of a stored prescription's token page: the one it kept sealed (made before keys were derived), or derived. */
+export function tokenPageKeyOfRow(row: { id: string; token_page_key_encrypted: string | null }, secretKey: Buffer): string {
+  return row.token_page_key_encrypted === null ? tokenPageKeyOf(row.id, secretKey) : decryptSecret(row.token_page_key_encrypted, secretKey);
 }
 
-/** The `token` values a presented key may be stored as: its hash, or (made before hashing) itself. */
-export const storedFormsOfTokenPageKey = (key: string): string[] => [hashSecret(key), key];
+/** The `token` value a presented key is stored as: its hash, whichever way the key was made. */
+export const storedFormOfTokenPageKey = (key: string): string => hashSecret(key);

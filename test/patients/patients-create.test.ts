@@ -34,8 +34,10 @@ describe('creating a patient', () => {
     });
     expect(response.body).not.toContain(wood.ihi_number);
     const row = await readPatientRow(t, id);
-    expect(row).toMatchObject({ organization_id: api.g.organizationId, partner_id: api.g.partnerId, source: 'api', created_by_user_id: api.g.userId, phone: '0412345678' });
+    expect(row).toMatchObject({ organization_id: api.g.organizationId, partner_id: api.g.partnerId, source: 'api', created_by_user_id: api.g.userId });
     expect(decryptSecret(row.ihi_number_encrypted!, t.deps.secretKey)).toBe(wood.ihi_number);
+    // The phone, normalised, sealed as the IHI is (where a token SMS goes).
+    expect(decryptSecret(row.phone_encrypted!, t.deps.secretKey)).toBe('0412345678');
   });
 
   it('creates a patient without an IHI when no identifier matches', async () => {

@@ -2,14 +2,16 @@
 // what a pending token message needs besides the link (its prescriber's name) and drops the body
 // that held the link; every process then seals what is still in clear when it starts
 // (sealClearValues, run by runtime.ts), once: a second run finds nothing. An HPI-I gets its keyed
-// hash beside it, which its lookups use.
+// hash beside it, which its lookups use. Migrations 0081 and 0082 do the same for a patient's
+// phone and e-mail, and for a token page key kept in clear (hashClearTokenPageKeys): its hash
+// replaces it, the key itself sealed beside it.
 import { afterEach, describe, expect, it } from 'vitest';
 import { sql, type Kysely } from 'kysely';
 import { openDatabase, type DatabaseHandle } from '../../src/platform/db/database.ts';
 import { migrateToLatest, MIGRATIONS } from '../../src/platform/db/migrator.ts';
-import { sealClearValues } from '../../src/platform/db/sealed-columns.ts';
+import { hashClearTokenPageKeys, sealClearValues } from '../../src/platform/db/sealed-columns.ts';
 import { HPII_HASH_PURPOSE } from '../../src/platform/db/sealed-columns.ts';
-import { decryptSecret, encryptSecret, keyedHashOf } from '../../src/platform/secrets.ts';
+import { decryptSecret, encryptSecret, hashSecret, keyedHashOf } from '../../src/platform/secrets.ts';
 import { dropSchemas } from '../global-setup.ts';
 import { call, useTestApp } from '../given.ts';
 import { givenClinic, givenPrescription, prescriptionsPath } from '../prescriptions/prescriptions-given.ts';
@@ -20,7 +22,9 @@ import { createCliEnvironment } from '../cli/cli-helpers.ts';
 
 const KEY = Buffer.alloc(32, 7);
 const SEALING = ['0070-sealed-contact-columns', '0071-sealed-hpii'];
-const BEFORE_0070 = Object.fromEntries(Object.entries(MIGRATIONS).filter(([name]) => !SEALING.includes(name)));
+const CONTACTS_AND_KEYS = ['0081-sealed-patient-contacts', '0082-sealed-token-page-keys'];
+const BEFORE_0070 = Object.fromEntries(Object.entries(MIGRATIONS).filter(([name]) => !SEALING.includes(name) && !CONTACTS_AND_KEYS.includes(name)));
+const BEFORE_0081 = Object.fromEntries(Object.entries(MIGRATIONS).filter(([name]) => !CONTACTS_AND_KEYS.includes(name)));
 const HPII = '8003619166667284';
 
 let opened: { handle: DatabaseHandle; schema: string | undefined } | undefined;
@@ -75,7 +79,7 @@ describe('migration 0070 and the startup step', () => {
         status: 'pending',
       });
     });
-    expect((await migrateToLatest(handle)).applied).toEqual(SEALING);
+    expect((await migrateToLatest(handle)).applied).toEqual([...SEALING, ...CONTACTS_AND_KEYS]);
     const message = await db.selectFrom('token_messages').selectAll().where('id', '=', 'tm-1').executeTakeFirstOrThrow();
     expect(message).toMatchObject({ prescriber_name: 'Dr Anna Smith', destination_encrypted: '0412345678' });
     expect(JSON.stringify(message)).not.toContain('/tokens/');
@@ -95,6 +99,37 @@ describe('migration 0070 and the startup step', () => {
     expect(decryptSecret(patient.value, KEY)).toBe('CP-1');
     expect(patient.none).toBeNull();
     expect(await sealClearValues(handle, KEY)).toBe(0);
+  });
+});
+
+describe('migrations 0081, 0082 and the startup step', () => {
+  it("seal a patient's phone and e-mail kept in clear, and hash a token page key kept in clear, sealing the key beside it, once", async () => {
+    const schema = TEST_DATABASE_URL ? newTestSchemaName('seal') : undefined;
+    const handle = await openDatabase({ databaseUrl: TEST_DATABASE_URL, databaseSchema: schema });
+    opened = { handle, schema };
+    const db = handle as unknown as Kysely<any>;
+    await migrateToLatest(handle, BEFORE_0081);
+    const olderKey = 'OlderErxKeyInClear_0a1';
+    const derivedHash = 'a'.repeat(64);
+    await withoutForeignKeys(handle, async (trx) => {
+      await insertFilled(trx, 'patients', { id: 'pt-1', phone: '0412345678', email: 'j.wood@example.com' });
+      await insertFilled(trx, 'prescriptions', { id: 'rx-old', token: olderKey, prescriber_script_number: '1' });
+      await insertFilled(trx, 'prescriptions', { id: 'rx-new', token: derivedHash, prescriber_script_number: '2' });
+    });
+    expect((await migrateToLatest(handle)).applied).toEqual(CONTACTS_AND_KEYS);
+    expect(await sealClearValues(handle, KEY)).toBe(2);
+    expect(await hashClearTokenPageKeys(handle, KEY)).toBe(1);
+    const patient = await db.selectFrom('patients').select(['phone_encrypted', 'email_encrypted']).executeTakeFirstOrThrow();
+    expect(decryptSecret(patient.phone_encrypted, KEY)).toBe('0412345678');
+    expect(decryptSecret(patient.email_encrypted, KEY)).toBe('j.wood@example.com');
+    const rows = await db.selectFrom('prescriptions').select(['id', 'token', 'token_page_key_encrypted']).orderBy('id').execute();
+    expect(rows).toEqual([
+      { id: 'rx-new', token: derivedHash, token_page_key_encrypted: null },
+      { id: 'rx-old', token: hashSecret(olderKey), token_page_key_encrypted: expect.stringMatching(/^v1\./) },
+    ]);
+    expect(decryptSecret(rows[1]!.token_page_key_encrypted, KEY)).toBe(olderKey);
+    expect(await sealClearValues(handle, KEY)).toBe(0);
+    expect(await hashClearTokenPageKeys(handle, KEY)).toBe(0);
   });
 });
 

@@ -4,6 +4,7 @@
 // the value in clear, then shows the feature still working from what is stored.
 import { describe, expect, it } from 'vitest';
 import { HI_DEMO_PATIENTS } from '../../src/hi-service/hi-demo-fixtures.ts';
+import { hashClearTokenPageKeys } from '../../src/platform/db/sealed-columns.ts';
 import { decryptSecret, hashSecret } from '../../src/platform/secrets.ts';
 import { call, useTestApp } from '../given.ts';
 import { patientBody } from '../patients/patients-given.ts';
@@ -33,10 +34,12 @@ describe('the token page key', () => {
     expect((await t.app.inject({ method: 'GET', url: `/tokens/${hashSecret(key)}` })).statusCode).toBe(404);
   });
 
-  it('of a prescription made before keys were hashed (kept in clear) still works, at the same address', async () => {
+  it('of a prescription made before keys were hashed (kept in clear, hashed by the startup step since) still works, at the same address', async () => {
     const prescription = await givenPrescription(t, c);
     const legacyKey = 'LegacyKeyInClear_0123a';
     await t.deps.database.updateTable('prescriptions').set({ token: legacyKey }).where('scid', '=', prescription.scid).execute();
+    expect(await hashClearTokenPageKeys(t.deps.database, t.deps.secretKey)).toBe(1);
+    expect((await storedPrescription(t, prescription.scid))!.token).toBe(hashSecret(legacyKey));
     const read = await call(t, 'GET', `/v1/organizations/${c.g.organizationId}/users/${c.g.userId}/patients/${c.patientId}/prescriptions/${prescription.scid}`, c.headers);
     expect(read.json().data.prescription.url).toMatch(new RegExp(`/tokens/${legacyKey}$`));
     expect((await t.app.inject({ method: 'GET', url: `/tokens/${legacyKey}` })).statusCode).toBe(200);

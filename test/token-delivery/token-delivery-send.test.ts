@@ -5,6 +5,7 @@
 // when sent: the row holds no link), never the medicine or an identifier; a reissue sends again.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HI_DEMO_PATIENTS } from '../../src/hi-service/hi-demo-fixtures.ts';
+import { hashClearTokenPageKeys } from '../../src/platform/db/sealed-columns.ts';
 import { createPrometheusMetrics } from '../../src/platform/metrics/prometheus-metrics.ts';
 import { listTokenMessages, startTokenMessageRunner, tokenMessages } from '../../src/token-delivery/index.ts';
 import { openTokenMessageSenders, type TokenMessageSenders } from '../../src/token-delivery/token-message-senders.ts';
@@ -117,11 +118,13 @@ describe('by SMS through Twilio', () => {
     expect(twilio.received.at(-1)!.body).toContain(reissued.json().data.url);
   });
 
-  it('a reissue of a prescription made before keys were hashed sends the key it kept in clear, the one its page opens by', async () => {
+  it('a reissue of a prescription made before keys were hashed sends the key it kept (sealed since), the one its page opens by', async () => {
     const prescription = await givenPrescription(t, c);
     await sendDue();
     const legacyKey = 'LegacyKeyInClear_0456b';
+    // As an older erx left it (the key in clear), then as the startup step leaves it (hashed, the key sealed).
     await t.deps.database.updateTable('prescriptions').set({ token: legacyKey }).where('scid', '=', prescription.scid).execute();
+    expect(await hashClearTokenPageKeys(t.deps.database, t.deps.secretKey)).toBe(1);
     expect((await prescriptionsClient(t, c).change('reissue', prescription.scid)).statusCode).toBe(200);
     expect(await sendDue()).toMatchObject({ sent: 1 });
     expect(twilio.received.at(-1)!.body).toMatch(new RegExp(`/tokens/${legacyKey}$`));

@@ -155,8 +155,9 @@ const patientsColumns = {
   ctg_eligible: flag().orNull(),
   indigenous_type: text().orNull(),
   is_inpatient: flag().orNull(),
-  email: text().orNull(),
-  phone: text().orNull(),
+  /** Where a token goes: AES-256-GCM ciphertext (migration 0081), as the numbers above are. */
+  email_encrypted: text().orNull(),
+  phone_encrypted: text().orNull(),
   australian_street_address: json().orNull(),
   international_address: json().orNull(),
   created_at: time(),

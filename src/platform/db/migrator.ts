@@ -21,6 +21,8 @@ import * as rtpmChecks from '../../../migrations/0065-rtpm-checks.ts';
 import * as sealedContactColumns from '../../../migrations/0070-sealed-contact-columns.ts';
 import * as sealedHpii from '../../../migrations/0071-sealed-hpii.ts';
 import * as ssoLinkReplays from '../../../migrations/0080-sso-link-replays.ts';
+import * as sealedPatientContacts from '../../../migrations/0081-sealed-patient-contacts.ts';
+import * as sealedTokenPageKeys from '../../../migrations/0082-sealed-token-page-keys.ts';
 import * as pbsSchedule from '../../../migrations/0016-pbs-schedule.ts';
 import * as prescriptionFields from '../../../migrations/0017-prescription-fields.ts';
 import * as prescriptionDrafts from '../../../migrations/0018-prescription-drafts.ts';
@@ -80,6 +82,8 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0076-webhook-endpoint-change': webhookEndpointChange,
   '0077-partner-self-service-limits': partnerSelfServiceLimits,
   '0080-sso-link-replays': ssoLinkReplays,
+  '0081-sealed-patient-contacts': sealedPatientContacts,
+  '0082-sealed-token-page-keys': sealedTokenPageKeys,
 };
 
 export interface MigrationReport {

@@ -11,8 +11,10 @@ export const prescriptionsColumns = {
   id: text(),
   /** Assigned by the PDS: null while the prescription is Pending (migration 0060). */
   scid: text().orNull(),
-  /** The secret part of the token page's address (/tokens/{token}). */
+  /** The SHA-256 of the token page's key (/tokens/{key}), by which a presented key finds its page. */
   token: text(),
+  /** A key made before keys were derived, AES-256-GCM under the secret key (migration 0082); null when derived from the id. */
+  token_page_key_encrypted: text().orNull(),
   organization_id: text(),
   patient_id: text(),
   prescriber_user_id: text(),

@@ -1,10 +1,10 @@
 // The columns that hold AES-256-GCM ciphertext (`encryptSecret` under the secret key) but were
-// once kept in clear. Migrations have no secret key, so a migration that turned a column into
-// ciphertext (0070) only renamed it; every process seals what is still in clear when it starts
+// once kept in clear, and the token page keys once kept in clear. Migrations have no secret key,
+// so a migration that turned a column into ciphertext (0070, 0071, 0081, 0082) only renamed or added it; every process seals what is still in clear when it starts
 // (runtime.ts), before it serves or sends anything. A sealed value starts `v1.`; the scan looks
 // for anything else, so once everything is sealed it finds nothing and writes nothing.
 import { sql, type Kysely } from 'kysely';
-import { encryptSecret, keyedHashOf } from '../secrets.ts';
+import { encryptSecret, hashSecret, keyedHashOf } from '../secrets.ts';
 import type { Database } from './database-schema.ts';
 
 export interface SealedColumn {
@@ -25,6 +25,8 @@ export const SEALED_COLUMNS: readonly SealedColumn[] = [
   { table: 'prescription_drafts', column: 'body_encrypted' },
   { table: 'patients', column: 'concession_pension_number_encrypted' },
   { table: 'patients', column: 'entitlement_number_encrypted' },
+  { table: 'patients', column: 'phone_encrypted' },
+  { table: 'patients', column: 'email_encrypted' },
   { table: 'provider_records', column: 'hpii_number_encrypted', id: 'user_id', hash: { column: 'hpii_number_hash', purpose: HPII_HASH_PURPOSE } },
   { table: 'prescriptions', column: 'prescriber_hpii_encrypted' },
 ];
@@ -58,4 +60,32 @@ export async function sealClearValues(database: Kysely<Database>, secretKey: Buf
     }
   }
   return sealed;
+}
+
+/** A token page key kept in clear (made before keys were hashed) is its 22 characters; a stored hash is 64. */
+const CLEAR_TOKEN_PAGE_KEY_LENGTH = 22;
+
+/**
+ * Token page keys kept in clear in `prescriptions.token` (migration 0082): each becomes its
+ * SHA-256 there, by which its page is found, and the key itself is sealed beside it for the
+ * messages a reissue sends. The number of keys converted.
+ */
+export async function hashClearTokenPageKeys(database: Kysely<Database>, secretKey: Buffer): Promise<number> {
+  let converted = 0;
+  for (;;) {
+    const rows = await database
+      .selectFrom('prescriptions')
+      .select(['id', 'token'])
+      .where(sql`length(token)`, '=', CLEAR_TOKEN_PAGE_KEY_LENGTH)
+      .limit(BATCH)
+      .execute();
+    if (rows.length === 0) return converted;
+    await database.transaction().execute(async (trx) => {
+      for (const row of rows) {
+        const hashed = { token: hashSecret(row.token), token_page_key_encrypted: encryptSecret(row.token, secretKey) };
+        await trx.updateTable('prescriptions').set(hashed).where('id', '=', row.id).where('token', '=', row.token).execute();
+      }
+    });
+    converted += rows.length;
+  }
 }
