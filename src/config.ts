@@ -3,11 +3,13 @@
 import { isIPv4 } from 'node:net';
 import path from 'node:path';
 import { SETTINGS } from './config-settings.ts';
+import { ConfigError, readChoice, readGroup, readInteger, readOptional, readText, type Env, type Mode } from './config-readers.ts';
+import { readHiAdapter, readHiCheck, readHiSoap, readPdsAdapter, readRtpm, readSandboxKill, type HiAdapterName, type HiCheckConfig, type HiSoapConfig, type PdsAdapterName } from './config-national.ts';
 import { readTracingSettings, type TracingSettings } from './platform/telemetry/tracing-settings.ts';
 
-export { SETTINGS };
+export { SETTINGS, ConfigError };
+export type { Mode, HiAdapterName, PdsAdapterName, HiSoapConfig, HiCheckConfig };
 
-export type Mode = 'sandbox' | 'production';
 
 export interface Config {
   port: number;
@@ -82,75 +84,10 @@ export interface Config {
   smtp: { url: string; from: string; requireTls: boolean } | undefined;
 }
 
-export type HiAdapterName = 'simulator' | 'soap';
-
-/** `none`: no PDS is connected, so only paper prescriptions can be written (DESIGN decision 25). */
-export type PdsAdapterName = 'simulator' | 'none';
-
-export interface HiSoapConfig {
-  endpoint: string | undefined;
-  certPath: string | undefined;
-  certPassphrase: string | undefined;
-  /** ERX_HI_CERT_PASSPHRASE_FILE: read at start by hi-runtime.ts (never both it and the passphrase). */
-  certPassphraseFile: string | undefined;
-  caPath: string | undefined;
-  /** ERX_HI_SIGNER_SPKI: base64 SHA-256 of each accepted answer signer's SubjectPublicKeyInfo (empty: unpinned). */
-  signerSpkiPins: string[];
-  vendorQualifier: string | undefined;
-  vendorId: string | undefined;
-  productName: string | undefined;
-  productVersion: string | undefined;
-  signatureAlgorithm: 'rsa-sha1' | 'rsa-sha256';
-  digestAlgorithm: 'sha1' | 'sha256';
-}
-
-export interface HiCheckConfig {
-  hpio: string | undefined;
-  hpii: string | undefined;
-  familyName: string | undefined;
-  givenName: string | undefined;
-  dateOfBirth: string | undefined;
-  sex: string | undefined;
-}
-
-export class ConfigError extends Error {
-  override name = 'ConfigError';
-}
-
-type Env = Record<string, string | undefined>;
-
-function readText(env: Env, key: keyof typeof SETTINGS): string {
-  const setting = SETTINGS[key];
-  const value = env[setting.env]?.trim();
-  return value === undefined || value === '' ? setting.default : value;
-}
-
-function readOptional(env: Env, key: keyof typeof SETTINGS): string | undefined {
-  return readText(env, key) || undefined;
-}
-
 /** A week at most: longer, a stolen secret's change would outlive any review; empty: 60 in production, none in sandbox (its partner is its developer). */
 function readEndpointChangeDelay(env: Env, mode: Mode): number {
   if (readText(env, 'endpointChangeDelayMinutes') === '') return mode === 'production' ? 60 : 0;
   return readInteger(env, 'endpointChangeDelayMinutes', 0, 10_080);
-}
-
-function readInteger(env: Env, key: keyof typeof SETTINGS, min: number, max: number): number {
-  const text = readText(env, key);
-  const value = Number(text);
-  if (!/^\d+$/.test(text) || value < min || value > max) {
-    throw new ConfigError(`${SETTINGS[key].env} must be a whole number from ${min} to ${max}, got "${text}"`);
-  }
-  return value;
-}
-
-/** All of a group's settings, or none of them: a partial group names the missing ones. */
-function readGroup(env: Env, keys: ReadonlyArray<keyof typeof SETTINGS>, what: string): string[] | undefined {
-  const values = keys.map((key) => readText(env, key));
-  if (values.every((value) => value === '')) return undefined;
-  const missing = keys.filter((_, i) => values[i] === '').map((key) => SETTINGS[key].env);
-  if (missing.length > 0) throw new ConfigError(`${what} is partly configured: set ${missing.join(', ')} too (or none of them)`);
-  return values;
 }
 
 function readSmsSettings(env: Env): Config['sms'] {
@@ -203,96 +140,6 @@ function readTrustProxy(env: Env): false | number | string[] {
     throw new ConfigError(`ERX_TRUST_PROXY must be a hop count or comma-separated addresses or CIDR ranges, got "${text}"`);
   }
   return entries;
-}
-
-function readChoice<Choice extends string>(env: Env, key: keyof typeof SETTINGS, choices: readonly Choice[]): Choice {
-  const text = readText(env, key);
-  if (!(choices as readonly string[]).includes(text)) throw new ConfigError(`${SETTINGS[key].env} must be ${choices.join(' or ')}, got "${text}"`);
-  return text as Choice;
-}
-
-/** ERX_RTPM: empty is the simulator in sandbox and none in production, where the simulator is refused. */
-function readRtpm(env: Env, mode: Mode): 'simulator' | 'none' {
-  if (readText(env, 'rtpm') === '') return mode === 'production' ? 'none' : 'simulator';
-  const rtpm = readChoice(env, 'rtpm', ['simulator', 'none'] as const);
-  if (rtpm === 'simulator' && mode === 'production') throw new ConfigError('ERX_RTPM=simulator is for the sandbox: in production use none (the national RTPM exchange needs its licensed interface)');
-  return rtpm;
-}
-
-function readHiAdapter(env: Env, mode: Mode): HiAdapterName {
-  if (readText(env, 'hiAdapter') === '') return mode === 'production' ? 'soap' : 'simulator';
-  return readChoice(env, 'hiAdapter', ['simulator', 'soap'] as const);
-}
-
-function readPdsAdapter(env: Env, mode: Mode): PdsAdapterName {
-  if (readText(env, 'pdsAdapter') === '') return mode === 'production' ? 'none' : 'simulator';
-  const adapter = readChoice(env, 'pdsAdapter', ['simulator', 'none'] as const);
-  if (adapter === 'simulator' && mode === 'production') {
-    throw new ConfigError('ERX_PDS=simulator is refused in production mode: the sandbox PDS is not a Prescription Delivery Service; use ERX_PDS=none (paper prescriptions only) until an adapter for the national PDS is installed');
-  }
-  return adapter;
-}
-
-function readSandboxKill(env: Env, mode: Mode): boolean {
-  const text = readText(env, 'sandboxKillAfterPdsSubmit');
-  if (text === '') return false;
-  if (text !== '1') throw new ConfigError(`ERX_SANDBOX_KILL_AFTER_PDS_SUBMIT must be 1 or empty, got "${text}"`);
-  if (mode === 'production') throw new ConfigError('ERX_SANDBOX_KILL_AFTER_PDS_SUBMIT is a sandbox fault injection: refused in production mode');
-  return true;
-}
-
-function readHiEndpoint(env: Env): string | undefined {
-  const text = readOptional(env, 'hiEndpoint');
-  if (text === undefined) return undefined;
-  let url: URL | undefined;
-  try {
-    url = new URL(text);
-  } catch {
-    url = undefined;
-  }
-  if (url?.protocol !== 'https:') throw new ConfigError(`ERX_HI_ENDPOINT must be an https URL, got "${text}"`);
-  return text;
-}
-
-/** A pin is the base64 of a SHA-256 digest: 32 bytes, 44 characters. */
-function readSignerPins(env: Env): string[] {
-  const pins = readText(env, 'hiSignerSpki').split(',').map((pin) => pin.trim()).filter(Boolean);
-  const bad = pins.find((pin) => !/^[A-Za-z0-9+/]{43}=$/.test(pin));
-  if (bad !== undefined) throw new ConfigError(`ERX_HI_SIGNER_SPKI must be base64 SHA-256 digests (44 characters), comma-separated, got "${bad}"`);
-  return pins;
-}
-
-function readHiSoap(env: Env): HiSoapConfig {
-  const certPassphrase = env[SETTINGS.hiCertPassphrase.env] || undefined;
-  const certPassphraseFile = readOptional(env, 'hiCertPassphraseFile');
-  if (certPassphrase !== undefined && certPassphraseFile !== undefined) {
-    throw new ConfigError('ERX_HI_CERT_PASSPHRASE and ERX_HI_CERT_PASSPHRASE_FILE are both set: set one (the file keeps the passphrase out of the environment)');
-  }
-  return {
-    endpoint: readHiEndpoint(env),
-    certPath: readOptional(env, 'hiCert'),
-    certPassphrase,
-    certPassphraseFile,
-    caPath: readOptional(env, 'hiCa'),
-    signerSpkiPins: readSignerPins(env),
-    vendorQualifier: readOptional(env, 'hiVendorQualifier'),
-    vendorId: readOptional(env, 'hiVendorId'),
-    productName: readOptional(env, 'hiProductName'),
-    productVersion: readOptional(env, 'hiProductVersion'),
-    signatureAlgorithm: readChoice(env, 'hiSignatureAlgorithm', ['rsa-sha1', 'rsa-sha256'] as const),
-    digestAlgorithm: readChoice(env, 'hiDigestAlgorithm', ['sha1', 'sha256'] as const),
-  };
-}
-
-function readHiCheck(env: Env): HiCheckConfig {
-  return {
-    hpio: readOptional(env, 'hiCheckHpio'),
-    hpii: readOptional(env, 'hiCheckHpii'),
-    familyName: readOptional(env, 'hiCheckFamilyName'),
-    givenName: readOptional(env, 'hiCheckGivenName'),
-    dateOfBirth: readOptional(env, 'hiCheckDateOfBirth'),
-    sex: readOptional(env, 'hiCheckSex'),
-  };
 }
 
 /** Never the API's own port: metrics are not for whoever can reach the API. */

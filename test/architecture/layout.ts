@@ -20,7 +20,7 @@ export const FACED = [...FEATURES, 'hi-service', 'pds', 'identifiers'];
 export const LAYERS: Layer[] = [
   // The partners' client stands alone: it imports nothing of erx (its types are generated).
   { name: 'partner client package', paths: ['packages/erx-client/src/'] },
-  { name: 'foundation', paths: ['src/platform/', 'src/identifiers/', 'src/config.ts', 'src/config-settings.ts', 'migrations/'] },
+  { name: 'foundation', paths: ['src/platform/', 'src/identifiers/', 'src/config.ts', 'src/config-readers.ts', 'src/config-national.ts', 'src/config-settings.ts', 'migrations/'] },
   { name: 'outside-service ports', paths: ['src/hi-service/', 'src/pds/'] },
   { name: 'what features are built from', paths: ['src/deps.ts', 'src/route-module.ts'] },
   { name: 'features', paths: FEATURES.map((feature) => `src/${feature}/`) },
