@@ -16,9 +16,10 @@ import type { PortalSession } from '../sso/index.ts';
 import { cleanFactorName, noteEnrolled, type EnrolOutcome } from './mfa-enrolment.ts';
 import { FactorRequired, noteRefused, notePresented, sessionMayManageFactors, type MfaContext } from './mfa-service.ts';
 import { findFactorsOf, findMfaUser, insertFactor, putChallenge, takeChallenge, updatePasskeyUse } from './mfa-store.ts';
+import { packageExports } from '../platform/package-namespace.ts';
 
 /** The WebAuthn library, loaded by the first ceremony: no start-up pays for it (~0.1 s, with its X.509 and CBOR code). */
-const webauthn = () => import('@simplewebauthn/server');
+const webauthn = () => import('@simplewebauthn/server').then(packageExports);
 
 /** A ceremony's challenge is answered within this long, once. */
 export const CHALLENGE_SECONDS = 5 * 60;

@@ -10,6 +10,7 @@ import type { PDFDocument, PDFFont, PDFPage } from 'pdf-lib';
 import type { PrescriptionLegalContent } from './prescription-legal-content.ts';
 import { ruleOf, type ScriptItem } from './script-content-rules.ts';
 import { scriptItemsOf } from './script-items.ts';
+import { packageExports } from '../platform/package-namespace.ts';
 
 const MARGIN = 28;
 const BODY_SIZE = 9;
@@ -105,7 +106,7 @@ function setMetadata(doc: PDFDocument, content: PrescriptionLegalContent): void 
 
 /** The prescription's PDF (A5, one page). */
 export async function renderPrescriptionPdf(content: PrescriptionLegalContent): Promise<Uint8Array> {
-  const { PageSizes, PDFDocument, rgb, StandardFonts } = await import('pdf-lib');
+  const { PageSizes, PDFDocument, rgb, StandardFonts } = packageExports(await import('pdf-lib'));
   const doc = await PDFDocument.create();
   setMetadata(doc, content);
   const [width, height] = PageSizes.A5;

@@ -9,6 +9,7 @@ import type { Agent } from 'undici';
 import type { Clock } from '../platform/clock.ts';
 import { classifyHttpStatus, type OutcomeClass } from './webhook-delivery-rules.ts';
 import { BLOCKED_ADDRESS_CODE, createConnectLookup, guardLiteralHost, type HostResolver } from './webhook-host-resolution.ts';
+import { packageExports } from '../platform/package-namespace.ts';
 
 /** The fixed value of the interface (spec, "Events"). */
 export const WEBHOOK_USER_AGENT = 'Parchment-Webhooks/1.0';
@@ -65,7 +66,7 @@ export function createWebhookHttpClient(options: WebhookHttpClientOptions): Webh
     }));
   const sendWith = (loaded: Undici, attempt: AttemptRequest) => sendAttempt(loaded.request, agentOf(loaded), options, attempt);
   return {
-    send: (attempt) => (undici ? sendWith(undici, attempt) : import('undici').then((loaded) => sendWith((undici = loaded), attempt))),
+    send: (attempt) => (undici ? sendWith(undici, attempt) : import('undici').then((loaded) => sendWith((undici = packageExports(loaded)), attempt))),
     close: async () => {
       await agent?.close();
     },

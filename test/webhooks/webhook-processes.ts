@@ -5,7 +5,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { buildFeatures, type Features } from '../../src/features.ts';
-import { createOrganization, createPartner } from '../../src/onboarding/index.ts';
+import { createOrganization, createPartner, enablePartnerForOrganization } from '../../src/onboarding/index.ts';
 import type { Deps } from '../../src/deps.ts';
 import { assembleDeps, closeDeps } from '../../src/runtime.ts';
 import type { DeliveryStatus } from '../../src/platform/db/stored-values.ts';
@@ -60,6 +60,8 @@ export async function openEventSource(env: Record<string, string>): Promise<Even
 export async function givenPartnerWithEndpoint(source: EventSource, partnerId: string, url: string): Promise<{ partnerId: string; organizationId: string; userId: string; secret: string }> {
   const partner = await createPartner(source.features.onboarding, { partnerId, webhookUrl: url });
   const organization = await createOrganization(source.features.onboarding, { name: `Clinic of ${partnerId}` });
+  // As onboarding does: only an organization that enables the partner has its events delivered to it.
+  await enablePartnerForOrganization(source.features.onboarding, { organizationId: organization.organization_id, partnerId });
   return { partnerId, organizationId: organization.organization_id, userId: 'b1c2d3e4-0000-4000-8000-000000000002', secret: partner.webhook_secret! };
 }
 

@@ -5,6 +5,7 @@
 // cost left is a check that a tracer exists.
 import type { Tracer } from '@opentelemetry/api';
 import type { TracingSettings } from './tracing-settings.ts';
+import { packageExports } from '../package-namespace.ts';
 
 export interface Tracing {
   /** Undefined when traces are off: then nothing makes spans. */
@@ -21,11 +22,11 @@ export const TRACER_NAME = 'erx';
 export async function startTracing(settings: TracingSettings | undefined): Promise<Tracing> {
   if (!settings) return TRACING_OFF;
   const [api, { NodeTracerProvider, BatchSpanProcessor }, { OTLPTraceExporter }, resources, semconv] = await Promise.all([
-    import('@opentelemetry/api'),
-    import('@opentelemetry/sdk-trace-node'),
-    import('@opentelemetry/exporter-trace-otlp-http'),
-    import('@opentelemetry/resources'),
-    import('@opentelemetry/semantic-conventions'),
+    import('@opentelemetry/api').then(packageExports),
+    import('@opentelemetry/sdk-trace-node').then(packageExports),
+    import('@opentelemetry/exporter-trace-otlp-http').then(packageExports),
+    import('@opentelemetry/resources').then(packageExports),
+    import('@opentelemetry/semantic-conventions').then(packageExports),
   ]);
   // OTEL_RESOURCE_ATTRIBUTES (deployment, version, region, ...) are kept; the service's name wins.
   const resource = resources
