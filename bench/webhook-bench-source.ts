@@ -4,7 +4,7 @@
 // take this one's place: the bench only needs recordOne.
 import { randomUUID } from 'node:crypto';
 import type { Features } from '../src/features.ts';
-import { createOrganization, createPartner } from '../src/onboarding/index.ts';
+import { createOrganization, createPartner, enablePartnerForOrganization } from '../src/onboarding/index.ts';
 import { eventMetadata, newEventId, recordEvent } from '../src/webhooks/index.ts';
 import { type WebhookEventEnvelope } from '../src/webhooks/webhook-events.ts';
 
@@ -26,6 +26,8 @@ export const wallNow = () => performance.timeOrigin + performance.now();
 export async function createServiceEventSource(features: Features, url: string): Promise<BenchEventSource> {
   const partner = await createPartner(features.onboarding, { partnerId: `bench-${Date.now().toString(36)}`, webhookUrl: url });
   const organization = await createOrganization(features.onboarding, { name: 'Bench Clinic' });
+  // Only an organization that enables the partner has its events delivered to it.
+  await enablePartnerForOrganization(features.onboarding, { organizationId: organization.organization_id, partnerId: partner.partner_id });
   const userId = randomUUID();
   const envelope = (): WebhookEventEnvelope => ({
     event_type: 'prescription.created',

@@ -3,7 +3,6 @@
 // bounded by its round trips).
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../platform/db/database-schema.ts';
-import { executeNamed } from '../platform/db/postgres-named-statements.ts';
 import type { WebhookEndpointRow } from './webhook-endpoints-store.ts';
 import { fencedKey, releaseDeliveryLeases, withdrawnColumnSql, type ClaimParameters, type ClaimedDeliveryWithBody, type FencedOutcomeRow, type WebhooksStore } from './webhooks-store.ts';
 
@@ -59,7 +58,7 @@ function claimedOf(row: ClaimRow): ClaimedDeliveryWithBody[] {
  */
 async function claimWithEndpoint(db: Kysely<Database>, p: ClaimParameters): Promise<ClaimRow[]> {
   const claimable = sql`status = 'pending' and next_attempt_at <= ${p.now} and (lease_expires_at is null or lease_expires_at <= ${p.now})`;
-  const { rows } = await executeNamed(db, sql<ClaimRow>`
+  const { rows } = await sql<ClaimRow>`
     with endpoint as (
       select id, webhook_url, webhook_enabled, webhook_secret_encrypted, webhook_secret_issued_at,
              webhook_previous_secret_encrypted, webhook_previous_secret_expires_at, webhook_pending_url, webhook_pending_url_at
@@ -88,7 +87,7 @@ async function claimWithEndpoint(db: Kysely<Database>, p: ClaimParameters): Prom
            c.id, c.event_id, c.attempts_made, c.fencing_token, c.reason, c.created_at, e.body, e.event_type, e.traceparent,
            ${withdrawnColumnSql('e')} as withdrawn
     from endpoint n
-    left join (claimed c join webhook_events e on e.id = c.event_id) on true`);
+    left join (claimed c join webhook_events e on e.id = c.event_id) on true`.execute(db);
   return rows;
 }
 
@@ -100,7 +99,7 @@ async function claimWithEndpoint(db: Kysely<Database>, p: ClaimParameters): Prom
  */
 async function recordAttemptsInOneStatement(db: Kysely<Database>, outcomes: readonly FencedOutcomeRow[]): Promise<Set<string>> {
   const column = <K extends keyof FencedOutcomeRow>(key: K) => outcomes.map((outcome) => outcome[key]);
-  const { rows } = await executeNamed(db, sql<{ id: string; fencing_token: number }>`
+  const { rows } = await sql<{ id: string; fencing_token: number }>`
     with v as (
       select * from unnest(
         ${column('id')}::text[], ${column('fencing_token')}::integer[], ${column('status')}::text[],
@@ -126,6 +125,6 @@ async function recordAttemptsInOneStatement(db: Kysely<Database>, outcomes: read
       select v.id, v.attempt_number, v.event_id, v.started_at, v.duration_ms, v.outcome, v.status_code, v.response_body, v.detail, v.sent_by, v.address_guarded
       from v join updated on updated.id = v.id and updated.fencing_token = v.fencing_token
     )
-    select id, fencing_token from updated`);
+    select id, fencing_token from updated`.execute(db);
   return new Set(rows.map((row) => fencedKey(row.id, Number(row.fencing_token))));
 }

@@ -8,7 +8,6 @@ import type { PoolCounts } from '../metrics/metrics.ts';
 import { createPrivateFile, ensurePrivateDirectory, restrictToOwner } from '../private-files.ts';
 import type { Database } from './database-schema.ts';
 import { loadPg } from './pg-module.ts';
-import { namedStatementClientOf } from './postgres-named-statements.ts';
 import { CurrentSchemaPostgresDialect } from './postgres-schema-introspector.ts';
 import type { SqliteFastPath } from './precompiled-query.ts';
 import { SqliteGroupCommitDialect } from './sqlite/sqlite-group-commit-dialect.ts';
@@ -111,8 +110,6 @@ async function openPostgres(url: string, schema: string | undefined, poolSize: n
     }
   }
   const pool = new pg.Pool({
-    // Registered hot statements run as named prepared statements (postgres-named-statements.ts).
-    Client: namedStatementClientOf(pg),
     connectionString: url,
     max: poolSize,
     ...(schema ? { options: `-c search_path="${schema}"` } : {}),
