@@ -50,3 +50,11 @@ export async function whileAuditTrailUnwritable<T>(t: Pick<TestApp, 'deps'>, wor
     await t.deps.database.schema.alterTable('audit_entries_away').renameTo('audit_entries').execute();
   }
 }
+
+/** The security alert buckets of the current minute from `clientAddress`, with the counts waiting in memory written. */
+export async function securityAlertsNow(t: TestApp, clientAddress: string) {
+  await t.features.securityAlerts.flush();
+  const minute = `${t.clock.now().toISOString().slice(0, 16)}Z`;
+  const rows = await t.deps.database.selectFrom('security_alerts').selectAll().where('minute', '=', minute).where('client_address', '=', clientAddress).orderBy('endpoint').orderBy('reason').execute();
+  return rows.map((row) => ({ ...row, count: Number(row.count) }));
+}

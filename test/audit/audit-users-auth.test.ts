@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { DEMO_HPIO } from '../../src/onboarding/sandbox-seed.ts';
 import { bearer, givenUser, requestToken, tokenHeaders, useTestApp } from '../given.ts';
 import { ANNA, NO_STATUS_PROVIDER, providerDetails, UNREACHABLE_PROVIDER } from '../users/users-given.ts';
-import { auditEntriesAfter, expectNoneOfInAuditTrail, lastAuditSeq, theOneAuditEntry, type AuditEntryRow, whileAuditTrailUnwritable } from './audit-helpers.ts';
+import { auditEntriesAfter, expectNoneOfInAuditTrail, lastAuditSeq, securityAlertsNow, theOneAuditEntry, type AuditEntryRow, whileAuditTrailUnwritable } from './audit-helpers.ts';
 
 const ADDRESS = '192.0.2.44';
 const NEW_USER = { given_name: 'Zephyrine', family_name: 'Quillfeather', email: `zephyrine.quillfeather.${process.pid}@clinic.example` };
@@ -151,12 +151,7 @@ function freshMinute() {
 }
 
 /** The security alert buckets of the current minute from ADDRESS, with the counts waiting in memory written. */
-async function alertsNow() {
-  await t.features.securityAlerts.flush();
-  const minute = `${t.clock.now().toISOString().slice(0, 16)}Z`;
-  const rows = await t.deps.database.selectFrom('security_alerts').selectAll().where('minute', '=', minute).where('client_address', '=', ADDRESS).orderBy('endpoint').orderBy('reason').execute();
-  return rows.map((row) => ({ ...row, count: Number(row.count) }));
-}
+const alertsNow = () => securityAlertsNow(t, ADDRESS);
 
 describe('authentication', () => {
   it('auth.token_issued: the user, organization and HPI-O, and how many scopes were granted', async () => {

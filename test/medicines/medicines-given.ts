@@ -36,6 +36,14 @@ export interface ZipEntry {
   declaredSize?: number;
 }
 
+/** The CRC, packed and unpacked sizes and the name's length, as both headers of an entry hold them from `at` on. */
+function writeSizes(header: Buffer, at: number, sizes: { crc: number; packed: number; unpacked: number }, nameLength: number): void {
+  header.writeUInt32LE(sizes.crc, at);
+  header.writeUInt32LE(sizes.packed, at + 4);
+  header.writeUInt32LE(sizes.unpacked, at + 8);
+  header.writeUInt16LE(nameLength, at + 12);
+}
+
 /**
  * Writes a zip of deflated `entries`, whose directory may claim sizes other than the true ones:
  * a zip bomb claiming what it unpacks to, or one that lies about it.
@@ -52,19 +60,13 @@ export function writeZip(file: string, entries: ZipEntry[]): void {
     local.writeUInt32LE(0x04034b50, 0);
     local.writeUInt16LE(20, 4);
     local.writeUInt16LE(8, 8);
-    local.writeUInt32LE(sizes.crc, 14);
-    local.writeUInt32LE(sizes.packed, 18);
-    local.writeUInt32LE(sizes.unpacked, 22);
-    local.writeUInt16LE(name.length, 26);
+    writeSizes(local, 14, sizes, name.length);
     const central = Buffer.alloc(46);
     central.writeUInt32LE(0x02014b50, 0);
     central.writeUInt16LE(20, 4);
     central.writeUInt16LE(20, 6);
     central.writeUInt16LE(8, 10);
-    central.writeUInt32LE(sizes.crc, 16);
-    central.writeUInt32LE(sizes.packed, 20);
-    central.writeUInt32LE(sizes.unpacked, 24);
-    central.writeUInt16LE(name.length, 28);
+    writeSizes(central, 16, sizes, name.length);
     central.writeUInt32LE(offset, 42);
     locals.push(local, name, packed);
     centrals.push(central, name);

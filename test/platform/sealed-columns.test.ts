@@ -60,13 +60,18 @@ async function withoutForeignKeys(handle: DatabaseHandle, write: (db: Kysely<any
   });
 }
 
+/** A fresh database (its own schema on PostgreSQL) with every migration but those in `left`; dropped after the test. */
+async function openMigratedUpTo(left: Parameters<typeof migrateToLatest>[1]) {
+  const schema = TEST_DATABASE_URL ? newTestSchemaName('seal') : undefined;
+  const handle = await openDatabase({ databaseUrl: TEST_DATABASE_URL, databaseSchema: schema });
+  opened = { handle, schema };
+  await migrateToLatest(handle, left);
+  return { handle, db: handle as unknown as Kysely<any> };
+}
+
 describe('migration 0070 and the startup step', () => {
   it("keep a pending message's prescriber, drop its link, and seal every destination and number kept in clear, once", async () => {
-    const schema = TEST_DATABASE_URL ? newTestSchemaName('seal') : undefined;
-    const handle = await openDatabase({ databaseUrl: TEST_DATABASE_URL, databaseSchema: schema });
-    opened = { handle, schema };
-    const db = handle as unknown as Kysely<any>;
-    await migrateToLatest(handle, BEFORE_0070);
+    const { handle, db } = await openMigratedUpTo(BEFORE_0070);
     await withoutForeignKeys(handle, async (trx) => {
       await insertFilled(trx, 'prescriptions', { id: 'rx-1', prescriber_title: 'Dr', prescriber_given_name: 'Anna', prescriber_family_name: 'Smith', delivery_destination: '0412345678', prescriber_hpii: HPII });
       await insertFilled(trx, 'provider_records', { user_id: 'u-1', hpii_number: HPII, status: 'active' });
@@ -104,11 +109,7 @@ describe('migration 0070 and the startup step', () => {
 
 describe('migrations 0081, 0082 and the startup step', () => {
   it("seal a patient's phone and e-mail kept in clear, and hash a token page key kept in clear, sealing the key beside it, once", async () => {
-    const schema = TEST_DATABASE_URL ? newTestSchemaName('seal') : undefined;
-    const handle = await openDatabase({ databaseUrl: TEST_DATABASE_URL, databaseSchema: schema });
-    opened = { handle, schema };
-    const db = handle as unknown as Kysely<any>;
-    await migrateToLatest(handle, BEFORE_0081);
+    const { handle, db } = await openMigratedUpTo(BEFORE_0081);
     const olderKey = 'OlderErxKeyInClear_0a1';
     const derivedHash = 'a'.repeat(64);
     await withoutForeignKeys(handle, async (trx) => {

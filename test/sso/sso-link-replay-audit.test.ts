@@ -5,7 +5,7 @@
 // link still writes nothing.
 import type { LightMyRequestResponse } from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { auditEntriesAfter, lastAuditSeq, theOneAuditEntry } from '../audit/audit-helpers.ts';
+import { auditEntriesAfter, lastAuditSeq, securityAlertsNow, theOneAuditEntry } from '../audit/audit-helpers.ts';
 import { tokenHeaders, useTestApp } from '../given.ts';
 
 const ADDRESS = '192.0.2.45';
@@ -20,12 +20,7 @@ function freshMinute() {
 }
 
 /** The security alert buckets of the current minute from ADDRESS, with the counts waiting in memory written. */
-async function alertsNow() {
-  await t.features.securityAlerts.flush();
-  const minute = `${t.clock.now().toISOString().slice(0, 16)}Z`;
-  const rows = await t.deps.database.selectFrom('security_alerts').selectAll().where('minute', '=', minute).where('client_address', '=', ADDRESS).orderBy('endpoint').orderBy('reason').execute();
-  return rows.map((row) => ({ ...row, count: Number(row.count) }));
-}
+const alertsNow = () => securityAlertsNow(t, ADDRESS);
 
 describe('a used link brought again (issue 38 item 4)', () => {
   it("its first replay is auth.sso_spent refused against the link's user; every replay is counted as a security alert, the chain gains one entry", async () => {
