@@ -51,6 +51,8 @@ const EXPECTED: Record<string, Capability> = {
       [`POST ${base}/:scid/cease`, 'portal:prescribe'],
       [`POST ${base}/:scid/cancel`, 'portal:prescribe'],
       [`POST ${base}/:scid/reissue`, 'portal:reissue'],
+      // Writing a Pending prescription on paper instead (issue 40 item 5).
+      [`POST ${base}/:scid/paper`, 'portal:prescribe'],
     ]),
   ),
   ...Object.fromEntries(
