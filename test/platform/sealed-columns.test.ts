@@ -6,11 +6,10 @@
 // phone and e-mail, and for a token page key kept in clear (hashClearTokenPageKeys): its hash
 // replaces it, the key itself sealed beside it.
 import { afterEach, describe, expect, it } from 'vitest';
-import { sql, type Kysely } from 'kysely';
+import { CompiledQuery, sql, type Kysely } from 'kysely';
 import { openDatabase, type DatabaseHandle } from '../../src/platform/db/database.ts';
 import { migrateToLatest, MIGRATIONS } from '../../src/platform/db/migrator.ts';
-import { hashClearTokenPageKeys, sealClearValues } from '../../src/platform/db/sealed-columns.ts';
-import { HPII_HASH_PURPOSE } from '../../src/platform/db/sealed-columns.ts';
+import { findClearTokenPageKeys, findUnsealed, hashClearTokenPageKeys, HPII_HASH_PURPOSE, SEALED_COLUMNS, sealClearValues } from '../../src/platform/db/sealed-columns.ts';
 import { decryptSecret, encryptSecret, hashSecret, keyedHashOf } from '../../src/platform/secrets.ts';
 import { dropSchemas } from '../global-setup.ts';
 import { call, useTestApp } from '../given.ts';
@@ -23,8 +22,9 @@ import { createCliEnvironment } from '../cli/cli-helpers.ts';
 const KEY = Buffer.alloc(32, 7);
 const SEALING = ['0070-sealed-contact-columns', '0071-sealed-hpii'];
 const CONTACTS_AND_KEYS = ['0081-sealed-patient-contacts', '0082-sealed-token-page-keys'];
-const BEFORE_0070 = Object.fromEntries(Object.entries(MIGRATIONS).filter(([name]) => !SEALING.includes(name) && !CONTACTS_AND_KEYS.includes(name)));
-const BEFORE_0081 = Object.fromEntries(Object.entries(MIGRATIONS).filter(([name]) => !CONTACTS_AND_KEYS.includes(name)));
+const UNSEALED_INDEXES = ['0083-unsealed-value-indexes'];
+const BEFORE_0070 = Object.fromEntries(Object.entries(MIGRATIONS).filter(([name]) => ![...SEALING, ...CONTACTS_AND_KEYS, ...UNSEALED_INDEXES].includes(name)));
+const BEFORE_0081 = Object.fromEntries(Object.entries(MIGRATIONS).filter(([name]) => ![...CONTACTS_AND_KEYS, ...UNSEALED_INDEXES].includes(name)));
 const HPII = '8003619166667284';
 
 let opened: { handle: DatabaseHandle; schema: string | undefined } | undefined;
@@ -84,7 +84,7 @@ describe('migration 0070 and the startup step', () => {
         status: 'pending',
       });
     });
-    expect((await migrateToLatest(handle)).applied).toEqual([...SEALING, ...CONTACTS_AND_KEYS]);
+    expect((await migrateToLatest(handle)).applied).toEqual([...SEALING, ...CONTACTS_AND_KEYS, ...UNSEALED_INDEXES]);
     const message = await db.selectFrom('token_messages').selectAll().where('id', '=', 'tm-1').executeTakeFirstOrThrow();
     expect(message).toMatchObject({ prescriber_name: 'Dr Anna Smith', destination_encrypted: '0412345678' });
     expect(JSON.stringify(message)).not.toContain('/tokens/');
@@ -117,7 +117,7 @@ describe('migrations 0081, 0082 and the startup step', () => {
       await insertFilled(trx, 'prescriptions', { id: 'rx-old', token: olderKey, prescriber_script_number: '1' });
       await insertFilled(trx, 'prescriptions', { id: 'rx-new', token: derivedHash, prescriber_script_number: '2' });
     });
-    expect((await migrateToLatest(handle)).applied).toEqual(CONTACTS_AND_KEYS);
+    expect((await migrateToLatest(handle)).applied).toEqual([...CONTACTS_AND_KEYS, ...UNSEALED_INDEXES]);
     expect(await sealClearValues(handle, KEY)).toBe(2);
     expect(await hashClearTokenPageKeys(handle, KEY)).toBe(1);
     const patient = await db.selectFrom('patients').select(['phone_encrypted', 'email_encrypted']).executeTakeFirstOrThrow();
@@ -174,5 +174,28 @@ describe('a process that starts', () => {
     } finally {
       await cli.cleanup();
     }
+  });
+});
+
+describe('migration 0083', () => {
+  /** The plan the database chooses for a scan, as one line of text; on PostgreSQL with sequential scans discouraged, so an index it can use is used even on an empty table. */
+  async function planOf(handle: DatabaseHandle, query: CompiledQuery): Promise<string> {
+    if (handle.kind === 'sqlite') {
+      const plan = await handle.executeQuery<{ detail: string }>(CompiledQuery.raw(`explain query plan ${query.sql}`, [...query.parameters]));
+      return plan.rows.map((row) => row.detail).join('\n');
+    }
+    return handle.transaction().execute(async (trx) => {
+      await sql`set local enable_seqscan = off`.execute(trx);
+      const plan = await trx.executeQuery<Record<string, string>>(CompiledQuery.raw(`explain ${query.sql}`, [...query.parameters]));
+      return plan.rows.map((row) => row['QUERY PLAN']).join('\n');
+    });
+  }
+
+  it('gives every startup scan a partial index of the rows still in clear, so a start reads no table once all is sealed', async () => {
+    const { handle } = await openMigratedUpTo(MIGRATIONS);
+    for (const sealed of SEALED_COLUMNS) {
+      expect(await planOf(handle, findUnsealed(handle, sealed).compile()), `${sealed.table}.${sealed.column}`).toContain(`${sealed.table}_${sealed.column}_unsealed`);
+    }
+    expect(await planOf(handle, findClearTokenPageKeys(handle).compile())).toContain('prescriptions_token_in_clear');
   });
 });

@@ -23,6 +23,7 @@ import * as sealedHpii from '../../../migrations/0071-sealed-hpii.ts';
 import * as ssoLinkReplays from '../../../migrations/0080-sso-link-replays.ts';
 import * as sealedPatientContacts from '../../../migrations/0081-sealed-patient-contacts.ts';
 import * as sealedTokenPageKeys from '../../../migrations/0082-sealed-token-page-keys.ts';
+import * as unsealedValueIndexes from '../../../migrations/0083-unsealed-value-indexes.ts';
 import * as pbsSchedule from '../../../migrations/0016-pbs-schedule.ts';
 import * as prescriptionFields from '../../../migrations/0017-prescription-fields.ts';
 import * as prescriptionDrafts from '../../../migrations/0018-prescription-drafts.ts';
@@ -84,6 +85,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0080-sso-link-replays': ssoLinkReplays,
   '0081-sealed-patient-contacts': sealedPatientContacts,
   '0082-sealed-token-page-keys': sealedTokenPageKeys,
+  '0083-unsealed-value-indexes': unsealedValueIndexes,
 };
 
 export interface MigrationReport {
