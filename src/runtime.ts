@@ -3,7 +3,7 @@
 // missing keys into the data directory. Features are built from it (features.ts).
 import { randomBytes } from 'node:crypto';
 import type { DestinationStream, Logger } from 'pino';
-import { generateSigningKeyPem, readOrCreateKeyFile, signingKeysFromPem, type SigningKeys } from './platform/signing-keys.ts';
+import { generateSigningKeyPemOffThread, readOrCreateKeyFile, readOrCreateKeyFileOffThread, signingKeysFromPem, type SigningKeys } from './platform/signing-keys.ts';
 import { ConfigError, type Config } from './config.ts';
 import type { Deps } from './deps.ts';
 import { loadSoapAdapter, measureHiService, traceHiService, type HiServicePort } from './hi-service/index.ts';
@@ -41,7 +41,7 @@ export async function migrateConfiguredDatabase(config: Config): Promise<{ datab
 }
 
 export async function loadSigningKeys(config: Config): Promise<SigningKeys> {
-  const pem = config.jwtPrivateKey ?? readOrCreateKeyFile(config.dataDir, 'jwt-signing-key.pem', generateSigningKeyPem);
+  const pem = config.jwtPrivateKey ?? (await readOrCreateKeyFileOffThread(config.dataDir, 'jwt-signing-key.pem', generateSigningKeyPemOffThread));
   return signingKeysFromPem(pem.replace(/\\n/g, '\n'));
 }
 
@@ -103,6 +103,9 @@ export function createMetrics(config: Config, options: AssembleOptions = {}): Me
 }
 
 export async function assembleDeps(config: Config, options: AssembleOptions = {}): Promise<Deps> {
+  // Made on the thread pool while the database opens (a fresh data directory's first start).
+  const keys = loadSigningKeys(config);
+  keys.catch(() => undefined); // awaited below; a failure before then is not left unhandled
   const logger = createLogger(config.logLevel, options.logDestination);
   const metrics = createMetrics(config, options);
   // Measured as a decorator of the port: neither the adapter nor its callers know of metrics.
@@ -124,7 +127,7 @@ export async function assembleDeps(config: Config, options: AssembleOptions = {}
   return {
     config,
     database,
-    keys: await loadSigningKeys(config),
+    keys: await keys,
     secretKey,
     clock: systemClock,
     rateLimiter,

@@ -2,7 +2,8 @@
 // the sandbox it is generated once into the data directory (mode 0600) and reused.
 import fs from 'node:fs';
 import path from 'node:path';
-import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
+import { createPrivateKey, createPublicKey, generateKeyPair, generateKeyPairSync, type KeyObject } from 'node:crypto';
+import { promisify } from 'node:util';
 import { calculateJwkThumbprint, exportJWK, type JWK } from 'jose';
 import { ensurePrivateDirectory, PRIVATE_FILE_MODE, restrictToOwner } from './private-files.ts';
 
@@ -21,9 +22,28 @@ export async function signingKeysFromPem(pem: string): Promise<SigningKeys> {
   return { kid, privateKey, jwks: { keys: [{ ...publicJwk, kid, alg: 'RS256', use: 'sig' }] } };
 }
 
+const RSA_KEY = { modulusLength: 2048 } as const;
+const pemOf = (privateKey: KeyObject): string => privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+
 export function generateSigningKeyPem(): string {
-  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-  return privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+  return pemOf(generateKeyPairSync('rsa', RSA_KEY).privateKey);
+}
+
+/**
+ * The same, made on the thread pool: a fresh data directory's first start makes its key (about
+ * a fifth of that start's CPU) while the main thread opens and migrates the database.
+ */
+export async function generateSigningKeyPemOffThread(): Promise<string> {
+  return pemOf((await promisify(generateKeyPair)('rsa', RSA_KEY)).privateKey);
+}
+
+/** readOrCreateKeyFile with a `create` that takes time: it runs only when the file is absent. */
+export async function readOrCreateKeyFileOffThread(dir: string, name: string, create: () => Promise<string>): Promise<string> {
+  const made = fs.existsSync(path.join(dir, name)) ? undefined : await create();
+  return readOrCreateKeyFile(dir, name, () => {
+    if (made === undefined) throw new Error(`${path.join(dir, name)} was removed while erx read it`);
+    return made;
+  });
 }
 
 /** Reads `<dir>/<name>`, creating it with `create()` (mode 0600) when absent. */
