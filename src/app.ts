@@ -7,7 +7,6 @@
 // matches no route or fails before routing, and the OpenAPI document and its page.
 import Fastify, { LogController, type FastifyBaseLogger } from 'fastify';
 import swagger from '@fastify/swagger';
-import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { installAuditScope } from './audit/index.ts';
 import { authRoutes, installBearerAuth, installPartnerAuth, requireDeclaredAuth, requireEveryRouteCataloged, type RouteCatalogEntry } from './auth/index.ts';
@@ -27,6 +26,7 @@ import { installRequestLog } from './platform/http/request-log.ts';
 import { installRequestMetrics } from './platform/metrics/http-request-metrics.ts';
 import { NO_METRICS } from './platform/metrics/metrics.ts';
 import { docsContentSecurityPolicy, installNosniff } from './platform/http/security-headers.ts';
+import { installDocsPage } from './platform/http/docs-page.ts';
 import { installSuccessReply } from './platform/http/success-reply.ts';
 import { installRequestTracing } from './platform/telemetry/request-tracing.ts';
 import { newRequestId } from './platform/ids.ts';
@@ -136,11 +136,7 @@ export async function buildApp(
   installSuccessReply(app, deps.clock);
   installNosniff(app);
   await app.register(swagger, describeOpenApi(config, describeWebhooksForOpenApi(features.webhooks.eventTypes)));
-  await app.register(swaggerUi, {
-    routePrefix: `${config.basePath}/docs`,
-    uiConfig: { url: `${config.basePath}/openapi.json` },
-    staticCSP: docsContentSecurityPolicy(config.publicUrl),
-  });
+  installDocsPage(app, { prefix: docsPrefix, openApiUrl: `${config.basePath}/openapi.json`, contentSecurityPolicy: docsContentSecurityPolicy(config.publicUrl) });
 
   await app.register(
     async (api) => {

@@ -95,4 +95,11 @@ describe('the bundle every command loads', () => {
     const everywhere = new Set(fs.readdirSync(BUNDLE).flatMap((file) => [...packagesIn(path.join(BUNDLE, file))]));
     expect(LOADED_WHEN_USED.filter((name) => !everywhere.has(name))).toEqual([]);
   });
+
+  it('imports the docs page (@fastify/swagger-ui, left outside the bundle) only when the page is first asked for', () => {
+    const loaded = [...staticallyLoaded(path.join(BUNDLE, 'erx.js'))].map((file) => fs.readFileSync(file, 'utf8'));
+    expect(loaded.filter((text) => /^import[^;]*?from\s*"@fastify\/swagger-ui"/m.test(text))).toEqual([]);
+    // The control: the bundle does import it, lazily.
+    expect(loaded.some((text) => text.includes('await import("@fastify/swagger-ui")'))).toBe(true);
+  });
 });
