@@ -30,7 +30,7 @@ import { installDocsPage } from './platform/http/docs-page.ts';
 import { installSuccessReply } from './platform/http/success-reply.ts';
 import { installRequestTracing } from './platform/telemetry/request-tracing.ts';
 import { newRequestId } from './platform/ids.ts';
-import { approvalPages, dashboardPages, installPortal, medicineSearchPages, mfaPages, prescriptionPages, signInPages } from './portal/index.ts';
+import { approvalPages, dashboardPages, installPortal, medicineSearchPages, mfaPages, mfaResetPages, prescriptionPages, signInPages } from './portal/index.ts';
 import type { App } from './route-module.ts';
 import type { Deps } from './deps.ts';
 import { ssoRoutes } from './sso/index.ts';
@@ -69,6 +69,7 @@ export const PORTAL_ROUTE_MODULES: Mount[] = [
   (app, { portal }) => medicineSearchPages(app, portal),
   (app, { portal }) => approvalPages(app, portal),
   (app, { mfa }) => mfaPages(app, mfa),
+  (app, { mfa }) => mfaResetPages(app, mfa),
   (app, { prescriptions }) => tokenPageRoutes(app, prescriptions),
 ];
 

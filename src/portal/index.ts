@@ -6,6 +6,7 @@ export { createPortalContext, type PortalContext } from './portal-service.ts';
 export { dashboardPages } from './dashboard-pages.ts';
 export { installPortal } from './portal-context.ts';
 export { mfaPages } from './mfa-pages.ts';
+export { mfaResetPages } from './mfa-reset-pages.ts';
 export { medicineSearchPages } from './medicine-search-pages.ts';
 export { prescriptionPages } from './prescription-pages.ts';
 export { signInPages } from './sign-in-pages.ts';

@@ -2,8 +2,8 @@
 // inside a partner's iframe): the factor page every gated session is sent to (enrol a first
 // factor, or present one), TOTP and recovery-code forms that work without JavaScript, the
 // passkey ceremonies' JSON routes (the pages that run one load /assets/mfa.js), the recovery
-// codes shown once, the user's own factors (removing one or making new codes is a step-up), and
-// for owners and admins the reset of another user's factors (a step-up too).
+// codes shown once, and the user's own factors (removing one or making new codes is a step-up).
+// Owners' and admins' reset of another user's factors: mfa-reset-pages.ts.
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -13,7 +13,6 @@ import {
   confirmTotpEnrolment,
   FACTOR_NAME_MAX,
   issueFirstRecoveryCodes,
-  listOrganizationMfa,
   passkeyAuthenticationOptions,
   passkeyRegistrationOptions,
   readEnrolPage,
@@ -21,7 +20,6 @@ import {
   readFactorsPage,
   regenerateRecoveryCodes,
   removeFactor,
-  resetUserMfaFromPortal,
   verifyPasskeyAuthentication,
   verifyPasskeyRegistration,
   verifyRecoveryCode,
@@ -78,8 +76,6 @@ export function mfaPaths(frame: PortalFrame) {
   };
 }
 
-const USERS_MFA = '/dashboard/users/mfa';
-const resetPath = (userId: string) => `/dashboard/users/${encodeURIComponent(userId)}/mfa-reset`;
 
 /** Where to go once the factor is presented: the page asked for, else the frame's start. */
 function nextOf(frame: PortalFrame, next: string | undefined): string {
@@ -295,30 +291,4 @@ export const mfaPages: RouteModule<MfaContext> = (app, mfa) => {
       },
     });
   }
-
-  app.route({
-    method: 'GET',
-    url: USERS_MFA,
-    config: { auth: { kind: 'session', capability: 'manage_users' } },
-    schema: { hide: true, querystring: Type.Object({ reset: Type.Optional(Type.String({ maxLength: 1 })) }) },
-    handler: async (request, reply) => {
-      const users = await listOrganizationMfa(mfa, sessionOf(request));
-      const notice = request.query.reset ? "The user's factors were reset: they set up a new one at their next sign-in." : undefined;
-      return reply.view('mfa-users', { ...layoutOf(reply, 'dashboard', "Users' sign-in factors"), users, resetPath, notice });
-    },
-  });
-
-  app.route({
-    method: 'POST',
-    url: '/dashboard/users/:user_id/mfa-reset',
-    // An owner or admin, with a factor of their own presented within 5 minutes.
-    config: { auth: { kind: 'session', capability: 'manage_users', factor: 'fresh' } },
-    schema: { hide: true, params: Type.Object({ user_id: Type.String({ maxLength: 100 }) }) },
-    handler: async (request, reply) => {
-      const outcome = await resetUserMfaFromPortal(mfa, sessionOf(request), request.params.user_id);
-      if (outcome.kind === 'not_found') throw new ApiError('RESOURCE_NOT_FOUND', 'There is no such user in your organization.');
-      if (outcome.kind === 'self') throw new ApiError('FORBIDDEN', 'You cannot reset your own factors: ask another owner or admin of your organization.');
-      return reply.redirect(`${USERS_MFA}?reset=1`, 303);
-    },
-  });
 };
