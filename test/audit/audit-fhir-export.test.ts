@@ -112,7 +112,7 @@ describe('erx audit export --format fhir', () => {
     expect(resources.at(-2).agent[0]).toMatchObject({ who: { identifier: { system: 'urn:erx:operator', value: 'ops' } }, requestor: true });
     expect(resources.at(-1).agent[0]).toMatchObject({ who: { identifier: { system: 'urn:erx:partner', value: 'claimed' } }, requestor: true });
     expect(resources.at(-1).outcomeDesc).toBe('invalid_credentials');
-  });
+  }, 90_000); // compiling the FHIR R4 schema's validator took 31 s on a loaded 2-core machine
 
   it('names each patient of an event-feed read as a Patient entity', async () => {
     const validate = fhirAuditEventValidator();

@@ -55,6 +55,7 @@ export function installDocsPage(app: FastifyInstance, options: DocsPageOptions):
   app.addHook('onClose', async () => {
     await (await docs?.catch(() => undefined))?.close();
   });
-  app.route({ method: ['GET', 'HEAD'], url: options.prefix, handler });
-  app.route({ method: ['GET', 'HEAD'], url: `${options.prefix}/*`, handler });
+  // Not operations of the API: left out of the OpenAPI document, as Swagger UI's own routes are.
+  app.route({ method: ['GET', 'HEAD'], url: options.prefix, schema: { hide: true }, handler });
+  app.route({ method: ['GET', 'HEAD'], url: `${options.prefix}/*`, schema: { hide: true }, handler });
 }
