@@ -71,7 +71,7 @@ describe('erx medicines import', () => {
     } finally {
       await fresh.cleanup();
     }
-  });
+  }, 60_000); // five erx processes, each starting and migrating: 20 s was not enough on a loaded 2-core machine
 
   it.skipIf(!fs.existsSync(SCRIPT))('shows each table being read on a terminal', () => {
     const command = [process.execPath, ERX_BIN, 'medicines', 'import', SCHEDULE_3963].map((part) => `'${part}'`).join(' ');

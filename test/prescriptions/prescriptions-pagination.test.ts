@@ -63,7 +63,7 @@ describe('paging through 120 prescriptions', () => {
     expect(new Set(seen)).toEqual(new Set(created));
     expect(isNewestFirst(pages.flatMap((page) => page.dates))).toBe(true);
     expect(seen[0]).toBe(created.at(-1)); // the newest is alone at its second, so it comes first
-  });
+  }, 60_000); // 120 prescriptions through the API: 20 s was not enough on PostgreSQL on a loaded 2-core machine
 
   it('returns each of the 120 exactly once while new ones are created between the pages', async () => {
     const { patientId } = await givenPatient(t, c);
@@ -78,7 +78,7 @@ describe('paging through 120 prescriptions', () => {
     expect(seen.filter((scid) => added.includes(scid))).toEqual([]); // the new ones sort before the walk's position
     expect(added).toHaveLength(10);
     expect((await walk(patientId, 50)).flatMap((page) => page.scids)).toHaveLength(130);
-  });
+  }, 60_000);
 
   it('uses pages of 20 by default and takes pages of one', async () => {
     const { patientId } = await givenPatient(t, c);
