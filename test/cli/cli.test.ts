@@ -69,7 +69,7 @@ describe('erx operator CLI', () => {
     expect((await validate(seed.organization_id, seed.organization_secret, token)).status).toBe(200);
     const again = await runErxJson(cli.env, ['sandbox', 'seed']);
     expect(again.partner_id).not.toBe(seed.partner_id);
-  });
+  }, 60_000); // erx processes: 16 s on a loaded 2-core machine
 
   it.each([
     [['partner', 'create', 'Not_A_Slug'], /partner_id must be a lowercase slug/],

@@ -29,7 +29,7 @@ describe('erx medicines import', () => {
     expect(next).toEqual({ schedule_code: '3964', effective_date: '2026-05-01', item_count: 5, changed: true, previous_schedule_code: '3963', unmatched_relationships: 0 });
     const audit = await runErxJson<Array<{ action: string }>>(cli.env, ['audit', 'list']);
     expect(audit.filter((entry) => entry.action === 'admin.pbs_schedule_import')).toHaveLength(2);
-  });
+  }, 60_000); // several erx processes: 17 s on a loaded 2-core machine
 
   it('refuses a malformed file in one line naming the file, line and column, and keeps the schedule', async () => {
     const edited = givenEditedSchedule('items.csv', editLine(5, (line) => line.replace('"30","5"', '"30","five"')));
