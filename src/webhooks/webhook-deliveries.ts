@@ -179,15 +179,21 @@ export interface AnsweredDelivery {
  * none is written: their leases expire and the deliveries are claimed again.
  */
 export async function recordAttemptOutcomes(ctx: WebhooksContext, answered: readonly AnsweredDelivery[], dispatcherId: string): Promise<AttemptReport[]> {
-  const now = ctx.clock.now();
-  const planned = answered.map(({ delivery, result }) => {
+  // Once per batch, not per outcome: the profile counts this function's own time first among the dispatcher's.
+  const batch: OutcomeBatch = { now: ctx.clock.now().toISOString(), dispatcherId, guarded: ctx.guardAddresses ? 1 : 0 };
+  const steps: NextStep[] = [];
+  const retries: Array<Date | undefined> = [];
+  const rows: FencedOutcomeRow[] = [];
+  for (const { delivery, result } of answered) {
     const step = nextStepAfter(delivery.attempt, result.outcome);
     const retryAt = step.kind === 'retry' ? new Date(result.startedAt.getTime() + result.durationMs + step.delayMs) : undefined;
-    return { delivery, result, step, retryAt };
-  });
-  const rows = planned.map((p) => outcomeRow(p.delivery, p.result, p.step, { now, retryAt: p.retryAt, dispatcherId, guarded: ctx.guardAddresses }));
+    steps.push(step);
+    retries.push(retryAt);
+    rows.push(outcomeRow(delivery, result, step, retryAt, batch));
+  }
   const written = await ctx.store.recordAttemptsIfFenced(ctx.db, rows);
-  return planned.map(({ delivery, result, step, retryAt }) => {
+  return answered.map(({ delivery, result }, i) => {
+    const step = steps[i]!;
     const recorded = written.has(fencedKey(delivery.deliveryId, delivery.fencingToken));
     if (recorded && step.kind === 'failed') {
       ctx.logger.warn(
@@ -196,7 +202,7 @@ export async function recordAttemptOutcomes(ctx: WebhooksContext, answered: read
       );
     }
     if (recorded && step.kind !== 'retry') ctx.metrics.recordWebhookDeliveryEnded(step.kind);
-    return { delivery, outcome: result.outcome, statusCode: result.statusCode, step, recorded, retryAt };
+    return { delivery, outcome: result.outcome, statusCode: result.statusCode, step, recorded, retryAt: retries[i] };
   });
 }
 
@@ -216,17 +222,24 @@ export async function attemptClaimedDelivery(
   return recordAttemptOutcome(ctx, delivery, await sendClaimedAttempt(ctx, sender, endpoint, delivery), dispatcherId);
 }
 
+/** What every outcome of one batch shares: when it is written (ISO), by whom, and whether addresses were guarded (1 or 0). */
+interface OutcomeBatch {
+  now: string;
+  dispatcherId: string;
+  guarded: number;
+}
+
 /** What an attempt's outcome writes: its delivery's new state and the attempt row. */
-function outcomeRow(delivery: ClaimedDelivery, result: AttemptResult, step: NextStep, at: { now: Date; retryAt: Date | undefined; dispatcherId: string; guarded: boolean }): FencedOutcomeRow {
+function outcomeRow(delivery: ClaimedDelivery, result: AttemptResult, step: NextStep, retryAt: Date | undefined, batch: OutcomeBatch): FencedOutcomeRow {
   return {
     id: delivery.deliveryId,
     fencing_token: delivery.fencingToken,
     status: step.kind === 'retry' ? 'pending' : step.kind,
     attempts_made: delivery.attempt,
-    next_attempt_at: (at.retryAt ?? at.now).toISOString(),
+    next_attempt_at: retryAt ? retryAt.toISOString() : batch.now,
     last_outcome: result.outcome,
     last_status_code: result.statusCode,
-    completed_at: step.kind === 'retry' ? null : at.now.toISOString(),
+    completed_at: step.kind === 'retry' ? null : batch.now,
     attempt_number: delivery.attempt,
     event_id: delivery.eventId,
     started_at: result.startedAt.toISOString(),
@@ -235,7 +248,7 @@ function outcomeRow(delivery: ClaimedDelivery, result: AttemptResult, step: Next
     status_code: result.statusCode,
     response_body: result.responseBody,
     detail: result.detail?.trim() || null,
-    sent_by: at.dispatcherId,
-    address_guarded: at.guarded ? 1 : 0,
+    sent_by: batch.dispatcherId,
+    address_guarded: batch.guarded,
   };
 }

@@ -46,7 +46,7 @@ const MAX_UNRECORDED = 512;
  * and on PostgreSQL one round trip. A batch goes when it has this many, or this long (ms)
  * after its first.
  */
-const RECORD_BATCH = 128;
+const RECORD_BATCH = 256;
 const RECORD_BATCH_MS = 20;
 
 export function startWebhookDispatcher(webhooks: WebhooksContext, options: { id?: string } = {}): RunningDispatcher {

@@ -9,13 +9,16 @@ export interface QueuedDelivery {
 }
 
 /**
- * An endpoint that answers within this (ms, on average) gets a queue eight windows deep: a
+ * An endpoint that answers within this (ms, on average) gets a queue sixteen windows deep: a
  * claim waits for its transaction's COMMIT, and while it does a fast endpoint empties a queue
- * only one window deep, so deliveries would wait on claims. A slower endpoint keeps one window
+ * only one window deep, so deliveries would wait on claims; and each claim costs a statement
+ * and (on SQLite) a share of a COMMIT, fewer for more rows. A slower endpoint keeps one window
  * queued, so a queued delivery waits at most about one attempt (its lease allows for that).
  */
 const FAST_ANSWER_MS = 50;
-const FAST_QUEUE_WINDOWS = 8;
+const FAST_QUEUE_WINDOWS = 16;
+/** Most deliveries one claim leases (BENCHMARKS.md, "Webhook delivery": batches of 256). */
+const MAX_CLAIM = 256;
 
 /** One endpoint as this dispatcher sees it: its window, and the deliveries it claimed that wait for a slot. */
 export class EndpointLane {
@@ -37,9 +40,9 @@ export class EndpointLane {
     return (this.#answerMs <= FAST_ANSWER_MS ? FAST_QUEUE_WINDOWS : 1) * this.window.size;
   }
 
-  /** How many more to claim: enough to fill every free slot and the queue. */
+  /** How many more to claim: enough to fill every free slot and the queue, at most MAX_CLAIM. */
   get toClaim(): number {
-    return Math.max(0, this.window.size + this.#queueCapacity - this.window.inFlight - this.queued.length);
+    return Math.min(MAX_CLAIM, Math.max(0, this.window.size + this.#queueCapacity - this.window.inFlight - this.queued.length));
   }
 
   /**

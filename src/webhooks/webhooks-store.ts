@@ -88,28 +88,30 @@ export function isClaimable(now: string) {
     eb.and([eb('status', '=', 'pending'), eb('next_attempt_at', '<=', now), eb.or([eb('lease_expires_at', 'is', null), eb('lease_expires_at', '<=', now)])]);
 }
 
-export async function findEventBodies(db: Kysely<Database>, eventIds: readonly string[]): Promise<Array<{ id: string } & ClaimedEventColumns>> {
-  if (eventIds.length === 0) return [];
-  return db
-    .selectFrom('webhook_events')
-    .select(['id', 'body', 'event_type', 'traceparent', withdrawnColumnSql('webhook_events').as('withdrawn')])
-    .where('id', 'in', eventIds)
-    .execute();
-}
-
-/** The partners with a delivery that is due and not leased, whose endpoint can receive it now. */
+/**
+ * The partners with a delivery that is due and not leased, whose endpoint can receive it now.
+ * One probe per partner that stops at its first such delivery (the due index, in due order, past
+ * the few its own dispatchers hold): reading every due delivery instead took 16-26 ms per poll
+ * with 40,000 waiting, each second of a drain (BENCHMARKS.md, "Webhook delivery").
+ */
 export async function findPartnersWithDueDeliveries(db: Kysely<Database>, now: string): Promise<string[]> {
   const rows = await db
-    .selectFrom('webhook_deliveries as d')
-    .innerJoin('partners as p', 'p.id', 'd.partner_id')
-    .select('d.partner_id')
-    .distinct()
-    .where('d.status', '=', 'pending')
-    .where('d.next_attempt_at', '<=', now)
-    .where((eb) => eb.or([eb('d.lease_expires_at', 'is', null), eb('d.lease_expires_at', '<=', now)]))
+    .selectFrom('partners as p')
+    .select('p.id as partner_id')
     .where('p.webhook_enabled', '=', 1)
     .where('p.webhook_url', 'is not', null)
     .where('p.webhook_secret_encrypted', 'is not', null)
+    .where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('webhook_deliveries as d')
+          .select(sql.lit(1).as('due'))
+          .whereRef('d.partner_id', '=', 'p.id')
+          .where('d.status', '=', 'pending')
+          .where('d.next_attempt_at', '<=', now)
+          .where((d) => d.or([d('d.lease_expires_at', 'is', null), d('d.lease_expires_at', '<=', now)])),
+      ),
+    )
     .execute();
   return rows.map((row) => row.partner_id);
 }
