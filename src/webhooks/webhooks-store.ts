@@ -103,13 +103,7 @@ export async function findPartnersWithDueDeliveries(db: Kysely<Database>, now: s
     .where('p.webhook_secret_encrypted', 'is not', null)
     .where((eb) =>
       eb.exists(
-        eb
-          .selectFrom('webhook_deliveries as d')
-          .select(sql.lit(1).as('due'))
-          .whereRef('d.partner_id', '=', 'p.id')
-          .where('d.status', '=', 'pending')
-          .where('d.next_attempt_at', '<=', now)
-          .where((d) => d.or([d('d.lease_expires_at', 'is', null), d('d.lease_expires_at', '<=', now)])),
+        eb.selectFrom('webhook_deliveries').select(sql.lit(1).as('due')).whereRef('webhook_deliveries.partner_id', '=', 'p.id').where(isClaimable(now)),
       ),
     )
     .execute();
