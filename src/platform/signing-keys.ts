@@ -39,24 +39,29 @@ export async function generateSigningKeyPemOffThread(): Promise<string> {
 
 /** readOrCreateKeyFile with a `create` that takes time: it runs only when the file is absent. */
 export async function readOrCreateKeyFileOffThread(dir: string, name: string, create: () => Promise<string>): Promise<string> {
-  const made = fs.existsSync(path.join(dir, name)) ? undefined : await create();
-  return readOrCreateKeyFile(dir, name, () => {
-    if (made === undefined) throw new Error(`${path.join(dir, name)} was removed while erx read it`);
-    return made;
-  });
+  return readKeyFile(dir, name) ?? writeKeyFileOnce(dir, name, await create());
 }
 
 /** Reads `<dir>/<name>`, creating it with `create()` (mode 0600) when absent. */
 export function readOrCreateKeyFile(dir: string, name: string, create: () => string): string {
+  return readKeyFile(dir, name) ?? writeKeyFileOnce(dir, name, create());
+}
+
+/** The key file's text, narrowed to its owner if found wider; undefined when there is none. */
+function readKeyFile(dir: string, name: string): string | undefined {
   const file = path.join(dir, name);
-  if (fs.existsSync(file)) {
-    restrictToOwner(file);
-    return fs.readFileSync(file, 'utf8');
-  }
+  if (!fs.existsSync(file)) return undefined;
+  restrictToOwner(file);
+  return fs.readFileSync(file, 'utf8');
+}
+
+/** Writes `content` (mode 0600) unless another process wrote the file meanwhile, and answers what the file holds. */
+function writeKeyFileOnce(dir: string, name: string, content: string): string {
+  const file = path.join(dir, name);
   ensurePrivateDirectory(dir);
   try {
     // 'wx': if another process created it meanwhile, keep theirs.
-    fs.writeFileSync(file, create(), { mode: PRIVATE_FILE_MODE, flag: 'wx' });
+    fs.writeFileSync(file, content, { mode: PRIVATE_FILE_MODE, flag: 'wx' });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
   }
