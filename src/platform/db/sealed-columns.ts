@@ -37,12 +37,12 @@ export const SEALED_COLUMNS: readonly SealedColumn[] = [
  * A value still in clear: neither blank nor sealed. Literal text, not bound parameters, so each
  * planner proves it implies the condition of the column's partial index (migration 0083).
  */
-export function unsealedCondition(column: string) {
+function unsealedCondition(column: string) {
   return sql<boolean>`${sql.raw(`"${column}" <> '' and substr("${column}", 1, 3) <> 'v1.'`)}`;
 }
 
 /** A token page key kept in clear (made before keys were hashed) is its 22 characters, a stored hash 64; as its partial index (migration 0083) says it. */
-export const TOKEN_KEY_IN_CLEAR = sql<boolean>`length(token) = 22`;
+const TOKEN_KEY_IN_CLEAR = sql<boolean>`length(token) = 22`;
 
 /** Rows sealed per transaction: a large backlog is converted in short steps. */
 const BATCH = 500;
